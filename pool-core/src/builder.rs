@@ -1,0 +1,254 @@
+//! Pool configuration, validated once at construction.
+
+use alloc::boxed::Box;
+use core::marker::PhantomData;
+
+use slotmap::Key;
+
+use crate::error::ConfigError;
+use crate::handle::Handle;
+use crate::policy::{ExhaustionPolicy, Strict};
+use crate::pool::{Hooks, Pool};
+use crate::slot::NIL;
+
+/// The largest `max_objects` a pool accepts: a handle's slot index is 32 bits and
+/// `u32::MAX` is reserved for the null handle, and retired slots (see the crate
+/// docs) need indices beyond the cap.
+pub const MAX_OBJECTS_LIMIT: usize = (NIL / 2) as usize;
+
+/// Configures a [`Pool`]: sizes, exhaustion policy, handle type and lifecycle hooks.
+/// Made by [`Pool::builder`]; nothing is created until [`build`](Self::build).
+///
+/// ```
+/// use pool_core::{Pool, RecycleOldest};
+///
+/// #[derive(Default)]
+/// struct Bullet { x: f32, y: f32, alive_for: f32 }
+///
+/// let mut bullets = Pool::builder(Bullet::default)
+///     .initial(64)          // created now, so the first volley does not allocate
+///     .max_objects(256)     // never more than this many, live and idle together
+///     .policy(RecycleOldest) // when all 256 fly, the oldest is reused
+///     .on_release(|bullet| *bullet = Bullet::default())
+///     .build()
+///     .unwrap();
+/// assert_eq!(bullets.stats().idle, 64);
+/// ```
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct PoolBuilder<T, P = Strict, K = Handle> {
+    pub(crate) hooks: Hooks<T>,
+    pub(crate) initial: usize,
+    pub(crate) max_objects: usize,
+    pub(crate) policy: P,
+    pub(crate) _key: PhantomData<fn() -> K>,
+}
+
+impl<T> PoolBuilder<T> {
+    pub(crate) fn new(factory: impl FnMut() -> T + Send + Sync + 'static) -> Self {
+        Self {
+            hooks: Hooks::new(Box::new(factory)),
+            initial: 0,
+            max_objects: 0,
+            policy: Strict,
+            _key: PhantomData,
+        }
+    }
+}
+
+impl<T, P, K> PoolBuilder<T, P, K> {
+    /// Objects created up front by [`build`](Self::build) (0 by default), and the
+    /// size [`Pool::reinitialize`] returns to.
+    ///
+    /// ```
+    /// # use pool_core::Pool;
+    /// let pool = Pool::builder(|| 0u8).initial(3).max_objects(8).build().unwrap();
+    /// assert_eq!(pool.stats().total, 3);
+    /// ```
+    pub fn initial(mut self, initial: usize) -> Self {
+        self.initial = initial;
+        self
+    }
+
+    /// The most objects that may ever exist at once, live and idle together
+    /// (required, at least 1). Unlike Unity's `ObjectPool` `maxSize`, which only
+    /// caps the idle objects kept, this bounds the pool's memory.
+    ///
+    /// ```
+    /// # use pool_core::Pool;
+    /// let pool = Pool::builder(|| 0u8).max_objects(8).build().unwrap();
+    /// assert_eq!(pool.max_objects(), 8);
+    /// ```
+    pub fn max_objects(mut self, max_objects: usize) -> Self {
+        self.max_objects = max_objects;
+        self
+    }
+
+    /// What the pool does when all `max_objects` objects are live (default
+    /// [`Strict`]).
+    ///
+    /// ```
+    /// # use pool_core::{Pool, RecycleOldest};
+    /// let pool = Pool::builder(|| 0u8).max_objects(8).policy(RecycleOldest).build().unwrap();
+    /// ```
+    pub fn policy<Q>(self, policy: Q) -> PoolBuilder<T, Q, K> {
+        PoolBuilder {
+            hooks: self.hooks,
+            initial: self.initial,
+            max_objects: self.max_objects,
+            policy,
+            _key: PhantomData,
+        }
+    }
+
+    /// Uses handles of type `L` (made with [`new_handle_type!`](crate::new_handle_type))
+    /// so this pool's handles cannot be passed to another pool by mistake.
+    ///
+    /// ```
+    /// use pool_core::{new_handle_type, Pool};
+    ///
+    /// new_handle_type! { struct BulletHandle; }
+    ///
+    /// let mut pool = Pool::builder(|| 0u8).max_objects(8).handle::<BulletHandle>().build().unwrap();
+    /// let bullet: BulletHandle = pool.acquire();
+    /// ```
+    pub fn handle<L>(self) -> PoolBuilder<T, P, L> {
+        PoolBuilder {
+            hooks: self.hooks,
+            initial: self.initial,
+            max_objects: self.max_objects,
+            policy: self.policy,
+            _key: PhantomData,
+        }
+    }
+
+    /// Runs on an object each time it is handed out (Unity's `actionOnGet`).
+    ///
+    /// ```
+    /// # use pool_core::Pool;
+    /// let mut pool = Pool::builder(|| (false, 0u8))
+    ///     .max_objects(8)
+    ///     .on_acquire(|object| object.0 = true)
+    ///     .build()
+    ///     .unwrap();
+    /// let handle = pool.acquire();
+    /// assert!(pool.get(handle).unwrap().0);
+    /// ```
+    pub fn on_acquire(mut self, hook: impl FnMut(&mut T) + Send + Sync + 'static) -> Self {
+        self.hooks.on_acquire = Some(Box::new(hook));
+        self
+    }
+
+    /// Runs on an object each time it stops being live: released, reclaimed,
+    /// recycled or reinitialized. This is where an object is reset for its next user.
+    ///
+    /// ```
+    /// # use pool_core::Pool;
+    /// let mut pool = Pool::builder(|| 0u32)
+    ///     .initial(1)
+    ///     .max_objects(1)
+    ///     .on_release(|object| *object = 0)
+    ///     .build()
+    ///     .unwrap();
+    /// let handle = pool.acquire();
+    /// *pool.get_mut(handle).unwrap() = 7;
+    /// pool.release(handle).unwrap();
+    /// let again = pool.acquire();
+    /// assert_eq!(pool.get(again), Some(&0));
+    /// ```
+    pub fn on_release(mut self, hook: impl FnMut(&mut T) + Send + Sync + 'static) -> Self {
+        self.hooks.on_release = Some(Box::new(hook));
+        self
+    }
+
+    /// Receives each object the pool drops: trimmed, cleared, reinitialized away,
+    /// or still held when the pool itself is dropped.
+    ///
+    /// ```
+    /// # use pool_core::Pool;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    ///
+    /// let destroyed = Arc::new(AtomicUsize::new(0));
+    /// let counter = destroyed.clone();
+    /// let mut pool = Pool::builder(|| 0u8)
+    ///     .initial(4)
+    ///     .max_objects(4)
+    ///     .on_destroy(move |_| { counter.fetch_add(1, Ordering::Relaxed); })
+    ///     .build()
+    ///     .unwrap();
+    /// pool.trim_idle(1);
+    /// assert_eq!(destroyed.load(Ordering::Relaxed), 3);
+    /// ```
+    pub fn on_destroy(mut self, hook: impl FnMut(T) + Send + Sync + 'static) -> Self {
+        self.hooks.on_destroy = Some(Box::new(hook));
+        self
+    }
+
+    pub(crate) fn convert_policy<Q>(self) -> PoolBuilder<T, Q, K>
+    where
+        P: Into<Q>,
+    {
+        PoolBuilder {
+            hooks: self.hooks,
+            initial: self.initial,
+            max_objects: self.max_objects,
+            policy: self.policy.into(),
+            _key: PhantomData,
+        }
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if self.max_objects == 0 {
+            return Err(ConfigError::ZeroMaxObjects);
+        }
+        if self.max_objects > MAX_OBJECTS_LIMIT {
+            return Err(ConfigError::MaxObjectsTooLarge {
+                max_objects: self.max_objects,
+                limit: MAX_OBJECTS_LIMIT,
+            });
+        }
+        if self.initial > self.max_objects {
+            return Err(ConfigError::InitialExceedsMax {
+                initial: self.initial,
+                max_objects: self.max_objects,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl<T, P: ExhaustionPolicy<T>, K: Key> PoolBuilder<T, P, K> {
+    /// Validates the configuration and creates the pool with its `initial` objects.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] when `max_objects` is 0 or too large, or `initial` exceeds it.
+    ///
+    /// ```
+    /// # use pool_core::{ConfigError, Pool};
+    /// assert_eq!(Pool::builder(|| 0u8).build().unwrap_err(), ConfigError::ZeroMaxObjects);
+    /// ```
+    pub fn build(self) -> Result<Pool<T, P, K>, ConfigError> {
+        let mut pool = self.build_lazy()?;
+        pool.prewarm();
+        Ok(pool)
+    }
+
+    /// Like [`build`](Self::build) but creates no object yet: spread the initial
+    /// objects over frames with [`Pool::prewarm_step`] (sources 002 and 004: one big
+    /// prewarm is a frame spike). Until then, `acquire` creates objects on demand.
+    ///
+    /// # Errors
+    /// The same as [`build`](Self::build).
+    ///
+    /// ```
+    /// # use pool_core::Pool;
+    /// let mut pool = Pool::builder(|| 0u8).initial(1000).max_objects(1000).build_lazy().unwrap();
+    /// assert_eq!(pool.stats().total, 0);
+    /// while pool.prewarm_step(250) > 0 { /* next frame */ }
+    /// assert_eq!(pool.stats().total, 1000);
+    /// ```
+    pub fn build_lazy(self) -> Result<Pool<T, P, K>, ConfigError> {
+        self.validate()?;
+        Ok(Pool::from_builder(self))
+    }
+}

@@ -1,0 +1,59 @@
+//! Generational handles: slotmap keys, so a pool handle is 8 bytes, `Copy`, and
+//! usable as the key of a slotmap `SecondaryMap` to attach side data to objects.
+
+use slotmap::{Key, KeyData};
+
+slotmap::new_key_type! {
+    /// The default handle type of a [`Pool`](crate::Pool): a slot index and a
+    /// generation, 8 bytes, `Copy`.
+    ///
+    /// A handle stays valid while its object is live, and becomes stale forever once
+    /// the object is released, recycled, cleared or reinitialized. Define a handle
+    /// type per pool with [`new_handle_type!`](crate::new_handle_type) so handles of
+    /// two pools cannot be mixed up.
+    ///
+    /// ```
+    /// use pool_core::{Handle, Pool};
+    ///
+    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let handle: Handle = pool.acquire();
+    /// assert_eq!(std::mem::size_of::<Handle>(), 8);
+    /// pool.release(handle).unwrap();
+    /// assert!(!pool.contains(handle));
+    /// ```
+    pub struct Handle;
+}
+
+/// Packs a slot index and an (odd) generation into a key of type `K`.
+#[inline]
+pub(crate) fn make<K: Key>(index: u32, generation: u32) -> K {
+    K::from(KeyData::from_ffi(
+        (u64::from(generation) << 32) | u64::from(index),
+    ))
+}
+
+/// Splits a key into its slot index and generation.
+#[inline]
+pub(crate) fn split<K: Key>(key: K) -> (u32, u32) {
+    let bits = key.data().as_ffi();
+    (bits as u32, (bits >> 32) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_handle_round_trips_its_index_and_generation() {
+        let key: Handle = make(7, 41);
+        assert_eq!(split(key), (7, 41));
+        let key: Handle = make(u32::MAX - 1, u32::MAX);
+        assert_eq!(split(key), (u32::MAX - 1, u32::MAX));
+    }
+
+    #[test]
+    fn the_null_handle_points_past_every_slot() {
+        let (index, _) = split(Handle::null());
+        assert_eq!(index, u32::MAX);
+    }
+}

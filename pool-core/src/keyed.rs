@@ -1,0 +1,529 @@
+//! Many pools addressed by kind (source 001: effect name -> pool). A name is resolved
+//! once, at registration, to a small [`KindId`]; hot paths index a `Vec` with it and
+//! never hash a string.
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use slotmap::Key;
+
+use crate::error::{AcquireError, StaleHandle};
+use crate::handle::Handle;
+use crate::policy::{ExhaustionPolicy, PolicyChoice};
+use crate::pool::Pool;
+use crate::stats::PoolStats;
+
+/// A registered kind of a [`KeyedPool`]: a small index, `Copy`, cheap to pass.
+///
+/// ```
+/// use pool_core::{KeyedPool, Pool};
+///
+/// let mut pools: KeyedPool<u32> = KeyedPool::new();
+/// let spark = pools.register("spark", Pool::builder(|| 0).max_objects(8))?;
+/// assert_eq!(pools.kind("spark"), Some(spark));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KindId(u32);
+
+impl KindId {
+    /// The kind's position in registration order (0, 1, 2, ...): use it to index
+    /// your own per-kind tables.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let first = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// assert_eq!(first.index(), 0);
+    /// ```
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A handle into a [`KeyedPool`]: the object's kind and its handle in that kind's
+/// pool. 12 bytes with the default handle type.
+///
+/// ```
+/// # use pool_core::{KeyedPool, Pool};
+/// let mut pools: KeyedPool<u32> = KeyedPool::new();
+/// let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+/// let puff = pools.acquire(smoke);
+/// assert_eq!(puff.kind(), smoke);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KindHandle<K = Handle> {
+    kind: KindId,
+    handle: K,
+}
+
+impl<K: Copy> KindHandle<K> {
+    /// The kind the object belongs to.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// # let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// # let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// assert_eq!(pools.acquire(smoke).kind(), smoke);
+    /// ```
+    pub fn kind(&self) -> KindId {
+        self.kind
+    }
+
+    /// The object's handle in its kind's pool.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// # let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// # let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// let puff = pools.acquire(smoke);
+    /// assert!(pools.pool(smoke).unwrap().contains(puff.handle()));
+    /// ```
+    pub fn handle(&self) -> K {
+        self.handle
+    }
+}
+
+/// Why a [`KeyedPool`] request failed.
+///
+/// ```
+/// use pool_core::{KeyedError, KeyedPool, Pool};
+///
+/// let mut pools: KeyedPool<u32> = KeyedPool::new();
+/// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+/// pools.acquire(a);
+/// assert!(matches!(pools.try_acquire(a), Err(KeyedError::Acquire(_))));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyedError {
+    /// The kind id was not issued by this registry.
+    UnknownKind(KindId),
+    /// The kind's pool refused the request.
+    Acquire(AcquireError),
+    /// The handle's object is no longer live.
+    Stale(StaleHandle),
+}
+
+impl fmt::Display for KeyedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownKind(kind) => {
+                write!(f, "kind #{} is not registered in this pool set", kind.0)
+            }
+            Self::Acquire(error) => error.fmt(f),
+            Self::Stale(error) => error.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for KeyedError {}
+
+impl From<StaleHandle> for KeyedError {
+    fn from(error: StaleHandle) -> Self {
+        Self::Stale(error)
+    }
+}
+
+/// Why [`KeyedPool::register`] refused a kind.
+///
+/// ```
+/// use pool_core::{KeyedPool, Pool, RegisterError};
+///
+/// let mut pools: KeyedPool<u32> = KeyedPool::new();
+/// pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+/// let err = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap_err();
+/// assert!(matches!(err, RegisterError::DuplicateName(name) if name == "a"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegisterError {
+    /// A kind of that name is already registered.
+    DuplicateName(String),
+    /// The kind's pool configuration is invalid.
+    Config(crate::ConfigError),
+    /// Kind ids are 32-bit: no more than `u32::MAX` kinds fit in one registry.
+    TooManyKinds,
+}
+
+impl fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DuplicateName(name) => write!(f, "a kind named {name:?} is already registered"),
+            Self::Config(error) => error.fmt(f),
+            Self::TooManyKinds => f.write_str("no more kinds fit in this registry"),
+        }
+    }
+}
+
+impl core::error::Error for RegisterError {}
+
+/// Pools addressed by kind, each with its own configuration: the effect registry of
+/// source 001 (effect name -> queue of objects).
+///
+/// All kinds share the object type `T` and the policy type `P`; the default
+/// [`PolicyChoice`] lets each kind pick strict or recycle-oldest at run time.
+///
+/// ```
+/// use pool_core::{KeyedPool, Pool, PolicyChoice};
+///
+/// #[derive(Default)]
+/// struct Effect { frame: u32 }
+///
+/// let mut effects: KeyedPool<Effect> = KeyedPool::new();
+/// let explosion = effects.register(
+///     "explosion",
+///     Pool::builder(Effect::default).initial(100).max_objects(100).policy(PolicyChoice::RecycleOldest),
+/// )?;
+/// // Every frame: ids only, no string hashing.
+/// let boom = effects.acquire(explosion);
+/// effects.get_mut(boom).unwrap().frame += 1;
+/// effects.reclaim(|_kind, _handle, effect| effect.frame >= 12);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct KeyedPool<T, P = PolicyChoice, K = Handle> {
+    pools: Vec<Pool<T, P, K>>,
+    names: Vec<String>,
+    ids: BTreeMap<String, KindId>,
+}
+
+impl<T, P, K> Default for KeyedPool<T, P, K> {
+    fn default() -> Self {
+        Self {
+            pools: Vec::new(),
+            names: Vec::new(),
+            ids: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
+    /// An empty registry.
+    ///
+    /// ```
+    /// # use pool_core::KeyedPool;
+    /// let pools: KeyedPool<u32> = KeyedPool::new();
+    /// assert_eq!(pools.len(), 0);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a kind named `name` with its own pool configuration, builds (and
+    /// prewarms) its pool, and returns its id. The builder's policy converts into the
+    /// registry's (`Strict` and `RecycleOldest` into [`PolicyChoice`]).
+    ///
+    /// # Errors
+    /// [`RegisterError::DuplicateName`] if the name is taken,
+    /// [`RegisterError::Config`] if the configuration is invalid; nothing is
+    /// registered then.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let id = pools.register("bullet", Pool::builder(|| 0).initial(10).max_objects(50))?;
+    /// assert_eq!(pools.pool(id).unwrap().stats().idle, 10);
+    /// # Ok::<(), pool_core::RegisterError>(())
+    /// ```
+    pub fn register<Q: Into<P>>(
+        &mut self,
+        name: &str,
+        pool: crate::PoolBuilder<T, Q, K>,
+    ) -> Result<KindId, RegisterError> {
+        self.insert(name, pool, true)
+    }
+
+    /// Like [`register`](Self::register) but creates no object yet: prewarm later
+    /// in steps with [`prewarm_step`](Self::prewarm_step).
+    ///
+    /// # Errors
+    /// The same as [`register`](Self::register).
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let id = pools.register_lazy("bullet", Pool::builder(|| 0).initial(10).max_objects(50))?;
+    /// assert_eq!(pools.pool(id).unwrap().stats().total, 0);
+    /// # Ok::<(), pool_core::RegisterError>(())
+    /// ```
+    pub fn register_lazy<Q: Into<P>>(
+        &mut self,
+        name: &str,
+        pool: crate::PoolBuilder<T, Q, K>,
+    ) -> Result<KindId, RegisterError> {
+        self.insert(name, pool, false)
+    }
+
+    fn insert<Q: Into<P>>(
+        &mut self,
+        name: &str,
+        pool: crate::PoolBuilder<T, Q, K>,
+        prewarm: bool,
+    ) -> Result<KindId, RegisterError> {
+        let pool = pool.convert_policy::<P>();
+        if self.ids.contains_key(name) {
+            return Err(RegisterError::DuplicateName(name.to_string()));
+        }
+        let id = u32::try_from(self.pools.len())
+            .map(KindId)
+            .map_err(|_| RegisterError::TooManyKinds)?;
+        let pool = if prewarm {
+            pool.build()
+        } else {
+            pool.build_lazy()
+        }
+        .map_err(RegisterError::Config)?;
+        self.pools.push(pool);
+        self.names.push(name.to_string());
+        self.ids.insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    /// The id of the kind named `name`. O(log kinds): resolve once, keep the id.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// assert!(pools.kind("a").is_some());
+    /// assert_eq!(pools.kind("b"), None);
+    /// ```
+    pub fn kind(&self, name: &str) -> Option<KindId> {
+        self.ids.get(name).copied()
+    }
+
+    /// The name a kind was registered with.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// assert_eq!(pools.name(a), Some("a"));
+    /// ```
+    pub fn name(&self, kind: KindId) -> Option<&str> {
+        self.names.get(kind.index()).map(String::as_str)
+    }
+
+    /// The number of registered kinds.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// assert_eq!(pools.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.pools.len()
+    }
+
+    /// `true` when no kind is registered.
+    ///
+    /// ```
+    /// # use pool_core::KeyedPool;
+    /// assert!(KeyedPool::<u32>::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.pools.is_empty()
+    }
+
+    /// Every kind's id in registration order.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let b = pools.register("b", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// assert!(pools.kinds().eq([a, b]));
+    /// ```
+    pub fn kinds(&self) -> impl ExactSizeIterator<Item = KindId> + use<T, P, K> {
+        (0..self.pools.len() as u32).map(KindId)
+    }
+
+    /// The pool of one kind: its stats, iteration, reinitialize, clear (source 001's
+    /// destroy of a kind is `pool_mut(kind).clear(true)`).
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).initial(3).max_objects(3)).unwrap();
+    /// assert_eq!(pools.pool(a).unwrap().stats().idle, 3);
+    /// ```
+    pub fn pool(&self, kind: KindId) -> Option<&Pool<T, P, K>> {
+        self.pools.get(kind.index())
+    }
+
+    /// The pool of one kind, mutably.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).initial(3).max_objects(3)).unwrap();
+    /// pools.pool_mut(a).unwrap().clear(true);
+    /// assert_eq!(pools.pool(a).unwrap().stats().total, 0);
+    /// ```
+    pub fn pool_mut(&mut self, kind: KindId) -> Option<&mut Pool<T, P, K>> {
+        self.pools.get_mut(kind.index())
+    }
+
+    /// Takes an object of `kind` from its pool, as [`Pool::try_acquire`] does.
+    ///
+    /// # Errors
+    /// [`KeyedError::UnknownKind`] for an id this registry did not issue,
+    /// [`KeyedError::Acquire`] when the kind's pool refuses.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// assert!(pools.try_acquire(a).is_ok());
+    /// assert!(pools.try_acquire(a).is_err());
+    /// ```
+    pub fn try_acquire(&mut self, kind: KindId) -> Result<KindHandle<K>, KeyedError> {
+        let pool = self
+            .pools
+            .get_mut(kind.index())
+            .ok_or(KeyedError::UnknownKind(kind))?;
+        let handle = pool.try_acquire().map_err(KeyedError::Acquire)?;
+        Ok(KindHandle { kind, handle })
+    }
+
+    /// Like [`try_acquire`](Self::try_acquire).
+    ///
+    /// # Panics
+    /// When [`try_acquire`](Self::try_acquire) would return an error.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let object = pools.acquire(a);
+    /// ```
+    #[track_caller]
+    pub fn acquire(&mut self, kind: KindId) -> KindHandle<K> {
+        match self.try_acquire(kind) {
+            Ok(handle) => handle,
+            Err(error) => panic!("KeyedPool::acquire: {error}"),
+        }
+    }
+
+    /// Gives an object back to its kind's pool.
+    ///
+    /// # Errors
+    /// [`StaleHandle`] if the object is not live.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let object = pools.acquire(a);
+    /// assert!(pools.release(object).is_ok());
+    /// assert!(pools.release(object).is_err());
+    /// ```
+    pub fn release(&mut self, handle: KindHandle<K>) -> Result<(), StaleHandle> {
+        match self.pools.get_mut(handle.kind.index()) {
+            Some(pool) => pool.release(handle.handle),
+            None => Err(StaleHandle),
+        }
+    }
+
+    /// The live object of `handle`, or `None` if stale.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 7).max_objects(1)).unwrap();
+    /// let object = pools.acquire(a);
+    /// assert_eq!(pools.get(object), Some(&7));
+    /// ```
+    pub fn get(&self, handle: KindHandle<K>) -> Option<&T> {
+        self.pools.get(handle.kind.index())?.get(handle.handle)
+    }
+
+    /// The live object of `handle`, mutably, or `None` if stale.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 7).max_objects(1)).unwrap();
+    /// let object = pools.acquire(a);
+    /// *pools.get_mut(object).unwrap() = 8;
+    /// assert_eq!(pools.get(object), Some(&8));
+    /// ```
+    pub fn get_mut(&mut self, handle: KindHandle<K>) -> Option<&mut T> {
+        self.pools
+            .get_mut(handle.kind.index())?
+            .get_mut(handle.handle)
+    }
+
+    /// `true` if `handle`'s object is live.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 7).max_objects(1)).unwrap();
+    /// let object = pools.acquire(a);
+    /// assert!(pools.contains(object));
+    /// ```
+    pub fn contains(&self, handle: KindHandle<K>) -> bool {
+        self.get(handle).is_some()
+    }
+
+    /// [`Pool::reclaim`] over every kind, kind by kind; returns how many objects were
+    /// released in all.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// let b = pools.register("b", Pool::builder(|| 1).max_objects(4)).unwrap();
+    /// pools.acquire(a);
+    /// pools.acquire(b);
+    /// assert_eq!(pools.reclaim(|kind, _, _| kind == b), 1);
+    /// ```
+    pub fn reclaim(&mut self, mut finished: impl FnMut(KindId, K, &mut T) -> bool) -> usize {
+        let mut released = 0;
+        for (index, pool) in self.pools.iter_mut().enumerate() {
+            let kind = KindId(index as u32);
+            released += pool.reclaim(|handle, object| finished(kind, handle, object));
+        }
+        released
+    }
+
+    /// Stats of one kind's pool.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let a = pools.register("a", Pool::builder(|| 0).initial(2).max_objects(4)).unwrap();
+    /// assert_eq!(pools.stats(a).unwrap().idle, 2);
+    /// ```
+    pub fn stats(&self, kind: KindId) -> Option<PoolStats> {
+        self.pool(kind).map(Pool::stats)
+    }
+
+    /// Creates at most `budget` objects in all, kind after kind, towards each kind's
+    /// initial size; returns how many are still missing (0 when done). Spreads
+    /// source 001's "1000 of each kind at start" over frames.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// for name in ["a", "b", "c"] {
+    ///     pools.register_lazy(name, Pool::builder(|| 0).initial(1000).max_objects(1000)).unwrap();
+    /// }
+    /// let mut frames = 0;
+    /// while pools.prewarm_step(500) > 0 { frames += 1; }
+    /// assert_eq!(frames, 5);
+    /// ```
+    pub fn prewarm_step(&mut self, budget: usize) -> usize {
+        let mut left = budget;
+        let mut missing = 0;
+        for pool in &mut self.pools {
+            let before = pool.stats().total;
+            let still = pool.prewarm_step(left);
+            left -= pool.stats().total - before;
+            missing += still;
+        }
+        missing
+    }
+}

@@ -1,0 +1,152 @@
+//! A bounded, generational object pool for games: objects are created once and
+//! reused, every frame costs O(1) without touching the heap, and a handle to an
+//! object that was given back can never reach the object's next user.
+//!
+//! # Why
+//! Games create and destroy the same short-lived objects (sound voices, explosion
+//! effects, bullets, enemies) hundreds of times a second. Creating them on demand
+//! drops frames; an unbounded pool eats memory when a burst never ends; and a pool
+//! that hands out plain references lets a caller that kept one stop a sound that now
+//! belongs to somebody else. This pool is bounded by `max_objects`, its full-pool
+//! behaviour is a policy you choose, and it hands out generational [`Handle`]s: a
+//! handle whose object was released, recycled, cleared or reinitialized is stale
+//! forever, and using it is a typed error, never a silent action on another object.
+//!
+//! # How
+//! ```
+//! use pool_core::{Pool, RecycleOldest};
+//!
+//! #[derive(Default)]
+//! struct Spark { x: f32, y: f32, life: f32 }
+//!
+//! // Once, at load time: 64 sparks now, never more than 256.
+//! let mut sparks = Pool::builder(Spark::default)
+//!     .initial(64)
+//!     .max_objects(256)
+//!     .policy(RecycleOldest)
+//!     .on_release(|spark| *spark = Spark::default())
+//!     .build()?;
+//!
+//! // Every frame: take, use through the handle, and let finished ones go back.
+//! let spark = sparks.acquire();
+//! sparks.get_mut(spark).unwrap().life = 0.25;
+//! sparks.reclaim(|_, spark| { spark.life -= 1.0 / 60.0; spark.life <= 0.0 });
+//! # Ok::<(), pool_core::ConfigError>(())
+//! ```
+//!
+//! # Policies
+//! Below `max_objects`, every pool creates a new object when none is idle
+//! (grow-to-max); `initial == max_objects` gives a fixed pool that never grows. When
+//! all `max_objects` objects are live, the [`ExhaustionPolicy`] type parameter
+//! decides:
+//!
+//! | policy | when full | cost | use it for |
+//! |---|---|---|---|
+//! | [`Strict`] (default) | refuse: [`AcquireError::Exhausted`] | O(1) | anything a caller must keep: enemies, UI |
+//! | [`RecycleOldest`] | reset the oldest live object and hand it out again | O(1) | one-shot sounds and effects: the newest matters most |
+//! | [`RecycleLowest`] | recycle the live object with the lowest score | O(live) | quietest voice, furthest emitter, lowest priority |
+//! | your own [`ExhaustionPolicy`] | whatever it returns | yours | anything else |
+//! | [`PolicyChoice`] | strict or recycle-oldest, chosen at run time | O(1) | [`KeyedPool`] kinds with different needs |
+//!
+//! # Costs
+//! | operation | cost | heap |
+//! |---|---|---|
+//! | `acquire`, `release`, recycle-oldest, `get`, `get_mut`, `contains` | O(1) | none once the pool has reached its size |
+//! | `reclaim`, `for_each_mut`, `iter` | O(live) | none |
+//! | `reinitialize`, `clear`, `trim_idle`, `prewarm_step` | O(objects touched) | creating objects may |
+//!
+//! A slot is the object plus 12 bytes (generation and two list links). Idle objects
+//! are a stack, so `acquire` hands out the most recently released object, the one
+//! most likely still in cache. Live objects are a doubly linked list in acquisition
+//! order, which makes "the oldest live object" free to find and lets `release` take
+//! an object out of the middle in O(1); source 000 scanned its whole queue instead.
+//!
+//! # Handles and generations
+//! A [`Handle`] is a slot index and a generation, 8 bytes, `Copy`. Handles are
+//! [slotmap](https://docs.rs/slotmap) keys, so [`new_handle_type!`] (slotmap's
+//! `new_key_type!`) defines a distinct handle type per pool, and a slotmap
+//! `SecondaryMap` keyed by pool handles attaches side data to pooled objects. The
+//! generation is odd while the object is live; each handout and each return add one.
+//! After 2^31 handouts a slot's generation would wrap and could make an ancient
+//! handle valid again, so instead the slot is *retired*: its object moves to a fresh
+//! slot and the old index is never used again. That costs one slot record
+//! (12 bytes plus `size_of::<Option<T>>()` of dead space) per 2^31 handouts of one
+//! slot, and guarantees that a stale handle never aliases a live object.
+//!
+//! # Compared with
+//! | | bounded | stale-handle safe | full-pool policy | O(1) oldest | objects kept on release |
+//! |---|---|---|---|---|---|
+//! | `pool_core::Pool` | yes, `max_objects` | yes, generations | strict / recycle-oldest / custom | yes | yes |
+//! | `slotmap::SlotMap` | no | yes, versions | n/a | no | no: `remove` drops the value |
+//! | Unity `ObjectPool<T>` | no: `maxSize` only caps the idle objects kept | no: plain references | always creates more | no | yes |
+//! | `object-pool` crate | no (pulls fall back to a new object) | n/a: RAII guards | n/a | no | yes |
+//!
+//! slotmap is the right tool when values are created and destroyed; a pool is the
+//! right tool when construction is what you want to avoid (a `Vec` with its buffer,
+//! an audio voice, a sprite with its animation state). `pool_core` builds on slotmap's
+//! key type and keeps its own slot storage, because a slot map drops a value on
+//! `remove` and a pool must keep it. The `benches` crate of this workspace measures
+//! all of these side by side.
+//!
+//! # Keyed pools
+//! [`KeyedPool`] holds one pool per kind (effect name -> pool, source 001). A name
+//! is resolved once to a [`KindId`]; every hot-path call takes the id.
+//!
+//! # Portability
+//! `#![no_std]` with `alloc`. `Pool<T>` is `Send` and `Sync` when `T` is; hooks and
+//! the factory must therefore be `Send + Sync`. No `unsafe` code of its own (the
+//! `unsafe impl Key` of a handle type is generated by slotmap's macro).
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+mod builder;
+mod error;
+mod generation;
+mod handle;
+mod iter;
+mod keyed;
+mod policy;
+mod pool;
+mod slot;
+mod stats;
+
+#[cfg(test)]
+mod tests;
+
+pub use builder::{MAX_OBJECTS_LIMIT, PoolBuilder};
+pub use error::{AcquireError, ConfigError, StaleHandle};
+pub use handle::Handle;
+pub use iter::Iter;
+pub use keyed::{KeyedError, KeyedPool, KindHandle, KindId, RegisterError};
+pub use policy::{
+    ExhaustionPolicy, LiveObjects, PolicyChoice, RecycleLowest, RecycleOldest, Strict,
+};
+pub use pool::{Acquired, Pool};
+
+/// Re-export of slotmap's key trait: every pool handle type implements it.
+///
+/// ```
+/// use pool_core::{Handle, Key};
+/// assert!(Handle::null().is_null());
+/// ```
+pub use slotmap::Key;
+
+/// Defines a handle type for one pool, so handles of two pools cannot be mixed up
+/// (slotmap's `new_key_type!`, re-exported).
+///
+/// ```
+/// use pool_core::{new_handle_type, Pool};
+///
+/// new_handle_type! {
+///     /// A handle to a pooled bullet.
+///     pub struct BulletHandle;
+/// }
+///
+/// let mut bullets = Pool::builder(|| 0u32).max_objects(8).handle::<BulletHandle>().build().unwrap();
+/// let bullet: BulletHandle = bullets.acquire();
+/// assert!(bullets.contains(bullet));
+/// ```
+pub use slotmap::new_key_type as new_handle_type;

@@ -1,0 +1,333 @@
+//! What a full pool does: the exhaustion policies.
+//!
+//! A pool consults its policy only when an object is requested, no object is idle
+//! and `max_objects` objects are all live. The policy either names a live object to
+//! recycle or refuses. Growth below the cap is not a policy decision: every pool
+//! creates a new object when none is idle and fewer than `max_objects` exist.
+
+use core::marker::PhantomData;
+
+use slotmap::Key;
+
+use crate::handle;
+use crate::iter::Iter;
+use crate::slot::{NIL, Slot};
+
+/// Decides what happens when a pool is full: which live object to recycle, or
+/// `None` to refuse the request.
+///
+/// The pool is a type parameter over its policy, so the built-in policies cost
+/// nothing until the pool is full, and a custom one is a plain struct.
+///
+/// # Writing a policy
+/// `choose_victim` sees every live object with its handle, oldest first, and
+/// returns the handle of the one to recycle. The pool then resets that object
+/// through the release hook, makes its old handle stale and hands it out again.
+/// Returning a handle that is not live makes the request fail with
+/// [`AcquireError::InvalidVictim`](crate::AcquireError::InvalidVictim).
+///
+/// A policy that keeps the highest-priority objects alive and, among equals,
+/// recycles the oldest:
+///
+/// ```
+/// use pool_core::{ExhaustionPolicy, LiveObjects, Pool};
+/// use slotmap::Key;
+///
+/// struct Enemy { priority: u8 }
+///
+/// struct LowestPriority;
+///
+/// impl ExhaustionPolicy<Enemy> for LowestPriority {
+///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, Enemy, K>) -> Option<K> {
+///         // `min_by_key` keeps the first of equal minima, and iteration is oldest first.
+///         live.iter().min_by_key(|(_, enemy)| enemy.priority).map(|(handle, _)| handle)
+///     }
+/// }
+///
+/// let mut pool = Pool::builder(|| Enemy { priority: 0 })
+///     .max_objects(2)
+///     .policy(LowestPriority)
+///     .build()
+///     .unwrap();
+/// let boss = pool.acquire();
+/// pool.get_mut(boss).unwrap().priority = 9;
+/// let minion = pool.acquire();
+/// let newcomer = pool.acquire(); // full: the minion is recycled, the boss stays
+/// assert!(pool.contains(boss) && pool.contains(newcomer) && !pool.contains(minion));
+/// ```
+///
+/// For a policy that only scores objects, [`RecycleLowest`] does the loop for you.
+pub trait ExhaustionPolicy<T> {
+    /// Returns the live object to recycle, or `None` to refuse the request.
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K>;
+}
+
+/// A read-only view of a full pool's live objects, given to
+/// [`ExhaustionPolicy::choose_victim`].
+///
+/// ```
+/// use pool_core::{ExhaustionPolicy, LiveObjects, Pool};
+/// use slotmap::Key;
+///
+/// struct Newest;
+/// impl<T> ExhaustionPolicy<T> for Newest {
+///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+///         live.newest()
+///     }
+/// }
+///
+/// let mut pool = Pool::builder(|| 0u32).max_objects(2).policy(Newest).build().unwrap();
+/// let first = pool.acquire();
+/// let second = pool.acquire();
+/// pool.acquire();
+/// assert!(pool.contains(first) && !pool.contains(second));
+/// ```
+pub struct LiveObjects<'a, T, K> {
+    slots: &'a [Slot<T>],
+    head: u32,
+    tail: u32,
+    len: usize,
+    _key: PhantomData<fn() -> K>,
+}
+
+impl<'a, T, K: Key> LiveObjects<'a, T, K> {
+    pub(crate) fn new(slots: &'a [Slot<T>], head: u32, tail: u32, len: usize) -> Self {
+        Self {
+            slots,
+            head,
+            tail,
+            len,
+            _key: PhantomData,
+        }
+    }
+
+    fn handle_at(&self, index: u32) -> Option<K> {
+        let slot = self.slots.get(index as usize)?;
+        Some(handle::make(index, slot.generation))
+    }
+
+    /// The live object acquired longest ago. O(1).
+    ///
+    /// ```
+    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
+    /// # use slotmap::Key;
+    /// struct Oldest;
+    /// impl<T> ExhaustionPolicy<T> for Oldest {
+    ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+    ///         live.oldest()
+    ///     }
+    /// }
+    /// ```
+    pub fn oldest(&self) -> Option<K> {
+        if self.head == NIL {
+            None
+        } else {
+            self.handle_at(self.head)
+        }
+    }
+
+    /// The live object acquired most recently. O(1).
+    ///
+    /// ```
+    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
+    /// # use slotmap::Key;
+    /// struct Newest;
+    /// impl<T> ExhaustionPolicy<T> for Newest {
+    ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+    ///         live.newest()
+    ///     }
+    /// }
+    /// ```
+    pub fn newest(&self) -> Option<K> {
+        if self.tail == NIL {
+            None
+        } else {
+            self.handle_at(self.tail)
+        }
+    }
+
+    /// The number of live objects (the pool's `max_objects` when a policy is asked).
+    ///
+    /// ```
+    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
+    /// # use slotmap::Key;
+    /// struct RefuseUnlessMany;
+    /// impl<T> ExhaustionPolicy<T> for RefuseUnlessMany {
+    ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+    ///         if live.len() >= 8 { live.oldest() } else { None }
+    ///     }
+    /// }
+    /// ```
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `true` when no object is live (never the case when a policy is asked).
+    ///
+    /// ```
+    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
+    /// # use slotmap::Key;
+    /// struct Careful;
+    /// impl<T> ExhaustionPolicy<T> for Careful {
+    ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+    ///         if live.is_empty() { None } else { live.oldest() }
+    ///     }
+    /// }
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every live object with its handle, oldest first. O(live).
+    ///
+    /// ```
+    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
+    /// # use slotmap::Key;
+    /// struct Loudest;
+    /// impl ExhaustionPolicy<f32> for Loudest {
+    ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, f32, K>) -> Option<K> {
+    ///         live.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|(handle, _)| handle)
+    ///     }
+    /// }
+    /// ```
+    pub fn iter(&self) -> Iter<'a, T, K> {
+        Iter::new(self.slots, self.head, self.len)
+    }
+}
+
+/// Refuse: a full pool hands out nothing and `try_acquire` returns
+/// [`AcquireError::Exhausted`](crate::AcquireError::Exhausted). Source 000's strict
+/// pool ("limit concurrent sound effects; give up"). The default policy, because it
+/// never takes an object away from code that holds it.
+///
+/// ```
+/// use pool_core::{AcquireError, Pool, Strict};
+///
+/// let mut pool = Pool::builder(|| 0u32).max_objects(1).policy(Strict).build().unwrap();
+/// pool.acquire();
+/// assert!(matches!(pool.try_acquire(), Err(AcquireError::Exhausted { .. })));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Strict;
+
+impl<T> ExhaustionPolicy<T> for Strict {
+    #[inline]
+    fn choose_victim<K: Key>(&mut self, _live: LiveObjects<'_, T, K>) -> Option<K> {
+        None
+    }
+}
+
+/// FIFO-recycle: a full pool resets its oldest live object and hands it out again.
+/// O(1). Source 000's FIFO pool: the newest request always wins, and the object cut
+/// off is the one that has been live the longest.
+///
+/// ```
+/// use pool_core::{Pool, RecycleOldest};
+///
+/// let mut pool = Pool::builder(|| 0u32).max_objects(2).policy(RecycleOldest).build().unwrap();
+/// let oldest = pool.acquire();
+/// let younger = pool.acquire();
+/// let newest = pool.acquire();
+/// assert!(!pool.contains(oldest));
+/// assert!(pool.contains(younger) && pool.contains(newest));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RecycleOldest;
+
+impl<T> ExhaustionPolicy<T> for RecycleOldest {
+    #[inline]
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+        live.oldest()
+    }
+}
+
+/// Recycles the live object with the lowest score (quietest sound, furthest
+/// emitter, lowest priority); among equal scores, the oldest. O(live). Scores that
+/// do not compare (NaN) are never chosen; if no score compares, the request is
+/// refused.
+///
+/// ```
+/// use pool_core::{Pool, RecycleLowest};
+///
+/// struct Voice { volume: f32 }
+///
+/// let mut pool = Pool::builder(|| Voice { volume: 1.0 })
+///     .max_objects(2)
+///     .policy(RecycleLowest(|voice: &Voice| voice.volume))
+///     .build()
+///     .unwrap();
+/// let loud = pool.acquire();
+/// let quiet = pool.acquire();
+/// pool.get_mut(quiet).unwrap().volume = 0.1;
+/// pool.acquire(); // recycles the quiet voice
+/// assert!(pool.contains(loud) && !pool.contains(quiet));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RecycleLowest<F>(pub F);
+
+impl<T, S, F> ExhaustionPolicy<T> for RecycleLowest<F>
+where
+    F: FnMut(&T) -> S,
+    S: PartialOrd,
+{
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+        let mut best: Option<(K, S)> = None;
+        for (handle, object) in live.iter() {
+            let score = (self.0)(object);
+            let better = match &best {
+                None => score.partial_cmp(&score).is_some(),
+                Some((_, lowest)) => score < *lowest,
+            };
+            if better {
+                best = Some((handle, score));
+            }
+        }
+        best.map(|(handle, _)| handle)
+    }
+}
+
+/// A policy chosen at run time, for registries whose pools share one type but not
+/// one behaviour (see [`KeyedPool`](crate::KeyedPool)).
+///
+/// ```
+/// use pool_core::{Pool, PolicyChoice};
+///
+/// let mut pool = Pool::builder(|| 0u32)
+///     .max_objects(1)
+///     .policy(PolicyChoice::RecycleOldest)
+///     .build()
+///     .unwrap();
+/// let first = pool.acquire();
+/// pool.acquire();
+/// assert!(!pool.contains(first));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PolicyChoice {
+    /// Behave as [`Strict`].
+    #[default]
+    Strict,
+    /// Behave as [`RecycleOldest`].
+    RecycleOldest,
+}
+
+impl<T> ExhaustionPolicy<T> for PolicyChoice {
+    #[inline]
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+        match self {
+            Self::Strict => None,
+            Self::RecycleOldest => live.oldest(),
+        }
+    }
+}
+
+impl From<Strict> for PolicyChoice {
+    fn from(_: Strict) -> Self {
+        Self::Strict
+    }
+}
+
+impl From<RecycleOldest> for PolicyChoice {
+    fn from(_: RecycleOldest) -> Self {
+        Self::RecycleOldest
+    }
+}

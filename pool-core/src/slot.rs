@@ -1,0 +1,17 @@
+//! One storage cell of a pool. The links thread it through exactly one of the pool's
+//! lists: live objects (doubly linked, in acquisition order), idle objects (a
+//! stack) or vacant slots (a stack); a retired slot is in none.
+
+/// The end of a list. Never a slot index: a handle index is always below `u32::MAX`.
+pub(crate) const NIL: u32 = u32::MAX;
+
+pub(crate) struct Slot<T> {
+    /// `Some` for live and idle objects, `None` for vacant and retired slots.
+    pub(crate) value: Option<T>,
+    /// Odd while live (see `generation.rs`).
+    pub(crate) generation: u32,
+    /// The previous (older) live object; unused otherwise.
+    pub(crate) prev: u32,
+    /// The next (newer) live object, or the next slot of the idle or vacant stack.
+    pub(crate) next: u32,
+}

@@ -1,0 +1,50 @@
+//! Unit tests that need the pool's internals (generation wrap-around).
+
+use crate::{Handle, Pool, RecycleOldest};
+
+#[test]
+fn a_slot_whose_generation_runs_out_retires_and_its_object_moves() {
+    let mut pool: Pool<u32> = Pool::new(0, 2, || 7).unwrap();
+    let handle: Handle = pool.acquire();
+    let handle = pool.set_generation_for_test(handle, u32::MAX);
+    assert_eq!(pool.get(handle), Some(&7));
+    pool.release(handle).unwrap();
+    assert!(!pool.contains(handle));
+    assert_eq!(pool.stats().retired_slots, 1);
+    assert_eq!(pool.stats().idle, 1, "the object survives its slot");
+    let next = pool.acquire();
+    assert_eq!(pool.get(next), Some(&7));
+    assert_eq!(pool.stats().creates, 1, "no new object was created");
+    assert_eq!(pool.slot_count(), 2, "the retired slot is never reused");
+    assert!(!pool.contains(handle));
+}
+
+#[test]
+fn recycling_a_slot_whose_generation_runs_out_moves_the_object() {
+    let mut pool = Pool::builder(|| 1u32)
+        .max_objects(1)
+        .policy(RecycleOldest)
+        .build()
+        .unwrap();
+    let first = pool.acquire();
+    let first = pool.set_generation_for_test(first, u32::MAX);
+    let acquired = pool.try_acquire_detailed().unwrap();
+    assert_eq!(acquired.recycled, Some(first));
+    assert!(!pool.contains(first));
+    assert_eq!(pool.get(acquired.handle), Some(&1));
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.total, stats.retired_slots), (1, 1, 1));
+}
+
+#[test]
+fn clearing_a_live_object_in_its_last_generation_retires_the_slot() {
+    let mut pool: Pool<u32> = Pool::new(0, 2, || 0).unwrap();
+    let handle = pool.acquire();
+    let handle = pool.set_generation_for_test(handle, u32::MAX);
+    pool.clear(true);
+    assert!(!pool.contains(handle));
+    assert_eq!(pool.stats().total, 0);
+    let again = pool.acquire();
+    assert_ne!(again, handle);
+    assert_eq!(pool.slot_count(), 2);
+}
