@@ -125,6 +125,7 @@ pub use policy::{
     ExhaustionPolicy, LiveObjects, PolicyChoice, RecycleLowest, RecycleOldest, Strict,
 };
 pub use pool::{Acquired, Pool};
+pub use stats::PoolStats;
 
 /// Re-export of slotmap's key trait: every pool handle type implements it.
 ///

@@ -1,0 +1,473 @@
+//! Behaviour of the pool, one test per promise the docs make.
+
+use std::sync::{Arc, Mutex};
+
+use pool_core::{
+    AcquireError, ConfigError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool, LiveObjects,
+    MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest, RegisterError,
+    StaleHandle, Strict, new_handle_type,
+};
+
+#[test]
+fn recycles_the_oldest_live_object_when_full() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(3)
+        .policy(RecycleOldest)
+        .build()
+        .unwrap();
+    let a = pool.acquire();
+    let b = pool.acquire();
+    let c = pool.acquire();
+    pool.release(b).unwrap();
+    let d = pool.acquire(); // reuses b's object, no recycle
+    let e = pool.try_acquire_detailed().unwrap();
+    assert_eq!(e.recycled, Some(a));
+    let f = pool.try_acquire_detailed().unwrap();
+    assert_eq!(f.recycled, Some(c), "c is now the oldest; d came later");
+    assert!(pool.contains(d) && pool.contains(e.handle) && pool.contains(f.handle));
+    assert_eq!(pool.stats().recycles, 2);
+    assert_eq!(pool.stats().creates, 3);
+}
+
+#[test]
+fn strict_refuses_exactly_when_max_objects_are_live() {
+    let mut pool = Pool::builder(|| 0u8)
+        .initial(1)
+        .max_objects(3)
+        .policy(Strict)
+        .build()
+        .unwrap();
+    let handles: Vec<Handle> = (0..3).map(|_| pool.try_acquire().unwrap()).collect();
+    assert_eq!(
+        pool.try_acquire(),
+        Err(AcquireError::Exhausted { max_objects: 3 })
+    );
+    assert_eq!(pool.stats().refusals, 1);
+    pool.release(handles[1]).unwrap();
+    assert!(pool.try_acquire().is_ok());
+    assert!(pool.try_acquire().is_err());
+    assert_eq!(pool.stats().refusals, 2);
+}
+
+#[test]
+fn grows_one_object_at_a_time_up_to_max_objects() {
+    let mut pool: Pool<u8> = Pool::new(0, 4, || 0).unwrap();
+    assert_eq!(pool.stats().total, 0);
+    for expected in 1..=4 {
+        pool.acquire();
+        assert_eq!(pool.stats().total, expected);
+        assert_eq!(pool.stats().creates, expected as u64);
+    }
+    assert!(pool.try_acquire().is_err());
+    assert_eq!(pool.stats().total, 4);
+}
+
+#[test]
+fn a_fixed_pool_never_creates_after_construction() {
+    let mut pool = Pool::builder(|| 0u8)
+        .initial(8)
+        .max_objects(8)
+        .policy(RecycleOldest)
+        .build()
+        .unwrap();
+    for _ in 0..100 {
+        let handle = pool.acquire();
+        if pool.stats().live > 5 {
+            pool.release(handle).unwrap();
+        }
+    }
+    assert_eq!(pool.stats().creates, 8);
+    assert_eq!(pool.stats().peak_total, 8);
+}
+
+#[test]
+fn a_released_object_is_handed_out_again_before_any_new_one() {
+    let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    let first = pool.acquire();
+    *pool.get_mut(first).unwrap() = 42;
+    pool.release(first).unwrap();
+    let again = pool.acquire();
+    assert_ne!(again, first);
+    assert_eq!(
+        pool.get(again),
+        Some(&42),
+        "same object: no release hook resets it"
+    );
+    assert_eq!(pool.stats().creates, 1);
+}
+
+#[test]
+fn double_release_is_an_error_and_does_not_duplicate_the_object() {
+    let mut pool: Pool<u8> = Pool::new(0, 4, || 0).unwrap();
+    let handle = pool.acquire();
+    assert_eq!(pool.release(handle), Ok(()));
+    assert_eq!(pool.release(handle), Err(StaleHandle));
+    assert_eq!(pool.stats().idle, 1);
+    assert_eq!(pool.stats().stale_handle_uses, 1);
+    let a = pool.acquire();
+    let b = pool.acquire();
+    assert_eq!(
+        pool.stats().creates,
+        2,
+        "the idle object was handed out once only"
+    );
+    assert_ne!(a, b);
+}
+
+#[test]
+fn a_stale_handle_cannot_touch_the_object_of_its_new_owner() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(1)
+        .policy(RecycleOldest)
+        .build()
+        .unwrap();
+    let old = pool.acquire();
+    let new = pool.acquire(); // same object, recycled
+    *pool.get_mut(new).unwrap() = 7;
+    assert_eq!(pool.get_mut(old), None);
+    assert_eq!(pool.release(old), Err(StaleHandle));
+    assert_eq!(pool.get(new), Some(&7));
+    assert_eq!(pool.stats().stale_handle_uses, 2);
+}
+
+#[test]
+fn reinitialize_returns_to_initial_size_and_invalidates_every_handle() {
+    let resets = Arc::new(Mutex::new(0));
+    let counter = resets.clone();
+    let mut pool = Pool::builder(|| 0u32)
+        .initial(3)
+        .max_objects(10)
+        .on_release(move |_| *counter.lock().unwrap() += 1)
+        .build()
+        .unwrap();
+    let handles: Vec<_> = (0..7).map(|_| pool.acquire()).collect();
+    pool.reinitialize();
+    assert_eq!(*resets.lock().unwrap(), 7, "every live object is reset");
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.idle, stats.total), (0, 3, 3));
+    assert!(handles.iter().all(|h| !pool.contains(*h)));
+    // From below the initial size it creates the shortfall.
+    pool.clear(true);
+    assert_eq!(pool.stats().total, 0);
+    pool.reinitialize();
+    assert_eq!(pool.stats().idle, 3);
+}
+
+#[test]
+fn configuration_errors_are_returned_at_construction() {
+    assert_eq!(
+        Pool::new(0, 0, || 0u8).unwrap_err(),
+        ConfigError::ZeroMaxObjects
+    );
+    assert_eq!(
+        Pool::new(5, 4, || 0u8).unwrap_err(),
+        ConfigError::InitialExceedsMax {
+            initial: 5,
+            max_objects: 4
+        }
+    );
+    assert_eq!(
+        Pool::new(0, MAX_OBJECTS_LIMIT + 1, || 0u8).unwrap_err(),
+        ConfigError::MaxObjectsTooLarge {
+            max_objects: MAX_OBJECTS_LIMIT + 1,
+            limit: MAX_OBJECTS_LIMIT
+        }
+    );
+    let message = ConfigError::InitialExceedsMax {
+        initial: 5,
+        max_objects: 4,
+    }
+    .to_string();
+    assert!(message.contains('5') && message.contains('4'), "{message}");
+}
+
+struct ReturnsAStaleHandle(Option<Handle>);
+
+impl ExhaustionPolicy<u32> for ReturnsAStaleHandle {
+    fn choose_victim<K: Key>(&mut self, _: LiveObjects<'_, u32, K>) -> Option<K> {
+        self.0.map(|h| K::from(h.data()))
+    }
+}
+
+#[test]
+fn a_policy_naming_a_non_live_victim_fails_without_recycling_anything() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(2)
+        .policy(ReturnsAStaleHandle(None))
+        .build()
+        .unwrap();
+    let gone = pool.acquire();
+    pool.release(gone).unwrap();
+    let a = pool.acquire();
+    let b = pool.acquire();
+    pool.policy_mut().0 = Some(gone);
+    assert_eq!(pool.try_acquire(), Err(AcquireError::InvalidVictim));
+    assert!(pool.contains(a) && pool.contains(b));
+    assert_eq!(pool.stats().recycles, 0);
+}
+
+#[test]
+fn recycle_lowest_never_picks_an_incomparable_score() {
+    let mut pool = Pool::builder(|| 1.0f32)
+        .max_objects(3)
+        .policy(RecycleLowest(|v: &f32| *v))
+        .build()
+        .unwrap();
+    let nan = pool.acquire();
+    *pool.get_mut(nan).unwrap() = f32::NAN;
+    let half = pool.acquire();
+    *pool.get_mut(half).unwrap() = 0.5;
+    let one = pool.acquire();
+    let acquired = pool.try_acquire_detailed().unwrap();
+    assert_eq!(acquired.recycled, Some(half));
+    assert!(pool.contains(nan) && pool.contains(one));
+}
+
+#[test]
+fn recycle_lowest_refuses_when_no_score_compares() {
+    let mut pool = Pool::builder(|| f32::NAN)
+        .max_objects(2)
+        .policy(RecycleLowest(|v: &f32| *v))
+        .build()
+        .unwrap();
+    pool.acquire();
+    pool.acquire();
+    assert!(matches!(
+        pool.try_acquire(),
+        Err(AcquireError::Exhausted { .. })
+    ));
+}
+
+#[test]
+fn recycle_lowest_takes_the_oldest_among_equal_scores() {
+    let mut pool = Pool::builder(|| 0u8)
+        .max_objects(3)
+        .policy(RecycleLowest(|v: &u8| *v))
+        .build()
+        .unwrap();
+    let a = pool.acquire();
+    let b = pool.acquire();
+    let c = pool.acquire();
+    *pool.get_mut(a).unwrap() = 5;
+    assert_eq!(pool.try_acquire_detailed().unwrap().recycled, Some(b));
+    assert!(pool.contains(c));
+}
+
+#[test]
+fn the_release_hook_resets_a_recycled_object_before_its_new_user_sees_it() {
+    let mut pool = Pool::builder(Vec::<u8>::new)
+        .max_objects(1)
+        .policy(RecycleOldest)
+        .on_release(|buffer| buffer.clear())
+        .build()
+        .unwrap();
+    let first = pool.acquire();
+    pool.get_mut(first).unwrap().extend_from_slice(b"old data");
+    let second = pool.acquire();
+    let buffer = pool.get(second).unwrap();
+    assert!(buffer.is_empty());
+    assert!(
+        buffer.capacity() >= 8,
+        "the allocation is kept: that is the point of a pool"
+    );
+}
+
+#[test]
+fn the_destroy_hook_sees_every_object_including_when_the_pool_drops() {
+    let destroyed = Arc::new(Mutex::new(Vec::new()));
+    let log = destroyed.clone();
+    let mut next = 0;
+    let mut pool = Pool::builder(move || {
+        next += 1;
+        next
+    })
+    .initial(4)
+    .max_objects(6)
+    .on_destroy(move |object| log.lock().unwrap().push(object))
+    .build()
+    .unwrap();
+    let live = pool.acquire();
+    assert_eq!(pool.trim_idle(1), 2);
+    assert_eq!(destroyed.lock().unwrap().len(), 2);
+    assert!(pool.contains(live));
+    drop(pool);
+    let mut all = destroyed.lock().unwrap().clone();
+    all.sort_unstable();
+    assert_eq!(all, [1, 2, 3, 4]);
+}
+
+#[test]
+fn clear_without_live_keeps_live_objects_working() {
+    let mut pool: Pool<u32> = Pool::new(5, 8, || 0).unwrap();
+    let kept = pool.acquire();
+    pool.clear(false);
+    assert!(pool.contains(kept));
+    pool.release(kept).unwrap();
+    assert_eq!(pool.stats().idle, 1);
+    assert_eq!(pool.stats().destroys, 4);
+}
+
+#[test]
+#[should_panic(expected = "all 1 objects of the pool are live")]
+fn acquire_panics_with_the_reason_when_a_strict_pool_is_full() {
+    let mut pool: Pool<u8> = Pool::new(1, 1, || 0).unwrap();
+    pool.acquire();
+    pool.acquire();
+}
+
+#[test]
+fn lazy_pools_prewarm_in_steps_and_still_grow_on_demand() {
+    let mut pool = Pool::builder(|| 0u8)
+        .initial(10)
+        .max_objects(12)
+        .build_lazy()
+        .unwrap();
+    assert_eq!(pool.stats().total, 0);
+    pool.acquire(); // on demand before prewarm finished
+    assert_eq!(pool.prewarm_step(3), 6);
+    assert_eq!(pool.stats().creates, 4);
+    assert_eq!(pool.prewarm_step(100), 0);
+    assert_eq!(pool.stats().total, 10);
+    assert_eq!(
+        pool.prewarm_step(100),
+        0,
+        "prewarm never goes beyond the initial size"
+    );
+}
+
+#[test]
+fn the_null_handle_is_never_live() {
+    let mut pool: Pool<u8> = Pool::new(2, 2, || 0).unwrap();
+    pool.acquire();
+    assert!(!pool.contains(Handle::null()));
+    assert_eq!(pool.release(Handle::null()), Err(StaleHandle));
+}
+
+new_handle_type! {
+    struct BulletHandle;
+    struct EnemyHandle;
+}
+
+#[test]
+fn each_pool_can_have_its_own_handle_type() {
+    let mut bullets = Pool::builder(|| 0u8)
+        .max_objects(4)
+        .handle::<BulletHandle>()
+        .build()
+        .unwrap();
+    let mut enemies = Pool::builder(|| 0u8)
+        .max_objects(4)
+        .handle::<EnemyHandle>()
+        .build()
+        .unwrap();
+    let bullet: BulletHandle = bullets.acquire();
+    let enemy: EnemyHandle = enemies.acquire();
+    // `bullets.get(enemy)` does not compile: that is the point.
+    assert!(bullets.contains(bullet) && enemies.contains(enemy));
+}
+
+#[test]
+fn handles_key_a_slotmap_secondary_map_for_side_data() {
+    let mut pool = Pool::builder(|| 0u8)
+        .max_objects(4)
+        .policy(RecycleOldest)
+        .build()
+        .unwrap();
+    let mut names = slotmap::SecondaryMap::new();
+    let a = pool.acquire();
+    names.insert(a, "a");
+    pool.release(a).unwrap();
+    let b = pool.acquire(); // same slot, next generation
+    assert_eq!(
+        names.get(b),
+        None,
+        "side data of a stale handle does not leak to the new owner"
+    );
+    names.insert(b, "b");
+    assert_eq!(names.get(b), Some(&"b"));
+}
+
+#[test]
+fn a_pool_is_send_and_sync_when_its_objects_are() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Pool<Vec<u8>>>();
+    assert_send_sync::<Pool<String, RecycleOldest, BulletHandle>>();
+    assert_send_sync::<KeyedPool<u32>>();
+    assert_send_sync::<Handle>();
+}
+
+#[test]
+fn keyed_pools_resolve_names_once_and_reject_duplicates_and_unknown_kinds() {
+    let mut pools: KeyedPool<u32> = KeyedPool::new();
+    let a = pools
+        .register("a", Pool::builder(|| 1).initial(2).max_objects(2))
+        .unwrap();
+    assert!(matches!(
+        pools.register("a", Pool::builder(|| 1).max_objects(2)),
+        Err(RegisterError::DuplicateName(name)) if name == "a"
+    ));
+    assert!(matches!(
+        pools.register("bad", Pool::builder(|| 1).max_objects(0)),
+        Err(RegisterError::Config(ConfigError::ZeroMaxObjects))
+    ));
+    assert_eq!(pools.len(), 1, "failed registrations leave nothing behind");
+    assert_eq!(pools.kind("bad"), None);
+
+    let mut bigger: KeyedPool<u32> = KeyedPool::new();
+    bigger
+        .register("x", Pool::builder(|| 0).max_objects(1))
+        .unwrap();
+    let foreign = bigger
+        .register("y", Pool::builder(|| 0).max_objects(1))
+        .unwrap();
+    assert_eq!(
+        pools.try_acquire(foreign),
+        Err(KeyedError::UnknownKind(foreign))
+    );
+
+    let handle = pools.acquire(a);
+    assert_eq!(pools.name(handle.kind()), Some("a"));
+    assert_eq!(pools.get(handle), Some(&1));
+}
+
+#[test]
+fn keyed_kinds_keep_their_own_policy() {
+    let mut pools: KeyedPool<u32> = KeyedPool::new();
+    let strict = pools
+        .register("strict", Pool::builder(|| 0).max_objects(1))
+        .unwrap();
+    let fifo = pools
+        .register(
+            "fifo",
+            Pool::builder(|| 0)
+                .max_objects(1)
+                .policy(PolicyChoice::RecycleOldest),
+        )
+        .unwrap();
+    pools.acquire(strict);
+    assert!(matches!(
+        pools.try_acquire(strict),
+        Err(KeyedError::Acquire(AcquireError::Exhausted { .. }))
+    ));
+    let old = pools.acquire(fifo);
+    let new = pools.acquire(fifo);
+    assert!(!pools.contains(old) && pools.contains(new));
+}
+
+#[test]
+fn keyed_prewarm_spreads_a_budget_across_kinds() {
+    let mut pools: KeyedPool<u32> = KeyedPool::new();
+    let kinds: Vec<_> = ["a", "b", "c"]
+        .iter()
+        .map(|name| {
+            pools
+                .register_lazy(name, Pool::builder(|| 0).initial(1000).max_objects(1000))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(pools.prewarm_step(1500), 1500);
+    assert_eq!(pools.stats(kinds[0]).unwrap().total, 1000);
+    assert_eq!(pools.stats(kinds[1]).unwrap().total, 500);
+    assert_eq!(pools.stats(kinds[2]).unwrap().total, 0);
+    assert_eq!(pools.prewarm_step(1500), 0);
+}
