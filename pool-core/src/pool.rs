@@ -192,13 +192,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
                 recycled: None,
             });
         }
-        if self.total() < self.max_objects {
-            if let Some(index) = self.create_object() {
-                return Ok(Acquired {
-                    handle: self.activate(index),
-                    recycled: None,
-                });
-            }
+        if self.total() < self.max_objects
+            && let Some(index) = self.create_object()
+        {
+            return Ok(Acquired {
+                handle: self.activate(index),
+                recycled: None,
+            });
         }
         self.recycle()
     }
