@@ -274,14 +274,14 @@ fn run<P: ExhaustionPolicy<Obj>>(
                 let mut seen = Vec::new();
                 let released = pool.reclaim(|handle, obj| {
                     seen.push(handle);
-                    obj.value % m == 0
+                    obj.value.is_multiple_of(m)
                 });
                 let order: Vec<Handle> = model.live.iter().map(|(h, _)| *h).collect();
                 prop_assert_eq!(seen, order, "reclaim visits live objects oldest first");
                 let mut expected = 0;
                 let mut at = 0;
                 while at < model.live.len() {
-                    if model.live[at].1.value % m == 0 {
+                    if model.live[at].1.value.is_multiple_of(m) {
                         model.make_idle(at);
                         model.stats.releases += 1;
                         expected += 1;
