@@ -6,7 +6,7 @@ use core::marker::PhantomData;
 use slotmap::Key;
 
 use crate::handle;
-use crate::slot::{NIL, Slot};
+use crate::slot::{SENTINEL, Slot};
 
 /// An iterator over a pool's live objects and their handles, oldest first, from
 /// [`Pool::iter`](crate::Pool::iter) or [`LiveObjects::iter`](crate::LiveObjects::iter).
@@ -28,7 +28,8 @@ pub struct Iter<'a, T, K> {
 }
 
 impl<'a, T, K> Iter<'a, T, K> {
-    pub(crate) fn new(slots: &'a [Slot<T>], head: u32, len: usize) -> Self {
+    pub(crate) fn new(slots: &'a [Slot<T>], len: usize) -> Self {
+        let head = slots.first().map_or(SENTINEL, |sentinel| sentinel.next);
         Self {
             slots,
             cursor: head,
@@ -43,7 +44,7 @@ impl<'a, T, K: Key> Iterator for Iter<'a, T, K> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.cursor == NIL {
+        if self.cursor == SENTINEL {
             return None;
         }
         let index = self.cursor;

@@ -11,7 +11,7 @@ use slotmap::Key;
 
 use crate::handle;
 use crate::iter::Iter;
-use crate::slot::{NIL, Slot};
+use crate::slot::{SENTINEL, Slot};
 
 /// Decides what happens when a pool is full: which live object to recycle, or
 /// `None` to refuse the request.
@@ -84,26 +84,29 @@ pub trait ExhaustionPolicy<T> {
 /// ```
 pub struct LiveObjects<'a, T, K> {
     slots: &'a [Slot<T>],
-    head: u32,
-    tail: u32,
     len: usize,
     _key: PhantomData<fn() -> K>,
 }
 
 impl<'a, T, K: Key> LiveObjects<'a, T, K> {
-    pub(crate) fn new(slots: &'a [Slot<T>], head: u32, tail: u32, len: usize) -> Self {
+    pub(crate) fn new(slots: &'a [Slot<T>], len: usize) -> Self {
         Self {
             slots,
-            head,
-            tail,
             len,
             _key: PhantomData,
         }
     }
 
     fn handle_at(&self, index: u32) -> Option<K> {
+        if index == SENTINEL {
+            return None;
+        }
         let slot = self.slots.get(index as usize)?;
         Some(handle::make(index, slot.generation))
+    }
+
+    fn sentinel(&self) -> Option<&Slot<T>> {
+        self.slots.get(SENTINEL as usize)
     }
 
     /// The live object acquired longest ago. O(1).
@@ -118,12 +121,9 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     ///     }
     /// }
     /// ```
+    #[inline]
     pub fn oldest(&self) -> Option<K> {
-        if self.head == NIL {
-            None
-        } else {
-            self.handle_at(self.head)
-        }
+        self.handle_at(self.sentinel()?.next)
     }
 
     /// The live object acquired most recently. O(1).
@@ -138,12 +138,9 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     ///     }
     /// }
     /// ```
+    #[inline]
     pub fn newest(&self) -> Option<K> {
-        if self.tail == NIL {
-            None
-        } else {
-            self.handle_at(self.tail)
-        }
+        self.handle_at(self.sentinel()?.prev)
     }
 
     /// The number of live objects (the pool's `max_objects` when a policy is asked).
@@ -191,7 +188,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// }
     /// ```
     pub fn iter(&self) -> Iter<'a, T, K> {
-        Iter::new(self.slots, self.head, self.len)
+        Iter::new(self.slots, self.len)
     }
 }
 

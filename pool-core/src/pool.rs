@@ -13,7 +13,7 @@ use crate::generation;
 use crate::handle::{self, Handle};
 use crate::iter::Iter;
 use crate::policy::{ExhaustionPolicy, LiveObjects, Strict};
-use crate::slot::{NIL, Slot};
+use crate::slot::{NIL, SENTINEL, Slot};
 use crate::stats::PoolStats;
 
 type Factory<T> = Box<dyn FnMut() -> T + Send + Sync>;
@@ -75,16 +75,22 @@ pub struct Acquired<K> {
 /// assert_eq!(pool.get(buffer), None); // stale forever
 /// ```
 pub struct Pool<T, P = Strict, K = Handle> {
+    /// Slot 0 is the live ring's sentinel (see `slot.rs`).
     slots: Vec<Slot<T>>,
-    /// Oldest live object.
-    live_head: u32,
-    /// Newest live object.
-    live_tail: u32,
     /// Most recently made idle: handed out first, while it is warm in cache.
     idle_head: u32,
     vacant_head: u32,
     live: usize,
-    idle: usize,
+    /// Live and idle objects; idle is `total - live`.
+    total: usize,
+    /// Live objects destroyed by `clear(true)`: with the other counters, this gives
+    /// `acquires` without counting on the hot path.
+    live_destroyed: u64,
+    /// What the last `make_room` recycled, or why it refused (`None`: the policy
+    /// refused; `Some(None)`: it grew; `Some(Some(victim))`: it recycled). Kept here
+    /// so `make_room` can return a bare index in a register.
+    last_room: Option<Option<K>>,
+    last_room_invalid_victim: bool,
     initial: usize,
     max_objects: usize,
     policy: P,
@@ -132,14 +138,17 @@ impl<T> Pool<T> {
 
 impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     pub(crate) fn from_builder(builder: PoolBuilder<T, P, K>) -> Self {
+        let mut slots = Vec::with_capacity(builder.initial + 1);
+        slots.push(Slot::sentinel());
         Self {
-            slots: Vec::with_capacity(builder.initial),
-            live_head: NIL,
-            live_tail: NIL,
+            slots,
             idle_head: NIL,
             vacant_head: NIL,
             live: 0,
-            idle: 0,
+            total: 0,
+            live_destroyed: 0,
+            last_room: None,
+            last_room_invalid_victim: false,
             initial: builder.initial,
             max_objects: builder.max_objects,
             policy: builder.policy,
@@ -166,9 +175,68 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// pool.release(handle).unwrap();
     /// assert!(pool.try_acquire().is_ok());
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn try_acquire(&mut self) -> Result<K, AcquireError> {
-        self.try_acquire_detailed().map(|acquired| acquired.handle)
+        let index = match self.pop_idle() {
+            Some(index) => index,
+            None => match self.make_room() {
+                Some(index) => index,
+                None => return Err(self.refusal()),
+            },
+        };
+        Ok(self.activate(index))
+    }
+
+    /// Like [`try_acquire`](Self::try_acquire), and also lends the object so it can
+    /// be initialized at once, without a second lookup (slotmap's `insert` takes the
+    /// value; a pool's objects already exist, so it hands them over instead).
+    ///
+    /// # Errors
+    /// The same as [`try_acquire`](Self::try_acquire).
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// #[derive(Default)]
+    /// struct Bullet { x: f32, y: f32 }
+    ///
+    /// let mut bullets = Pool::new(0, 64, Bullet::default).unwrap();
+    /// let (handle, bullet) = bullets.try_acquire_mut().unwrap();
+    /// bullet.x = 3.0;
+    /// assert_eq!(bullets.get(handle).unwrap().x, 3.0);
+    /// ```
+    #[inline(always)]
+    pub fn try_acquire_mut(&mut self) -> Result<(K, &mut T), AcquireError> {
+        let handle = self.try_acquire()?;
+        let (index, _) = handle::split(handle);
+        match self.slots[index as usize].value.as_mut() {
+            Some(object) => Ok((handle, object)),
+            // A live slot always holds its object.
+            None => Err(AcquireError::InvalidVictim),
+        }
+    }
+
+    /// Like [`try_acquire_mut`](Self::try_acquire_mut).
+    ///
+    /// # Panics
+    /// When [`try_acquire`](Self::try_acquire) would return an error: a full pool
+    /// whose policy refuses.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let mut pool: Pool<[u8; 4]> = Pool::new(0, 2, || [0; 4]).unwrap();
+    /// let (handle, bytes) = pool.acquire_mut();
+    /// bytes[0] = 9;
+    /// assert_eq!(pool.get(handle).unwrap()[0], 9);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn acquire_mut(&mut self) -> (K, &mut T) {
+        match self.try_acquire_mut() {
+            Ok(acquired) => acquired,
+            Err(error) => acquire_failed(error),
+        }
     }
 
     /// Like [`try_acquire`](Self::try_acquire), and also tells which live object was
@@ -185,50 +253,68 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(pool.try_acquire_detailed().unwrap().recycled, None);
     /// assert_eq!(pool.try_acquire_detailed().unwrap().recycled, Some(first));
     /// ```
+    #[inline]
     pub fn try_acquire_detailed(&mut self) -> Result<Acquired<K>, AcquireError> {
-        if let Some(index) = self.pop_idle() {
-            return Ok(Acquired {
-                handle: self.activate(index),
-                recycled: None,
-            });
-        }
-        if self.total() < self.max_objects
-            && let Some(index) = self.create_object()
-        {
-            return Ok(Acquired {
-                handle: self.activate(index),
-                recycled: None,
-            });
-        }
-        self.recycle()
+        let (index, recycled) = match self.pop_idle() {
+            Some(index) => (index, None),
+            None => match self.make_room() {
+                Some(index) => (index, self.last_room.flatten()),
+                None => return Err(self.refusal()),
+            },
+        };
+        Ok(Acquired {
+            handle: self.activate(index),
+            recycled,
+        })
     }
 
-    /// The pool is full: let the policy pick a victim, reset it and hand it out.
-    #[cold]
-    fn recycle(&mut self) -> Result<Acquired<K>, AcquireError> {
-        let live = LiveObjects::new(&self.slots, self.live_head, self.live_tail, self.live);
+    /// No idle object: create one below the cap, else let the policy pick a victim
+    /// and reset it. Returns the slot to hand out, not yet live, or `None` when
+    /// refused. Out of line, and returning a bare index (in a register) rather than
+    /// a handle in a struct: a handle written to memory as two halves and read back
+    /// whole stalls on store forwarding, which measurably doubled the recycle cost.
+    #[inline(never)]
+    fn make_room(&mut self) -> Option<u32> {
+        if self.total < self.max_objects
+            && let Some(index) = self.create_object()
+        {
+            self.last_room = Some(None);
+            return Some(index);
+        }
+        self.last_room = None;
+        self.last_room_invalid_victim = false;
+        let live = LiveObjects::new(&self.slots, self.live);
         let Some(victim) = self.policy.choose_victim(live) else {
             self.stats.refusals += 1;
-            return Err(AcquireError::Exhausted {
-                max_objects: self.max_objects,
-            });
+            return None;
         };
         let Some(index) = self.live_index(victim) else {
             self.stats.refusals += 1;
-            return Err(AcquireError::InvalidVictim);
+            self.last_room_invalid_victim = true;
+            return None;
         };
-        self.deactivate(index);
+        self.end_live(index);
         self.stats.recycles += 1;
-        // The victim's object is now on top of the idle stack (in a new slot if its
-        // old one retired).
-        match self.pop_idle() {
-            Some(index) => Ok(Acquired {
-                handle: self.activate(index),
-                recycled: Some(victim),
-            }),
-            None => Err(AcquireError::Exhausted {
+        let index = if self.end_generation(index) {
+            Some(index)
+        } else {
+            self.relocate_retired(index)
+        };
+        if index.is_some() {
+            self.last_room = Some(Some(victim));
+        }
+        index
+    }
+
+    /// Why the last `make_room` returned `None`.
+    #[cold]
+    fn refusal(&self) -> AcquireError {
+        if self.last_room_invalid_victim {
+            AcquireError::InvalidVictim
+        } else {
+            AcquireError::Exhausted {
                 max_objects: self.max_objects,
-            }),
+            }
         }
     }
 
@@ -246,11 +332,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// let handle = pool.acquire();
     /// assert_eq!(pool.get(handle), Some(&0));
     /// ```
+    #[inline(always)]
     #[track_caller]
     pub fn acquire(&mut self) -> K {
         match self.try_acquire() {
             Ok(handle) => handle,
-            Err(error) => panic!("Pool::acquire: {error}"),
+            Err(error) => acquire_failed(error),
         }
     }
 
@@ -270,6 +357,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(pool.release(handle), Err(StaleHandle));
     /// assert_eq!(pool.stats().idle, 1);
     /// ```
+    #[inline(always)]
     pub fn release(&mut self, handle: K) -> Result<(), StaleHandle> {
         match self.live_index(handle) {
             Some(index) => {
@@ -303,8 +391,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     pub fn reclaim(&mut self, mut finished: impl FnMut(K, &mut T) -> bool) -> usize {
         let mut released = 0;
-        let mut cursor = self.live_head;
-        while cursor != NIL {
+        let mut cursor = self.slots[SENTINEL as usize].next;
+        while cursor != SENTINEL {
             let index = cursor;
             let slot = &mut self.slots[index as usize];
             cursor = slot.next;
@@ -417,7 +505,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(values, [1, 2, 3]);
     /// ```
     pub fn iter(&self) -> Iter<'_, T, K> {
-        Iter::new(&self.slots, self.live_head, self.live)
+        Iter::new(&self.slots, self.live)
     }
 
     /// Calls `f` on every live object, mutably, oldest first. (A callback rather than
@@ -434,8 +522,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert!(pool.iter().all(|(_, value)| *value == 10));
     /// ```
     pub fn for_each_mut(&mut self, mut f: impl FnMut(K, &mut T)) {
-        let mut cursor = self.live_head;
-        while cursor != NIL {
+        let mut cursor = self.slots[SENTINEL as usize].next;
+        while cursor != SENTINEL {
             let slot = &mut self.slots[cursor as usize];
             let handle = handle::make(cursor, slot.generation);
             cursor = slot.next;
@@ -475,7 +563,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     }
 
     fn live_objects(&self) -> LiveObjects<'_, T, K> {
-        LiveObjects::new(&self.slots, self.live_head, self.live_tail, self.live)
+        LiveObjects::new(&self.slots, self.live)
+    }
+
+    /// The oldest live object's slot, or `SENTINEL` when none is live.
+    fn live_head(&self) -> u32 {
+        self.slots[SENTINEL as usize].next
     }
 
     /// Source 000's `Reinitialize`: every live object is reset (release hook) and
@@ -493,11 +586,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!((stats.live, stats.idle), (0, 2));
     /// ```
     pub fn reinitialize(&mut self) {
-        while self.live_head != NIL {
-            self.deactivate(self.live_head);
+        while self.live_head() != SENTINEL {
+            self.deactivate(self.live_head());
             self.stats.releases += 1;
         }
-        while self.total() > self.initial {
+        while self.total > self.initial {
             match self.pop_idle() {
                 Some(index) => self.destroy(index),
                 None => break,
@@ -523,10 +616,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     pub fn clear(&mut self, include_live: bool) {
         if include_live {
-            while self.live_head != NIL {
-                let index = self.live_head;
+            while self.live_head() != SENTINEL {
+                let index = self.live_head();
                 self.unlink_live(index);
                 self.live -= 1;
+                self.live_destroyed += 1;
                 if self.end_generation(index) {
                     self.destroy(index);
                 } else {
@@ -550,7 +644,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     pub fn trim_idle(&mut self, keep: usize) -> usize {
         let mut dropped = 0;
-        while self.idle > keep {
+        while self.total - self.live > keep {
             match self.pop_idle() {
                 Some(index) => self.destroy(index),
                 None => break,
@@ -575,14 +669,14 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     pub fn prewarm_step(&mut self, budget: usize) -> usize {
         let mut created = 0;
-        while created < budget && self.total() < self.initial {
+        while created < budget && self.total < self.initial {
             match self.create_object() {
                 Some(index) => self.push_idle(index),
                 None => break,
             }
             created += 1;
         }
-        self.initial.saturating_sub(self.total())
+        self.initial.saturating_sub(self.total)
     }
 
     /// Creates every object still missing from the `initial` size.
@@ -608,10 +702,14 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(pool.stats().peak_live, 1);
     /// ```
     pub fn stats(&self) -> PoolStats {
+        // Every acquisition has ended in exactly one of these ways, or is live.
+        let acquires =
+            self.live as u64 + self.stats.releases + self.stats.recycles + self.live_destroyed;
         PoolStats {
             live: self.live,
-            idle: self.idle,
-            total: self.total(),
+            idle: self.total - self.live,
+            total: self.total,
+            acquires,
             ..self.stats
         }
     }
@@ -686,31 +784,26 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     // ---- internals ------------------------------------------------------------
 
-    #[inline]
-    fn total(&self) -> usize {
-        self.live + self.idle
-    }
-
     /// The slot index of a live handle.
     #[inline]
     fn live_index(&self, handle: K) -> Option<u32> {
         let (index, generation) = handle::split(handle);
         let slot = self.slots.get(index as usize)?;
-        (slot.generation == generation && slot.value.is_some()).then_some(index)
+        // Handle generations are odd, so a match means the slot is live.
+        (slot.generation == generation).then_some(index)
     }
 
     /// Hands out the idle object in slot `index` (already off the idle stack).
-    #[inline]
+    #[inline(always)]
     fn activate(&mut self, index: u32) -> K {
         let slot = &mut self.slots[index as usize];
         slot.generation = generation::on_acquire(slot.generation);
         let generation = slot.generation;
-        if let (Some(hook), Some(object)) = (&mut self.hooks.on_acquire, slot.value.as_mut()) {
-            hook(object);
+        if self.hooks.on_acquire.is_some() {
+            self.run_acquire_hook(index);
         }
         self.link_live_tail(index);
         self.live += 1;
-        self.stats.acquires += 1;
         if self.live > self.stats.peak_live {
             self.stats.peak_live = self.live;
         }
@@ -719,27 +812,50 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     /// Takes the live object in slot `index` out of the live list, resets it and
     /// pushes it on the idle stack (in a new slot if this one retires).
-    #[inline]
+    #[inline(always)]
     fn deactivate(&mut self, index: u32) {
-        self.unlink_live(index);
-        self.live -= 1;
-        if let (Some(hook), Some(object)) = (
-            &mut self.hooks.on_release,
-            self.slots[index as usize].value.as_mut(),
-        ) {
-            hook(object);
-        }
+        self.end_live(index);
         if self.end_generation(index) {
             self.push_idle(index);
-        } else {
-            self.relocate_retired(index);
+        } else if let Some(moved) = self.relocate_retired(index) {
+            self.push_idle(moved);
+        }
+    }
+
+    /// Unlinks a live object and runs the release hook on it.
+    #[inline(always)]
+    fn end_live(&mut self, index: u32) {
+        self.unlink_live(index);
+        self.live -= 1;
+        if self.hooks.on_release.is_some() {
+            self.run_release_hook(index);
+        }
+    }
+
+    // Hooks run out of line: an indirect call in the fast path would make every
+    // acquire and release save and restore registers, hook or no hook.
+    #[inline(never)]
+    fn run_acquire_hook(&mut self, index: u32) {
+        if let Some(hook) = &mut self.hooks.on_acquire
+            && let Some(object) = self.slots[index as usize].value.as_mut()
+        {
+            hook(object);
+        }
+    }
+
+    #[inline(never)]
+    fn run_release_hook(&mut self, index: u32) {
+        if let Some(hook) = &mut self.hooks.on_release
+            && let Some(object) = self.slots[index as usize].value.as_mut()
+        {
+            hook(object);
         }
     }
 
     /// Ends slot `index`'s live generation. Returns `false` when the slot has run
     /// out of generations and is retired: the caller must move its object out, and
     /// the slot is never linked into any list again.
-    #[inline]
+    #[inline(always)]
     fn end_generation(&mut self, index: u32) -> bool {
         let slot = &mut self.slots[index as usize];
         match generation::on_release(slot.generation) {
@@ -755,17 +871,21 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         }
     }
 
-    /// Moves the object of a retired slot into a fresh slot, as idle.
+    /// Moves the object of a retired slot into a fresh slot, linked into no list,
+    /// and returns that slot.
     #[cold]
-    fn relocate_retired(&mut self, retired: u32) {
+    fn relocate_retired(&mut self, retired: u32) -> Option<u32> {
         let object = self.slots[retired as usize].value.take();
         match self.new_slot() {
             Some(index) => {
                 self.slots[index as usize].value = object;
-                self.push_idle(index);
+                Some(index)
             }
             // Only after ~2^62 handouts: no index is left, so the object goes.
-            None => self.destroy_object(object),
+            None => {
+                self.destroy_object(object);
+                None
+            }
         }
     }
 
@@ -775,9 +895,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         let object = (self.hooks.factory)();
         self.slots[index as usize].value = Some(object);
         self.stats.creates += 1;
-        let total = self.total() + 1; // the caller links it as live or idle
-        if total > self.stats.peak_total {
-            self.stats.peak_total = total;
+        self.total += 1;
+        if self.total > self.stats.peak_total {
+            self.stats.peak_total = self.total;
         }
         Some(index)
     }
@@ -809,6 +929,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     fn destroy_object(&mut self, object: Option<T>) {
         if let Some(object) = object {
+            self.total -= 1;
             self.stats.destroys += 1;
             if let Some(hook) = &mut self.hooks.on_destroy {
                 hook(object);
@@ -816,52 +937,38 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_idle(&mut self, index: u32) {
         self.slots[index as usize].next = self.idle_head;
         self.idle_head = index;
-        self.idle += 1;
     }
 
-    #[inline]
+    #[inline(always)]
     fn pop_idle(&mut self) -> Option<u32> {
         if self.idle_head == NIL {
             return None;
         }
         let index = self.idle_head;
         self.idle_head = self.slots[index as usize].next;
-        self.idle -= 1;
         Some(index)
     }
 
-    #[inline]
+    #[inline(always)]
     fn link_live_tail(&mut self, index: u32) {
-        let tail = self.live_tail;
+        let tail = self.slots[SENTINEL as usize].prev;
         let slot = &mut self.slots[index as usize];
         slot.prev = tail;
-        slot.next = NIL;
-        if tail == NIL {
-            self.live_head = index;
-        } else {
-            self.slots[tail as usize].next = index;
-        }
-        self.live_tail = index;
+        slot.next = SENTINEL;
+        self.slots[tail as usize].next = index;
+        self.slots[SENTINEL as usize].prev = index;
     }
 
-    #[inline]
+    #[inline(always)]
     fn unlink_live(&mut self, index: u32) {
         let slot = &self.slots[index as usize];
         let (prev, next) = (slot.prev, slot.next);
-        if prev == NIL {
-            self.live_head = next;
-        } else {
-            self.slots[prev as usize].next = next;
-        }
-        if next == NIL {
-            self.live_tail = prev;
-        } else {
-            self.slots[next as usize].prev = prev;
-        }
+        self.slots[prev as usize].next = next;
+        self.slots[next as usize].prev = prev;
     }
 
     #[cfg(test)]
@@ -873,8 +980,15 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     #[cfg(test)]
     pub(crate) fn slot_count(&self) -> usize {
-        self.slots.len()
+        self.slots.len() - 1 // not the sentinel
     }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn acquire_failed(error: AcquireError) -> ! {
+    panic!("Pool::acquire: {error}")
 }
 
 impl<T, P, K> Drop for Pool<T, P, K> {
@@ -893,7 +1007,7 @@ impl<T, P: fmt::Debug, K> fmt::Debug for Pool<T, P, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pool")
             .field("live", &self.live)
-            .field("idle", &self.idle)
+            .field("idle", &(self.total - self.live))
             .field("initial", &self.initial)
             .field("max_objects", &self.max_objects)
             .field("policy", &self.policy)

@@ -2,8 +2,16 @@
 //! lists: live objects (doubly linked, in acquisition order), idle objects (a
 //! stack) or vacant slots (a stack); a retired slot is in none.
 
-/// The end of a list. Never a slot index: a handle index is always below `u32::MAX`.
+use crate::generation;
+
+/// The end of the idle and vacant stacks. Never a slot index: a handle index is
+/// always below `u32::MAX`.
 pub(crate) const NIL: u32 = u32::MAX;
+
+/// Slot 0 holds no object: it closes the live list into a ring (its `next` is the
+/// oldest live object, its `prev` the newest), so linking and unlinking never branch
+/// on the ends of the list. Its generation stays even, so no handle reaches it.
+pub(crate) const SENTINEL: u32 = 0;
 
 pub(crate) struct Slot<T> {
     /// `Some` for live and idle objects, `None` for vacant and retired slots.
@@ -14,4 +22,15 @@ pub(crate) struct Slot<T> {
     pub(crate) prev: u32,
     /// The next (newer) live object, or the next slot of the idle or vacant stack.
     pub(crate) next: u32,
+}
+
+impl<T> Slot<T> {
+    pub(crate) fn sentinel() -> Self {
+        Self {
+            value: None,
+            generation: generation::FRESH,
+            prev: SENTINEL,
+            next: SENTINEL,
+        }
+    }
 }

@@ -1,0 +1,230 @@
+//! Measures every benchmark case side by side in one process and prints a markdown
+//! table of nanoseconds and heap allocations per cycle.
+//!
+//! `cargo run --release -p benches --bin report` for the table;
+//! `--tsv` for rows `case<TAB>size<TAB>ns_per_cycle<TAB>allocs_per_cycle` only;
+//! `--quick` for a short run (fewer, shorter samples);
+//! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
+//! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
+//! machine is).
+//!
+//! The cases of one size are measured in interleaved rounds (one sample of each case
+//! per round) and each reports its median sample, so a burst of load from another
+//! process on this shared machine slows every case of a round alike instead of
+//! skewing one row.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use benches::{CASES, SIZES, Workload, workload};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is forwarded unchanged to the system allocator; counting is a
+// relaxed atomic add that neither allocates nor touches the memory handed out.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which we forward.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System` through this allocator with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as for `dealloc`, and the caller upholds `realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+struct Measured {
+    case: &'static str,
+    size: usize,
+    ns_per_cycle: f64,
+    allocs_per_cycle: f64,
+}
+
+struct Settings {
+    rounds: usize,
+    sample: Duration,
+}
+
+/// How many cycles fill about `target` time, from a short calibration run.
+fn calibrate(case: &mut dyn Workload, target: Duration) -> u64 {
+    let mut cycles = 16u64;
+    loop {
+        let start = Instant::now();
+        case.run(cycles);
+        let elapsed = start.elapsed();
+        if elapsed >= target / 8 || cycles >= 1 << 30 {
+            let per_cycle = elapsed.as_secs_f64() / cycles as f64;
+            return ((target.as_secs_f64() / per_cycle.max(1e-10)) as u64).max(1);
+        }
+        cycles *= 4;
+    }
+}
+
+fn measure_size(size: usize, settings: &Settings) -> Vec<Measured> {
+    let mut cases: Vec<(&'static str, Box<dyn Workload>)> = CASES
+        .iter()
+        .map(|name| {
+            (
+                *name,
+                workload(name, size).expect("every listed case exists"),
+            )
+        })
+        .collect();
+    let cycles: Vec<u64> = cases
+        .iter_mut()
+        .map(|(_, case)| calibrate(case.as_mut(), settings.sample))
+        .collect();
+    let mut samples = vec![Vec::with_capacity(settings.rounds); cases.len()];
+    let mut allocations = vec![0u64; cases.len()];
+    for _ in 0..settings.rounds {
+        for (i, (_, case)) in cases.iter_mut().enumerate() {
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let start = Instant::now();
+            case.run(cycles[i]);
+            let elapsed = start.elapsed();
+            allocations[i] += ALLOCATIONS.load(Ordering::Relaxed) - before;
+            samples[i].push(elapsed.as_secs_f64() * 1e9 / cycles[i] as f64);
+        }
+    }
+    cases
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| {
+            let mut ns = samples[i].clone();
+            ns.sort_by(f64::total_cmp);
+            Measured {
+                case: name,
+                size,
+                ns_per_cycle: ns[ns.len() / 2],
+                allocs_per_cycle: allocations[i] as f64
+                    / (cycles[i] * settings.rounds as u64) as f64,
+            }
+        })
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--run") {
+        run_one(&args[1..]);
+        return;
+    }
+    let tsv = args.iter().any(|a| a == "--tsv");
+    let quick = args.iter().any(|a| a == "--quick");
+    if let Some(unknown) = args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick"))
+    {
+        eprintln!("report: unknown argument {unknown:?} (expected --tsv and/or --quick)");
+        std::process::exit(2);
+    }
+    let settings = if quick {
+        Settings {
+            rounds: 5,
+            sample: Duration::from_millis(5),
+        }
+    } else {
+        Settings {
+            rounds: 15,
+            sample: Duration::from_millis(25),
+        }
+    };
+
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for size in SIZES {
+        rows.extend(measure_size(size, &settings));
+    }
+
+    if tsv {
+        for row in &rows {
+            println!(
+                "{}\t{}\t{:.2}\t{:.4}",
+                row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
+            );
+        }
+        return;
+    }
+
+    println!(
+        "One cycle: acquire one object, write it, release the oldest live one (half the objects live;"
+    );
+    println!(
+        "`_full`: every object live, so each acquire takes one away). Median of {} interleaved samples.",
+        settings.rounds
+    );
+    println!();
+    print!("| case |");
+    for size in SIZES {
+        print!(" ns/cycle @{size} | vs slotmap |");
+    }
+    println!(" allocs/cycle |");
+    print!("|---|");
+    for _ in SIZES {
+        print!("---:|---:|");
+    }
+    println!("---:|");
+    for case in CASES {
+        print!("| `{case}` |");
+        let mut allocs: f64 = 0.0;
+        for size in SIZES {
+            let row = rows
+                .iter()
+                .find(|r| r.case == case && r.size == size)
+                .expect("measured");
+            let slotmap = rows
+                .iter()
+                .find(|r| r.case == "slotmap" && r.size == size)
+                .expect("measured");
+            print!(
+                " {:.1} | {:.2}x |",
+                row.ns_per_cycle,
+                row.ns_per_cycle / slotmap.ns_per_cycle
+            );
+            allocs = allocs.max(row.allocs_per_cycle);
+        }
+        println!(" {allocs:.2} |");
+    }
+    println!();
+    println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+}
+
+/// `--run CASE SIZE CYCLES`: builds one case and runs it, printing nothing else.
+fn run_one(args: &[String]) {
+    let parsed = match args {
+        [case, size, cycles] => size
+            .parse::<usize>()
+            .ok()
+            .zip(cycles.parse::<u64>().ok())
+            .map(|sc| (case, sc)),
+        _ => None,
+    };
+    let Some((case, (size, cycles))) = parsed else {
+        eprintln!(
+            "report: usage: --run CASE SIZE CYCLES (cases: {})",
+            CASES.join(", ")
+        );
+        std::process::exit(2);
+    };
+    let Some(mut workload) = workload(case, size) else {
+        eprintln!(
+            "report: unknown case {case:?} (cases: {})",
+            CASES.join(", ")
+        );
+        std::process::exit(2);
+    };
+    workload.run(cycles);
+}
