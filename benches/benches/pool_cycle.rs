@@ -2,7 +2,7 @@
 //! policy and baseline at every size. The `report` binary prints the same cases as
 //! one side-by-side table.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use benches::{CASES, SIZES, workload};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
