@@ -14,6 +14,13 @@ use crate::slot::NIL;
 /// The largest `max_objects` a pool accepts: a handle's slot index is 32 bits and
 /// `u32::MAX` is reserved for the null handle, and retired slots (see the crate
 /// docs) need indices beyond the cap.
+///
+/// ```
+/// use pool_core::{ConfigError, MAX_OBJECTS_LIMIT, Pool};
+///
+/// let too_many = Pool::new(0, MAX_OBJECTS_LIMIT + 1, || 0u8);
+/// assert!(matches!(too_many, Err(ConfigError::MaxObjectsTooLarge { .. })));
+/// ```
 pub const MAX_OBJECTS_LIMIT: usize = (NIL / 2) as usize;
 
 /// Configures a [`Pool`]: sizes, exhaustion policy, handle type and lifecycle hooks.
@@ -91,11 +98,16 @@ impl<T, P, K> PoolBuilder<T, P, K> {
     /// let pool = Pool::builder(|| 0u8).max_objects(8).policy(RecycleOldest).build().unwrap();
     /// ```
     pub fn policy<Q>(self, policy: Q) -> PoolBuilder<T, Q, K> {
+        self.map_policy(|_| policy)
+    }
+
+    /// The same configuration with the policy mapped and any handle type.
+    fn map_policy<Q, L>(self, map: impl FnOnce(P) -> Q) -> PoolBuilder<T, Q, L> {
         PoolBuilder {
             hooks: self.hooks,
             initial: self.initial,
             max_objects: self.max_objects,
-            policy,
+            policy: map(self.policy),
             _key: PhantomData,
         }
     }
@@ -112,13 +124,7 @@ impl<T, P, K> PoolBuilder<T, P, K> {
     /// let bullet: BulletHandle = pool.acquire();
     /// ```
     pub fn handle<L>(self) -> PoolBuilder<T, P, L> {
-        PoolBuilder {
-            hooks: self.hooks,
-            initial: self.initial,
-            max_objects: self.max_objects,
-            policy: self.policy,
-            _key: PhantomData,
-        }
+        self.map_policy(|policy| policy)
     }
 
     /// Runs on an object each time it is handed out (Unity's `actionOnGet`).
@@ -188,13 +194,7 @@ impl<T, P, K> PoolBuilder<T, P, K> {
     where
         P: Into<Q>,
     {
-        PoolBuilder {
-            hooks: self.hooks,
-            initial: self.initial,
-            max_objects: self.max_objects,
-            policy: self.policy.into(),
-            _key: PhantomData,
-        }
+        self.map_policy(Into::into)
     }
 
     fn validate(&self) -> Result<(), ConfigError> {

@@ -27,9 +27,11 @@
 //!     .on_release(|spark| *spark = Spark::default())
 //!     .build()?;
 //!
-//! // Every frame: take, use through the handle, and let finished ones go back.
-//! let spark = sparks.acquire();
-//! sparks.get_mut(spark).unwrap().life = 0.25;
+//! // Every frame: take and initialize, use through the handle, and let the
+//! // finished ones go back on their own.
+//! let (handle, spark) = sparks.acquire_mut();
+//! spark.life = 0.25;
+//! sparks.get_mut(handle).unwrap().x += 1.0;
 //! sparks.reclaim(|_, spark| { spark.life -= 1.0 / 60.0; spark.life <= 0.0 });
 //! # Ok::<(), pool_core::ConfigError>(())
 //! ```
@@ -51,11 +53,11 @@
 //! # Costs
 //! | operation | cost | heap |
 //! |---|---|---|
-//! | `acquire`, `release`, recycle-oldest, `get`, `get_mut`, `contains` | O(1) | none once the pool has reached its size |
+//! | `acquire`, `acquire_mut`, `release`, recycle-oldest, `get`, `get_mut`, `contains` | O(1) | none once the pool has reached its size |
 //! | `reclaim`, `for_each_mut`, `iter` | O(live) | none |
 //! | `reinitialize`, `clear`, `trim_idle`, `prewarm_step` | O(objects touched) | creating objects may |
 //!
-//! A slot is the object plus 12 bytes (generation and two list links). Idle objects
+//! A slot is `Option<T>` plus 12 bytes (generation and two list links). Idle objects
 //! are a stack, so `acquire` hands out the most recently released object, the one
 //! most likely still in cache. Live objects are a doubly linked list in acquisition
 //! order, which makes "the oldest live object" free to find and lets `release` take

@@ -59,6 +59,16 @@ use crate::slot::{SENTINEL, Slot};
 /// For a policy that only scores objects, [`RecycleLowest`] does the loop for you.
 pub trait ExhaustionPolicy<T> {
     /// Returns the live object to recycle, or `None` to refuse the request.
+    ///
+    /// ```
+    /// use pool_core::{ExhaustionPolicy, Handle, Pool, RecycleOldest};
+    ///
+    /// let mut pool = Pool::builder(|| 0u8).max_objects(2).policy(RecycleOldest).build().unwrap();
+    /// let oldest: Handle = pool.acquire();
+    /// pool.acquire();
+    /// // What the pool asks its policy when it is full:
+    /// assert_eq!(pool.oldest(), Some(oldest));
+    /// ```
     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K>;
 }
 
