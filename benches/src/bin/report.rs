@@ -3,15 +3,16 @@
 //!
 //! `cargo run --release -p benches --bin report` for the table;
 //! `--tsv` for rows `case<TAB>size<TAB>ns_per_cycle<TAB>allocs_per_cycle` only;
-//! `--quick` for a short run (fewer, shorter samples);
+//! `--quick` for a short run (fewer rounds);
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
 //! machine is).
 //!
-//! The cases of one size are measured in interleaved rounds (one sample of each case
-//! per round) and each reports its median sample, so a burst of load from another
-//! process on this shared machine slows every case of a round alike instead of
-//! skewing one row.
+//! The cases of one size are measured in interleaved rounds (one short sample of
+//! each case per round). A case's time is its median sample; its ratio to slotmap is
+//! the median of its per-round ratios (its sample over slotmap's sample of the same
+//! round), so a burst of load from another process on this shared machine, which
+//! slows every case of a round alike, cancels out of the ratio.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,16 +47,23 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// One row of the report.
 struct Measured {
     case: &'static str,
     size: usize,
     ns_per_cycle: f64,
+    vs_slotmap: f64,
     allocs_per_cycle: f64,
 }
 
 struct Settings {
     rounds: usize,
     sample: Duration,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 /// How many cycles fill about `target` time, from a short calibration run.
@@ -99,71 +107,34 @@ fn measure_size(size: usize, settings: &Settings) -> Vec<Measured> {
             samples[i].push(elapsed.as_secs_f64() * 1e9 / cycles[i] as f64);
         }
     }
+    let slotmap = CASES
+        .iter()
+        .position(|case| *case == "slotmap")
+        .expect("slotmap is a case");
     cases
         .iter()
         .enumerate()
-        .map(|(i, (name, _))| {
-            let mut ns = samples[i].clone();
-            ns.sort_by(f64::total_cmp);
-            Measured {
-                case: name,
-                size,
-                ns_per_cycle: ns[ns.len() / 2],
-                allocs_per_cycle: allocations[i] as f64
-                    / (cycles[i] * settings.rounds as u64) as f64,
-            }
+        .map(|(i, (name, _))| Measured {
+            case: name,
+            size,
+            ns_per_cycle: median(samples[i].clone()),
+            vs_slotmap: median(
+                samples[i]
+                    .iter()
+                    .zip(&samples[slotmap])
+                    .map(|(case, base)| case / base)
+                    .collect(),
+            ),
+            allocs_per_cycle: allocations[i] as f64 / (cycles[i] * settings.rounds as u64) as f64,
         })
         .collect()
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("--run") {
-        run_one(&args[1..]);
-        return;
-    }
-    let tsv = args.iter().any(|a| a == "--tsv");
-    let quick = args.iter().any(|a| a == "--quick");
-    if let Some(unknown) = args
-        .iter()
-        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick"))
-    {
-        eprintln!("report: unknown argument {unknown:?} (expected --tsv and/or --quick)");
-        std::process::exit(2);
-    }
-    let settings = if quick {
-        Settings {
-            rounds: 5,
-            sample: Duration::from_millis(5),
-        }
-    } else {
-        Settings {
-            rounds: 15,
-            sample: Duration::from_millis(25),
-        }
-    };
-
-    let started = Instant::now();
-    let mut rows = Vec::new();
-    for size in SIZES {
-        rows.extend(measure_size(size, &settings));
-    }
-
-    if tsv {
-        for row in &rows {
-            println!(
-                "{}\t{}\t{:.2}\t{:.4}",
-                row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
-            );
-        }
-        return;
-    }
-
+fn print_table(rows: &[Measured], settings: &Settings, elapsed: Duration) {
+    println!("One cycle: acquire one object, write it, release the oldest live one (half the");
+    println!("objects live; `_full`: every object live, so each acquire takes one away).");
     println!(
-        "One cycle: acquire one object, write it, release the oldest live one (half the objects live;"
-    );
-    println!(
-        "`_full`: every object live, so each acquire takes one away). Median of {} interleaved samples.",
+        "Median of {} interleaved rounds; \"vs slotmap\" is the median of per-round ratios.",
         settings.rounds
     );
     println!();
@@ -180,26 +151,54 @@ fn main() {
     for case in CASES {
         print!("| `{case}` |");
         let mut allocs: f64 = 0.0;
-        for size in SIZES {
-            let row = rows
-                .iter()
-                .find(|r| r.case == case && r.size == size)
-                .expect("measured");
-            let slotmap = rows
-                .iter()
-                .find(|r| r.case == "slotmap" && r.size == size)
-                .expect("measured");
-            print!(
-                " {:.1} | {:.2}x |",
-                row.ns_per_cycle,
-                row.ns_per_cycle / slotmap.ns_per_cycle
-            );
+        for row in rows.iter().filter(|row| row.case == case) {
+            print!(" {:.1} | {:.2}x |", row.ns_per_cycle, row.vs_slotmap);
             allocs = allocs.max(row.allocs_per_cycle);
         }
         println!(" {allocs:.2} |");
     }
     println!();
-    println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+    println!("Measured in {:.1} s.", elapsed.as_secs_f64());
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--run") {
+        run_one(&args[1..]);
+        return;
+    }
+    let tsv = args.iter().any(|a| a == "--tsv");
+    let quick = args.iter().any(|a| a == "--quick");
+    if let Some(unknown) = args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick"))
+    {
+        eprintln!(
+            "report: unknown argument {unknown:?} (expected --tsv, --quick or --run CASE SIZE CYCLES)"
+        );
+        std::process::exit(2);
+    }
+    let settings = Settings {
+        rounds: if quick { 7 } else { 61 },
+        sample: Duration::from_millis(5),
+    };
+
+    let started = Instant::now();
+    let rows: Vec<Measured> = SIZES
+        .iter()
+        .flat_map(|size| measure_size(*size, &settings))
+        .collect();
+
+    if tsv {
+        for row in &rows {
+            println!(
+                "{}\t{}\t{:.2}\t{:.4}",
+                row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
+            );
+        }
+    } else {
+        print_table(&rows, &settings, started.elapsed());
+    }
 }
 
 /// `--run CASE SIZE CYCLES`: builds one case and runs it, printing nothing else.
