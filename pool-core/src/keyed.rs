@@ -60,6 +60,24 @@ pub struct KindHandle<K = Handle> {
 }
 
 impl<K: Copy> KindHandle<K> {
+    /// Pairs a kind with a handle from that kind's pool (obtained through
+    /// [`KeyedPool::pool_mut`]), for code that acquires from the pool directly. Pair
+    /// a handle only with the kind whose pool issued it: like a handle passed to the
+    /// wrong pool, a mismatched pair is only caught if no live object of the other
+    /// pool has the same index and generation.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, KindHandle, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// let (handle, puff) = pools.pool_mut(smoke).unwrap().acquire_mut();
+    /// *puff = 3;
+    /// assert_eq!(pools.get(KindHandle::new(smoke, handle)), Some(&3));
+    /// ```
+    pub fn new(kind: KindId, handle: K) -> Self {
+        Self { kind, handle }
+    }
+
     /// The kind the object belongs to.
     ///
     /// ```
@@ -363,6 +381,41 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     pub fn pool_mut(&mut self, kind: KindId) -> Option<&mut Pool<T, P, K>> {
         self.pools.get_mut(kind.index())
+    }
+
+    /// Every kind with its pool, in registration order.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// pools.register("a", Pool::builder(|| 0).initial(2).max_objects(2)).unwrap();
+    /// let idle: usize = pools.iter().map(|(_, pool)| pool.stats().idle).sum();
+    /// assert_eq!(idle, 2);
+    /// ```
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (KindId, &Pool<T, P, K>)> {
+        self.pools
+            .iter()
+            .enumerate()
+            .map(|(index, pool)| (KindId(index as u32), pool))
+    }
+
+    /// Every kind with its pool, mutably, in registration order: reinitialize or
+    /// clear them all, or update them kind by kind.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// pools.register("a", Pool::builder(|| 0).initial(2).max_objects(2)).unwrap();
+    /// for (_, pool) in pools.iter_mut() {
+    ///     pool.clear(true);
+    /// }
+    /// assert_eq!(pools.iter().map(|(_, pool)| pool.stats().total).sum::<usize>(), 0);
+    /// ```
+    pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (KindId, &mut Pool<T, P, K>)> {
+        self.pools
+            .iter_mut()
+            .enumerate()
+            .map(|(index, pool)| (KindId(index as u32), pool))
     }
 
     /// Takes an object of `kind` from its pool, as [`Pool::try_acquire`] does.

@@ -562,6 +562,29 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         self.live_objects().newest()
     }
 
+    /// The live object acquired right after `handle`'s, or `None` if `handle` is the
+    /// newest or stale. O(1). A cursor: walk from [`oldest`](Self::oldest) to merge
+    /// the live objects of several pools in acquisition order without allocating.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let first = pool.acquire();
+    /// let second = pool.acquire();
+    /// assert_eq!(pool.newer(first), Some(second));
+    /// assert_eq!(pool.newer(second), None);
+    /// ```
+    #[inline]
+    pub fn newer(&self, handle: K) -> Option<K> {
+        let index = self.live_index(handle)?;
+        let next = self.slots[index as usize].next;
+        if next == SENTINEL {
+            return None;
+        }
+        Some(handle::make(next, self.slots[next as usize].generation))
+    }
+
     fn live_objects(&self) -> LiveObjects<'_, T, K> {
         LiveObjects::new(&self.slots, self.live)
     }

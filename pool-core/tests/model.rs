@@ -366,6 +366,16 @@ fn check<P: ExhaustionPolicy<Obj>>(
     prop_assert_eq!(&actual, &model.live);
     prop_assert_eq!(pool.oldest(), model.live.first().map(|(h, _)| *h));
     prop_assert_eq!(pool.newest(), model.live.last().map(|(h, _)| *h));
+    // The cursor walks the same order.
+    for pair in model.live.windows(2) {
+        prop_assert_eq!(pool.newer(pair[0].0), Some(pair[1].0));
+    }
+    if let Some((newest, _)) = model.live.last() {
+        prop_assert_eq!(pool.newer(*newest), None);
+    }
+    for handle in &model.stale {
+        prop_assert_eq!(pool.newer(*handle), None);
+    }
     // No two live handles reach the same object.
     let mut serials: Vec<u32> = actual.iter().map(|(_, o)| o.serial).collect();
     serials.sort_unstable();

@@ -1,0 +1,81 @@
+//! Effect time in whole microseconds. Summing `1/60` sixty times in floating point
+//! lands a hair under 1.0, which would release a one-shot one update late; integers
+//! add up exactly, so "released after `frame_count * interval`" holds to the update.
+//! Microseconds, not nanoseconds, because the inputs are `f32` seconds: `0.1f32` is
+//! 0.100000001 s, and at nanosecond resolution three such frames would outlast
+//! `0.25 + 0.05` by 2 ns. Below 8 s an `f32` is within half a microsecond of the
+//! decimal value it was written as, so rounding to microseconds recovers it.
+
+use crate::error::TimeError;
+
+/// Converts seconds to microseconds, rejecting NaN, infinities and negatives.
+pub(crate) fn micros(seconds: f32) -> Result<u64, TimeError> {
+    if !seconds.is_finite() {
+        return Err(TimeError::NotFinite(seconds));
+    }
+    if seconds < 0.0 {
+        return Err(TimeError::Negative(seconds));
+    }
+    // f64 keeps every f32 exactly; the cast saturates.
+    Ok((f64::from(seconds) * 1e6).round() as u64)
+}
+
+/// `dt` scaled by a (finite, non-negative) time scale.
+#[inline]
+pub(crate) fn scaled(dt: u64, scale: f32) -> u64 {
+    if scale == 1.0 {
+        dt
+    } else {
+        (dt as f64 * f64::from(scale)).round() as u64
+    }
+}
+
+/// Microseconds back to seconds, for display.
+pub(crate) fn seconds(micros: u64) -> f64 {
+    micros as f64 * 1e-6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sixty_sixtieths_make_exactly_one_second_of_frames() {
+        let dt = micros(1.0 / 60.0).unwrap();
+        let interval = micros(1.0 / 60.0).unwrap();
+        assert_eq!(dt * 60, interval * 60);
+        let float_sum: f32 = (0..60).map(|_| 1.0f32 / 60.0).sum();
+        assert_ne!(
+            float_sum, 1.0,
+            "the float sum drifts; the integer one does not"
+        );
+    }
+
+    #[test]
+    fn bad_times_are_rejected() {
+        assert_eq!(
+            micros(f32::NAN).unwrap_err().to_string(),
+            micros(f32::NAN).unwrap_err().to_string()
+        );
+        assert!(matches!(micros(f32::NAN), Err(TimeError::NotFinite(_))));
+        assert!(matches!(
+            micros(f32::INFINITY),
+            Err(TimeError::NotFinite(_))
+        ));
+        assert!(matches!(micros(-0.5), Err(TimeError::Negative(_))));
+        assert_eq!(micros(0.0), Ok(0));
+        assert_eq!(micros(0.25), Ok(250_000));
+        // The f32 error of decimal frame times is rounded away.
+        assert_eq!(micros(0.1), Ok(100_000));
+        assert_eq!(micros(0.05), Ok(50_000));
+        assert_eq!(micros(1.0 / 30.0), Ok(33_333));
+    }
+
+    #[test]
+    fn scaling_rounds_to_the_microsecond() {
+        assert_eq!(scaled(1000, 1.0), 1000);
+        assert_eq!(scaled(1000, 0.5), 500);
+        assert_eq!(scaled(1000, 0.0), 0);
+        assert_eq!(scaled(3, 0.5), 2);
+    }
+}

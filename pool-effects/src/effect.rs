@@ -1,0 +1,281 @@
+//! One live effect: where it is drawn, how it looks, and its animation clock.
+
+use crate::clock;
+use crate::error::TimeError;
+use crate::kind::Timing;
+
+/// A 2-D position or scale.
+///
+/// ```
+/// use pool_effects::Vec2;
+///
+/// assert_eq!(Vec2::from([1.0, 2.0]), Vec2 { x: 1.0, y: 2.0 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Vec2 {
+    /// Horizontal.
+    pub x: f32,
+    /// Vertical.
+    pub y: f32,
+}
+
+impl From<[f32; 2]> for Vec2 {
+    fn from([x, y]: [f32; 2]) -> Self {
+        Self { x, y }
+    }
+}
+
+/// A colour multiplied into the sprite, each channel in 0..=1.
+///
+/// ```
+/// use pool_effects::Rgba;
+///
+/// assert_eq!(Rgba::WHITE.a, 1.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rgba {
+    /// Red.
+    pub r: f32,
+    /// Green.
+    pub g: f32,
+    /// Blue.
+    pub b: f32,
+    /// Opacity.
+    pub a: f32,
+}
+
+impl Rgba {
+    /// No tint.
+    pub const WHITE: Rgba = Rgba {
+        r: 1.0,
+        g: 1.0,
+        b: 1.0,
+        a: 1.0,
+    };
+}
+
+/// A live effect instance. Its transform, tint and tag are plain fields for the game
+/// to set; its clock is read through methods and advanced by
+/// [`Effects::update`](crate::Effects::update).
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects};
+///
+/// let mut effects = Effects::new();
+/// let hit = effects.define(EffectKind::new("hit", 4, 0.05))?;
+/// let spark = effects.spawn(hit, [10.0, 20.0])?;
+/// let effect = effects.get_mut(spark).unwrap();
+/// effect.rotation = 0.5;
+/// effect.tag = 42; // the enemy this spark belongs to
+/// assert_eq!(effect.frame(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Effect {
+    /// Where it is drawn.
+    pub position: Vec2,
+    /// Radians, counter-clockwise.
+    pub rotation: f32,
+    /// Per-axis scale (1 is the sprite's size).
+    pub scale: Vec2,
+    /// Colour multiplied into the sprite.
+    pub tint: Rgba,
+    /// The game's own value: an entity id, say, to tie the effect to.
+    pub tag: u64,
+    time_scale: f32,
+    /// Microseconds into the animation (wrapped for loops).
+    elapsed: u64,
+    /// When `frame` next changes, so most updates skip the division.
+    next_frame_at: u64,
+    frame: u32,
+    spawn_order: u64,
+}
+
+impl Effect {
+    pub(crate) fn idle() -> Self {
+        Self {
+            position: Vec2::default(),
+            rotation: 0.0,
+            scale: Vec2 { x: 1.0, y: 1.0 },
+            tint: Rgba::WHITE,
+            tag: 0,
+            time_scale: 1.0,
+            elapsed: 0,
+            next_frame_at: 0,
+            frame: 0,
+            spawn_order: 0,
+        }
+    }
+
+    /// Resets everything for a new spawn at `position`.
+    pub(crate) fn start(&mut self, position: Vec2, spawn_order: u64, timing: &Timing) {
+        *self = Self {
+            position,
+            next_frame_at: timing.interval,
+            spawn_order,
+            ..Self::idle()
+        };
+    }
+
+    /// Advances the clock by `dt` (scaled by this effect's time scale) and returns
+    /// `true` when a one-shot has shown its last frame for its full interval.
+    #[inline]
+    pub(crate) fn advance(&mut self, dt: u64, timing: &Timing) -> bool {
+        self.elapsed = self
+            .elapsed
+            .saturating_add(clock::scaled(dt, self.time_scale));
+        if self.elapsed < self.next_frame_at {
+            return false;
+        }
+        self.frame_changed(timing)
+    }
+
+    #[inline(never)]
+    fn frame_changed(&mut self, timing: &Timing) -> bool {
+        if self.elapsed >= timing.duration {
+            if !timing.looping {
+                self.frame = timing.frames - 1;
+                return true;
+            }
+            self.elapsed %= timing.duration;
+        }
+        let frame = self.elapsed / timing.interval;
+        self.frame = frame as u32;
+        self.next_frame_at = (frame + 1) * timing.interval;
+        false
+    }
+
+    /// The frame shown now: `floor(elapsed / interval)` (for loops, within the
+    /// current cycle).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.update(0.6)?;
+    /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn frame(&self) -> u32 {
+        self.frame
+    }
+
+    /// Seconds into the animation (for loops, into the current cycle).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.update(0.5)?;
+    /// assert_eq!(effects.get(spark).unwrap().elapsed(), 0.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn elapsed(&self) -> f64 {
+        clock::seconds(self.elapsed)
+    }
+
+    /// How fast this effect's clock runs (1 by default; 0 pauses it).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// assert_eq!(effects.get(spark).unwrap().time_scale(), 1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn time_scale(&self) -> f32 {
+        self.time_scale
+    }
+
+    /// Sets how fast this effect's clock runs: 2 plays it at double speed, 0 pauses.
+    ///
+    /// # Errors
+    /// [`TimeError`] for NaN, infinite or negative scales; the effect is unchanged.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.get_mut(spark).unwrap().set_time_scale(2.0)?;
+    /// effects.update(0.25)?;
+    /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
+    /// assert!(effects.get_mut(spark).unwrap().set_time_scale(f32::NAN).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_time_scale(&mut self, scale: f32) -> Result<(), TimeError> {
+        clock::micros(scale)?;
+        self.time_scale = scale;
+        Ok(())
+    }
+
+    /// Where this effect stands in spawn order across all kinds (0 is the first
+    /// spawn): the draw order within a layer.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let a = effects.spawn(hit, [0.0, 0.0])?;
+    /// let b = effects.spawn(hit, [0.0, 0.0])?;
+    /// assert!(effects.get(a).unwrap().spawn_order() < effects.get(b).unwrap().spawn_order());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn spawn_order(&self) -> u64 {
+        self.spawn_order
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing(frames: u32, interval: u64, looping: bool) -> Timing {
+        Timing {
+            interval,
+            frames,
+            duration: interval * u64::from(frames),
+            looping,
+        }
+    }
+
+    #[test]
+    fn a_one_shot_ends_exactly_when_its_last_frame_has_been_shown_for_a_full_interval() {
+        let t = timing(3, 100, false);
+        let mut e = Effect::idle();
+        e.start(Vec2::default(), 0, &t);
+        assert!(!e.advance(99, &t));
+        assert_eq!(e.frame(), 0);
+        assert!(!e.advance(1, &t));
+        assert_eq!(e.frame(), 1);
+        assert!(!e.advance(100, &t));
+        assert_eq!(e.frame(), 2);
+        assert!(!e.advance(99, &t), "one microsecond early");
+        assert!(e.advance(1, &t));
+    }
+
+    #[test]
+    fn a_loop_wraps_and_never_ends() {
+        let t = timing(4, 10, true);
+        let mut e = Effect::idle();
+        e.start(Vec2::default(), 0, &t);
+        assert!(!e.advance(45, &t));
+        assert_eq!((e.frame(), e.elapsed), (0, 5));
+        assert!(!e.advance(1_000_017, &t));
+        assert_eq!(e.elapsed, (5 + 1_000_017) % 40);
+        assert_eq!(u64::from(e.frame()), e.elapsed / 10);
+    }
+
+    #[test]
+    fn a_large_step_skips_frames_and_can_end_a_one_shot() {
+        let t = timing(10, 100, false);
+        let mut e = Effect::idle();
+        e.start(Vec2::default(), 0, &t);
+        assert!(!e.advance(750, &t));
+        assert_eq!(e.frame(), 7);
+        assert!(e.advance(10_000, &t));
+    }
+}

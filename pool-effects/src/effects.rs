@@ -1,0 +1,668 @@
+//! The effect manager: one pool per kind, the clock, finished events, the draw list.
+
+use pool_core::{
+    Handle, KeyedPool, KindHandle, KindId, PolicyChoice, Pool, PoolStats, StaleHandle,
+};
+
+use crate::clock;
+use crate::draw::DrawItem;
+use crate::effect::{Effect, Vec2};
+use crate::error::{DefineError, SpawnError, TimeError};
+use crate::kind::{EffectKind, Playback, Timing};
+
+/// A handle to a live effect: its kind and a generational handle in the kind's
+/// pool. `Copy`, 12 bytes. Stale once the effect finished, was stopped, recycled or
+/// cleared.
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects};
+///
+/// let mut effects = Effects::new();
+/// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+/// let spark = effects.spawn(hit, [0.0, 0.0])?;
+/// assert_eq!(spark.kind(), hit);
+/// effects.update(0.2)?; // two frames of 0.1 s: done
+/// assert!(effects.get(spark).is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EffectHandle(KindHandle<Handle>);
+
+impl EffectHandle {
+    pub(crate) fn from_parts(handle: KindHandle<Handle>) -> Self {
+        Self(handle)
+    }
+
+    /// The effect's kind.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// # let mut effects = Effects::new();
+    /// # let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// assert_eq!(effects.spawn(hit, [0.0, 0.0])?.kind(), hit);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn kind(&self) -> KindId {
+        self.0.kind()
+    }
+}
+
+/// A one-shot effect that ended during the last [`Effects::update`]: source 002's
+/// queued message, read by the game after the update instead of a callback from
+/// inside it.
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects};
+///
+/// let mut effects = Effects::new();
+/// let boom = effects.define(EffectKind::new("boom", 3, 0.1))?;
+/// let handle = effects.spawn(boom, [5.0, 5.0])?;
+/// effects.update(0.3)?;
+/// let done = &effects.finished()[0];
+/// assert_eq!((done.handle, done.kind), (handle, boom));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Finished {
+    /// The effect's (now stale) handle.
+    pub handle: EffectHandle,
+    /// Its kind.
+    pub kind: KindId,
+    /// Its tag, to find the game entity it belonged to.
+    pub tag: u64,
+    /// Where it was.
+    pub position: Vec2,
+}
+
+/// Per-kind numbers for a profiler overlay: the pool's own statistics and the
+/// effect counters.
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects};
+///
+/// let mut effects = Effects::new();
+/// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+/// effects.spawn(hit, [0.0, 0.0])?;
+/// let stats = effects.stats(hit).unwrap();
+/// assert_eq!((stats.spawns, stats.pool.live, stats.pool.idle), (1, 1, 9));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KindStats {
+    /// The kind's pool: live, idle, peaks, creates, recycles, refusals...
+    pub pool: PoolStats,
+    /// Effects spawned.
+    pub spawns: u64,
+    /// One-shots that ended on their own.
+    pub finished: u64,
+    /// Effects stopped by [`Effects::stop`].
+    pub stopped: u64,
+}
+
+struct KindEntry {
+    definition: EffectKind,
+    timing: Timing,
+    spawns: u64,
+    finished: u64,
+    stopped: u64,
+}
+
+/// Pooled sprite-animation effects, one pool per kind (source 001).
+///
+/// Define kinds once; then every frame `spawn` effects, call [`update`](Self::update)
+/// once, read [`finished`](Self::finished), and draw [`draw_list`](Self::draw_list).
+/// None of these allocate once the pools have reached their size. See the
+/// [crate docs](crate) for a game loop.
+pub struct Effects {
+    pools: KeyedPool<Effect, PolicyChoice>,
+    kinds: Vec<KindEntry>,
+    finished: Vec<Finished>,
+    draw: Vec<DrawItem>,
+    /// Kinds sorted by layer, then definition order.
+    draw_order: Vec<KindId>,
+    /// Merge cursors for kinds sharing a layer: (kind, next effect).
+    cursors: Vec<(KindId, Option<Handle>)>,
+    next_spawn: u64,
+}
+
+impl Default for Effects {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Effects {
+    /// No kinds yet.
+    ///
+    /// ```
+    /// # use pool_effects::Effects;
+    /// let effects = Effects::new();
+    /// assert_eq!(effects.live_count(), 0);
+    /// ```
+    pub fn new() -> Self {
+        Self {
+            pools: KeyedPool::new(),
+            kinds: Vec::new(),
+            finished: Vec::new(),
+            draw: Vec::new(),
+            draw_order: Vec::new(),
+            cursors: Vec::new(),
+            next_spawn: 0,
+        }
+    }
+
+    /// Defines a kind and creates its `initial` instances now.
+    ///
+    /// # Errors
+    /// [`DefineError`] for a duplicate name, no frames, an interval that is not a
+    /// finite number of seconds above 0, or invalid pool sizes. Nothing is defined
+    /// then.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects};
+    ///
+    /// let mut effects = Effects::new();
+    /// let explosion = effects.define(EffectKind::new("explosion", 12, 1.0 / 30.0).pool(1000, 1000))?;
+    /// assert_eq!(effects.stats(explosion).unwrap().pool.idle, 1000);
+    /// assert!(effects.define(EffectKind::new("explosion", 1, 0.1)).is_err());
+    /// # Ok::<(), pool_effects::DefineError>(())
+    /// ```
+    pub fn define(&mut self, kind: EffectKind) -> Result<KindId, DefineError> {
+        self.insert(kind, true)
+    }
+
+    /// Like [`define`](Self::define) but creates no instance yet: spread the
+    /// `initial` instances over frames with [`prewarm_step`](Self::prewarm_step).
+    ///
+    /// # Errors
+    /// The same as [`define`](Self::define).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let smoke = effects.define_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
+    /// assert_eq!(effects.stats(smoke).unwrap().pool.total, 0);
+    /// # Ok::<(), pool_effects::DefineError>(())
+    /// ```
+    pub fn define_lazy(&mut self, kind: EffectKind) -> Result<KindId, DefineError> {
+        self.insert(kind, false)
+    }
+
+    fn insert(&mut self, kind: EffectKind, prewarm: bool) -> Result<KindId, DefineError> {
+        let timing = validate(&kind)?;
+        if self.pools.kind(&kind.name).is_some() {
+            return Err(DefineError::DuplicateName(kind.name));
+        }
+        let builder = Pool::builder(Effect::idle)
+            .initial(kind.initial)
+            .max_objects(kind.max_objects)
+            .policy(kind.policy);
+        let registered = if prewarm {
+            self.pools.register(&kind.name, builder)
+        } else {
+            self.pools.register_lazy(&kind.name, builder)
+        };
+        let id = registered.map_err(|error| match error {
+            pool_core::RegisterError::Config(error) => DefineError::Pool {
+                name: kind.name.clone(),
+                error,
+            },
+            _ => DefineError::DuplicateName(kind.name.clone()),
+        })?;
+        // Room for every instance that can ever be live: events and the draw list
+        // never grow after this.
+        self.finished.reserve(kind.max_objects);
+        self.draw.reserve(kind.max_objects);
+        self.cursors.reserve(1);
+        self.kinds.push(KindEntry {
+            definition: kind,
+            timing,
+            spawns: 0,
+            finished: 0,
+            stopped: 0,
+        });
+        self.draw_order.push(id);
+        let kinds = &self.kinds;
+        self.draw_order
+            .sort_by_key(|kind| (kinds[kind.index()].definition.layer, kind.index()));
+        Ok(id)
+    }
+
+    /// The id of the kind named `name`. Resolve once, keep the id.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// assert_eq!(effects.kind("hit"), Some(hit));
+    /// # Ok::<(), pool_effects::DefineError>(())
+    /// ```
+    pub fn kind(&self, name: &str) -> Option<KindId> {
+        self.pools.kind(name)
+    }
+
+    /// The definition of a kind.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// assert_eq!(effects.definition(hit).unwrap().name(), "hit");
+    /// # Ok::<(), pool_effects::DefineError>(())
+    /// ```
+    pub fn definition(&self, kind: KindId) -> Option<&EffectKind> {
+        self.kinds.get(kind.index()).map(|entry| &entry.definition)
+    }
+
+    /// Every defined kind, in definition order.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let a = effects.define(EffectKind::new("a", 2, 0.1))?;
+    /// let b = effects.define(EffectKind::new("b", 2, 0.1))?;
+    /// assert!(effects.kinds().eq([a, b]));
+    /// # Ok::<(), pool_effects::DefineError>(())
+    /// ```
+    pub fn kinds(&self) -> impl ExactSizeIterator<Item = KindId> + '_ {
+        self.pools.kinds()
+    }
+
+    /// Starts an effect of `kind` at `at`, from the kind's pool: an idle instance,
+    /// a new one below the cap, or (recycle-oldest kinds) the oldest live one, whose
+    /// handle goes stale. O(1); no allocation once the pool has reached its size.
+    ///
+    /// # Errors
+    /// [`SpawnError::UnknownKind`], or [`SpawnError::PoolFull`] for a full strict kind.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let spark = effects.spawn(hit, [3.0, 4.0])?;
+    /// assert_eq!(effects.get(spark).unwrap().position.x, 3.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn spawn(&mut self, kind: KindId, at: impl Into<Vec2>) -> Result<EffectHandle, SpawnError> {
+        let (Some(entry), Some(pool)) =
+            (self.kinds.get_mut(kind.index()), self.pools.pool_mut(kind))
+        else {
+            return Err(SpawnError::UnknownKind(kind));
+        };
+        let (handle, effect) = pool
+            .try_acquire_mut()
+            .map_err(|error| SpawnError::PoolFull { kind, error })?;
+        effect.start(at.into(), self.next_spawn, &entry.timing);
+        self.next_spawn += 1;
+        entry.spawns += 1;
+        Ok(EffectHandle(KindHandle::new(kind, handle)))
+    }
+
+    /// [`spawn`](Self::spawn) by name: a convenience for scripts and tools; games
+    /// should resolve the name once with [`kind`](Self::kind).
+    ///
+    /// # Errors
+    /// [`SpawnError::UnknownName`], or as [`spawn`](Self::spawn).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// assert!(effects.spawn_named("hit", [0.0, 0.0]).is_ok());
+    /// assert!(effects.spawn_named("miss", [0.0, 0.0]).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn spawn_named(
+        &mut self,
+        name: &str,
+        at: impl Into<Vec2>,
+    ) -> Result<EffectHandle, SpawnError> {
+        let kind = self
+            .kind(name)
+            .ok_or_else(|| SpawnError::UnknownName(name.to_string()))?;
+        self.spawn(kind, at)
+    }
+
+    /// Stops an effect now (loops end only this way); its handle goes stale.
+    ///
+    /// # Errors
+    /// [`StaleHandle`] if it already ended.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let fire = effects.define(EffectKind::new("fire", 8, 0.1).looping())?;
+    /// let burning = effects.spawn(fire, [0.0, 0.0])?;
+    /// effects.stop(burning)?;
+    /// assert!(effects.stop(burning).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stop(&mut self, handle: EffectHandle) -> Result<(), StaleHandle> {
+        self.pools.release(handle.0)?;
+        if let Some(entry) = self.kinds.get_mut(handle.kind().index()) {
+            entry.stopped += 1;
+        }
+        Ok(())
+    }
+
+    /// The live effect of `handle`, or `None` if it ended.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// assert!(effects.get(spark).is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn get(&self, handle: EffectHandle) -> Option<&Effect> {
+        self.pools.get(handle.0)
+    }
+
+    /// The live effect of `handle`, mutably: move it, tint it, tag it.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.get_mut(spark).unwrap().position.x += 1.0;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn get_mut(&mut self, handle: EffectHandle) -> Option<&mut Effect> {
+        self.pools.get_mut(handle.0)
+    }
+
+    /// Advances every live effect by `dt` seconds (times its own time scale). The
+    /// frame shown becomes `floor(elapsed / interval)`, skipping frames for a large
+    /// `dt`; a one-shot whose last frame has been shown for its full interval goes
+    /// back to its pool in this update, its handle goes stale, and it is listed in
+    /// [`finished`](Self::finished) until the next update. O(live), no allocation.
+    ///
+    /// # Errors
+    /// [`TimeError`] for a NaN, infinite or negative `dt`; no effect is touched.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 3, 0.1))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.update(0.25)?;
+    /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
+    /// effects.update(0.05)?; // 0.3 s: the third frame has been shown for 0.1 s
+    /// assert!(effects.get(spark).is_none());
+    /// assert!(effects.update(f32::NAN).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn update(&mut self, dt: f32) -> Result<(), TimeError> {
+        let dt = clock::micros(dt)?;
+        self.finished.clear();
+        let Self {
+            pools,
+            kinds,
+            finished,
+            ..
+        } = self;
+        for ((kind, pool), entry) in pools.iter_mut().zip(kinds.iter_mut()) {
+            let timing = entry.timing;
+            let ended = pool.reclaim(|handle, effect| {
+                let done = effect.advance(dt, &timing);
+                if done {
+                    finished.push(Finished {
+                        handle: EffectHandle(KindHandle::new(kind, handle)),
+                        kind,
+                        tag: effect.tag,
+                        position: effect.position,
+                    });
+                }
+                done
+            });
+            entry.finished += ended as u64;
+        }
+        Ok(())
+    }
+
+    /// The one-shots that ended during the last [`update`](Self::update), in kind
+    /// order then spawn order. Replaced by the next update.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 1, 0.1))?;
+    /// effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.update(0.1)?;
+    /// assert_eq!(effects.finished().len(), 1);
+    /// effects.update(0.1)?;
+    /// assert!(effects.finished().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn finished(&self) -> &[Finished] {
+        &self.finished
+    }
+
+    /// Every live effect in draw order: by layer (lowest first), then spawn order,
+    /// with what a renderer needs. Built into a buffer reserved when kinds are
+    /// defined, so it never allocates; O(live) when each layer has one kind,
+    /// O(live x kinds sharing a layer) otherwise.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects};
+    ///
+    /// let mut effects = Effects::new();
+    /// let top = effects.define(EffectKind::new("top", 2, 0.1).layer(5))?;
+    /// let bottom = effects.define(EffectKind::new("bottom", 2, 0.1).layer(1))?;
+    /// effects.spawn(top, [0.0, 0.0])?;
+    /// effects.spawn(bottom, [0.0, 0.0])?;
+    /// let kinds: Vec<_> = effects.draw_list().iter().map(|item| item.kind).collect();
+    /// assert_eq!(kinds, [bottom, top]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn draw_list(&mut self) -> &[DrawItem] {
+        self.draw.clear();
+        let mut start = 0;
+        while start < self.draw_order.len() {
+            let layer = self.layer_of(self.draw_order[start]);
+            let mut end = start + 1;
+            while end < self.draw_order.len() && self.layer_of(self.draw_order[end]) == layer {
+                end += 1;
+            }
+            if end - start == 1 {
+                self.draw_kind(self.draw_order[start], layer);
+            } else {
+                self.draw_merged(start..end, layer);
+            }
+            start = end;
+        }
+        &self.draw
+    }
+
+    fn layer_of(&self, kind: KindId) -> i32 {
+        self.kinds[kind.index()].definition.layer
+    }
+
+    fn draw_kind(&mut self, kind: KindId, layer: i32) {
+        if let Some(pool) = self.pools.pool(kind) {
+            self.draw.extend(
+                pool.iter()
+                    .map(|(handle, effect)| DrawItem::new(kind, handle, layer, effect)),
+            );
+        }
+    }
+
+    /// Merges the kinds `draw_order[range]` (one layer) by spawn order.
+    fn draw_merged(&mut self, range: core::ops::Range<usize>, layer: i32) {
+        self.cursors.clear();
+        for &kind in &self.draw_order[range] {
+            let head = self.pools.pool(kind).and_then(Pool::oldest);
+            self.cursors.push((kind, head));
+        }
+        loop {
+            let mut next: Option<(usize, u64)> = None;
+            for (i, (kind, head)) in self.cursors.iter().enumerate() {
+                let Some(effect) = head.and_then(|h| self.pools.pool(*kind)?.get(h)) else {
+                    continue;
+                };
+                if next.is_none_or(|(_, order)| effect.spawn_order() < order) {
+                    next = Some((i, effect.spawn_order()));
+                }
+            }
+            let Some((i, _)) = next else {
+                break;
+            };
+            let (kind, head) = self.cursors[i];
+            let (Some(pool), Some(handle)) = (self.pools.pool(kind), head) else {
+                break;
+            };
+            if let Some(effect) = pool.get(handle) {
+                self.draw.push(DrawItem::new(kind, handle, layer, effect));
+            }
+            self.cursors[i].1 = pool.newer(handle);
+        }
+    }
+
+    /// Live effects of all kinds.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// effects.spawn(hit, [0.0, 0.0])?;
+    /// assert_eq!(effects.live_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn live_count(&self) -> usize {
+        self.pools.iter().map(|(_, pool)| pool.live_len()).sum()
+    }
+
+    /// Per-kind statistics.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(0, 1))?;
+    /// effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.spawn(hit, [0.0, 0.0])?; // recycles the first
+    /// assert_eq!(effects.stats(hit).unwrap().pool.recycles, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stats(&self, kind: KindId) -> Option<KindStats> {
+        let entry = self.kinds.get(kind.index())?;
+        Some(KindStats {
+            pool: self.pools.stats(kind)?,
+            spawns: entry.spawns,
+            finished: entry.finished,
+            stopped: entry.stopped,
+        })
+    }
+
+    /// Creates at most `budget` instances in all towards each kind's `initial`
+    /// size; returns how many are still missing (0 when done).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// for name in ["explosion", "bite", "spark"] {
+    ///     effects.define_lazy(EffectKind::new(name, 8, 0.05).pool(1000, 1000))?;
+    /// }
+    /// let mut frames = 1;
+    /// while effects.prewarm_step(500) > 0 { frames += 1; }
+    /// assert_eq!(frames, 6); // 3000 instances, 500 a frame
+    /// # Ok::<(), pool_effects::DefineError>(())
+    /// ```
+    pub fn prewarm_step(&mut self, budget: usize) -> usize {
+        self.pools.prewarm_step(budget)
+    }
+
+    /// Source 001's destroy: drops every instance of one kind, live and idle, when
+    /// the kind is no longer needed (the kind stays defined and its pool grows again
+    /// on demand). Handles of its live effects go stale.
+    ///
+    /// # Errors
+    /// [`SpawnError::UnknownKind`] for an id this `Effects` did not issue.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(100, 100))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.destroy_kind(hit)?;
+    /// assert!(effects.get(spark).is_none());
+    /// assert_eq!(effects.stats(hit).unwrap().pool.total, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn destroy_kind(&mut self, kind: KindId) -> Result<(), SpawnError> {
+        let pool = self
+            .pools
+            .pool_mut(kind)
+            .ok_or(SpawnError::UnknownKind(kind))?;
+        pool.clear(true);
+        Ok(())
+    }
+
+    /// Source 004's clear, for every kind: drops idle instances, and with
+    /// `include_live` the live ones too.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+    /// effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.clear(false);
+    /// assert_eq!(effects.stats(hit).unwrap().pool.total, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clear(&mut self, include_live: bool) {
+        for (_, pool) in self.pools.iter_mut() {
+            pool.clear(include_live);
+        }
+    }
+
+    /// Source 000's reinitialize, for every kind: every live effect ends (its handle
+    /// goes stale) and each pool returns to its `initial` size. For a level change.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(4, 10))?;
+    /// for _ in 0..8 { effects.spawn(hit, [0.0, 0.0])?; }
+    /// effects.reinitialize();
+    /// let pool = effects.stats(hit).unwrap().pool;
+    /// assert_eq!((pool.live, pool.idle), (0, 4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reinitialize(&mut self) {
+        for (_, pool) in self.pools.iter_mut() {
+            pool.reinitialize();
+        }
+    }
+}
+
+fn validate(kind: &EffectKind) -> Result<Timing, DefineError> {
+    if kind.frame_count == 0 {
+        return Err(DefineError::NoFrames {
+            name: kind.name.clone(),
+        });
+    }
+    let interval = match clock::micros(kind.frame_interval) {
+        Ok(micros) if micros > 0 => micros,
+        _ => {
+            return Err(DefineError::BadInterval {
+                name: kind.name.clone(),
+                interval: kind.frame_interval,
+            });
+        }
+    };
+    let duration = interval
+        .checked_mul(u64::from(kind.frame_count))
+        .ok_or_else(|| DefineError::BadInterval {
+            name: kind.name.clone(),
+            interval: kind.frame_interval,
+        })?;
+    Ok(Timing {
+        interval,
+        frames: kind.frame_count,
+        duration,
+        looping: kind.playback == Playback::Loop,
+    })
+}

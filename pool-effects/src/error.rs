@@ -1,0 +1,128 @@
+//! Typed errors: bad definitions at registration, bad times, refused spawns.
+
+use core::fmt;
+
+use pool_core::{AcquireError, ConfigError, KindId};
+
+/// A time or time scale that is not a finite, non-negative number of seconds.
+///
+/// ```
+/// use pool_core::Pool;
+/// use pool_effects::{Effects, TimeError};
+///
+/// let mut effects = Effects::new();
+/// assert_eq!(effects.update(-0.1), Err(TimeError::Negative(-0.1)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TimeError {
+    /// NaN or an infinity.
+    NotFinite(f32),
+    /// Below zero.
+    Negative(f32),
+}
+
+impl fmt::Display for TimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFinite(value) => write!(f, "time {value} is not a finite number of seconds"),
+            Self::Negative(value) => write!(f, "time {value} is negative"),
+        }
+    }
+}
+
+impl std::error::Error for TimeError {}
+
+/// Why [`Effects::define`](crate::Effects::define) refused an effect kind.
+///
+/// ```
+/// use pool_effects::{DefineError, EffectKind, Effects};
+///
+/// let mut effects = Effects::new();
+/// let err = effects.define(EffectKind::new("spark", 0, 0.05)).unwrap_err();
+/// assert!(matches!(err, DefineError::NoFrames { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefineError {
+    /// A kind of this name is already defined.
+    DuplicateName(String),
+    /// `frame_count` is 0.
+    NoFrames {
+        /// The kind's name.
+        name: String,
+    },
+    /// The frame interval is not a finite number of seconds above zero.
+    BadInterval {
+        /// The kind's name.
+        name: String,
+        /// The interval given, in seconds.
+        interval: f32,
+    },
+    /// The kind's pool sizes are invalid.
+    Pool {
+        /// The kind's name.
+        name: String,
+        /// What is wrong with them.
+        error: ConfigError,
+    },
+}
+
+impl fmt::Display for DefineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DuplicateName(name) => {
+                write!(f, "an effect kind named {name:?} is already defined")
+            }
+            Self::NoFrames { name } => write!(
+                f,
+                "effect kind {name:?} has no frames (frame_count must be at least 1)"
+            ),
+            Self::BadInterval { name, interval } => write!(
+                f,
+                "effect kind {name:?} has frame interval {interval} s (must be finite and above 0)"
+            ),
+            Self::Pool { name, error } => write!(f, "effect kind {name:?}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for DefineError {}
+
+/// Why [`Effects::spawn`](crate::Effects::spawn) did not spawn.
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects, SpawnError};
+///
+/// let mut effects = Effects::new();
+/// let flash = effects.define(EffectKind::new("flash", 2, 0.05).pool(0, 1).strict())?;
+/// effects.spawn(flash, [0.0, 0.0])?;
+/// assert!(matches!(effects.spawn(flash, [0.0, 0.0]), Err(SpawnError::PoolFull { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpawnError {
+    /// The kind id was not issued by this `Effects`.
+    UnknownKind(KindId),
+    /// No kind has this name (from [`Effects::spawn_named`](crate::Effects::spawn_named)).
+    UnknownName(String),
+    /// The kind's pool is full and its policy is strict.
+    PoolFull {
+        /// The kind.
+        kind: KindId,
+        /// Why the pool refused.
+        error: AcquireError,
+    },
+}
+
+impl fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownKind(kind) => write!(f, "effect kind #{} is not defined", kind.index()),
+            Self::UnknownName(name) => write!(f, "no effect kind is named {name:?}"),
+            Self::PoolFull { kind, error } => {
+                write!(f, "effect kind #{}: {error}", kind.index())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SpawnError {}
