@@ -32,7 +32,7 @@ pub(crate) fn scaled(dt: u64, scale: f32) -> u64 {
 
 /// Microseconds back to seconds, for display.
 pub(crate) fn seconds(micros: u64) -> f64 {
-    micros as f64 * 1e-6
+    micros as f64 / 1e6
 }
 
 #[cfg(test)]

@@ -209,11 +209,6 @@ impl Effects {
             },
             _ => DefineError::DuplicateName(kind.name.clone()),
         })?;
-        // Room for every instance that can ever be live: events and the draw list
-        // never grow after this.
-        self.finished.reserve(kind.max_objects);
-        self.draw.reserve(kind.max_objects);
-        self.cursors.reserve(1);
         self.kinds.push(KindEntry {
             definition: kind,
             timing,
@@ -221,6 +216,15 @@ impl Effects {
             finished: 0,
             stopped: 0,
         });
+        // Room for every instance that can ever be live at once: events and the
+        // draw list never grow after this. (`reserve` counts from `len`, not from
+        // the capacity, so ask for the total.)
+        let most_live: usize = self.kinds.iter().map(|k| k.definition.max_objects).sum();
+        self.finished
+            .reserve(most_live.saturating_sub(self.finished.len()));
+        self.draw.reserve(most_live.saturating_sub(self.draw.len()));
+        self.cursors
+            .reserve(self.kinds.len().saturating_sub(self.cursors.len()));
         self.draw_order.push(id);
         let kinds = &self.kinds;
         self.draw_order

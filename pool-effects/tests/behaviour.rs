@@ -1,0 +1,345 @@
+//! Behaviour of pooled effects, one test per promise.
+
+use pool_effects::{DefineError, EffectKind, Effects, Rgba, SpawnError, TimeError};
+
+const FRAME: f32 = 1.0 / 60.0;
+
+#[test]
+fn a_one_shot_is_released_exactly_after_frame_count_times_interval() {
+    let mut effects = Effects::new();
+    // 12 frames of 1/30 s = 0.4 s = 24 game frames of 1/60 s.
+    let explosion = effects
+        .define(EffectKind::new("explosion", 12, 1.0 / 30.0))
+        .unwrap();
+    let boom = effects.spawn(explosion, [0.0, 0.0]).unwrap();
+    for update in 1..24 {
+        effects.update(FRAME).unwrap();
+        let effect = effects
+            .get(boom)
+            .unwrap_or_else(|| panic!("released early, at update {update}"));
+        assert_eq!(effect.frame(), update / 2, "frame at update {update}");
+        assert!(effects.finished().is_empty());
+    }
+    effects.update(FRAME).unwrap();
+    assert!(
+        effects.get(boom).is_none(),
+        "not released on the 24th update"
+    );
+    assert_eq!(effects.finished().len(), 1);
+    assert_eq!(effects.stats(explosion).unwrap().finished, 1);
+}
+
+#[test]
+fn uneven_steps_release_in_the_update_that_reaches_the_end() {
+    let mut effects = Effects::new();
+    let hit = effects.define(EffectKind::new("hit", 3, 0.1)).unwrap();
+    let spark = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    for dt in [0.07, 0.07, 0.07, 0.07] {
+        effects.update(dt).unwrap(); // 0.28 s: still on its last frame
+    }
+    assert_eq!(effects.get(spark).unwrap().frame(), 2);
+    effects.update(0.019).unwrap(); // 0.299 s
+    assert!(effects.get(spark).is_some());
+    effects.update(0.001).unwrap(); // 0.300 s
+    assert!(effects.get(spark).is_none());
+}
+
+#[test]
+fn loops_never_release_and_stop_ends_them() {
+    let mut effects = Effects::new();
+    let fire = effects
+        .define(EffectKind::new("fire", 4, 0.05).looping())
+        .unwrap();
+    let burning = effects.spawn(fire, [0.0, 0.0]).unwrap();
+    for update in 0..1000u32 {
+        effects.update(FRAME).unwrap();
+        let effect = effects.get(burning).expect("a loop never ends on its own");
+        assert!(effect.frame() < 4);
+        assert!(
+            effect.elapsed() < 0.2,
+            "elapsed wraps at the cycle ({update})"
+        );
+    }
+    assert!(effects.finished().is_empty());
+    effects.stop(burning).unwrap();
+    assert!(effects.get(burning).is_none());
+    assert!(effects.stop(burning).is_err());
+    assert_eq!(effects.stats(fire).unwrap().stopped, 1);
+}
+
+#[test]
+fn a_large_dt_skips_frames_and_can_end_a_one_shot_in_one_update() {
+    let mut effects = Effects::new();
+    let slow = effects.define(EffectKind::new("slow", 10, 0.1)).unwrap();
+    let a = effects.spawn(slow, [0.0, 0.0]).unwrap();
+    effects.update(0.75).unwrap();
+    assert_eq!(effects.get(a).unwrap().frame(), 7);
+    effects.update(10.0).unwrap();
+    assert!(effects.get(a).is_none());
+    assert_eq!(effects.finished().len(), 1);
+}
+
+#[test]
+fn time_scale_stretches_and_pauses_an_effect() {
+    let mut effects = Effects::new();
+    let hit = effects.define(EffectKind::new("hit", 2, 0.1)).unwrap();
+    let half = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    let paused = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    effects.get_mut(half).unwrap().set_time_scale(0.5).unwrap();
+    effects
+        .get_mut(paused)
+        .unwrap()
+        .set_time_scale(0.0)
+        .unwrap();
+    effects.update(0.2).unwrap();
+    assert_eq!(effects.get(half).unwrap().frame(), 1);
+    assert_eq!(effects.get(paused).unwrap().elapsed(), 0.0);
+    effects.update(0.2).unwrap();
+    assert!(effects.get(half).is_none());
+    assert!(effects.get(paused).is_some());
+    let err = effects
+        .get_mut(paused)
+        .unwrap()
+        .set_time_scale(-1.0)
+        .unwrap_err();
+    assert_eq!(err, TimeError::Negative(-1.0));
+    assert_eq!(
+        effects.get(paused).unwrap().time_scale(),
+        0.0,
+        "unchanged by the bad value"
+    );
+}
+
+#[test]
+fn a_bad_dt_is_rejected_without_touching_any_effect() {
+    let mut effects = Effects::new();
+    let hit = effects.define(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let spark = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    effects.update(0.1).unwrap();
+    let other = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    effects.update(0.05).unwrap();
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.01] {
+        assert!(effects.update(bad).is_err());
+    }
+    assert_eq!(effects.get(other).unwrap().elapsed(), 0.05);
+    assert_eq!(
+        effects.finished().len(),
+        0,
+        "events of the last good update stay"
+    );
+    assert!(effects.get(spark).is_none());
+}
+
+#[test]
+fn handles_go_stale_after_finishing_stopping_recycling_and_destroying() {
+    let mut effects = Effects::new();
+    let hit = effects
+        .define(EffectKind::new("hit", 1, 0.1).pool(0, 2))
+        .unwrap();
+    let finished = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    effects.update(0.1).unwrap();
+    let stopped = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    effects.stop(stopped).unwrap();
+    let oldest = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    let younger = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    let newest = effects.spawn(hit, [0.0, 0.0]).unwrap(); // full: recycles `oldest`
+    let destroyed = younger;
+    effects.destroy_kind(hit).unwrap();
+    for handle in [finished, stopped, oldest, destroyed, newest] {
+        assert!(effects.get(handle).is_none());
+        assert!(effects.stop(handle).is_err());
+    }
+    assert_eq!(effects.stats(hit).unwrap().pool.recycles, 1);
+}
+
+#[test]
+fn a_full_pool_recycles_the_effect_closest_to_its_end() {
+    let mut effects = Effects::new();
+    let hit = effects
+        .define(EffectKind::new("hit", 10, 0.1).pool(0, 3))
+        .unwrap();
+    let first = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    effects.update(0.3).unwrap();
+    let second = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    effects.update(0.3).unwrap();
+    let third = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    let fourth = effects.spawn(hit, [0.0, 0.0]).unwrap();
+    assert!(effects.get(first).is_none(), "the first is nearest its end");
+    for handle in [second, third, fourth] {
+        assert!(effects.get(handle).is_some());
+    }
+    assert_eq!(
+        effects.get(fourth).unwrap().frame(),
+        0,
+        "a recycled instance starts over"
+    );
+}
+
+#[test]
+fn a_full_strict_kind_refuses() {
+    let mut effects = Effects::new();
+    let aura = effects
+        .define(EffectKind::new("aura", 4, 0.1).pool(1, 1).strict())
+        .unwrap();
+    let kept = effects.spawn(aura, [0.0, 0.0]).unwrap();
+    assert!(
+        matches!(effects.spawn(aura, [0.0, 0.0]), Err(SpawnError::PoolFull { kind, .. }) if kind == aura)
+    );
+    assert!(effects.get(kept).is_some());
+    assert_eq!(effects.stats(aura).unwrap().pool.refusals, 1);
+}
+
+#[test]
+fn invalid_definitions_are_typed_errors_and_define_nothing() {
+    let mut effects = Effects::new();
+    effects.define(EffectKind::new("hit", 2, 0.1)).unwrap();
+    let cases = [
+        (EffectKind::new("hit", 2, 0.1), "already defined"),
+        (EffectKind::new("none", 0, 0.1), "no frames"),
+        (EffectKind::new("zero", 2, 0.0), "frame interval 0"),
+        (EffectKind::new("tiny", 2, 1e-9), "frame interval"),
+        (EffectKind::new("nan", 2, f32::NAN), "frame interval NaN"),
+        (EffectKind::new("neg", 2, -0.1), "frame interval -0.1"),
+        (
+            EffectKind::new("pool", 2, 0.1).pool(5, 4),
+            "exceeds max_objects",
+        ),
+        (
+            EffectKind::new("empty", 2, 0.1).pool(0, 0),
+            "max_objects is 0",
+        ),
+    ];
+    for (kind, message) in cases {
+        let name = kind.name().to_string();
+        let err = effects.define(kind).unwrap_err();
+        assert!(err.to_string().contains(message), "{name}: {err}");
+        if name != "hit" {
+            assert_eq!(effects.kind(&name), None, "{name} must not be defined");
+        }
+    }
+    assert!(matches!(
+        effects.define(EffectKind::new("hit", 1, 0.1)),
+        Err(DefineError::DuplicateName(name)) if name == "hit"
+    ));
+    assert_eq!(effects.kinds().len(), 1);
+}
+
+#[test]
+fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
+    let mut effects = Effects::new();
+    let smoke = effects
+        .define(EffectKind::new("smoke", 50, 0.1).layer(0))
+        .unwrap();
+    let fire = effects
+        .define(EffectKind::new("fire", 50, 0.1).layer(1))
+        .unwrap();
+    let sparks = effects
+        .define(EffectKind::new("sparks", 50, 0.1).layer(1))
+        .unwrap();
+    let glow = effects
+        .define(EffectKind::new("glow", 50, 0.1).layer(-3))
+        .unwrap();
+    let order = [fire, smoke, sparks, sparks, fire, glow, smoke, fire];
+    let mut handles = Vec::new();
+    for (i, kind) in order.iter().enumerate() {
+        let handle = effects.spawn(*kind, [i as f32, 0.0]).unwrap();
+        effects.get_mut(handle).unwrap().tint = Rgba {
+            r: i as f32,
+            ..Rgba::WHITE
+        };
+        handles.push(handle);
+    }
+    effects.stop(handles[3]).unwrap();
+    let drawn: Vec<(i32, f32)> = effects
+        .draw_list()
+        .iter()
+        .map(|d| (d.layer, d.position.x))
+        .collect();
+    assert_eq!(
+        drawn,
+        [
+            (-3, 5.0),
+            (0, 1.0),
+            (0, 6.0),
+            (1, 0.0),
+            (1, 2.0),
+            (1, 4.0),
+            (1, 7.0)
+        ]
+    );
+    let item = effects.draw_list()[3];
+    assert_eq!(
+        (item.kind, item.handle, item.tint.r),
+        (fire, handles[0], 0.0)
+    );
+}
+
+#[test]
+fn finished_events_carry_tag_and_position_and_last_one_update() {
+    let mut effects = Effects::new();
+    let hit = effects.define(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let a = effects.spawn(hit, [1.0, 2.0]).unwrap();
+    effects.get_mut(a).unwrap().tag = 99;
+    effects.update(0.1).unwrap();
+    let events = effects.finished();
+    assert_eq!(events.len(), 1);
+    assert_eq!(
+        (events[0].handle, events[0].tag, events[0].position.y),
+        (a, 99, 2.0)
+    );
+    effects.update(0.1).unwrap();
+    assert!(effects.finished().is_empty());
+}
+
+#[test]
+fn kinds_prewarm_in_steps_and_reinitialize_to_their_initial_size() {
+    let mut effects = Effects::new();
+    let kinds: Vec<_> = ["explosion", "bite", "spark"]
+        .iter()
+        .map(|name| {
+            effects
+                .define_lazy(EffectKind::new(*name, 8, 0.05).pool(1000, 1000))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(effects.prewarm_step(1200), 1800);
+    assert_eq!(effects.stats(kinds[1]).unwrap().pool.total, 200);
+    while effects.prewarm_step(1200) > 0 {}
+    for _ in 0..10 {
+        effects.spawn(kinds[2], [0.0, 0.0]).unwrap();
+    }
+    effects.clear(false);
+    assert_eq!(effects.stats(kinds[2]).unwrap().pool.total, 10);
+    effects.reinitialize();
+    for kind in kinds {
+        let pool = effects.stats(kind).unwrap().pool;
+        assert_eq!((pool.live, pool.idle), (0, 1000));
+    }
+    assert_eq!(effects.live_count(), 0);
+}
+
+#[test]
+fn by_name_conveniences_resolve_and_reject() {
+    let mut effects = Effects::new();
+    let hit = effects.define(EffectKind::new("hit", 1, 0.1)).unwrap();
+    assert_eq!(effects.spawn_named("hit", [0.0, 0.0]).unwrap().kind(), hit);
+    assert_eq!(
+        effects.spawn_named("miss", [0.0, 0.0]),
+        Err(SpawnError::UnknownName("miss".into()))
+    );
+    let mut other = Effects::new();
+    other.define(EffectKind::new("a", 1, 0.1)).unwrap();
+    let foreign = other.define(EffectKind::new("b", 1, 0.1)).unwrap();
+    assert_eq!(
+        effects.spawn(foreign, [0.0, 0.0]),
+        Err(SpawnError::UnknownKind(foreign))
+    );
+    assert!(effects.destroy_kind(foreign).is_err());
+}
+
+#[test]
+fn effects_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Effects>();
+    assert_send_sync::<pool_effects::EffectHandle>();
+}

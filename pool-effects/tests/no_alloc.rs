@@ -1,0 +1,97 @@
+//! Once warm, a frame of effects (spawn, update, finished events, draw list, stop)
+//! never touches the heap: counted through a counting global allocator.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use pool_effects::{EffectKind, Effects};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call unchanged to the system allocator; the thread-local
+// counter is a const-initialized `Cell` with no destructor, so it never allocates.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const FRAMES: u32 = if cfg!(miri) { 10 } else { 600 };
+
+#[test]
+fn a_warm_frame_of_effects_does_not_allocate() {
+    let mut effects = Effects::new();
+    let explosion = effects
+        .define(
+            EffectKind::new("explosion", 12, 1.0 / 30.0)
+                .layer(1)
+                .pool(200, 200),
+        )
+        .unwrap();
+    let bite = effects
+        .define(EffectKind::new("bite", 6, 0.05).layer(1).pool(200, 200))
+        .unwrap();
+    let fire = effects
+        .define(
+            EffectKind::new("fire", 8, 0.05)
+                .layer(0)
+                .looping()
+                .pool(50, 50),
+        )
+        .unwrap();
+    let mut loops = Vec::with_capacity(64);
+
+    let before = ALLOCATIONS.with(Cell::get);
+    let mut drawn = 0;
+    for frame in 0..FRAMES {
+        // Explosions overflow their pool and recycle; bites finish on their own.
+        for i in 0..30 {
+            let boom = effects.spawn(explosion, [i as f32, frame as f32]).unwrap();
+            effects.get_mut(boom).unwrap().tag = u64::from(frame);
+            if i < 5 {
+                effects.spawn(bite, [0.0, 0.0]).unwrap();
+            }
+        }
+        if frame % 10 == 0 && loops.len() < 40 {
+            loops.push(effects.spawn(fire, [0.0, 0.0]).unwrap());
+        }
+        if frame % 25 == 0
+            && let Some(handle) = loops.pop()
+        {
+            effects.stop(handle).unwrap();
+        }
+        effects.update(1.0 / 60.0).unwrap();
+        drawn += effects.finished().iter().map(|f| f.tag).count();
+        drawn += effects.draw_list().len();
+    }
+    let count = ALLOCATIONS.with(Cell::get) - before;
+    assert_eq!(count, 0, "allocations in {FRAMES} frames");
+    assert!(drawn > 0);
+    assert!(
+        effects.stats(explosion).unwrap().pool.recycles > 0,
+        "recycling exercised"
+    );
+    assert!(
+        effects.stats(bite).unwrap().finished > 0,
+        "finishing exercised"
+    );
+}
