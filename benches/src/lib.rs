@@ -1,30 +1,49 @@
 //! Workloads shared by the criterion benchmarks (`cargo bench -p benches`) and the
 //! side-by-side `report` binary (`cargo run --release -p benches --bin report`).
 //!
-//! One *cycle* is what a game does for every short-lived object: take one object,
-//! write it, and give back the oldest live one. Every case keeps about half of its
-//! `size` objects live, except the `_full` cases where every object is live and each
-//! request must take one away from its owner.
+//! **Pool cases.** One *cycle* is what a game does for every short-lived object:
+//! take one object, write it, and give back the oldest live one. Every case keeps
+//! about half of its `size` objects live, except the `_full` cases where every
+//! object is live and each request must take one away from its owner.
 //!
 //! | case | what it is |
 //! |---|---|
-//! | `fifo_recycle` | `pool_core::Pool` with [`RecycleOldest`], prewarmed to `size` |
-//! | `strict` | `pool_core::Pool` with [`Strict`], prewarmed to `size` |
+//! | `fifo_recycle` | `pool_core::Pool` with `RecycleOldest`, prewarmed to `size` |
+//! | `strict` | `pool_core::Pool` with `Strict`, prewarmed to `size` |
 //! | `grow_to_max` | `pool_core::Pool` that started empty (initial 0) and grew to its working set on demand |
 //! | `fifo_recycle_full` | every object live: each acquire recycles the oldest (O(1)) |
 //! | `slotmap` | raw `slotmap::SlotMap` insert + remove (baseline: no pooling) |
 //! | `box` | `Box::new` + drop (baseline: the heap) |
-//! | `object_pool` | the `object-pool` crate: `try_pull` + drop of its guard |
+//! | `object_pool` | the `object-pool` crate: `pull` + drop of its guard |
 //! | `unity_scan_full` | source 000's Unity algorithm: a queue rotated until an idle source is found, every source busy, so each request scans the whole queue then steals the front |
+//!
+//! **Effects cases** (`pool-effects`), `size` live effects:
+//!
+//! | case | one cycle | reported per |
+//! |---|---|---|
+//! | `effects_update` | one `Effects::update` over `size` live (looping) effects | live effect |
+//! | `naive_effects_update` | the same in a `Vec<Box<Effect>>`: advance each, `retain` the unfinished | live effect |
+//! | `effects_spawn` | spawn one effect and stop the oldest, `size / 2` live | spawn |
+//! | `naive_effects_spawn` | `Box::new` one effect into a queue and drop the oldest | spawn |
 
-use std::collections::VecDeque;
-use std::hint::black_box;
+mod effects_cases;
+mod pool_cases;
 
-use pool_core::{ExhaustionPolicy, Handle, Pool, RecycleOldest, Strict};
-use slotmap::{DefaultKey, SlotMap};
+pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
+pub use pool_cases::{
+    BoxHalfLive, ObjectPoolHalfLive, PoolFull, PoolHalfLive, SlotMapHalfLive, UnityScanFull,
+};
+
+use pool_core::{RecycleOldest, Strict};
 
 /// Pool sizes measured: a small effect pool, a big one, and a bullet-hell one.
 pub const SIZES: [usize; 3] = [64, 1024, 16384];
+
+/// Live effects in the update cases.
+pub const EFFECTS_UPDATE_SIZES: [usize; 2] = [10_000, 100_000];
+
+/// Pool size of the spawn cases (half of it live).
+pub const EFFECTS_SPAWN_SIZE: usize = 1024;
 
 /// A typical pooled object: a particle, 32 bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -52,8 +71,14 @@ impl Particle {
 
 /// One benchmark case: a structure prepared at a size, and its cycle.
 pub trait Workload {
-    /// One cycle: take an object, write it, give back the oldest live one.
+    /// One cycle (see the crate docs for what a cycle is in each case).
     fn cycle(&mut self);
+
+    /// How many items one cycle handles: the report divides by it (1 for the pool
+    /// cases; the number of live effects for an update).
+    fn items_per_cycle(&self) -> u64 {
+        1
+    }
 
     /// `cycles` cycles in a loop, monomorphized per case so that the measurement
     /// pays one dynamic call per sample, not per cycle.
@@ -64,7 +89,7 @@ pub trait Workload {
     }
 }
 
-/// The cases of the report, in its row order.
+/// The pool cases of the report, in its row order.
 pub const CASES: [&str; 8] = [
     "fifo_recycle",
     "strict",
@@ -74,6 +99,14 @@ pub const CASES: [&str; 8] = [
     "box",
     "object_pool",
     "unity_scan_full",
+];
+
+/// The effects cases of the report, in its row order.
+pub const EFFECTS_CASES: [&str; 4] = [
+    "effects_update",
+    "naive_effects_update",
+    "effects_spawn",
+    "naive_effects_spawn",
 ];
 
 /// Builds case `name` at `size`, warmed up (the working set exists and every
@@ -88,320 +121,10 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "box" => Box::new(BoxHalfLive::new(size)),
         "object_pool" => Box::new(ObjectPoolHalfLive::new(size)),
         "unity_scan_full" => Box::new(UnityScanFull::new(size)),
+        "effects_update" => Box::new(EffectsUpdate::new(size)),
+        "naive_effects_update" => Box::new(NaiveEffectsUpdate::new(size)),
+        "effects_spawn" => Box::new(EffectsSpawn::new(size)),
+        "naive_effects_spawn" => Box::new(NaiveEffectsSpawn::new(size)),
         _ => return None,
     })
-}
-
-/// A `pool_core::Pool` with half its objects live; the oldest is released each cycle.
-pub struct PoolHalfLive<P> {
-    pool: Pool<Particle, P>,
-    live: VecDeque<Handle>,
-    owner: u32,
-}
-
-impl<P: ExhaustionPolicy<Particle>> PoolHalfLive<P> {
-    /// A pool of at most `size` objects, `initial` of them created up front, then
-    /// filled to half live and cycled until warm.
-    pub fn new(initial: usize, size: usize, policy: P) -> Self {
-        let pool = Pool::builder(Particle::default)
-            .initial(initial)
-            .max_objects(size)
-            .policy(policy)
-            .build()
-            .expect("valid benchmark configuration");
-        let mut this = Self {
-            pool,
-            live: VecDeque::with_capacity(size),
-            owner: 0,
-        };
-        for _ in 0..size / 2 {
-            let handle = this.pool.acquire();
-            this.live.push_back(handle);
-        }
-        this.run(size as u64);
-        this
-    }
-}
-
-impl<P: ExhaustionPolicy<Particle>> Workload for PoolHalfLive<P> {
-    #[inline]
-    fn cycle(&mut self) {
-        self.owner = self.owner.wrapping_add(1);
-        let (handle, particle) = self.pool.acquire_mut();
-        *particle = Particle::spawned(self.owner);
-        self.live.push_back(handle);
-        if let Some(oldest) = self.live.pop_front() {
-            let _ = black_box(self.pool.release(oldest));
-        }
-    }
-}
-
-/// A `pool_core::Pool` with every object live: each acquire recycles the oldest.
-pub struct PoolFull {
-    pool: Pool<Particle, RecycleOldest>,
-    owner: u32,
-}
-
-impl PoolFull {
-    /// A fixed pool of `size` objects, all live.
-    pub fn new(size: usize) -> Self {
-        let mut pool = Pool::builder(Particle::default)
-            .initial(size)
-            .max_objects(size)
-            .policy(RecycleOldest)
-            .build()
-            .expect("valid benchmark configuration");
-        for _ in 0..size {
-            pool.acquire();
-        }
-        let mut this = Self { pool, owner: 0 };
-        this.run(size as u64);
-        this
-    }
-}
-
-impl Workload for PoolFull {
-    #[inline]
-    fn cycle(&mut self) {
-        self.owner = self.owner.wrapping_add(1);
-        let (handle, particle) = self.pool.acquire_mut();
-        *particle = Particle::spawned(self.owner);
-        black_box(handle);
-    }
-}
-
-/// Baseline: a raw `SlotMap`, insert and remove, half full.
-pub struct SlotMapHalfLive {
-    map: SlotMap<DefaultKey, Particle>,
-    live: VecDeque<DefaultKey>,
-    owner: u32,
-}
-
-impl SlotMapHalfLive {
-    /// A slot map with room for `size` values, half of them present.
-    pub fn new(size: usize) -> Self {
-        let mut this = Self {
-            map: SlotMap::with_capacity(size),
-            live: VecDeque::with_capacity(size),
-            owner: 0,
-        };
-        for _ in 0..size / 2 {
-            let key = this.map.insert(Particle::default());
-            this.live.push_back(key);
-        }
-        this.run(size as u64);
-        this
-    }
-}
-
-impl Workload for SlotMapHalfLive {
-    #[inline]
-    fn cycle(&mut self) {
-        self.owner = self.owner.wrapping_add(1);
-        let key = self.map.insert(Particle::spawned(self.owner));
-        self.live.push_back(key);
-        if let Some(oldest) = self.live.pop_front() {
-            black_box(self.map.remove(oldest));
-        }
-    }
-}
-
-/// Baseline: no pool at all, `Box::new` and drop.
-pub struct BoxHalfLive {
-    live: VecDeque<Box<Particle>>,
-    owner: u32,
-}
-
-impl BoxHalfLive {
-    /// `size / 2` boxed particles alive.
-    pub fn new(size: usize) -> Self {
-        let mut this = Self {
-            live: VecDeque::with_capacity(size),
-            owner: 0,
-        };
-        for _ in 0..size / 2 {
-            this.live.push_back(Box::default());
-        }
-        this.run(size as u64);
-        this
-    }
-}
-
-impl Workload for BoxHalfLive {
-    #[inline]
-    fn cycle(&mut self) {
-        self.owner = self.owner.wrapping_add(1);
-        self.live
-            .push_back(black_box(Box::new(Particle::spawned(self.owner))));
-        black_box(self.live.pop_front());
-    }
-}
-
-/// Baseline: the `object-pool` crate (a `Mutex<Vec<T>>` and RAII guards that give
-/// the object back on drop).
-pub struct ObjectPoolHalfLive {
-    // Declared before `pool`'s owner so guards drop first; the pool is leaked, which
-    // is what makes the guards `'static` (one pool per benchmark case).
-    live: VecDeque<object_pool::Reusable<'static, Particle>>,
-    pool: &'static object_pool::Pool<Particle>,
-    owner: u32,
-}
-
-impl ObjectPoolHalfLive {
-    /// An `object_pool::Pool` of `size` objects, half of them pulled.
-    pub fn new(size: usize) -> Self {
-        let pool: &'static object_pool::Pool<Particle> =
-            Box::leak(Box::new(object_pool::Pool::new(size, Particle::default)));
-        let mut this = Self {
-            live: VecDeque::with_capacity(size),
-            pool,
-            owner: 0,
-        };
-        for _ in 0..size / 2 {
-            let guard = this.pool.pull(Particle::default);
-            this.live.push_back(guard);
-        }
-        this.run(size as u64);
-        this
-    }
-}
-
-impl Workload for ObjectPoolHalfLive {
-    #[inline]
-    fn cycle(&mut self) {
-        self.owner = self.owner.wrapping_add(1);
-        let mut guard = self.pool.pull(Particle::default);
-        *guard = Particle::spawned(self.owner);
-        self.live.push_back(guard);
-        black_box(self.live.pop_front());
-    }
-}
-
-/// Source 000's Unity `FIFOAudioSourcePool.Retrieve`, in Rust: a queue of sources
-/// rotated until one that is not playing is found; below the cap a new one is
-/// created; at the cap the front (oldest) one is stopped and reused. Every source is
-/// busy here, so each request rotates the whole queue before stealing.
-pub struct UnityScanFull {
-    sources: Vec<UnitySource>,
-    queue: VecDeque<usize>,
-    max: usize,
-    owner: u32,
-}
-
-struct UnitySource {
-    playing: bool,
-    particle: Particle,
-}
-
-impl UnityScanFull {
-    /// `size` sources, all playing.
-    pub fn new(size: usize) -> Self {
-        let mut this = Self {
-            sources: Vec::with_capacity(size),
-            queue: VecDeque::with_capacity(size),
-            max: size,
-            owner: 0,
-        };
-        // What `size` calls of `retrieve` would build (each creating one source),
-        // without the O(size^2) scans.
-        for index in 0..size {
-            this.sources.push(UnitySource {
-                playing: true,
-                particle: Particle::default(),
-            });
-            this.queue.push_back(index);
-        }
-        this.run(4);
-        this
-    }
-
-    fn retrieve(&mut self) -> usize {
-        for _ in 0..self.queue.len() {
-            let Some(index) = self.queue.pop_front() else {
-                break;
-            };
-            self.queue.push_back(index);
-            if !self.sources[index].playing {
-                return index;
-            }
-        }
-        if self.sources.len() < self.max {
-            self.sources.push(UnitySource {
-                playing: false,
-                particle: Particle::default(),
-            });
-            let index = self.sources.len() - 1;
-            self.queue.push_back(index);
-            return index;
-        }
-        let index = self.queue.pop_front().unwrap_or(0);
-        self.sources[index].playing = false; // Stop(): the oldest sound is cut
-        self.queue.push_back(index);
-        index
-    }
-}
-
-impl Workload for UnityScanFull {
-    #[inline]
-    fn cycle(&mut self) {
-        self.owner = self.owner.wrapping_add(1);
-        let index = self.retrieve();
-        let source = &mut self.sources[index];
-        source.particle = Particle::spawned(self.owner);
-        source.playing = true;
-        black_box(index);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_case_builds_at_every_size_and_cycles() {
-        for name in CASES {
-            for size in SIZES {
-                let mut case = workload(name, size).expect(name);
-                case.run(10);
-            }
-        }
-        assert!(workload("nope", 64).is_none());
-    }
-
-    #[test]
-    fn half_live_cases_keep_half_their_objects_live() {
-        let mut case = PoolHalfLive::new(64, 64, Strict);
-        case.run(1000);
-        assert_eq!(case.pool.stats().live, 32);
-        assert_eq!(case.pool.stats().total, 64, "a prewarmed pool never grows");
-        let mut grown = PoolHalfLive::new(0, 64, Strict);
-        grown.run(1000);
-        assert_eq!(grown.pool.stats().live, 32);
-        assert!(
-            grown.pool.stats().total <= 33,
-            "grew to its working set only"
-        );
-    }
-
-    #[test]
-    fn the_full_pool_recycles_on_every_cycle() {
-        let mut case = PoolFull::new(64);
-        let before = case.pool.stats().recycles;
-        case.run(100);
-        assert_eq!(case.pool.stats().recycles - before, 100);
-    }
-
-    #[test]
-    fn the_unity_scan_steals_the_oldest_source() {
-        let mut case = UnityScanFull::new(4);
-        assert!(case.sources.iter().all(|s| s.playing));
-        let front = *case.queue.front().unwrap();
-        case.cycle();
-        assert_eq!(
-            *case.queue.back().unwrap(),
-            front,
-            "the oldest went to the back"
-        );
-        assert_eq!(case.sources.len(), 4);
-    }
 }

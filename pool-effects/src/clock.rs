@@ -20,14 +20,31 @@ pub(crate) fn micros(seconds: f32) -> Result<u64, TimeError> {
     Ok((f64::from(seconds) * 1e6).round() as u64)
 }
 
-/// `dt` scaled by a (finite, non-negative) time scale.
+/// A time scale in 16.16 fixed point: 1.0 is `1 << 16`. Scaling `dt` is then one
+/// integer multiply with no branch, exact for a scale of 1, and a scale is kept to
+/// 1/65536 (so 0.3 reads back as 0.300003).
+pub(crate) const SCALE_ONE: u32 = 1 << 16;
+
+/// A finite, non-negative scale in 16.16 fixed point, saturating at 65535.99.
+pub(crate) fn fixed_scale(scale: f32) -> Result<u32, TimeError> {
+    micros(scale)?;
+    Ok((f64::from(scale) * f64::from(SCALE_ONE))
+        .round()
+        .min(f64::from(u32::MAX)) as u32)
+}
+
+/// `dt` microseconds (at most `u32::MAX`, see [`step`]) scaled by a 16.16 scale:
+/// the product fits in a `u64`.
 #[inline]
-pub(crate) fn scaled(dt: u64, scale: f32) -> u64 {
-    if scale == 1.0 {
-        dt
-    } else {
-        (dt as f64 * f64::from(scale)).round() as u64
-    }
+pub(crate) fn scaled(dt: u32, scale: u32) -> u64 {
+    (u64::from(dt) * u64::from(scale)) >> 16
+}
+
+/// One update's `dt` in microseconds, clamped to the longest animation a kind may
+/// have (`u32::MAX` microseconds, 71 minutes): a longer step ends every one-shot
+/// all the same, and keeps the per-effect arithmetic in 64 bits.
+pub(crate) fn step(seconds: f32) -> Result<u32, TimeError> {
+    Ok(micros(seconds)?.min(u64::from(u32::MAX)) as u32)
 }
 
 /// Microseconds back to seconds, for display.
@@ -72,10 +89,24 @@ mod tests {
     }
 
     #[test]
-    fn scaling_rounds_to_the_microsecond() {
-        assert_eq!(scaled(1000, 1.0), 1000);
-        assert_eq!(scaled(1000, 0.5), 500);
-        assert_eq!(scaled(1000, 0.0), 0);
-        assert_eq!(scaled(3, 0.5), 2);
+    fn scaling_is_exact_for_one_and_floors_to_the_microsecond() {
+        let scale = |s: f32| fixed_scale(s).unwrap();
+        assert_eq!(scale(1.0), SCALE_ONE);
+        assert_eq!(scaled(1000, scale(1.0)), 1000);
+        assert_eq!(scaled(u32::MAX, scale(1.0)), u64::from(u32::MAX));
+        assert_eq!(scaled(1000, scale(0.5)), 500);
+        assert_eq!(scaled(1000, scale(0.0)), 0);
+        assert_eq!(scaled(3, scale(0.5)), 1);
+        assert_eq!(scaled(1000, scale(2.5)), 2500);
+        assert_eq!(
+            scaled(u32::MAX, u32::MAX),
+            (u64::from(u32::MAX) * u64::from(u32::MAX)) >> 16
+        );
+        assert_eq!(
+            step(1e9),
+            Ok(u32::MAX),
+            "a step is clamped to the longest animation"
+        );
+        assert!(fixed_scale(-1.0).is_err() && fixed_scale(f32::NAN).is_err());
     }
 }

@@ -99,12 +99,15 @@ pub struct KindStats {
     pub stopped: u64,
 }
 
+/// What `Effects` keeps per kind besides its pool. Spawns and stops are not
+/// counted here: they are the pool's acquires and releases, so the hot paths touch
+/// only the pool.
 struct KindEntry {
     definition: EffectKind,
     timing: Timing,
-    spawns: u64,
     finished: u64,
-    stopped: u64,
+    /// Live effects ended by `reinitialize` (pool releases that were not stops).
+    reinitialized: u64,
 }
 
 /// Pooled sprite-animation effects, one pool per kind (source 001).
@@ -212,9 +215,8 @@ impl Effects {
         self.kinds.push(KindEntry {
             definition: kind,
             timing,
-            spawns: 0,
             finished: 0,
-            stopped: 0,
+            reinitialized: 0,
         });
         // Room for every instance that can ever be live at once: events and the
         // draw list never grow after this. (`reserve` counts from `len`, not from
@@ -287,20 +289,42 @@ impl Effects {
     /// assert_eq!(effects.get(spark).unwrap().position.x, 3.0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn spawn(&mut self, kind: KindId, at: impl Into<Vec2>) -> Result<EffectHandle, SpawnError> {
-        let (Some(entry), Some(pool)) =
-            (self.kinds.get_mut(kind.index()), self.pools.pool_mut(kind))
-        else {
-            return Err(SpawnError::UnknownKind(kind));
+        self.spawn_mut(kind, at).map(|(handle, _)| handle)
+    }
+
+    /// Like [`spawn`](Self::spawn), and lends the new effect so it can be set up
+    /// (rotation, tint, tag) without a second lookup.
+    ///
+    /// # Errors
+    /// The same as [`spawn`](Self::spawn).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let (spark, effect) = effects.spawn_mut(hit, [3.0, 4.0])?;
+    /// effect.tag = 17;
+    /// assert_eq!(effects.get(spark).unwrap().tag, 17);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    pub fn spawn_mut(
+        &mut self,
+        kind: KindId,
+        at: impl Into<Vec2>,
+    ) -> Result<(EffectHandle, &mut Effect), SpawnError> {
+        let Some(pool) = self.pools.pool_mut(kind) else {
+            return Err(spawn_failed(kind, None));
         };
-        let (handle, effect) = pool
-            .try_acquire_mut()
-            .map_err(|error| SpawnError::PoolFull { kind, error })?;
-        effect.start(at.into(), self.next_spawn, &entry.timing);
+        let (handle, effect) = match pool.try_acquire_mut() {
+            Ok(acquired) => acquired,
+            Err(error) => return Err(spawn_failed(kind, Some(error))),
+        };
+        effect.start(at.into(), self.next_spawn);
         self.next_spawn += 1;
-        entry.spawns += 1;
-        Ok(EffectHandle(KindHandle::new(kind, handle)))
+        Ok((EffectHandle(KindHandle::new(kind, handle)), effect))
     }
 
     /// [`spawn`](Self::spawn) by name: a convenience for scripts and tools; games
@@ -342,12 +366,9 @@ impl Effects {
     /// assert!(effects.stop(burning).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn stop(&mut self, handle: EffectHandle) -> Result<(), StaleHandle> {
-        self.pools.release(handle.0)?;
-        if let Some(entry) = self.kinds.get_mut(handle.kind().index()) {
-            entry.stopped += 1;
-        }
-        Ok(())
+        self.pools.release(handle.0)
     }
 
     /// The live effect of `handle`, or `None` if it ended.
@@ -360,6 +381,7 @@ impl Effects {
     /// assert!(effects.get(spark).is_some());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn get(&self, handle: EffectHandle) -> Option<&Effect> {
         self.pools.get(handle.0)
     }
@@ -374,6 +396,7 @@ impl Effects {
     /// effects.get_mut(spark).unwrap().position.x += 1.0;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn get_mut(&mut self, handle: EffectHandle) -> Option<&mut Effect> {
         self.pools.get_mut(handle.0)
     }
@@ -383,6 +406,8 @@ impl Effects {
     /// `dt`; a one-shot whose last frame has been shown for its full interval goes
     /// back to its pool in this update, its handle goes stale, and it is listed in
     /// [`finished`](Self::finished) until the next update. O(live), no allocation.
+    /// A `dt` longer than [`MAX_DURATION_SECONDS`](crate::MAX_DURATION_SECONDS)
+    /// counts as that long (it ends every one-shot all the same).
     ///
     /// # Errors
     /// [`TimeError`] for a NaN, infinite or negative `dt`; no effect is touched.
@@ -400,7 +425,7 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn update(&mut self, dt: f32) -> Result<(), TimeError> {
-        let dt = clock::micros(dt)?;
+        let dt = clock::step(dt)?;
         self.finished.clear();
         let Self {
             pools,
@@ -552,11 +577,14 @@ impl Effects {
     /// ```
     pub fn stats(&self, kind: KindId) -> Option<KindStats> {
         let entry = self.kinds.get(kind.index())?;
+        let pool = self.pools.stats(kind)?;
         Some(KindStats {
-            pool: self.pools.stats(kind)?,
-            spawns: entry.spawns,
+            pool,
+            // Every acquire is a spawn; every release a finish, a stop or a
+            // reinitialize.
+            spawns: pool.acquires,
             finished: entry.finished,
-            stopped: entry.stopped,
+            stopped: pool.releases - entry.finished - entry.reinitialized,
         })
     }
 
@@ -636,9 +664,20 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reinitialize(&mut self) {
-        for (_, pool) in self.pools.iter_mut() {
+        for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
+            entry.reinitialized += pool.live_len() as u64;
             pool.reinitialize();
         }
+    }
+}
+
+/// The error of a failed spawn, built out of line so the spawn path stays small.
+#[cold]
+#[inline(never)]
+fn spawn_failed(kind: KindId, refused: Option<pool_core::AcquireError>) -> SpawnError {
+    match refused {
+        None => SpawnError::UnknownKind(kind),
+        Some(error) => SpawnError::PoolFull { kind, error },
     }
 }
 
@@ -659,6 +698,7 @@ fn validate(kind: &EffectKind) -> Result<Timing, DefineError> {
     };
     let duration = interval
         .checked_mul(u64::from(kind.frame_count))
+        .filter(|duration| *duration <= u64::from(u32::MAX))
         .ok_or_else(|| DefineError::BadInterval {
             name: kind.name.clone(),
             interval: kind.frame_interval,

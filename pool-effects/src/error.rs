@@ -50,7 +50,9 @@ pub enum DefineError {
         /// The kind's name.
         name: String,
     },
-    /// The frame interval is not a finite number of seconds above zero.
+    /// The frame interval is not a finite number of seconds above zero (at least a
+    /// microsecond), or the whole animation would last longer than
+    /// [`MAX_DURATION_SECONDS`](crate::MAX_DURATION_SECONDS).
     BadInterval {
         /// The kind's name.
         name: String,
@@ -78,7 +80,7 @@ impl fmt::Display for DefineError {
             ),
             Self::BadInterval { name, interval } => write!(
                 f,
-                "effect kind {name:?} has frame interval {interval} s (must be finite and above 0)"
+                "effect kind {name:?} has frame interval {interval} s (must be finite, at least 1 us, and all frames at most 71 minutes)"
             ),
             Self::Pool { name, error } => write!(f, "effect kind {name:?}: {error}"),
         }

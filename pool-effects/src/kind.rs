@@ -176,7 +176,7 @@ impl EffectKind {
     }
 }
 
-/// A kind's timing in microseconds, validated.
+/// A kind's timing in microseconds, validated: `duration` fits in a `u32`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Timing {
     pub(crate) interval: u64,

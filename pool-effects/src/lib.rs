@@ -77,3 +77,15 @@ pub use effects::{EffectHandle, Effects, Finished, KindStats};
 pub use error::{DefineError, SpawnError, TimeError};
 pub use kind::{EffectKind, Playback};
 pub use pool_core::{KindId, StaleHandle};
+
+/// The longest a kind's animation (`frame_count * frame_interval`) may last, in
+/// seconds: clocks count microseconds in a `u32`, which keeps an effect at 64 bytes.
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects, MAX_DURATION_SECONDS};
+///
+/// let mut effects = Effects::new();
+/// let too_long = EffectKind::new("sunset", 2, MAX_DURATION_SECONDS as f32);
+/// assert!(effects.define(too_long).is_err());
+/// ```
+pub const MAX_DURATION_SECONDS: f64 = u32::MAX as f64 / 1e6;

@@ -1,7 +1,8 @@
-//! Measures every benchmark case side by side in one process and prints a markdown
-//! table of nanoseconds and heap allocations per cycle.
+//! Measures every benchmark case side by side in one process and prints markdown
+//! tables of nanoseconds and heap allocations per cycle (per live effect for the
+//! effects update).
 //!
-//! `cargo run --release -p benches --bin report` for the table;
+//! `cargo run --release -p benches --bin report` for the tables;
 //! `--tsv` for rows `case<TAB>size<TAB>ns_per_cycle<TAB>allocs_per_cycle` only;
 //! `--quick` for a short run (fewer rounds);
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
@@ -18,7 +19,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use benches::{CASES, SIZES, Workload, workload};
+use benches::{
+    CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, SIZES, Workload, workload,
+};
 
 struct Counting;
 
@@ -51,8 +54,10 @@ static GLOBAL: Counting = Counting;
 struct Measured {
     case: &'static str,
     size: usize,
+    /// Per item: per cycle, or per live effect for an update.
     ns_per_cycle: f64,
-    vs_slotmap: f64,
+    /// Median per-round ratio to the group's baseline.
+    vs_baseline: f64,
     allocs_per_cycle: f64,
 }
 
@@ -81,47 +86,50 @@ fn calibrate(case: &mut dyn Workload, target: Duration) -> u64 {
     }
 }
 
-fn measure_size(size: usize, settings: &Settings) -> Vec<Measured> {
-    let mut cases: Vec<(&'static str, Box<dyn Workload>)> = CASES
+/// Measures `cases` at `size` in interleaved rounds, with ratios to `baseline`
+/// (which must be one of `cases`).
+fn measure_group(
+    names: &[&'static str],
+    size: usize,
+    baseline: &str,
+    settings: &Settings,
+) -> Vec<Measured> {
+    let mut cases: Vec<Box<dyn Workload>> = names
         .iter()
-        .map(|name| {
-            (
-                *name,
-                workload(name, size).expect("every listed case exists"),
-            )
-        })
+        .map(|name| workload(name, size).expect("every listed case exists"))
         .collect();
     let cycles: Vec<u64> = cases
         .iter_mut()
-        .map(|(_, case)| calibrate(case.as_mut(), settings.sample))
+        .map(|case| calibrate(case.as_mut(), settings.sample))
         .collect();
     let mut samples = vec![Vec::with_capacity(settings.rounds); cases.len()];
     let mut allocations = vec![0u64; cases.len()];
     for _ in 0..settings.rounds {
-        for (i, (_, case)) in cases.iter_mut().enumerate() {
+        for (i, case) in cases.iter_mut().enumerate() {
+            let items = (cycles[i] * case.items_per_cycle()).max(1);
             let before = ALLOCATIONS.load(Ordering::Relaxed);
             let start = Instant::now();
             case.run(cycles[i]);
             let elapsed = start.elapsed();
             allocations[i] += ALLOCATIONS.load(Ordering::Relaxed) - before;
-            samples[i].push(elapsed.as_secs_f64() * 1e9 / cycles[i] as f64);
+            samples[i].push(elapsed.as_secs_f64() * 1e9 / items as f64);
         }
     }
-    let slotmap = CASES
+    let base = names
         .iter()
-        .position(|case| *case == "slotmap")
-        .expect("slotmap is a case");
-    cases
+        .position(|case| *case == baseline)
+        .expect("the baseline is one of the cases");
+    names
         .iter()
         .enumerate()
-        .map(|(i, (name, _))| Measured {
+        .map(|(i, name)| Measured {
             case: name,
             size,
             ns_per_cycle: median(samples[i].clone()),
-            vs_slotmap: median(
+            vs_baseline: median(
                 samples[i]
                     .iter()
-                    .zip(&samples[slotmap])
+                    .zip(&samples[base])
                     .map(|(case, base)| case / base)
                     .collect(),
             ),
@@ -130,7 +138,28 @@ fn measure_size(size: usize, settings: &Settings) -> Vec<Measured> {
         .collect()
 }
 
-fn print_table(rows: &[Measured], settings: &Settings, elapsed: Duration) {
+/// The effects rows: update against the naive update at each size, spawn against
+/// the naive spawn and the pool's own acquire cycle (`fifo_recycle`).
+fn measure_effects(settings: &Settings) -> Vec<Measured> {
+    let mut rows = Vec::new();
+    for size in EFFECTS_UPDATE_SIZES {
+        rows.extend(measure_group(
+            &["effects_update", "naive_effects_update"],
+            size,
+            "naive_effects_update",
+            settings,
+        ));
+    }
+    rows.extend(measure_group(
+        &["effects_spawn", "naive_effects_spawn", "fifo_recycle"],
+        EFFECTS_SPAWN_SIZE,
+        "fifo_recycle",
+        settings,
+    ));
+    rows
+}
+
+fn print_pool_table(rows: &[Measured], settings: &Settings) {
     println!("One cycle: acquire one object, write it, release the oldest live one (half the");
     println!("objects live; `_full`: every object live, so each acquire takes one away).");
     println!(
@@ -152,13 +181,35 @@ fn print_table(rows: &[Measured], settings: &Settings, elapsed: Duration) {
         print!("| `{case}` |");
         let mut allocs: f64 = 0.0;
         for row in rows.iter().filter(|row| row.case == case) {
-            print!(" {:.1} | {:.2}x |", row.ns_per_cycle, row.vs_slotmap);
+            print!(" {:.1} | {:.2}x |", row.ns_per_cycle, row.vs_baseline);
             allocs = allocs.max(row.allocs_per_cycle);
         }
         println!(" {allocs:.2} |");
     }
+}
+
+fn print_effects_table(rows: &[Measured]) {
+    println!("Effects: an update advances every live effect once (ns per live effect); a spawn");
+    println!("cycle spawns one effect and stops the oldest, half the pool live (ns per spawn).");
     println!();
-    println!("Measured in {:.1} s.", elapsed.as_secs_f64());
+    println!("| case | live | ns | per | vs | ratio | allocs/cycle |");
+    println!("|---|---:|---:|---|---|---:|---:|");
+    for row in rows.iter().filter(|row| EFFECTS_CASES.contains(&row.case)) {
+        let (per, against) = if row.case.ends_with("update") {
+            ("live effect", "`naive_effects_update`")
+        } else {
+            ("spawn", "`fifo_recycle` (pool acquire cycle)")
+        };
+        let live = if row.case.ends_with("update") {
+            row.size
+        } else {
+            row.size / 2
+        };
+        println!(
+            "| `{}` | {live} | {:.2} | {per} | {against} | {:.2}x | {:.2} |",
+            row.case, row.ns_per_cycle, row.vs_baseline, row.allocs_per_cycle
+        );
+    }
 }
 
 fn main() {
@@ -186,18 +237,26 @@ fn main() {
     let started = Instant::now();
     let rows: Vec<Measured> = SIZES
         .iter()
-        .flat_map(|size| measure_size(*size, &settings))
+        .flat_map(|size| measure_group(&CASES, *size, "slotmap", &settings))
         .collect();
+    let effects = measure_effects(&settings);
 
     if tsv {
-        for row in &rows {
+        let effects_rows = effects
+            .iter()
+            .filter(|row| EFFECTS_CASES.contains(&row.case));
+        for row in rows.iter().chain(effects_rows) {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}",
                 row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
             );
         }
     } else {
-        print_table(&rows, &settings, started.elapsed());
+        print_pool_table(&rows, &settings);
+        println!();
+        print_effects_table(&effects);
+        println!();
+        println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
 }
 
@@ -213,15 +272,17 @@ fn run_one(args: &[String]) {
     };
     let Some((case, (size, cycles))) = parsed else {
         eprintln!(
-            "report: usage: --run CASE SIZE CYCLES (cases: {})",
-            CASES.join(", ")
+            "report: usage: --run CASE SIZE CYCLES (cases: {}, {})",
+            CASES.join(", "),
+            EFFECTS_CASES.join(", ")
         );
         std::process::exit(2);
     };
     let Some(mut workload) = workload(case, size) else {
         eprintln!(
-            "report: unknown case {case:?} (cases: {})",
-            CASES.join(", ")
+            "report: unknown case {case:?} (cases: {}, {})",
+            CASES.join(", "),
+            EFFECTS_CASES.join(", ")
         );
         std::process::exit(2);
     };

@@ -1,0 +1,231 @@
+//! The effects cases: `pool-effects` against a naive `Vec<Box<Effect>>`.
+
+use std::collections::VecDeque;
+use std::hint::black_box;
+
+use pool_effects::{EffectHandle, EffectKind, Effects, KindId, Rgba, Vec2};
+
+use crate::Workload;
+
+/// One frame at 60 Hz.
+const DT: f32 = 1.0 / 60.0;
+
+/// `size` looping effects, updated once per cycle (so none ever ends and the live
+/// count stays `size`). Frames are 1/30 s: half the updates change an effect's frame.
+pub struct EffectsUpdate {
+    effects: Effects,
+    live: u64,
+}
+
+impl EffectsUpdate {
+    /// `size` live looping effects.
+    pub fn new(size: usize) -> Self {
+        let mut effects = Effects::new();
+        let fire = effects
+            .define(
+                EffectKind::new("fire", 8, 1.0 / 30.0)
+                    .looping()
+                    .pool(size, size),
+            )
+            .expect("valid benchmark kind");
+        for i in 0..size {
+            effects
+                .spawn(fire, [i as f32, 0.0])
+                .expect("room for every effect");
+        }
+        let mut this = Self {
+            effects,
+            live: size as u64,
+        };
+        this.run(4);
+        this
+    }
+}
+
+impl Workload for EffectsUpdate {
+    fn cycle(&mut self) {
+        let _ = black_box(self.effects.update(DT));
+    }
+
+    fn items_per_cycle(&self) -> u64 {
+        self.live
+    }
+}
+
+/// The effect a naive implementation would box: the same fields as
+/// `pool_effects::Effect`, with its clock in `f32` seconds.
+#[derive(Debug, Clone)]
+#[allow(dead_code)] // carried, like the real effect's fields, but the update reads only the clock
+struct NaiveEffect {
+    position: Vec2,
+    rotation: f32,
+    scale: Vec2,
+    tint: Rgba,
+    tag: u64,
+    time_scale: f32,
+    elapsed: f32,
+    frame: u32,
+    looping: bool,
+}
+
+impl NaiveEffect {
+    fn new(x: f32, looping: bool) -> Self {
+        Self {
+            position: Vec2 { x, y: 0.0 },
+            rotation: 0.0,
+            scale: Vec2 { x: 1.0, y: 1.0 },
+            tint: Rgba::WHITE,
+            tag: 0,
+            time_scale: 1.0,
+            elapsed: 0.0,
+            frame: 0,
+            looping,
+        }
+    }
+}
+
+const NAIVE_FRAMES: u32 = 8;
+const NAIVE_INTERVAL: f32 = 1.0 / 30.0;
+
+/// Baseline: `size` boxed effects in a `Vec`, each advanced, finished ones removed
+/// with `retain` (none finish: they loop).
+pub struct NaiveEffectsUpdate {
+    effects: Vec<Box<NaiveEffect>>,
+}
+
+impl NaiveEffectsUpdate {
+    /// `size` live looping effects, each in its own `Box`.
+    pub fn new(size: usize) -> Self {
+        let mut this = Self {
+            effects: (0..size)
+                .map(|i| Box::new(NaiveEffect::new(i as f32, true)))
+                .collect(),
+        };
+        this.run(4);
+        this
+    }
+}
+
+impl Workload for NaiveEffectsUpdate {
+    fn cycle(&mut self) {
+        let duration = NAIVE_INTERVAL * NAIVE_FRAMES as f32;
+        for effect in &mut self.effects {
+            effect.elapsed += DT * effect.time_scale;
+            if effect.looping && effect.elapsed >= duration {
+                effect.elapsed -= duration;
+            }
+            effect.frame = (effect.elapsed / NAIVE_INTERVAL) as u32;
+        }
+        self.effects
+            .retain(|effect| effect.looping || effect.frame < NAIVE_FRAMES);
+        black_box(&self.effects);
+    }
+
+    fn items_per_cycle(&self) -> u64 {
+        self.effects.len() as u64
+    }
+}
+
+/// A kind of `size` instances with half of them live: each cycle spawns one effect
+/// (and sets its tag) and stops the oldest.
+pub struct EffectsSpawn {
+    effects: Effects,
+    kind: KindId,
+    live: VecDeque<EffectHandle>,
+    tag: u64,
+}
+
+impl EffectsSpawn {
+    /// Half of `size` live, prewarmed.
+    pub fn new(size: usize) -> Self {
+        let mut effects = Effects::new();
+        let kind = effects
+            .define(EffectKind::new("hit", 12, 1.0 / 30.0).pool(size, size))
+            .expect("valid benchmark kind");
+        let mut this = Self {
+            effects,
+            kind,
+            live: VecDeque::with_capacity(size),
+            tag: 0,
+        };
+        for _ in 0..size / 2 {
+            let handle = this.effects.spawn(kind, [0.0, 0.0]).expect("room");
+            this.live.push_back(handle);
+        }
+        this.run(size as u64);
+        this
+    }
+}
+
+impl Workload for EffectsSpawn {
+    fn cycle(&mut self) {
+        self.tag = self.tag.wrapping_add(1);
+        if let Ok((handle, effect)) = self.effects.spawn_mut(self.kind, [1.0, 2.0]) {
+            effect.tag = self.tag;
+            self.live.push_back(handle);
+        }
+        if let Some(oldest) = self.live.pop_front() {
+            let _ = black_box(self.effects.stop(oldest));
+        }
+    }
+}
+
+/// Baseline: each spawn a `Box::new`, each finish a drop.
+pub struct NaiveEffectsSpawn {
+    live: VecDeque<Box<NaiveEffect>>,
+    tag: u64,
+}
+
+impl NaiveEffectsSpawn {
+    /// Half of `size` live.
+    pub fn new(size: usize) -> Self {
+        let mut this = Self {
+            live: (0..size / 2)
+                .map(|_| Box::new(NaiveEffect::new(0.0, false)))
+                .collect(),
+            tag: 0,
+        };
+        this.live.reserve(size);
+        this.run(size as u64);
+        this
+    }
+}
+
+impl Workload for NaiveEffectsSpawn {
+    fn cycle(&mut self) {
+        self.tag = self.tag.wrapping_add(1);
+        let mut effect = Box::new(NaiveEffect::new(1.0, false));
+        effect.tag = self.tag;
+        effect.position.y = 2.0;
+        self.live.push_back(black_box(effect));
+        black_box(self.live.pop_front());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_update_cases_keep_every_effect_live() {
+        let mut pooled = EffectsUpdate::new(100);
+        let mut naive = NaiveEffectsUpdate::new(100);
+        pooled.run(500);
+        naive.run(500);
+        assert_eq!(pooled.effects.live_count(), 100);
+        assert_eq!(
+            (pooled.items_per_cycle(), naive.items_per_cycle()),
+            (100, 100)
+        );
+    }
+
+    #[test]
+    fn the_spawn_cases_keep_half_live() {
+        let mut pooled = EffectsSpawn::new(64);
+        pooled.run(1000);
+        assert_eq!(pooled.effects.live_count(), 32);
+        let mut naive = NaiveEffectsSpawn::new(64);
+        naive.run(1000);
+        assert_eq!(naive.live.len(), 32);
+    }
+}

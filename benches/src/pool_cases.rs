@@ -1,0 +1,325 @@
+//! The pool cases: `pool_core::Pool` under each policy, and the baselines.
+
+use std::collections::VecDeque;
+use std::hint::black_box;
+
+use pool_core::{ExhaustionPolicy, Handle, Pool, RecycleOldest};
+use slotmap::{DefaultKey, SlotMap};
+
+use crate::{Particle, Workload};
+
+/// A `pool_core::Pool` with half its objects live; the oldest is released each cycle.
+pub struct PoolHalfLive<P> {
+    pool: Pool<Particle, P>,
+    live: VecDeque<Handle>,
+    owner: u32,
+}
+
+impl<P: ExhaustionPolicy<Particle>> PoolHalfLive<P> {
+    /// A pool of at most `size` objects, `initial` of them created up front, then
+    /// filled to half live and cycled until warm.
+    pub fn new(initial: usize, size: usize, policy: P) -> Self {
+        let pool = Pool::builder(Particle::default)
+            .initial(initial)
+            .max_objects(size)
+            .policy(policy)
+            .build()
+            .expect("valid benchmark configuration");
+        let mut this = Self {
+            pool,
+            live: VecDeque::with_capacity(size),
+            owner: 0,
+        };
+        for _ in 0..size / 2 {
+            let handle = this.pool.acquire();
+            this.live.push_back(handle);
+        }
+        this.run(size as u64);
+        this
+    }
+}
+
+impl<P: ExhaustionPolicy<Particle>> Workload for PoolHalfLive<P> {
+    #[inline]
+    fn cycle(&mut self) {
+        self.owner = self.owner.wrapping_add(1);
+        let (handle, particle) = self.pool.acquire_mut();
+        *particle = Particle::spawned(self.owner);
+        self.live.push_back(handle);
+        if let Some(oldest) = self.live.pop_front() {
+            let _ = black_box(self.pool.release(oldest));
+        }
+    }
+}
+
+/// A `pool_core::Pool` with every object live: each acquire recycles the oldest.
+pub struct PoolFull {
+    pool: Pool<Particle, RecycleOldest>,
+    owner: u32,
+}
+
+impl PoolFull {
+    /// A fixed pool of `size` objects, all live.
+    pub fn new(size: usize) -> Self {
+        let mut pool = Pool::builder(Particle::default)
+            .initial(size)
+            .max_objects(size)
+            .policy(RecycleOldest)
+            .build()
+            .expect("valid benchmark configuration");
+        for _ in 0..size {
+            pool.acquire();
+        }
+        let mut this = Self { pool, owner: 0 };
+        this.run(size as u64);
+        this
+    }
+}
+
+impl Workload for PoolFull {
+    #[inline]
+    fn cycle(&mut self) {
+        self.owner = self.owner.wrapping_add(1);
+        let (handle, particle) = self.pool.acquire_mut();
+        *particle = Particle::spawned(self.owner);
+        black_box(handle);
+    }
+}
+
+/// Baseline: a raw `SlotMap`, insert and remove, half full.
+pub struct SlotMapHalfLive {
+    map: SlotMap<DefaultKey, Particle>,
+    live: VecDeque<DefaultKey>,
+    owner: u32,
+}
+
+impl SlotMapHalfLive {
+    /// A slot map with room for `size` values, half of them present.
+    pub fn new(size: usize) -> Self {
+        let mut this = Self {
+            map: SlotMap::with_capacity(size),
+            live: VecDeque::with_capacity(size),
+            owner: 0,
+        };
+        for _ in 0..size / 2 {
+            let key = this.map.insert(Particle::default());
+            this.live.push_back(key);
+        }
+        this.run(size as u64);
+        this
+    }
+}
+
+impl Workload for SlotMapHalfLive {
+    #[inline]
+    fn cycle(&mut self) {
+        self.owner = self.owner.wrapping_add(1);
+        let key = self.map.insert(Particle::spawned(self.owner));
+        self.live.push_back(key);
+        if let Some(oldest) = self.live.pop_front() {
+            black_box(self.map.remove(oldest));
+        }
+    }
+}
+
+/// Baseline: no pool at all, `Box::new` and drop.
+pub struct BoxHalfLive {
+    live: VecDeque<Box<Particle>>,
+    owner: u32,
+}
+
+impl BoxHalfLive {
+    /// `size / 2` boxed particles alive.
+    pub fn new(size: usize) -> Self {
+        let mut this = Self {
+            live: VecDeque::with_capacity(size),
+            owner: 0,
+        };
+        for _ in 0..size / 2 {
+            this.live.push_back(Box::default());
+        }
+        this.run(size as u64);
+        this
+    }
+}
+
+impl Workload for BoxHalfLive {
+    #[inline]
+    fn cycle(&mut self) {
+        self.owner = self.owner.wrapping_add(1);
+        self.live
+            .push_back(black_box(Box::new(Particle::spawned(self.owner))));
+        black_box(self.live.pop_front());
+    }
+}
+
+/// Baseline: the `object-pool` crate (a `Mutex<Vec<T>>` and RAII guards that give
+/// the object back on drop).
+pub struct ObjectPoolHalfLive {
+    // Declared before `pool`'s owner so guards drop first; the pool is leaked, which
+    // is what makes the guards `'static` (one pool per benchmark case).
+    live: VecDeque<object_pool::Reusable<'static, Particle>>,
+    pool: &'static object_pool::Pool<Particle>,
+    owner: u32,
+}
+
+impl ObjectPoolHalfLive {
+    /// An `object_pool::Pool` of `size` objects, half of them pulled.
+    pub fn new(size: usize) -> Self {
+        let pool: &'static object_pool::Pool<Particle> =
+            Box::leak(Box::new(object_pool::Pool::new(size, Particle::default)));
+        let mut this = Self {
+            live: VecDeque::with_capacity(size),
+            pool,
+            owner: 0,
+        };
+        for _ in 0..size / 2 {
+            let guard = this.pool.pull(Particle::default);
+            this.live.push_back(guard);
+        }
+        this.run(size as u64);
+        this
+    }
+}
+
+impl Workload for ObjectPoolHalfLive {
+    #[inline]
+    fn cycle(&mut self) {
+        self.owner = self.owner.wrapping_add(1);
+        let mut guard = self.pool.pull(Particle::default);
+        *guard = Particle::spawned(self.owner);
+        self.live.push_back(guard);
+        black_box(self.live.pop_front());
+    }
+}
+
+/// Source 000's Unity `FIFOAudioSourcePool.Retrieve`, in Rust: a queue of sources
+/// rotated until one that is not playing is found; below the cap a new one is
+/// created; at the cap the front (oldest) one is stopped and reused. Every source is
+/// busy here, so each request rotates the whole queue before stealing.
+pub struct UnityScanFull {
+    sources: Vec<UnitySource>,
+    queue: VecDeque<usize>,
+    max: usize,
+    owner: u32,
+}
+
+struct UnitySource {
+    playing: bool,
+    particle: Particle,
+}
+
+impl UnityScanFull {
+    /// `size` sources, all playing.
+    pub fn new(size: usize) -> Self {
+        let mut this = Self {
+            sources: Vec::with_capacity(size),
+            queue: VecDeque::with_capacity(size),
+            max: size,
+            owner: 0,
+        };
+        // What `size` calls of `retrieve` would build (each creating one source),
+        // without the O(size^2) scans.
+        for index in 0..size {
+            this.sources.push(UnitySource {
+                playing: true,
+                particle: Particle::default(),
+            });
+            this.queue.push_back(index);
+        }
+        this.run(4);
+        this
+    }
+
+    fn retrieve(&mut self) -> usize {
+        for _ in 0..self.queue.len() {
+            let Some(index) = self.queue.pop_front() else {
+                break;
+            };
+            self.queue.push_back(index);
+            if !self.sources[index].playing {
+                return index;
+            }
+        }
+        if self.sources.len() < self.max {
+            self.sources.push(UnitySource {
+                playing: false,
+                particle: Particle::default(),
+            });
+            let index = self.sources.len() - 1;
+            self.queue.push_back(index);
+            return index;
+        }
+        let index = self.queue.pop_front().unwrap_or(0);
+        self.sources[index].playing = false; // Stop(): the oldest sound is cut
+        self.queue.push_back(index);
+        index
+    }
+}
+
+impl Workload for UnityScanFull {
+    #[inline]
+    fn cycle(&mut self) {
+        self.owner = self.owner.wrapping_add(1);
+        let index = self.retrieve();
+        let source = &mut self.sources[index];
+        source.particle = Particle::spawned(self.owner);
+        source.playing = true;
+        black_box(index);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CASES, SIZES, workload};
+    use pool_core::Strict;
+
+    #[test]
+    fn every_case_builds_at_every_size_and_cycles() {
+        for name in CASES {
+            for size in SIZES {
+                let mut case = workload(name, size).expect(name);
+                case.run(10);
+            }
+        }
+        assert!(workload("nope", 64).is_none());
+    }
+
+    #[test]
+    fn half_live_cases_keep_half_their_objects_live() {
+        let mut case = PoolHalfLive::new(64, 64, Strict);
+        case.run(1000);
+        assert_eq!(case.pool.stats().live, 32);
+        assert_eq!(case.pool.stats().total, 64, "a prewarmed pool never grows");
+        let mut grown = PoolHalfLive::new(0, 64, Strict);
+        grown.run(1000);
+        assert_eq!(grown.pool.stats().live, 32);
+        assert!(
+            grown.pool.stats().total <= 33,
+            "grew to its working set only"
+        );
+    }
+
+    #[test]
+    fn the_full_pool_recycles_on_every_cycle() {
+        let mut case = PoolFull::new(64);
+        let before = case.pool.stats().recycles;
+        case.run(100);
+        assert_eq!(case.pool.stats().recycles - before, 100);
+    }
+
+    #[test]
+    fn the_unity_scan_steals_the_oldest_source() {
+        let mut case = UnityScanFull::new(4);
+        assert!(case.sources.iter().all(|s| s.playing));
+        let front = *case.queue.front().unwrap();
+        case.cycle();
+        assert_eq!(
+            *case.queue.back().unwrap(),
+            front,
+            "the oldest went to the back"
+        );
+        assert_eq!(case.sources.len(), 4);
+    }
+}
