@@ -128,3 +128,9 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         _ => return None,
     })
 }
+
+/// The workspace README's Rust examples, compiled and run as doctests here, in the
+/// crate that depends on every other.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -153,8 +153,3 @@ pub use slotmap::Key;
 /// assert!(bullets.contains(bullet));
 /// ```
 pub use slotmap::new_key_type as new_handle_type;
-
-/// The workspace README's Rust examples, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
