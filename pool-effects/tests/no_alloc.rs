@@ -35,7 +35,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-const FRAMES: u32 = if cfg!(miri) { 10 } else { 600 };
+const FRAMES: u32 = if cfg!(miri) { 30 } else { 600 };
 
 #[test]
 fn a_warm_frame_of_effects_does_not_allocate() {
