@@ -606,6 +606,27 @@ impl Effects {
         self.pools.prewarm_step(budget)
     }
 
+    /// Creates at most `budget` instances of one kind towards its `initial` size;
+    /// returns how many are still missing.
+    ///
+    /// # Errors
+    /// [`SpawnError::UnknownKind`] for an id this `Effects` did not issue.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let smoke = effects.define_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
+    /// assert_eq!(effects.prewarm_kind_step(smoke, 400)?, 600);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prewarm_kind_step(&mut self, kind: KindId, budget: usize) -> Result<usize, SpawnError> {
+        let pool = self
+            .pools
+            .pool_mut(kind)
+            .ok_or(SpawnError::UnknownKind(kind))?;
+        Ok(pool.prewarm_step(budget))
+    }
+
     /// Source 001's destroy: drops every instance of one kind, live and idle, when
     /// the kind is no longer needed (the kind stays defined and its pool grows again
     /// on demand). Handles of its live effects go stale.

@@ -302,8 +302,14 @@ fn kinds_prewarm_in_steps_and_reinitialize_to_their_initial_size() {
                 .unwrap()
         })
         .collect();
-    assert_eq!(effects.prewarm_step(1200), 1800);
+    assert_eq!(
+        effects.prewarm_kind_step(kinds[2], 100),
+        Ok(900),
+        "one kind alone"
+    );
+    assert_eq!(effects.prewarm_step(1200), 1700);
     assert_eq!(effects.stats(kinds[1]).unwrap().pool.total, 200);
+    assert_eq!(effects.stats(kinds[2]).unwrap().pool.total, 100);
     while effects.prewarm_step(1200) > 0 {}
     for _ in 0..10 {
         effects.spawn(kinds[2], [0.0, 0.0]).unwrap();
