@@ -1,0 +1,299 @@
+//! Source 003's attenuation of stacked copies: copy `i` of a sound plays at
+//! `v * p^i`, with `p` chosen so that all `n` copies together sum to the headroom.
+//! In-phase copies add up sample by sample, so their sum bounds the mix: with the
+//! headroom below full scale, a stack of copies never clips.
+
+use core::fmt;
+
+/// The most copies of one sound that may play at once (the copy slots of a sound
+/// live in a fixed-size array).
+pub const MAX_VOICES_PER_SOUND: u32 = 64;
+
+/// A per-sound setting out of range.
+///
+/// ```
+/// use pool_audio::{AttenuationError, CopyVolumes};
+///
+/// assert_eq!(CopyVolumes::solve(0, 0.5, 0.9), Err(AttenuationError::MaxVoices(0)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AttenuationError {
+    /// `max_voices` is not in `1..=64`.
+    MaxVoices(u32),
+    /// The first copy's volume is not a finite amplitude in `(0, 1]`.
+    FirstVolume(f64),
+    /// The headroom is not a finite amplitude in `(0, 1]`.
+    Headroom(f64),
+}
+
+impl fmt::Display for AttenuationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MaxVoices(n) => write!(f, "max_voices {n} is not in 1..={MAX_VOICES_PER_SOUND}"),
+            Self::FirstVolume(v) => {
+                write!(f, "first-copy volume {v} is not an amplitude in (0, 1]")
+            }
+            Self::Headroom(h) => write!(f, "headroom {h} is not an amplitude in (0, 1]"),
+        }
+    }
+}
+
+impl std::error::Error for AttenuationError {}
+
+/// The volumes of the copies of one sound: copy `i` (0 is the first, loudest)
+/// plays at `first * ratio^i`, and the `max_voices` copies sum to at most the
+/// headroom.
+///
+/// ```
+/// use pool_audio::CopyVolumes;
+///
+/// // Source 003's example: 100 copies, the first at 0.2, summing to 1.
+/// let volumes = CopyVolumes::solve(64, 0.2, 1.0)?;
+/// let total: f64 = (0..64).map(|i| volumes.volume(i)).sum();
+/// assert!((total - 1.0).abs() < 1e-9);
+/// assert!(volumes.volume(1) < volumes.volume(0));
+/// # Ok::<(), pool_audio::AttenuationError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CopyVolumes {
+    first: f64,
+    ratio: f64,
+    copies: u32,
+}
+
+impl CopyVolumes {
+    /// Solves for the ratio `p` with Newton's method (source 003: start at 0.9),
+    /// kept inside a bisection bracket so it converges for every valid input.
+    ///
+    /// Edges: one copy (`p` = 1, nothing to share); equal volumes already fit
+    /// (`v * n <= headroom`, so `p` = 1); a first volume at or above the headroom
+    /// (the first copy plays at the headroom and `p` = 0: there is no room for a
+    /// second copy, which is then below any audibility floor and never started).
+    ///
+    /// # Errors
+    /// [`AttenuationError`] when `max_voices` is not in `1..=64`, or `first_volume`
+    /// or `headroom` is not a finite amplitude in `(0, 1]`.
+    ///
+    /// ```
+    /// use pool_audio::CopyVolumes;
+    ///
+    /// let quiet = CopyVolumes::solve(10, 0.05, 0.891)?; // 10 x 0.05 = 0.5 fits
+    /// assert_eq!(quiet.ratio(), 1.0);
+    /// let loud = CopyVolumes::solve(10, 0.5, 0.891)?;
+    /// assert!(loud.ratio() < 1.0);
+    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// ```
+    pub fn solve(
+        max_voices: u32,
+        first_volume: f64,
+        headroom: f64,
+    ) -> Result<Self, AttenuationError> {
+        if !(1..=MAX_VOICES_PER_SOUND).contains(&max_voices) {
+            return Err(AttenuationError::MaxVoices(max_voices));
+        }
+        if !(first_volume.is_finite() && first_volume > 0.0 && first_volume <= 1.0) {
+            return Err(AttenuationError::FirstVolume(first_volume));
+        }
+        if !(headroom.is_finite() && headroom > 0.0 && headroom <= 1.0) {
+            return Err(AttenuationError::Headroom(headroom));
+        }
+        let n = max_voices;
+        let first = first_volume.min(headroom);
+        let ratio = if n == 1 || first * f64::from(n) <= headroom {
+            1.0
+        } else if first >= headroom {
+            0.0
+        } else {
+            solve_ratio(n, first, headroom)
+        };
+        Ok(Self {
+            first,
+            ratio,
+            copies: n,
+        })
+    }
+
+    /// The volume (linear amplitude) of copy `index`; 0 past the last copy.
+    ///
+    /// ```
+    /// # use pool_audio::CopyVolumes;
+    /// let volumes = CopyVolumes::solve(4, 0.5, 0.9)?;
+    /// assert_eq!(volumes.volume(0), 0.5);
+    /// assert_eq!(volumes.volume(4), 0.0);
+    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// ```
+    pub fn volume(&self, index: u32) -> f64 {
+        if index >= self.copies {
+            0.0
+        } else {
+            self.first * self.ratio.powi(index as i32)
+        }
+    }
+
+    /// The first copy's volume: the requested one, or the headroom if that was lower.
+    ///
+    /// ```
+    /// # use pool_audio::CopyVolumes;
+    /// assert_eq!(CopyVolumes::solve(4, 1.0, 0.9)?.first(), 0.9);
+    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// ```
+    pub fn first(&self) -> f64 {
+        self.first
+    }
+
+    /// `p`: each copy is this much quieter than the one before, in `[0, 1]`.
+    ///
+    /// ```
+    /// # use pool_audio::CopyVolumes;
+    /// let volumes = CopyVolumes::solve(8, 0.3, 0.9)?;
+    /// assert!(volumes.ratio() > 0.0 && volumes.ratio() < 1.0);
+    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// ```
+    pub fn ratio(&self) -> f64 {
+        self.ratio
+    }
+
+    /// The number of copies, `max_voices`.
+    ///
+    /// ```
+    /// # use pool_audio::CopyVolumes;
+    /// assert_eq!(CopyVolumes::solve(8, 0.3, 0.9)?.copies(), 8);
+    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// ```
+    pub fn copies(&self) -> u32 {
+        self.copies
+    }
+
+    /// The volume of all copies together: the loudest the stack can get.
+    ///
+    /// ```
+    /// # use pool_audio::CopyVolumes;
+    /// let volumes = CopyVolumes::solve(30, 0.2, 0.891)?;
+    /// assert!((volumes.total() - 0.891).abs() < 1e-9);
+    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// ```
+    pub fn total(&self) -> f64 {
+        (0..self.copies).map(|i| self.volume(i)).sum()
+    }
+}
+
+/// `sum_{i<n} p^i` and its derivative.
+fn series(n: u32, p: f64) -> (f64, f64) {
+    let (mut sum, mut derivative, mut power) = (0.0, 0.0, 1.0);
+    for i in 0..n {
+        sum += power;
+        if i + 1 < n {
+            derivative += f64::from(i + 1) * power;
+        }
+        power *= p;
+    }
+    (sum, derivative)
+}
+
+/// The `p` in `(0, 1)` with `first * sum_{i<n} p^i = headroom`, given
+/// `first < headroom < first * n` (so the root is bracketed by 0 and 1, and the
+/// function increases on that interval).
+fn solve_ratio(n: u32, first: f64, headroom: f64) -> f64 {
+    let (mut low, mut high) = (0.0_f64, 1.0_f64);
+    let mut p = 0.9;
+    for _ in 0..100 {
+        let (sum, derivative) = series(n, p);
+        let f = first * sum - headroom;
+        if f.abs() < 1e-13 {
+            break;
+        }
+        if f < 0.0 {
+            low = p;
+        } else {
+            high = p;
+        }
+        let newton = p - f / (first * derivative);
+        // Newton while it stays inside the bracket; bisection otherwise.
+        p = if newton > low && newton < high {
+            newton
+        } else {
+            0.5 * (low + high)
+        };
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn source_003s_finding_the_first_30_of_100_copies_carry_99_percent() {
+        // The article's numbers are for 100 copies; our cap is 64, so check the
+        // same shape with the solver's formula directly.
+        let p = solve_ratio(100, 0.2, 1.0);
+        let total: f64 = (0..100).map(|i| 0.2 * p.powi(i)).sum();
+        let first_30: f64 = (0..30).map(|i| 0.2 * p.powi(i)).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(first_30 / total > 0.99, "{}", first_30 / total);
+    }
+
+    #[test]
+    fn edges_one_copy_small_volumes_and_loud_first_copies() {
+        let one = CopyVolumes::solve(1, 0.7, 0.891).unwrap();
+        assert_eq!((one.ratio(), one.total()), (1.0, 0.7));
+        let fits = CopyVolumes::solve(5, 0.1, 0.891).unwrap();
+        assert_eq!(fits.ratio(), 1.0);
+        assert!((fits.total() - 0.5).abs() < 1e-12);
+        let loud = CopyVolumes::solve(5, 1.0, 0.891).unwrap();
+        assert_eq!(
+            (loud.first(), loud.ratio(), loud.volume(1)),
+            (0.891, 0.0, 0.0)
+        );
+        assert!(loud.total() <= 0.891);
+    }
+
+    #[test]
+    fn out_of_range_settings_are_typed_errors() {
+        assert_eq!(
+            CopyVolumes::solve(65, 0.5, 0.9),
+            Err(AttenuationError::MaxVoices(65))
+        );
+        for v in [0.0, -0.1, 1.5, f64::NAN, f64::INFINITY] {
+            assert!(matches!(
+                CopyVolumes::solve(4, v, 0.9),
+                Err(AttenuationError::FirstVolume(_))
+            ));
+            assert!(matches!(
+                CopyVolumes::solve(4, 0.5, v),
+                Err(AttenuationError::Headroom(_))
+            ));
+        }
+        assert!(
+            AttenuationError::MaxVoices(0)
+                .to_string()
+                .contains("1..=64")
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn copies_sum_to_the_headroom_and_never_get_louder(
+            n in 1..=64u32,
+            v in 1e-6..=1.0f64,
+            h in 1e-3..=1.0f64,
+        ) {
+            let volumes = CopyVolumes::solve(n, v, h).unwrap();
+            let total = volumes.total();
+            prop_assert!(total <= h + 1e-9, "total {total} above headroom {h}");
+            if v * f64::from(n) <= h || n == 1 {
+                prop_assert_eq!(volumes.ratio(), 1.0);
+                prop_assert!((total - v.min(h) * f64::from(n)).abs() < 1e-9);
+            } else {
+                prop_assert!((total - h).abs() < 1e-6, "total {total} vs headroom {h}");
+            }
+            if v < h {
+                prop_assert!(volumes.ratio() > 0.0 && volumes.ratio() <= 1.0);
+            }
+            for i in 1..n {
+                prop_assert!(volumes.volume(i) <= volumes.volume(i - 1));
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! A meter for the mix before kira's output clamp. kira clamps every output sample
+//! to `[-1, 1]` after the main track, silently, so clipping cannot be seen in what
+//! comes out; an effect placed last on the main track sees the mix just before it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use kira::Frame;
+use kira::effect::{Effect, EffectBuilder};
+use kira::info::Info;
+
+#[derive(Debug, Default)]
+struct Readings {
+    /// `f32` bits of the largest magnitude seen: for non-negative floats the bit
+    /// patterns order like the values, so `fetch_max` on the bits is a float max.
+    peak_bits: AtomicU32,
+    /// Samples (per channel) with magnitude above 1.0: the ones the clamp changes.
+    clipped: AtomicU64,
+    /// Samples (per channel) metered.
+    samples: AtomicU64,
+}
+
+/// Adds a pre-clamp meter to a kira track: put it last on the main track
+/// (`MainTrackBuilder::with_effect`) to meter what kira is about to clamp. Works the
+/// same on the offline backend and on a real device.
+///
+/// ```
+/// use kira::{AudioManager, AudioManagerSettings, track::MainTrackBuilder};
+/// use pool_audio::{MeterBuilder, OfflineBackend, OfflineSettings};
+///
+/// let meter = MeterBuilder::new();
+/// let reading = meter.handle();
+/// let manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+///     main_track_builder: MainTrackBuilder::new().with_effect(meter),
+///     backend_settings: OfflineSettings::default(),
+///     ..Default::default()
+/// })?;
+/// assert_eq!(reading.peak(), 0.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+#[must_use = "a meter does nothing until added to a track"]
+pub struct MeterBuilder {
+    readings: Arc<Readings>,
+}
+
+impl MeterBuilder {
+    /// A meter with nothing measured yet.
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// let meter = MeterBuilder::new();
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The handle that reads this meter, before the builder is moved into a track
+    /// (adding it to a track returns the same handle).
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// let meter = MeterBuilder::new();
+    /// assert_eq!(meter.handle().samples(), 0);
+    /// ```
+    pub fn handle(&self) -> MeterHandle {
+        MeterHandle {
+            readings: self.readings.clone(),
+        }
+    }
+}
+
+impl EffectBuilder for MeterBuilder {
+    type Handle = MeterHandle;
+
+    fn build(self) -> (Box<dyn Effect>, Self::Handle) {
+        let handle = self.handle();
+        (
+            Box::new(Meter {
+                readings: self.readings,
+            }),
+            handle,
+        )
+    }
+}
+
+/// Reads a [`MeterBuilder`]'s measurements from any thread.
+///
+/// ```
+/// # use pool_audio::MeterBuilder;
+/// let reading = MeterBuilder::new().handle();
+/// assert_eq!((reading.peak(), reading.clipped_samples(), reading.clipped_fraction()), (0.0, 0, 0.0));
+/// ```
+#[derive(Debug, Clone)]
+pub struct MeterHandle {
+    readings: Arc<Readings>,
+}
+
+impl MeterHandle {
+    /// The largest sample magnitude since the last reset, before the clamp.
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// assert_eq!(MeterBuilder::new().handle().peak(), 0.0);
+    /// ```
+    pub fn peak(&self) -> f32 {
+        f32::from_bits(self.readings.peak_bits.load(Ordering::Relaxed))
+    }
+
+    /// Samples (per channel) whose magnitude exceeded 1.0: the ones kira's clamp cut.
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// assert_eq!(MeterBuilder::new().handle().clipped_samples(), 0);
+    /// ```
+    pub fn clipped_samples(&self) -> u64 {
+        self.readings.clipped.load(Ordering::Relaxed)
+    }
+
+    /// Samples (per channel) metered since the last reset.
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// assert_eq!(MeterBuilder::new().handle().samples(), 0);
+    /// ```
+    pub fn samples(&self) -> u64 {
+        self.readings.samples.load(Ordering::Relaxed)
+    }
+
+    /// `clipped_samples / samples` (0 before anything was metered).
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// assert_eq!(MeterBuilder::new().handle().clipped_fraction(), 0.0);
+    /// ```
+    pub fn clipped_fraction(&self) -> f64 {
+        match self.samples() {
+            0 => 0.0,
+            samples => self.clipped_samples() as f64 / samples as f64,
+        }
+    }
+
+    /// Starts measuring afresh.
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// let reading = MeterBuilder::new().handle();
+    /// reading.reset();
+    /// ```
+    pub fn reset(&self) {
+        self.readings.peak_bits.store(0, Ordering::Relaxed);
+        self.readings.clipped.store(0, Ordering::Relaxed);
+        self.readings.samples.store(0, Ordering::Relaxed);
+    }
+}
+
+struct Meter {
+    readings: Arc<Readings>,
+}
+
+impl Effect for Meter {
+    fn process(&mut self, input: &mut [Frame], _dt: f64, _info: &Info) {
+        let (mut peak, mut clipped) = (0.0f32, 0u64);
+        for frame in input.iter() {
+            for sample in [frame.left, frame.right] {
+                let magnitude = sample.abs();
+                if magnitude > peak {
+                    peak = magnitude;
+                }
+                if magnitude > 1.0 {
+                    clipped += 1;
+                }
+            }
+        }
+        // Once per chunk, not per sample: the audio thread stays cheap.
+        self.readings
+            .peak_bits
+            .fetch_max(peak.to_bits(), Ordering::Relaxed);
+        self.readings.clipped.fetch_add(clipped, Ordering::Relaxed);
+        self.readings
+            .samples
+            .fetch_add(2 * input.len() as u64, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,277 @@
+//! A kira backend with no audio device: the mix is rendered on demand into memory,
+//! at any sample rate, as fast as the CPU allows. Tests, CI and the demos run on it.
+
+use std::path::Path;
+
+use kira::backend::{Backend, Renderer};
+
+/// Settings for the [`OfflineBackend`].
+///
+/// ```
+/// use pool_audio::OfflineSettings;
+///
+/// assert_eq!(OfflineSettings::default().sample_rate, 48_000);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OfflineSettings {
+    /// Frames per second of the rendered mix.
+    pub sample_rate: u32,
+}
+
+impl Default for OfflineSettings {
+    fn default() -> Self {
+        Self {
+            sample_rate: 48_000,
+        }
+    }
+}
+
+/// Why the offline backend could not do what was asked.
+///
+/// ```
+/// use kira::{AudioManager, AudioManagerSettings};
+/// use pool_audio::{OfflineBackend, OfflineError, OfflineSettings};
+///
+/// let settings = AudioManagerSettings {
+///     backend_settings: OfflineSettings { sample_rate: 0 },
+///     ..Default::default()
+/// };
+/// assert!(matches!(AudioManager::<OfflineBackend>::new(settings), Err(OfflineError::SampleRate(0))));
+/// ```
+#[derive(Debug)]
+pub enum OfflineError {
+    /// The sample rate is 0.
+    SampleRate(u32),
+    /// `render` was given a duration that is negative, NaN or infinite.
+    Duration(f64),
+    /// Writing a WAV file failed.
+    Wav(hound::Error),
+}
+
+impl std::fmt::Display for OfflineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::SampleRate(rate) => write!(f, "sample rate {rate} Hz: must be at least 1"),
+            Self::Duration(seconds) => write!(f, "cannot render {seconds} seconds"),
+            Self::Wav(error) => write!(f, "writing the WAV file failed: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for OfflineError {}
+
+/// A kira [`Backend`] that renders the mix into memory when asked, instead of
+/// playing it: `AudioManager<OfflineBackend>` works like any kira manager, and
+/// `manager.backend_mut().render(seconds)` produces the next `seconds` of output.
+///
+/// ```
+/// use kira::{AudioManager, AudioManagerSettings};
+/// use pool_audio::OfflineBackend;
+///
+/// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+/// let silence = manager.backend_mut().render(0.5)?;
+/// assert_eq!(silence.frames(), 24_000);
+/// assert!(silence.samples().iter().all(|s| *s == 0.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct OfflineBackend {
+    sample_rate: u32,
+    renderer: Option<Renderer>,
+    /// Frames rendered so far: the offline clock.
+    rendered: u64,
+}
+
+impl Backend for OfflineBackend {
+    type Settings = OfflineSettings;
+    type Error = OfflineError;
+
+    fn setup(
+        settings: OfflineSettings,
+        _internal_buffer_size: usize,
+    ) -> Result<(Self, u32), OfflineError> {
+        if settings.sample_rate == 0 {
+            return Err(OfflineError::SampleRate(0));
+        }
+        Ok((
+            Self {
+                sample_rate: settings.sample_rate,
+                renderer: None,
+                rendered: 0,
+            },
+            settings.sample_rate,
+        ))
+    }
+
+    fn start(&mut self, renderer: Renderer) -> Result<(), OfflineError> {
+        self.renderer = Some(renderer);
+        Ok(())
+    }
+}
+
+impl OfflineBackend {
+    /// Renders the next `seconds` of the mix (rounded to whole frames), after
+    /// kira's clamp, as interleaved stereo. Commands sent to the manager before the
+    /// call (sounds played, volumes set) take effect at its start.
+    ///
+    /// # Errors
+    /// [`OfflineError::Duration`] for a negative, NaN or infinite duration.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, OfflineSettings};
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+    ///     backend_settings: OfflineSettings { sample_rate: 1000 },
+    ///     ..Default::default()
+    /// })?;
+    /// let audio = manager.backend_mut().render(0.25)?;
+    /// assert_eq!((audio.frames(), audio.sample_rate()), (250, 1000));
+    /// assert!(manager.backend_mut().render(-1.0).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn render(&mut self, seconds: f64) -> Result<Rendered, OfflineError> {
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(OfflineError::Duration(seconds));
+        }
+        let frames = (seconds * f64::from(self.sample_rate)).round() as usize;
+        let mut samples = vec![0.0; frames * 2];
+        if let Some(renderer) = &mut self.renderer {
+            // kira's own backends hand the renderer a device-sized buffer at a time
+            // and call `on_start_processing` before each: do the same, in blocks of
+            // about 10 ms, so commands and parameter changes land on time.
+            let block = (self.sample_rate as usize / 100).max(1) * 2;
+            for chunk in samples.chunks_mut(block) {
+                renderer.on_start_processing();
+                renderer.process(chunk, 2);
+            }
+        }
+        self.rendered += frames as u64;
+        Ok(Rendered {
+            sample_rate: self.sample_rate,
+            samples,
+        })
+    }
+
+    /// The sample rate the mix is rendered at.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// assert_eq!(manager.backend_mut().sample_rate(), 48_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sample_rate(&self) -> u32 {
+        self.sample_rate
+    }
+
+    /// Seconds of audio rendered so far: the offline clock.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// manager.backend_mut().render(1.5)?;
+    /// assert_eq!(manager.backend_mut().rendered_seconds(), 1.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rendered_seconds(&self) -> f64 {
+        self.rendered as f64 / f64::from(self.sample_rate)
+    }
+}
+
+/// Audio rendered by the [`OfflineBackend`]: interleaved stereo `f32` samples.
+///
+/// ```
+/// # use kira::{AudioManager, AudioManagerSettings};
+/// # use pool_audio::OfflineBackend;
+/// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+/// let audio = manager.backend_mut().render(0.1)?;
+/// assert_eq!(audio.samples().len(), 2 * audio.frames());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    sample_rate: u32,
+    samples: Vec<f32>,
+}
+
+impl Rendered {
+    /// Interleaved left/right samples.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let audio = manager.backend_mut().render(0.1)?;
+    /// let left: Vec<f32> = audio.samples().iter().step_by(2).copied().collect();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn samples(&self) -> &[f32] {
+        &self.samples
+    }
+
+    /// Stereo frames (sample pairs).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// assert_eq!(manager.backend_mut().render(0.01)?.frames(), 480);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn frames(&self) -> usize {
+        self.samples.len() / 2
+    }
+
+    /// The sample rate.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// assert_eq!(manager.backend_mut().render(0.01)?.sample_rate(), 48_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sample_rate(&self) -> u32 {
+        self.sample_rate
+    }
+
+    /// The largest sample magnitude (after kira's clamp, so at most 1).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// assert_eq!(manager.backend_mut().render(0.01)?.peak(), 0.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn peak(&self) -> f32 {
+        self.samples.iter().fold(0.0, |peak, s| peak.max(s.abs()))
+    }
+
+    /// Writes a 32-bit float stereo WAV file (hound).
+    ///
+    /// # Errors
+    /// [`OfflineError::Wav`] when the file cannot be created or written.
+    ///
+    /// ```no_run
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// manager.backend_mut().render(1.0)?.write_wav("target/silence.wav")?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_wav(&self, path: impl AsRef<Path>) -> Result<(), OfflineError> {
+        let spec = hound::WavSpec {
+            channels: 2,
+            sample_rate: self.sample_rate,
+            bits_per_sample: 32,
+            sample_format: hound::SampleFormat::Float,
+        };
+        let mut writer = hound::WavWriter::create(path, spec).map_err(OfflineError::Wav)?;
+        for sample in &self.samples {
+            writer.write_sample(*sample).map_err(OfflineError::Wav)?;
+        }
+        writer.finalize().map_err(OfflineError::Wav)
+    }
+}
