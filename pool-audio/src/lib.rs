@@ -16,9 +16,11 @@
 #![forbid(unsafe_code)]
 
 mod attenuation;
+mod loader;
 mod meter;
 mod offline;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
+pub use loader::{FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};
 pub use offline::{OfflineBackend, OfflineError, OfflineSettings, Rendered};

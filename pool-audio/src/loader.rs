@@ -1,0 +1,251 @@
+//! Where sounds come from (source 000's `ISoundLoader`): a trait, a loader rooted at
+//! a folder, and one over bytes or sounds already in memory. Decoded sounds are
+//! cached by key; kira's `StaticSoundData` clones share their samples, so a cache
+//! hit costs a reference count.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Cursor;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use kira::sound::static_sound::StaticSoundData;
+
+/// Why a sound could not be loaded. Every variant names the key asked for.
+///
+/// ```
+/// use pool_audio::{LoadError, MemoryLoader, SoundLoader};
+///
+/// let mut loader = MemoryLoader::new();
+/// let err = loader.load("boom").unwrap_err();
+/// assert_eq!(err, LoadError::UnknownKey { key: "boom".into() });
+/// assert_eq!(err.to_string(), "no sound is known as \"boom\"");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// No sound is registered under this key.
+    UnknownKey {
+        /// The key asked for.
+        key: String,
+    },
+    /// The key would leave the loader's folder (absolute, or with `..`).
+    InvalidKey {
+        /// The key asked for.
+        key: String,
+    },
+    /// The file the key names does not exist.
+    Missing {
+        /// The key asked for.
+        key: String,
+        /// Where the file was looked for.
+        path: PathBuf,
+    },
+    /// The data could not be decoded as audio.
+    Corrupt {
+        /// The key asked for.
+        key: String,
+        /// What the decoder said.
+        reason: String,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownKey { key } => write!(f, "no sound is known as {key:?}"),
+            Self::InvalidKey { key } => write!(f, "sound key {key:?} leaves the loader's folder"),
+            Self::Missing { key, path } => {
+                write!(f, "sound {key:?}: no file at {}", path.display())
+            }
+            Self::Corrupt { key, reason } => write!(f, "sound {key:?} cannot be decoded: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Loads sounds by key. Implement it for a pack file, an asset server, a
+/// procedural generator.
+///
+/// ```
+/// use kira::sound::static_sound::StaticSoundData;
+/// use pool_audio::{LoadError, SoundLoader};
+///
+/// /// Every key is the same click, made on the fly.
+/// struct Clicks;
+///
+/// impl SoundLoader for Clicks {
+///     fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
+///         Ok(StaticSoundData {
+///             sample_rate: 48_000,
+///             frames: vec![kira::Frame { left: 1.0, right: 1.0 }; 48].into(),
+///             settings: Default::default(),
+///             slice: None,
+///         })
+///     }
+/// }
+///
+/// assert!(Clicks.load("anything").is_ok());
+/// ```
+pub trait SoundLoader {
+    /// The sound for `key`, decoded.
+    ///
+    /// # Errors
+    /// A [`LoadError`] that names `key`.
+    fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError>;
+}
+
+/// Loads sound files (WAV, OGG, FLAC, MP3) from a folder; the key is the file's
+/// path relative to it. Decoded sounds are cached.
+///
+/// ```no_run
+/// use pool_audio::{FileLoader, SoundLoader};
+///
+/// let mut sounds = FileLoader::new("assets/sfx");
+/// let explosion = sounds.load("explosion.ogg")?;
+/// # Ok::<(), pool_audio::LoadError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct FileLoader {
+    root: PathBuf,
+    cache: HashMap<String, StaticSoundData>,
+}
+
+impl FileLoader {
+    /// A loader for the files under `root`.
+    ///
+    /// ```
+    /// # use pool_audio::FileLoader;
+    /// let loader = FileLoader::new("assets/sfx");
+    /// assert_eq!(loader.root(), std::path::Path::new("assets/sfx"));
+    /// ```
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self {
+            root: root.into(),
+            cache: HashMap::new(),
+        }
+    }
+
+    /// The folder keys are relative to.
+    ///
+    /// ```
+    /// # use pool_audio::FileLoader;
+    /// assert_eq!(FileLoader::new("sfx").root(), std::path::Path::new("sfx"));
+    /// ```
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}
+
+impl SoundLoader for FileLoader {
+    fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
+        if let Some(sound) = self.cache.get(key) {
+            return Ok(sound.clone());
+        }
+        let relative = Path::new(key);
+        let inside = !key.is_empty()
+            && relative
+                .components()
+                .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));
+        if !inside {
+            return Err(LoadError::InvalidKey { key: key.into() });
+        }
+        let path = self.root.join(relative);
+        if !path.is_file() {
+            return Err(LoadError::Missing {
+                key: key.into(),
+                path,
+            });
+        }
+        let sound = StaticSoundData::from_file(&path).map_err(|error| LoadError::Corrupt {
+            key: key.into(),
+            reason: error.to_string(),
+        })?;
+        self.cache.insert(key.into(), sound.clone());
+        Ok(sound)
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Source {
+    Encoded(Arc<[u8]>),
+    Decoded(StaticSoundData),
+}
+
+/// Sounds held in memory: encoded files (`include_bytes!`, a pack file) decoded on
+/// first use and cached, or sounds already decoded or synthesized.
+///
+/// ```
+/// use pool_audio::{MemoryLoader, SoundLoader};
+///
+/// let mut loader = MemoryLoader::new();
+/// loader.insert_encoded("broken", b"not audio".to_vec());
+/// assert!(loader.load("broken").is_err());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct MemoryLoader {
+    sources: HashMap<String, Source>,
+}
+
+impl MemoryLoader {
+    /// An empty loader.
+    ///
+    /// ```
+    /// # use pool_audio::MemoryLoader;
+    /// let loader = MemoryLoader::new();
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers an encoded sound file's bytes under `key`, decoded on first load.
+    ///
+    /// ```
+    /// # use pool_audio::MemoryLoader;
+    /// let mut loader = MemoryLoader::new();
+    /// loader.insert_encoded("click", vec![0u8; 16]);
+    /// ```
+    pub fn insert_encoded(&mut self, key: impl Into<String>, bytes: impl Into<Arc<[u8]>>) {
+        self.sources
+            .insert(key.into(), Source::Encoded(bytes.into()));
+    }
+
+    /// Registers a decoded (or synthesized) sound under `key`.
+    ///
+    /// ```
+    /// # use pool_audio::{MemoryLoader, SoundLoader};
+    /// use kira::sound::static_sound::StaticSoundData;
+    ///
+    /// let mut loader = MemoryLoader::new();
+    /// loader.insert_sound("beep", StaticSoundData {
+    ///     sample_rate: 48_000,
+    ///     frames: vec![kira::Frame::ZERO; 480].into(),
+    ///     settings: Default::default(),
+    ///     slice: None,
+    /// });
+    /// assert_eq!(loader.load("beep")?.num_frames(), 480);
+    /// # Ok::<(), pool_audio::LoadError>(())
+    /// ```
+    pub fn insert_sound(&mut self, key: impl Into<String>, sound: StaticSoundData) {
+        self.sources.insert(key.into(), Source::Decoded(sound));
+    }
+}
+
+impl SoundLoader for MemoryLoader {
+    fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
+        let source = self
+            .sources
+            .get_mut(key)
+            .ok_or_else(|| LoadError::UnknownKey { key: key.into() })?;
+        let sound = match source {
+            Source::Decoded(sound) => return Ok(sound.clone()),
+            Source::Encoded(bytes) => StaticSoundData::from_cursor(Cursor::new(bytes.clone()))
+                .map_err(|error| LoadError::Corrupt {
+                    key: key.into(),
+                    reason: error.to_string(),
+                })?,
+        };
+        *source = Source::Decoded(sound.clone());
+        Ok(sound)
+    }
+}
