@@ -169,7 +169,7 @@ impl SoundLoader for FileLoader {
 #[derive(Debug, Clone)]
 enum Source {
     Encoded(Arc<[u8]>),
-    Decoded(StaticSoundData),
+    Decoded(Box<StaticSoundData>),
 }
 
 /// Sounds held in memory: encoded files (`include_bytes!`, a pack file) decoded on
@@ -227,7 +227,7 @@ impl MemoryLoader {
     /// # Ok::<(), pool_audio::LoadError>(())
     /// ```
     pub fn insert_sound(&mut self, key: impl Into<String>, sound: StaticSoundData) {
-        self.sources.insert(key.into(), Source::Decoded(sound));
+        self.sources.insert(key.into(), Source::Decoded(Box::new(sound)));
     }
 }
 
@@ -238,14 +238,14 @@ impl SoundLoader for MemoryLoader {
             .get_mut(key)
             .ok_or_else(|| LoadError::UnknownKey { key: key.into() })?;
         let sound = match source {
-            Source::Decoded(sound) => return Ok(sound.clone()),
+            Source::Decoded(sound) => return Ok(StaticSoundData::clone(sound)),
             Source::Encoded(bytes) => StaticSoundData::from_cursor(Cursor::new(bytes.clone()))
                 .map_err(|error| LoadError::Corrupt {
                     key: key.into(),
                     reason: error.to_string(),
                 })?,
         };
-        *source = Source::Decoded(sound.clone());
+        *source = Source::Decoded(Box::new(sound.clone()));
         Ok(sound)
     }
 }
