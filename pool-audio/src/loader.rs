@@ -227,7 +227,8 @@ impl MemoryLoader {
     /// # Ok::<(), pool_audio::LoadError>(())
     /// ```
     pub fn insert_sound(&mut self, key: impl Into<String>, sound: StaticSoundData) {
-        self.sources.insert(key.into(), Source::Decoded(Box::new(sound)));
+        self.sources
+            .insert(key.into(), Source::Decoded(Box::new(sound)));
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Decibels, Frame};
-use pool_audio::{MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings};
+use pool_audio::{CopyVolumes, MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings};
 
 const RATE: u32 = 48_000;
 
@@ -95,4 +95,34 @@ fn rendered_audio_round_trips_through_a_wav_file() {
     let samples: Vec<f32> = reader.samples::<f32>().map(Result::unwrap).collect();
     assert_eq!(samples, audio.samples());
     std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn copies_at_the_solved_volumes_stay_under_the_headroom_in_kira() {
+    // -1 dBFS headroom; the first copy at full volume asked for; 64 copies.
+    let headroom = 10f64.powf(-1.0 / 20.0);
+    let volumes = CopyVolumes::solve(64, 0.5, headroom).unwrap();
+    let (mut manager, meter) = metered_manager();
+    let sound = sine(440.0, 0.5);
+    for copy in 0..64 {
+        let volume = volumes.volume(copy);
+        manager
+            .play(sound.volume(Decibels(20.0 * volume.log10() as f32)))
+            .unwrap();
+    }
+    let audio = manager.backend_mut().render(0.5).unwrap();
+    assert!(
+        meter.peak() as f64 <= headroom + 1e-4,
+        "peak {} above {headroom}",
+        meter.peak()
+    );
+    assert!(
+        meter.peak() as f64 > headroom * 0.99,
+        "the stack uses its headroom"
+    );
+    assert_eq!(meter.clipped_samples(), 0);
+    assert!(
+        (audio.peak() - meter.peak()).abs() < 1e-6,
+        "nothing for the clamp to do"
+    );
 }
