@@ -16,11 +16,21 @@
 #![forbid(unsafe_code)]
 
 mod attenuation;
+mod error;
 mod loader;
 mod meter;
 mod offline;
+mod params;
+mod settings;
+mod sound_effects;
+mod voice;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
+pub use error::{PlayError, StaleVoice};
 pub use loader::{FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};
 pub use offline::{OfflineBackend, OfflineError, OfflineSettings, Rendered};
+pub use params::PlayParams;
+pub use settings::{SettingsError, SoundEffectsSettings, SoundSettings, Stealing, WhenFull};
+pub use sound_effects::{AddSoundError, AudioStats, InvalidTime, SetupError, SoundEffects};
+pub use voice::{SoundId, VoiceHandle};

@@ -1,0 +1,283 @@
+//! Per-sound and manager settings, validated with typed errors.
+
+use std::time::Duration;
+
+use crate::attenuation::{AttenuationError, CopyVolumes};
+
+/// What a sound does when all its `max_voices` copies are playing.
+///
+/// ```
+/// use pool_audio::{SoundSettings, WhenFull};
+///
+/// let settings = SoundSettings::default().when_full(WhenFull::Refuse);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WhenFull {
+    /// Stop its oldest copy (with a short fade) and play the new one (the default).
+    #[default]
+    RecycleOldest,
+    /// Refuse the new play with [`PlayError::SoundLimit`](crate::PlayError::SoundLimit).
+    Refuse,
+}
+
+/// How one sound is played: copy limit, attenuation, priority.
+///
+/// ```
+/// use pool_audio::SoundSettings;
+///
+/// let explosion = SoundSettings::default()
+///     .max_voices(10)          // source 003: about 10 copies carry the sound
+///     .first_volume(0.5)       // the first copy at half amplitude
+///     .headroom_db(-1.0)       // all 10 copies together stay 1 dB under full scale
+///     .min_retrigger(0.03);    // at most one new copy every 30 ms
+/// assert!(explosion.validate().is_ok());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use]
+pub struct SoundSettings {
+    pub(crate) max_voices: u32,
+    pub(crate) first_volume: f64,
+    pub(crate) headroom_db: f64,
+    pub(crate) audibility_floor_db: f64,
+    pub(crate) min_retrigger: f64,
+    pub(crate) priority: i32,
+    pub(crate) when_full: WhenFull,
+}
+
+impl Default for SoundSettings {
+    /// 8 copies, the first at 0.5, -1 dBFS headroom, -60 dB audibility floor, no
+    /// retrigger limit, priority 0, recycle the oldest copy when full.
+    fn default() -> Self {
+        Self {
+            max_voices: 8,
+            first_volume: 0.5,
+            headroom_db: -1.0,
+            audibility_floor_db: -60.0,
+            min_retrigger: 0.0,
+            priority: 0,
+            when_full: WhenFull::RecycleOldest,
+        }
+    }
+}
+
+impl SoundSettings {
+    /// The most copies of this sound playing at once, `1..=64`.
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let settings = SoundSettings::default().max_voices(4);
+    /// ```
+    pub fn max_voices(mut self, max_voices: u32) -> Self {
+        self.max_voices = max_voices;
+        self
+    }
+
+    /// The first copy's volume, a linear amplitude in `(0, 1]`.
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let settings = SoundSettings::default().first_volume(0.8);
+    /// ```
+    pub fn first_volume(mut self, volume: f64) -> Self {
+        self.first_volume = volume;
+        self
+    }
+
+    /// What all copies together may reach, in dBFS (`<= 0`; default -1).
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let settings = SoundSettings::default().headroom_db(-3.0);
+    /// ```
+    pub fn headroom_db(mut self, decibels: f64) -> Self {
+        self.headroom_db = decibels;
+        self
+    }
+
+    /// Copies quieter than this (dB, default -60) are not started at all.
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let settings = SoundSettings::default().audibility_floor_db(-50.0);
+    /// ```
+    pub fn audibility_floor_db(mut self, decibels: f64) -> Self {
+        self.audibility_floor_db = decibels;
+        self
+    }
+
+    /// The shortest time between two plays of this sound, in seconds of game time
+    /// (default 0: no limit).
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let settings = SoundSettings::default().min_retrigger(0.05);
+    /// ```
+    pub fn min_retrigger(mut self, seconds: f64) -> Self {
+        self.min_retrigger = seconds;
+        self
+    }
+
+    /// Higher priorities are stolen last by [`Stealing::LowestPriority`].
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let settings = SoundSettings::default().priority(10);
+    /// ```
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// What to do when all copies are playing.
+    ///
+    /// ```
+    /// # use pool_audio::{SoundSettings, WhenFull};
+    /// let settings = SoundSettings::default().when_full(WhenFull::Refuse);
+    /// ```
+    pub fn when_full(mut self, when_full: WhenFull) -> Self {
+        self.when_full = when_full;
+        self
+    }
+
+    /// Checks every value and solves the copy volumes.
+    ///
+    /// # Errors
+    /// [`SettingsError`] naming the value out of range.
+    ///
+    /// ```
+    /// # use pool_audio::{SettingsError, SoundSettings};
+    /// assert!(matches!(
+    ///     SoundSettings::default().headroom_db(3.0).validate(),
+    ///     Err(SettingsError::Headroom(_))
+    /// ));
+    /// ```
+    pub fn validate(&self) -> Result<CopyVolumes, SettingsError> {
+        if !(self.headroom_db.is_finite() && self.headroom_db <= 0.0) {
+            return Err(SettingsError::Headroom(self.headroom_db));
+        }
+        if !(self.audibility_floor_db.is_finite() || self.audibility_floor_db == f64::NEG_INFINITY)
+        {
+            return Err(SettingsError::AudibilityFloor(self.audibility_floor_db));
+        }
+        if !(self.min_retrigger.is_finite() && self.min_retrigger >= 0.0) {
+            return Err(SettingsError::MinRetrigger(self.min_retrigger));
+        }
+        CopyVolumes::solve(
+            self.max_voices,
+            self.first_volume,
+            amplitude(self.headroom_db),
+        )
+        .map_err(|error| match error {
+            AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
+            AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
+            AttenuationError::Headroom(_) => SettingsError::Headroom(self.headroom_db),
+        })
+    }
+}
+
+/// A setting out of range, naming the value.
+///
+/// ```
+/// use pool_audio::{SettingsError, SoundSettings};
+///
+/// let err = SoundSettings::default().max_voices(100).validate().unwrap_err();
+/// assert_eq!(err, SettingsError::MaxVoices(100));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SettingsError {
+    /// `max_voices` not in `1..=64`.
+    MaxVoices(u32),
+    /// First-copy volume not an amplitude in `(0, 1]`.
+    FirstVolume(f64),
+    /// Headroom not finite or above 0 dBFS.
+    Headroom(f64),
+    /// Audibility floor NaN or +infinity.
+    AudibilityFloor(f64),
+    /// Retrigger interval negative, NaN or infinite.
+    MinRetrigger(f64),
+    /// The voice cap is 0, or the fade is not a short finite duration.
+    Manager(&'static str),
+}
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::MaxVoices(n) => write!(f, "max_voices {n} is not in 1..=64"),
+            Self::FirstVolume(v) => write!(f, "first_volume {v} is not an amplitude in (0, 1]"),
+            Self::Headroom(db) => write!(f, "headroom {db} dBFS must be finite and at most 0"),
+            Self::AudibilityFloor(db) => write!(f, "audibility floor {db} dB is not a level"),
+            Self::MinRetrigger(s) => {
+                write!(f, "min_retrigger {s} s must be finite and non-negative")
+            }
+            Self::Manager(what) => write!(f, "sound-effects settings: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// How a full voice cap picks the voice to steal.
+///
+/// ```
+/// use pool_audio::{SoundEffectsSettings, Stealing};
+///
+/// let settings = SoundEffectsSettings { stealing: Stealing::Quietest, ..Default::default() };
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Stealing {
+    /// The voice started longest ago (the default).
+    #[default]
+    Oldest,
+    /// The voice playing at the lowest volume.
+    Quietest,
+    /// The positioned voice furthest from the listener (unpositioned voices count
+    /// as at the listener).
+    Furthest,
+    /// The voice of the lowest-priority sound; the oldest among equals.
+    LowestPriority,
+    /// Refuse the new play with [`PlayError::VoiceCap`](crate::PlayError::VoiceCap).
+    Refuse,
+}
+
+/// Settings of the whole sound-effects layer.
+///
+/// ```
+/// use std::time::Duration;
+/// use pool_audio::SoundEffectsSettings;
+///
+/// let settings = SoundEffectsSettings {
+///     voice_cap: 32,
+///     steal_fade: Duration::from_millis(5),
+///     ..Default::default()
+/// };
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SoundEffectsSettings {
+    /// The most voices playing at once, all sounds together (default 64).
+    pub voice_cap: usize,
+    /// Which voice a full cap gives up (default: the oldest).
+    pub stealing: Stealing,
+    /// How long a stolen or recycled voice fades out (default 10 ms): long enough
+    /// not to click, short enough not to be heard.
+    pub steal_fade: Duration,
+}
+
+impl Default for SoundEffectsSettings {
+    fn default() -> Self {
+        Self {
+            voice_cap: 64,
+            stealing: Stealing::Oldest,
+            steal_fade: Duration::from_millis(10),
+        }
+    }
+}
+
+/// dB to linear amplitude.
+pub(crate) fn amplitude(decibels: f64) -> f64 {
+    10f64.powf(decibels / 20.0)
+}
+
+/// Linear amplitude to dB (`-inf` for 0).
+pub(crate) fn decibels(amplitude: f64) -> f64 {
+    20.0 * amplitude.log10()
+}

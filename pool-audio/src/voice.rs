@@ -1,0 +1,114 @@
+//! A voice: one playing copy of a sound, pooled; and the policy that picks which
+//! voice a full cap gives up.
+
+use kira::sound::static_sound::StaticSoundHandle;
+use pool_core::{ExhaustionPolicy, Key, LiveObjects};
+
+use crate::settings::Stealing;
+
+pool_core::new_handle_type! {
+    /// A handle to a playing voice: generational, so once the voice ends, is
+    /// stolen or is stopped, the handle is stale and can never touch the voice's
+    /// next sound.
+    ///
+    /// ```
+    /// assert_eq!(std::mem::size_of::<pool_audio::VoiceHandle>(), 8);
+    /// ```
+    pub struct VoiceHandle;
+}
+
+/// A sound registered with [`SoundEffects`](crate::SoundEffects): a small id,
+/// resolved from its name once.
+///
+/// ```
+/// # use pool_audio::SoundId;
+/// fn takes(sound: SoundId) -> usize { sound.index() }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SoundId(pub(crate) u32);
+
+impl SoundId {
+    /// Its position in registration order.
+    ///
+    /// ```
+    /// # use pool_audio::SoundId;
+    /// fn index_of(sound: SoundId) -> usize { sound.index() }
+    /// ```
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One playing copy. Pooled: created when the manager starts, reused forever.
+pub(crate) struct Voice {
+    pub(crate) sound: u32,
+    pub(crate) copy: u8,
+    pub(crate) kira: Option<StaticSoundHandle>,
+    /// Linear amplitude it plays at (copy volume times the play's volume).
+    pub(crate) volume: f64,
+    pub(crate) priority: i32,
+    pub(crate) position: Option<[f32; 3]>,
+    /// The manager's update count when it started: "started this frame" means no
+    /// audio of it has been rendered yet.
+    pub(crate) frame: u64,
+    /// Start order, to find a sound's oldest copy.
+    pub(crate) order: u64,
+    pub(crate) paused: bool,
+}
+
+impl Voice {
+    pub(crate) fn idle() -> Self {
+        Self {
+            sound: 0,
+            copy: 0,
+            kira: None,
+            volume: 0.0,
+            priority: 0,
+            position: None,
+            frame: 0,
+            order: 0,
+            paused: false,
+        }
+    }
+}
+
+/// The voice pool's exhaustion policy: [`Stealing`] plus the listener position.
+pub(crate) struct StealPolicy {
+    pub(crate) stealing: Stealing,
+    pub(crate) listener: [f32; 3],
+}
+
+impl StealPolicy {
+    fn distance_squared(&self, voice: &Voice) -> f32 {
+        voice.position.map_or(0.0, |p| {
+            p.iter()
+                .zip(self.listener)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum()
+        })
+    }
+}
+
+impl ExhaustionPolicy<Voice> for StealPolicy {
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, Voice, K>) -> Option<K> {
+        // Live voices come oldest first: strict comparisons keep the oldest of equals.
+        let mut best: Option<(K, f64)> = None;
+        let mut consider = |handle: K, score: f64| {
+            if best.is_none_or(|(_, lowest)| score < lowest) {
+                best = Some((handle, score));
+            }
+        };
+        match self.stealing {
+            Stealing::Refuse => return None,
+            Stealing::Oldest => return live.oldest(),
+            Stealing::Quietest => live.iter().for_each(|(h, v)| consider(h, v.volume)),
+            Stealing::LowestPriority => live
+                .iter()
+                .for_each(|(h, v)| consider(h, f64::from(v.priority))),
+            Stealing::Furthest => live
+                .iter()
+                .for_each(|(h, v)| consider(h, -f64::from(self.distance_squared(v)))),
+        }
+        best.map(|(handle, _)| handle)
+    }
+}
