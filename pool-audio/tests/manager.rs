@@ -1,0 +1,354 @@
+//! The sound-effects manager on the offline backend: storms, recycling, stealing,
+//! retrigger, pause / resume / stop, stale handles, and a random-sequence property
+//! test that kira's own sound limit never surfaces.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kira::sound::static_sound::StaticSoundData;
+use kira::track::MainTrackBuilder;
+use kira::{AudioManager, AudioManagerSettings, Frame};
+use pool_audio::{
+    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayError, PlayParams,
+    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Stealing, WhenFull,
+};
+use proptest::prelude::*;
+
+const RATE: u32 = 48_000;
+const FRAME: f64 = 1.0 / 60.0;
+
+fn sine(seconds: f32) -> StaticSoundData {
+    let frames: Arc<[Frame]> = (0..(seconds * RATE as f32) as usize)
+        .map(|i| {
+            let s = (i as f32 / RATE as f32 * 440.0 * std::f32::consts::TAU).sin();
+            Frame { left: s, right: s }
+        })
+        .collect();
+    StaticSoundData {
+        sample_rate: RATE,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    }
+}
+
+fn setup(
+    settings: SoundEffectsSettings,
+) -> (AudioManager<OfflineBackend>, SoundEffects, MeterHandle) {
+    let meter = MeterBuilder::new();
+    let reading = meter.handle();
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+        main_track_builder: MainTrackBuilder::new().with_effect(meter),
+        backend_settings: OfflineSettings { sample_rate: RATE },
+        ..Default::default()
+    })
+    .unwrap();
+    let sfx = SoundEffects::new(&mut manager, settings).unwrap();
+    (manager, sfx, reading)
+}
+
+/// One game frame: update, then render a frame's worth of audio.
+fn frame(manager: &mut AudioManager<OfflineBackend>, sfx: &mut SoundEffects) {
+    sfx.update(FRAME).unwrap();
+    manager.backend_mut().render(FRAME).unwrap();
+}
+
+#[test]
+fn a_storm_of_copies_never_exceeds_the_headroom() {
+    let (mut manager, mut sfx, meter) = setup(SoundEffectsSettings::default());
+    let headroom = 10f64.powf(-1.0 / 20.0);
+    let boom = sfx
+        .add_sound(
+            "boom",
+            sine(0.5),
+            SoundSettings::default().max_voices(10).first_volume(0.2),
+        )
+        .unwrap();
+    let mut started = 0;
+    for _ in 0..200 {
+        if sfx.play(boom, PlayParams::default()).is_ok() {
+            started += 1;
+        }
+    }
+    assert_eq!(
+        started, 200,
+        "same-frame plays take over copies rather than fail"
+    );
+    assert_eq!(sfx.copies_playing(boom), 10);
+    assert_eq!(
+        sfx.stats().fading_voices,
+        0,
+        "same-frame take-overs start no extra kira sounds"
+    );
+    manager.backend_mut().render(0.5).unwrap();
+    assert!(
+        f64::from(meter.peak()) <= headroom + 1e-4,
+        "peak {}",
+        meter.peak()
+    );
+    assert_eq!(meter.clipped_samples(), 0);
+}
+
+#[test]
+fn recycling_takes_the_oldest_copy_and_its_handle_goes_stale() {
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings::default());
+    let shot = sfx
+        .add_sound(
+            "shot",
+            sine(2.0),
+            SoundSettings::default().max_voices(3).first_volume(0.2),
+        )
+        .unwrap();
+    let mut voices = Vec::new();
+    for _ in 0..3 {
+        voices.push(sfx.play(shot, PlayParams::default()).unwrap());
+        frame(&mut manager, &mut sfx);
+    }
+    let newest = sfx.play(shot, PlayParams::default()).unwrap();
+    assert!(!sfx.is_playing(voices[0]), "the oldest copy was recycled");
+    assert!(sfx.is_playing(voices[1]) && sfx.is_playing(voices[2]) && sfx.is_playing(newest));
+    assert_eq!(sfx.copies_playing(shot), 3);
+    assert_eq!(sfx.stats().recycled_copies, 1);
+    assert_eq!(
+        sfx.stats().fading_voices,
+        1,
+        "the recycled copy fades out in kira"
+    );
+    for _ in 0..3 {
+        frame(&mut manager, &mut sfx);
+    }
+    assert_eq!(
+        sfx.stats().fading_voices,
+        0,
+        "gone once kira has faded it out"
+    );
+}
+
+#[test]
+fn a_sound_that_refuses_when_full_keeps_its_copies() {
+    let (_manager, mut sfx, _) = setup(SoundEffectsSettings::default());
+    let ui = sfx
+        .add_sound(
+            "ui",
+            sine(1.0),
+            SoundSettings::default()
+                .max_voices(2)
+                .when_full(WhenFull::Refuse),
+        )
+        .unwrap();
+    let a = sfx.play(ui, PlayParams::default()).unwrap();
+    let b = sfx.play(ui, PlayParams::default()).unwrap();
+    assert_eq!(
+        sfx.play(ui, PlayParams::default()),
+        Err(PlayError::SoundLimit)
+    );
+    assert!(sfx.is_playing(a) && sfx.is_playing(b));
+    assert_eq!(sfx.stats().refused_sound_limit, 1);
+}
+
+/// Three voices of three sounds, cap 3; the fourth play steals per `stealing`.
+fn steal_with(stealing: Stealing) -> (Vec<bool>, SoundEffects) {
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings {
+        voice_cap: 3,
+        stealing,
+        ..Default::default()
+    });
+    let sounds: Vec<SoundId> = (0..4)
+        .map(|i| {
+            sfx.add_sound(
+                &format!("s{i}"),
+                sine(2.0),
+                SoundSettings::default().priority([5, 1, 9, 5][i]),
+            )
+            .unwrap()
+        })
+        .collect();
+    sfx.set_listener([0.0, 0.0, 0.0]);
+    let volumes = [0.9, 0.5, 0.2];
+    let positions = [[1.0, 0.0, 0.0], [9.0, 0.0, 0.0], [3.0, 0.0, 0.0]];
+    let voices: Vec<_> = (0..3)
+        .map(|i| {
+            let v = sfx
+                .play(
+                    sounds[i],
+                    PlayParams::default()
+                        .volume(volumes[i])
+                        .position(positions[i]),
+                )
+                .unwrap();
+            frame(&mut manager, &mut sfx);
+            v
+        })
+        .collect();
+    let _ = sfx.play(sounds[3], PlayParams::default());
+    (voices.iter().map(|v| sfx.is_playing(*v)).collect(), sfx)
+}
+
+#[test]
+fn the_voice_cap_steals_by_each_policy() {
+    assert_eq!(steal_with(Stealing::Oldest).0, [false, true, true]);
+    assert_eq!(steal_with(Stealing::Quietest).0, [true, true, false]);
+    assert_eq!(steal_with(Stealing::Furthest).0, [true, false, true]);
+    assert_eq!(steal_with(Stealing::LowestPriority).0, [true, false, true]);
+    let (alive, sfx) = steal_with(Stealing::Refuse);
+    assert_eq!(alive, [true, true, true]);
+    assert_eq!(sfx.stats().refused_voice_cap, 1);
+    let (_, sfx) = steal_with(Stealing::Oldest);
+    assert_eq!(
+        (sfx.stats().stolen_voices, sfx.stats().active_voices),
+        (1, 3)
+    );
+}
+
+#[test]
+fn the_retrigger_interval_refuses_plays_too_close_together() {
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings::default());
+    let step = sfx
+        .add_sound(
+            "step",
+            sine(0.2),
+            SoundSettings::default().min_retrigger(0.05),
+        )
+        .unwrap();
+    sfx.play(step, PlayParams::default()).unwrap();
+    assert_eq!(
+        sfx.play(step, PlayParams::default()),
+        Err(PlayError::Retrigger)
+    );
+    frame(&mut manager, &mut sfx); // 16.7 ms
+    assert_eq!(
+        sfx.play(step, PlayParams::default()),
+        Err(PlayError::Retrigger)
+    );
+    for _ in 0..3 {
+        frame(&mut manager, &mut sfx);
+    }
+    assert!(
+        sfx.play(step, PlayParams::default()).is_ok(),
+        "66.7 ms later"
+    );
+    assert_eq!(sfx.stats().refused_retrigger, 2);
+}
+
+#[test]
+fn ended_voices_go_back_to_the_pool_on_update_and_their_handles_go_stale() {
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings::default());
+    let blip = sfx
+        .add_sound("blip", sine(0.01), SoundSettings::default())
+        .unwrap();
+    let voice = sfx.play(blip, PlayParams::default()).unwrap();
+    manager.backend_mut().render(0.05).unwrap();
+    assert!(sfx.is_playing(voice), "until update notices");
+    sfx.update(FRAME).unwrap();
+    assert!(!sfx.is_playing(voice));
+    assert_eq!(sfx.copies_playing(blip), 0);
+    assert!(sfx.stop(voice, Duration::ZERO).is_err());
+    assert!(sfx.pause(voice).is_err() && sfx.resume(voice).is_err());
+    assert!(sfx.set_volume(voice, 0.5).is_err() && sfx.set_position(voice, [0.0; 3]).is_err());
+}
+
+#[test]
+fn pause_resume_and_stop_control_the_kira_sound() {
+    let (mut manager, mut sfx, meter) = setup(SoundEffectsSettings::default());
+    let hum = sfx
+        .add_sound("hum", sine(2.0), SoundSettings::default())
+        .unwrap();
+    let voice = sfx.play(hum, PlayParams::default()).unwrap();
+    frame(&mut manager, &mut sfx);
+    sfx.pause(voice).unwrap();
+    frame(&mut manager, &mut sfx);
+    meter.reset();
+    manager.backend_mut().render(0.1).unwrap();
+    assert_eq!(meter.peak(), 0.0, "silent while paused");
+    assert!(sfx.is_playing(voice), "a paused voice keeps its voice");
+    sfx.resume(voice).unwrap();
+    manager.backend_mut().render(0.1).unwrap();
+    assert!(meter.peak() > 0.1, "audible again");
+    sfx.stop(voice, Duration::from_millis(5)).unwrap();
+    frame(&mut manager, &mut sfx);
+    meter.reset();
+    manager.backend_mut().render(0.1).unwrap();
+    assert_eq!(meter.peak(), 0.0, "silent once stopped");
+}
+
+#[test]
+fn copies_below_the_audibility_floor_are_not_started() {
+    let (_manager, mut sfx, _) = setup(SoundEffectsSettings::default());
+    // 0.5 first, 10 copies within -1 dBFS: the last copies fall below -60 dB.
+    let boom = sfx
+        .add_sound("boom", sine(1.0), SoundSettings::default().max_voices(10))
+        .unwrap();
+    let volumes = sfx.copy_volumes(boom).unwrap();
+    let audible = (0..10)
+        .filter(|i| 20.0 * volumes.volume(*i).log10() >= -60.0)
+        .count();
+    assert!(audible < 10);
+    let results: Vec<_> = (0..10)
+        .map(|_| sfx.play(boom, PlayParams::default()))
+        .collect();
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), audible);
+    assert!(results.iter().any(|r| *r == Err(PlayError::Inaudible)));
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Play(usize, u8),
+    Stop(usize),
+    Pause(usize),
+    Resume(usize),
+    Frame,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0..3usize, 0..=10u8).prop_map(|(s, v)| Op::Play(s, v)),
+        1 => any::<usize>().prop_map(Op::Stop),
+        1 => any::<usize>().prop_map(Op::Pause),
+        1 => any::<usize>().prop_map(Op::Resume),
+        3 => Just(Op::Frame),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_sequences_respect_every_limit_and_never_hit_kiras(
+        cap in 1..6usize,
+        stealing in prop::sample::select(vec![Stealing::Oldest, Stealing::Quietest, Stealing::Refuse]),
+        ops in prop::collection::vec(op(), 0..120),
+    ) {
+        let (mut manager, mut sfx, _) = setup(SoundEffectsSettings { voice_cap: cap, stealing, ..Default::default() });
+        let limits = [2u32, 3, 5];
+        let sounds: Vec<SoundId> = limits
+            .iter()
+            .enumerate()
+            .map(|(i, n)| sfx.add_sound(&format!("s{i}"), sine(0.05 * (i + 1) as f32), SoundSettings::default().max_voices(*n).first_volume(0.3)).unwrap())
+            .collect();
+        let mut handles = Vec::new();
+        for op in ops {
+            match op {
+                Op::Play(s, v) => match sfx.play(sounds[s], PlayParams::default().volume(f64::from(v) / 10.0)) {
+                    Ok(handle) => handles.push(handle),
+                    Err(error) => prop_assert!(
+                        matches!(error, PlayError::VoiceCap | PlayError::Inaudible),
+                        "unexpected {error:?}"
+                    ),
+                },
+                Op::Stop(i) if !handles.is_empty() => { let _ = sfx.stop(handles[i % handles.len()], Duration::from_millis(2)); }
+                Op::Pause(i) if !handles.is_empty() => { let _ = sfx.pause(handles[i % handles.len()]); }
+                Op::Resume(i) if !handles.is_empty() => { let _ = sfx.resume(handles[i % handles.len()]); }
+                Op::Frame => frame(&mut manager, &mut sfx),
+                _ => {}
+            }
+            let stats = sfx.stats();
+            prop_assert!(stats.active_voices <= cap);
+            prop_assert!(stats.active_voices + stats.fading_voices <= 2 * cap, "kira's capacity");
+            for (sound, limit) in sounds.iter().zip(limits) {
+                prop_assert!(sfx.copies_playing(*sound) <= limit as usize);
+            }
+            let live = handles.iter().filter(|h| sfx.is_playing(**h)).count();
+            prop_assert_eq!(live, stats.active_voices);
+        }
+    }
+}
