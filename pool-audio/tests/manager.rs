@@ -287,7 +287,7 @@ fn copies_below_the_audibility_floor_are_not_started() {
         .map(|_| sfx.play(boom, PlayParams::default()))
         .collect();
     assert_eq!(results.iter().filter(|r| r.is_ok()).count(), audible);
-    assert!(results.iter().any(|r| *r == Err(PlayError::Inaudible)));
+    assert!(results.contains(&Err(PlayError::Inaudible)));
 }
 
 #[derive(Debug, Clone)]
