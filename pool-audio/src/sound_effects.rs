@@ -144,6 +144,9 @@ struct Sound {
 /// that before asking kira, so kira's own `SoundLimitReached` never fires. The
 /// game's music and other tracks keep working beside it.
 ///
+/// Keep it alive while its sounds should play: like any kira track handle, dropping
+/// it removes its sub-track and every sound on it.
+///
 /// ```
 /// use kira::{AudioManager, AudioManagerSettings};
 /// use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
