@@ -25,10 +25,18 @@
 //! | `naive_effects_update` | the same in a `Vec<Box<Effect>>`: advance each, `retain` the unfinished | live effect |
 //! | `effects_spawn` | spawn one effect and stop the oldest, `size / 2` live | spawn |
 //! | `naive_effects_spawn` | `Box::new` one effect into a queue and drop the oldest | spawn |
+//!
+//! **Audio cases** (`pool-audio`, offline backend, voice cap 64): the game-thread
+//! cost of `SoundEffects::play` on a free voice (`audio_play`) and with every voice
+//! busy so each play steals (`audio_play_steal`), beside a raw kira `play` on a
+//! track of the same capacity (`kira_play`); and `update` with 64 active voices
+//! (`audio_update`). Rendering between batches is not timed.
 
+mod audio_cases;
 mod effects_cases;
 mod pool_cases;
 
+pub use audio_cases::{AudioPlay, AudioUpdate, KiraPlay};
 pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolFull, PoolHalfLive, SlotMapHalfLive, UnityScanFull,
@@ -87,6 +95,14 @@ pub trait Workload {
             self.cycle();
         }
     }
+
+    /// Runs `cycles` cycles and returns the time they took. Cases with untimed
+    /// upkeep between cycles (the audio cases render between batches) override it.
+    fn timed_run(&mut self, cycles: u64) -> std::time::Duration {
+        let start = std::time::Instant::now();
+        self.run(cycles);
+        start.elapsed()
+    }
 }
 
 /// The pool cases of the report, in its row order.
@@ -109,6 +125,14 @@ pub const EFFECTS_CASES: [&str; 4] = [
     "naive_effects_spawn",
 ];
 
+/// The audio cases of the report, in its row order (their size is the voice cap).
+pub const AUDIO_CASES: [&str; 4] = [
+    "audio_play",
+    "audio_play_steal",
+    "kira_play",
+    "audio_update",
+];
+
 /// Builds case `name` at `size`, warmed up (the working set exists and every
 /// structure has reached its size). `None` for an unknown name.
 pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
@@ -125,6 +149,10 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "naive_effects_update" => Box::new(NaiveEffectsUpdate::new(size)),
         "effects_spawn" => Box::new(EffectsSpawn::new(size)),
         "naive_effects_spawn" => Box::new(NaiveEffectsSpawn::new(size)),
+        "audio_play" => Box::new(AudioPlay::new(false)),
+        "audio_play_steal" => Box::new(AudioPlay::new(true)),
+        "kira_play" => Box::new(KiraPlay::new()),
+        "audio_update" => Box::new(AudioUpdate::new()),
         _ => return None,
     })
 }

@@ -21,6 +21,7 @@ mod loader;
 mod meter;
 mod offline;
 mod params;
+mod passes;
 mod settings;
 mod sound_effects;
 mod voice;

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use arrayvec::ArrayVec;
@@ -16,6 +18,7 @@ use crate::attenuation::{CopyVolumes, MAX_VOICES_PER_SOUND};
 use crate::error::{PlayError, StaleVoice};
 use crate::loader::{LoadError, SoundLoader};
 use crate::params::PlayParams;
+use crate::passes::PassCounterBuilder;
 use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings, WhenFull, decibels};
 use crate::voice::{SoundId, StealPolicy, Voice, VoiceHandle};
 
@@ -173,8 +176,12 @@ pub struct SoundEffects {
     voices: Pool<Voice, StealPolicy, VoiceHandle>,
     sounds: Vec<Sound>,
     names: HashMap<String, SoundId>,
-    /// kira handles of stopped or stolen voices, until kira reports them stopped.
-    fading: Vec<StaticSoundHandle>,
+    /// kira sounds that no voice owns any more (stopped, stolen, or ended) but
+    /// that may still hold a slot on the track: the processing pass at which each
+    /// was first seen stopped, once it has been.
+    fading: Vec<(StaticSoundHandle, Option<u64>)>,
+    /// kira processing passes on the sound-effects track (see `passes.rs`).
+    passes: Arc<AtomicU64>,
     kira_capacity: usize,
     settings: SoundEffectsSettings,
     now: f64,
@@ -222,8 +229,13 @@ impl SoundEffects {
             )));
         }
         let kira_capacity = settings.voice_cap * 2;
+        let passes = Arc::new(AtomicU64::new(0));
         let track = manager
-            .add_sub_track(TrackBuilder::new().sound_capacity(kira_capacity))
+            .add_sub_track(
+                TrackBuilder::new()
+                    .sound_capacity(kira_capacity)
+                    .with_effect(PassCounterBuilder(passes.clone())),
+            )
             .map_err(|_| SetupError::TrackLimit)?;
         let voices = Pool::builder(Voice::idle)
             .initial(settings.voice_cap)
@@ -241,6 +253,7 @@ impl SoundEffects {
             sounds: Vec::new(),
             names: HashMap::new(),
             fading: Vec::with_capacity(kira_capacity),
+            passes,
             kira_capacity,
             settings,
             now: 0.0,
@@ -432,7 +445,7 @@ impl SoundEffects {
             if let Some(voice) = self.voices.get_mut(acquired.handle) {
                 if let Some(mut kira) = voice.kira.take() {
                     kira.stop(fade);
-                    self.fading.push(kira);
+                    self.fading.push((kira, None));
                 }
                 if let Some(slot) = self
                     .sounds
@@ -526,7 +539,7 @@ impl SoundEffects {
         };
         if let Some(mut kira) = voice.kira.take() {
             kira.stop(tween(fade));
-            self.fading.push(kira);
+            self.fading.push((kira, None));
         }
         let (sound, copy) = (voice.sound as usize, usize::from(voice.copy));
         if let Some(slot) = self
@@ -563,14 +576,18 @@ impl SoundEffects {
         }
         self.now += dt;
         self.frame += 1;
-        let sounds = &mut self.sounds;
+        let pass = self.passes.load(Ordering::Acquire);
+        let (sounds, fading) = (&mut self.sounds, &mut self.fading);
         self.voices.reclaim(|handle, voice| {
             let stopped = voice
                 .kira
                 .as_ref()
                 .is_none_or(|kira| kira.state() == PlaybackState::Stopped);
             if stopped {
-                voice.kira = None;
+                // kira frees its slot one pass later: count it until then.
+                if let Some(kira) = voice.kira.take() {
+                    fading.push((kira, Some(pass)));
+                }
                 if let Some(slot) = sounds
                     .get_mut(voice.sound as usize)
                     .and_then(|s| s.copies.get_mut(usize::from(voice.copy)))
@@ -581,8 +598,15 @@ impl SoundEffects {
             }
             stopped
         });
+        // A sound's slot is free once a full processing pass has started after it
+        // was seen stopped (kira removes finished sounds at the start of a pass).
+        for (kira, seen) in &mut self.fading {
+            if seen.is_none() && kira.state() == PlaybackState::Stopped {
+                *seen = Some(pass);
+            }
+        }
         self.fading
-            .retain(|kira| kira.state() != PlaybackState::Stopped);
+            .retain(|(_, seen)| seen.is_none_or(|seen_at| pass <= seen_at));
         Ok(())
     }
 
@@ -788,7 +812,7 @@ impl SoundEffects {
             }
             if let Some(mut kira) = voice.kira.take() {
                 kira.stop(tween(fade));
-                fading.push(kira);
+                fading.push((kira, None));
             }
             if let Some(slot) = sounds
                 .get_mut(voice.sound as usize)

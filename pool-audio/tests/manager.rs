@@ -352,3 +352,41 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn kiras_sound_limit_never_surfaces_however_seldom_kira_renders() {
+    // A stopped sound keeps its kira slot until the next processing pass: with
+    // updates and renders out of step, the manager must count it until then.
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings {
+        voice_cap: 4,
+        ..Default::default()
+    });
+    let sounds: Vec<SoundId> = (0..6)
+        .map(|i| {
+            sfx.add_sound(
+                &format!("s{i}"),
+                sine(1.0),
+                SoundSettings::default().max_voices(1),
+            )
+            .unwrap()
+        })
+        .collect();
+    let mut refused = 0;
+    for round in 0..40 {
+        for sound in &sounds {
+            match sfx.play(*sound, PlayParams::default()) {
+                Ok(_) => {}
+                Err(PlayError::VoiceCap) => refused += 1,
+                Err(other) => panic!("round {round}: {other:?}"),
+            }
+        }
+        sfx.stop_all(Duration::ZERO);
+        if round % 3 == 0 {
+            manager.backend_mut().render(0.001).unwrap(); // a single processing pass
+        }
+        sfx.update(FRAME).unwrap();
+        let stats = sfx.stats();
+        assert!(stats.active_voices + stats.fading_voices <= 8);
+    }
+    assert!(refused > 0, "the guard was exercised");
+}
