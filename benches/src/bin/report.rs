@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use benches::{
-    CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, SIZES, Workload, workload,
+    AUDIO_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, SIZES, Workload,
+    workload,
 };
 
 struct Counting;
@@ -75,9 +76,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 fn calibrate(case: &mut dyn Workload, target: Duration) -> u64 {
     let mut cycles = 16u64;
     loop {
-        let start = Instant::now();
-        case.run(cycles);
-        let elapsed = start.elapsed();
+        let elapsed = case.timed_run(cycles);
         if elapsed >= target / 8 || cycles >= 1 << 30 {
             let per_cycle = elapsed.as_secs_f64() / cycles as f64;
             return ((target.as_secs_f64() / per_cycle.max(1e-10)) as u64).max(1);
@@ -108,9 +107,7 @@ fn measure_group(
         for (i, case) in cases.iter_mut().enumerate() {
             let items = (cycles[i] * case.items_per_cycle()).max(1);
             let before = ALLOCATIONS.load(Ordering::Relaxed);
-            let start = Instant::now();
-            case.run(cycles[i]);
-            let elapsed = start.elapsed();
+            let elapsed = case.timed_run(cycles[i]);
             allocations[i] += ALLOCATIONS.load(Ordering::Relaxed) - before;
             samples[i].push(elapsed.as_secs_f64() * 1e9 / items as f64);
         }
@@ -188,6 +185,26 @@ fn print_pool_table(rows: &[Measured], settings: &Settings) {
     }
 }
 
+/// The audio rows: the pool's `play` (free voice, and stealing) against raw kira
+/// `play` on a track of the same capacity; `update` with 64 active voices.
+fn measure_audio(settings: &Settings) -> Vec<Measured> {
+    measure_group(&AUDIO_CASES, 64, "kira_play", settings)
+}
+
+fn print_audio_table(rows: &[Measured]) {
+    println!("Audio (offline backend, voice cap 64): the game thread's cost of one play, or of");
+    println!("one update with 64 active voices. Rendering between batches is not timed.");
+    println!();
+    println!("| case | ns | vs `kira_play` | allocs/cycle |");
+    println!("|---|---:|---:|---:|");
+    for row in rows {
+        println!(
+            "| `{}` | {:.0} | {:.2}x | {:.2} |",
+            row.case, row.ns_per_cycle, row.vs_baseline, row.allocs_per_cycle
+        );
+    }
+}
+
 fn print_effects_table(rows: &[Measured]) {
     println!("Effects: an update advances every live effect once (ns per live effect); a spawn");
     println!("cycle spawns one effect and stops the oldest, half the pool live (ns per spawn).");
@@ -240,12 +257,13 @@ fn main() {
         .flat_map(|size| measure_group(&CASES, *size, "slotmap", &settings))
         .collect();
     let effects = measure_effects(&settings);
+    let audio = measure_audio(&settings);
 
     if tsv {
         let effects_rows = effects
             .iter()
             .filter(|row| EFFECTS_CASES.contains(&row.case));
-        for row in rows.iter().chain(effects_rows) {
+        for row in rows.iter().chain(effects_rows).chain(&audio) {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}",
                 row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
@@ -255,6 +273,8 @@ fn main() {
         print_pool_table(&rows, &settings);
         println!();
         print_effects_table(&effects);
+        println!();
+        print_audio_table(&audio);
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
@@ -272,19 +292,21 @@ fn run_one(args: &[String]) {
     };
     let Some((case, (size, cycles))) = parsed else {
         eprintln!(
-            "report: usage: --run CASE SIZE CYCLES (cases: {}, {})",
+            "report: usage: --run CASE SIZE CYCLES (cases: {}, {}, {})",
             CASES.join(", "),
-            EFFECTS_CASES.join(", ")
+            EFFECTS_CASES.join(", "),
+            AUDIO_CASES.join(", ")
         );
         std::process::exit(2);
     };
     let Some(mut workload) = workload(case, size) else {
         eprintln!(
-            "report: unknown case {case:?} (cases: {}, {})",
+            "report: unknown case {case:?} (cases: {}, {}, {})",
             CASES.join(", "),
-            EFFECTS_CASES.join(", ")
+            EFFECTS_CASES.join(", "),
+            AUDIO_CASES.join(", ")
         );
         std::process::exit(2);
     };
-    workload.run(cycles);
+    workload.timed_run(cycles);
 }

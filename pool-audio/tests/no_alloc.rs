@@ -1,0 +1,95 @@
+//! `SoundEffects::update` never touches the heap: voices ending, fading sounds
+//! leaving kira, copy slots freed, all counted through a counting allocator.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kira::sound::static_sound::StaticSoundData;
+use kira::{AudioManager, AudioManagerSettings, Frame};
+use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call unchanged to the system allocator; the thread-local
+// counter is a const-initialized `Cell` with no destructor, so it never allocates.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn update_does_not_allocate() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(
+        &mut manager,
+        SoundEffectsSettings {
+            voice_cap: 32,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let frames: Arc<[Frame]> = vec![
+        Frame {
+            left: 0.1,
+            right: 0.1
+        };
+        1200
+    ]
+    .into();
+    let blip = StaticSoundData {
+        sample_rate: 48_000,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    };
+    let sounds: Vec<_> = (0..4)
+        .map(|i| {
+            sfx.add_sound(
+                &format!("blip{i}"),
+                blip.clone(),
+                SoundSettings::default().max_voices(8).first_volume(0.1),
+            )
+            .unwrap()
+        })
+        .collect();
+    let mut in_update = 0;
+    for frame in 0..120 {
+        // Plays and renders allocate inside kira; only update is counted.
+        for (i, sound) in sounds.iter().enumerate() {
+            if (frame + i) % 3 == 0 {
+                let _ = sfx.play(*sound, PlayParams::default());
+            }
+        }
+        if frame % 10 == 0 {
+            sfx.stop_sound(sounds[0], Duration::from_millis(5));
+        }
+        manager.backend_mut().render(1.0 / 60.0).unwrap();
+        let before = ALLOCATIONS.with(Cell::get);
+        sfx.update(1.0 / 60.0).unwrap();
+        in_update += ALLOCATIONS.with(Cell::get) - before;
+    }
+    assert_eq!(in_update, 0, "allocations inside update");
+    assert!(sfx.stats().plays > 100);
+}
