@@ -2,7 +2,7 @@
 //! effects, and a spawn-then-stop cycle, next to a naive `Vec<Box<Effect>>`. The
 //! `report` binary prints the same cases per live effect, side by side.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use benches::{EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, workload};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

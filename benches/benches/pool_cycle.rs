@@ -2,7 +2,7 @@
 //! policy and baseline at every size. The `report` binary prints the same cases as
 //! one side-by-side table.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use benches::{CASES, SIZES, workload};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -17,11 +17,7 @@ fn pool_cycle(c: &mut Criterion) {
             let mut case = workload(name, size).expect("every listed case exists");
             // One dynamic call per sample; the cycles run in a monomorphized loop.
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
-                b.iter_custom(|cycles| {
-                    let start = Instant::now();
-                    case.run(cycles);
-                    start.elapsed()
-                })
+                b.iter_custom(|cycles| case.timed_run(cycles))
             });
         }
         group.finish();
