@@ -23,11 +23,7 @@ fn effects(c: &mut Criterion) {
         let mut case = workload(name, size).expect("every listed case exists");
         // One dynamic call per sample; the cycles run in a monomorphized loop.
         group.bench_function(BenchmarkId::new(name, size), |b| {
-            b.iter_custom(|cycles| {
-                let start = Instant::now();
-                case.run(cycles);
-                start.elapsed()
-            })
+            b.iter_custom(|cycles| case.timed_run(cycles))
         });
     }
     group.finish();
