@@ -26,6 +26,9 @@ pub enum PlayError {
     Retrigger,
     /// The copy would be quieter than the sound's audibility floor: not started.
     Inaudible,
+    /// A positioned play found every emitter busy (see
+    /// [`SoundEffectsSettings::emitters`](crate::SoundEffectsSettings::emitters)).
+    NoEmitter,
     /// kira refused (it should not: the track's capacity covers every voice).
     Backend,
 }
@@ -39,6 +42,7 @@ impl fmt::Display for PlayError {
             Self::VoiceCap => "every voice is busy and stealing is off",
             Self::Retrigger => "the sound was played more recently than its retrigger interval",
             Self::Inaudible => "the copy would be below the audibility floor",
+            Self::NoEmitter => "every emitter for positioned sounds is busy",
             Self::Backend => "kira refused to play the sound",
         })
     }

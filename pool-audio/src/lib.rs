@@ -26,6 +26,10 @@
 //! - kira's own limit never fires: the sound-effects track holds twice the cap, and
 //!   a sound stays counted until kira has freed its slot (one processing pass after
 //!   it stops, observed through a counter on the track).
+//! - Positioned sounds play through emitters: kira spatial sub-tracks created up
+//!   front (source 000's audio sources), heard from a listener the manager owns,
+//!   with a spatial blend per play like Unity's. An emitter is reused once kira has
+//!   let go of its previous sound.
 //! - Everything runs offline: [`OfflineBackend`] renders the mix into memory and WAV
 //!   files, and [`MeterBuilder`] meters the mix before kira's silent clamp.
 //!
@@ -51,9 +55,6 @@
 //! feature turns on kira's cpal backend (`kira::DefaultBackend`); on Linux it needs
 //! the ALSA headers (`libasound2-dev` on Debian and Ubuntu).
 //!
-//! # Not yet
-//! Positions are stored per voice and drive [`Stealing::Furthest`], but positioned
-//! sounds are not yet rendered through kira spatial sub-tracks (pooled emitters).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

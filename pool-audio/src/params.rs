@@ -17,6 +17,7 @@ pub struct PlayParams {
     pub(crate) playback_rate: f64,
     pub(crate) panning: f32,
     pub(crate) position: Option<[f32; 3]>,
+    pub(crate) spatial_blend: f32,
 }
 
 impl Default for PlayParams {
@@ -26,6 +27,7 @@ impl Default for PlayParams {
             playback_rate: 1.0,
             panning: 0.0,
             position: None,
+            spatial_blend: 1.0,
         }
     }
 }
@@ -64,7 +66,9 @@ impl PlayParams {
         self
     }
 
-    /// Where the sound is in the world, for [`Stealing::Furthest`](crate::Stealing::Furthest).
+    /// Where the sound is in the world: it plays through a pooled emitter (a kira
+    /// spatial sub-track) relative to the listener, and
+    /// [`Stealing::Furthest`](crate::Stealing::Furthest) uses it.
     ///
     /// ```
     /// # use pool_audio::PlayParams;
@@ -72,6 +76,18 @@ impl PlayParams {
     /// ```
     pub fn position(mut self, position: [f32; 3]) -> Self {
         self.position = Some(position);
+        self
+    }
+
+    /// How much a positioned sound is spatialized, `0..=1` (Unity's spatial blend:
+    /// 0 plays it as if at the listener, 1 fully by its position; default 1).
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// let params = PlayParams::default().position([5.0, 0.0, 0.0]).spatial_blend(0.5);
+    /// ```
+    pub fn spatial_blend(mut self, blend: f32) -> Self {
+        self.spatial_blend = blend;
         self
     }
 

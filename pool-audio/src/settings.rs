@@ -260,6 +260,9 @@ pub struct SoundEffectsSettings {
     /// How long a stolen or recycled voice fades out (default 10 ms): long enough
     /// not to click, short enough not to be heard.
     pub steal_fade: Duration,
+    /// Emitters (kira spatial sub-tracks) created up front for positioned sounds:
+    /// the most positioned voices playing at once (default 16).
+    pub emitters: usize,
 }
 
 impl Default for SoundEffectsSettings {
@@ -268,6 +271,7 @@ impl Default for SoundEffectsSettings {
             voice_cap: 64,
             stealing: Stealing::Oldest,
             steal_fade: Duration::from_millis(10),
+            emitters: 16,
         }
     }
 }

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use kira::backend::Backend;
+use kira::listener::ListenerHandle;
 use kira::sound::PlaybackState;
 use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
-use kira::track::{TrackBuilder, TrackHandle};
+use kira::track::{SpatialTrackBuilder, SpatialTrackHandle, TrackBuilder, TrackHandle};
 use kira::{AudioManager, Decibels, Easing, Panning, PlaybackRate, StartTime, Tween};
 use pool_core::Pool;
 
@@ -50,6 +51,8 @@ pub struct AudioStats {
     pub refused_voice_cap: u64,
     /// Plays refused by the retrigger interval.
     pub refused_retrigger: u64,
+    /// Positioned plays refused because every emitter was busy.
+    pub refused_no_emitter: u64,
     /// Copies not started because they would be below the audibility floor.
     pub refused_inaudible: u64,
 }
@@ -93,7 +96,7 @@ impl std::error::Error for AddSoundError {}
 pub enum SetupError {
     /// The settings are out of range.
     Settings(SettingsError),
-    /// kira has no room for another sub-track.
+    /// kira has no room for another sub-track or listener.
     TrackLimit,
 }
 
@@ -182,12 +185,35 @@ pub struct SoundEffects {
     fading: Vec<(StaticSoundHandle, Option<u64>)>,
     /// kira processing passes on the sound-effects track (see `passes.rs`).
     passes: Arc<AtomicU64>,
+    /// The listener positioned sounds are heard from.
+    listener: ListenerHandle,
+    /// Spatial sub-tracks positioned voices play through, created up front.
+    emitters: Vec<SpatialTrackHandle>,
+    /// Emitters ready for a voice.
+    free_emitters: Vec<u16>,
+    /// Emitters whose voice ended, until kira has let go of its sound
+    /// (`num_sounds() == 0`): an emitter holds one sound at a time.
+    quarantined: Vec<u16>,
     kira_capacity: usize,
     settings: SoundEffectsSettings,
     now: f64,
     frame: u64,
     next_order: u64,
     stats: AudioStats,
+}
+
+/// A listener facing kira's default direction.
+const IDENTITY: mint::Quaternion<f32> = mint::Quaternion {
+    v: mint::Vector3 {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    },
+    s: 1.0,
+};
+
+fn vector([x, y, z]: [f32; 3]) -> mint::Vector3<f32> {
+    mint::Vector3 { x, y, z }
 }
 
 fn tween(duration: Duration) -> Tween {
@@ -223,6 +249,11 @@ impl SoundEffects {
                 "voice_cap must be in 1..=4096",
             )));
         }
+        if settings.emitters > 1024 {
+            return Err(SetupError::Settings(SettingsError::Manager(
+                "emitters must be at most 1024",
+            )));
+        }
         if settings.steal_fade > Duration::from_secs(1) {
             return Err(SetupError::Settings(SettingsError::Manager(
                 "steal_fade must be at most 1 s",
@@ -230,13 +261,29 @@ impl SoundEffects {
         }
         let kira_capacity = settings.voice_cap * 2;
         let passes = Arc::new(AtomicU64::new(0));
-        let track = manager
+        let mut track = manager
             .add_sub_track(
                 TrackBuilder::new()
                     .sound_capacity(kira_capacity)
+                    .sub_track_capacity(settings.emitters.max(1))
                     .with_effect(PassCounterBuilder(passes.clone())),
             )
             .map_err(|_| SetupError::TrackLimit)?;
+        let listener = manager
+            .add_listener(vector([0.0; 3]), IDENTITY)
+            .map_err(|_| SetupError::TrackLimit)?;
+        let mut emitters = Vec::with_capacity(settings.emitters);
+        for _ in 0..settings.emitters {
+            let emitter = track
+                .add_spatial_sub_track(
+                    listener.id(),
+                    vector([0.0; 3]),
+                    SpatialTrackBuilder::new().sound_capacity(1),
+                )
+                .map_err(|_| SetupError::TrackLimit)?;
+            emitters.push(emitter);
+        }
+        let free_emitters = (0..settings.emitters as u16).rev().collect();
         let voices = Pool::builder(Voice::idle)
             .initial(settings.voice_cap)
             .max_objects(settings.voice_cap)
@@ -254,6 +301,10 @@ impl SoundEffects {
             names: HashMap::new(),
             fading: Vec::with_capacity(kira_capacity),
             passes,
+            listener,
+            emitters,
+            free_emitters,
+            quarantined: Vec::with_capacity(settings.emitters),
             kira_capacity,
             settings,
             now: 0.0,
@@ -417,11 +468,21 @@ impl SoundEffects {
         // Taking over a copy that started this frame: same sound, same start, same
         // copy index; retune its kira sound instead of starting another.
         if let Some(victim) = victim
-            && self.voices.get(victim).is_some_and(|v| v.frame == frame)
+            && self.voices.get(victim).is_some_and(|v| {
+                v.frame == frame && v.emitter.is_some() == params.position.is_some()
+            })
         {
             return Ok(self.take_over(sound, copy, victim, volume, params, settings.priority));
         }
 
+        // A positioned sound needs an emitter: check before anything is stolen.
+        if params.position.is_some() && self.free_emitters.is_empty() {
+            self.release_emitters();
+            if self.free_emitters.is_empty() {
+                self.stats.refused_no_emitter += 1;
+                return Err(PlayError::NoEmitter);
+            }
+        }
         // Room in kira for one more sound, counting the ones fading out.
         if self.voices.live_len() + self.fading.len() >= self.kira_capacity {
             self.stats.refused_voice_cap += 1;
@@ -447,6 +508,9 @@ impl SoundEffects {
                     kira.stop(fade);
                     self.fading.push((kira, None));
                 }
+                if let Some(emitter) = voice.emitter.take() {
+                    self.quarantined.push(emitter);
+                }
                 if let Some(slot) = self
                     .sounds
                     .get_mut(voice.sound as usize)
@@ -462,9 +526,24 @@ impl SoundEffects {
             .volume(Decibels(decibels(volume) as f32))
             .playback_rate(PlaybackRate(params.playback_rate))
             .panning(Panning(params.panning));
-        let kira = match self.track.play(data) {
+        let emitter = match params.position {
+            Some(position) => self.free_emitters.pop().inspect(|e| {
+                let track = &mut self.emitters[usize::from(*e)];
+                track.set_position(vector(position), tween(Duration::ZERO));
+                track.set_spatialization_strength(params.spatial_blend, tween(Duration::ZERO));
+            }),
+            None => None,
+        };
+        let played = match emitter {
+            Some(e) => self.emitters[usize::from(e)].play(data),
+            None => self.track.play(data),
+        };
+        let kira = match played {
             Ok(kira) => kira,
             Err(_) => {
+                if let Some(e) = emitter {
+                    self.free_emitters.push(e);
+                }
                 let _ = self.voices.release(acquired.handle);
                 return Err(PlayError::Backend);
             }
@@ -479,6 +558,7 @@ impl SoundEffects {
                 volume,
                 priority: settings.priority,
                 position: params.position,
+                emitter,
                 frame,
                 order,
                 paused: false,
@@ -516,6 +596,11 @@ impl SoundEffects {
                 kira.set_playback_rate(PlaybackRate(params.playback_rate), now);
                 kira.set_panning(Panning(params.panning), now);
             }
+            if let (Some(e), Some(position)) = (voice.emitter, params.position) {
+                let track = &mut self.emitters[usize::from(e)];
+                track.set_position(vector(position), tween(Duration::ZERO));
+                track.set_spatialization_strength(params.spatial_blend, tween(Duration::ZERO));
+            }
             voice.volume = volume;
             voice.priority = priority;
             voice.position = params.position;
@@ -540,6 +625,9 @@ impl SoundEffects {
         if let Some(mut kira) = voice.kira.take() {
             kira.stop(tween(fade));
             self.fading.push((kira, None));
+        }
+        if let Some(emitter) = voice.emitter.take() {
+            self.quarantined.push(emitter);
         }
         let (sound, copy) = (voice.sound as usize, usize::from(voice.copy));
         if let Some(slot) = self
@@ -577,7 +665,8 @@ impl SoundEffects {
         self.now += dt;
         self.frame += 1;
         let pass = self.passes.load(Ordering::Acquire);
-        let (sounds, fading) = (&mut self.sounds, &mut self.fading);
+        let (sounds, fading, quarantined) =
+            (&mut self.sounds, &mut self.fading, &mut self.quarantined);
         self.voices.reclaim(|handle, voice| {
             let stopped = voice
                 .kira
@@ -587,6 +676,9 @@ impl SoundEffects {
                 // kira frees its slot one pass later: count it until then.
                 if let Some(kira) = voice.kira.take() {
                     fading.push((kira, Some(pass)));
+                }
+                if let Some(emitter) = voice.emitter.take() {
+                    quarantined.push(emitter);
                 }
                 if let Some(slot) = sounds
                     .get_mut(voice.sound as usize)
@@ -607,7 +699,20 @@ impl SoundEffects {
         }
         self.fading
             .retain(|(_, seen)| seen.is_none_or(|seen_at| pass <= seen_at));
+        self.release_emitters();
         Ok(())
+    }
+
+    /// Emitters whose last sound kira has let go of are free again.
+    fn release_emitters(&mut self) {
+        let (emitters, free) = (&self.emitters, &mut self.free_emitters);
+        self.quarantined.retain(|e| {
+            let empty = emitters[usize::from(*e)].num_sounds() == 0;
+            if empty {
+                free.push(*e);
+            }
+            !empty
+        });
     }
 
     /// Stops a voice, fading out over `fade`; its handle goes stale.
@@ -726,7 +831,8 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Moves a positioned voice (used by [`Stealing::Furthest`](crate::Stealing::Furthest)).
+    /// Moves a voice: its emitter, if it is positioned, and its place for
+    /// [`Stealing::Furthest`](crate::Stealing::Furthest).
     ///
     /// # Errors
     /// [`StaleVoice`] if it ended.
@@ -749,10 +855,14 @@ impl SoundEffects {
     ) -> Result<(), StaleVoice> {
         let voice = self.voices.get_mut(voice).ok_or(StaleVoice)?;
         voice.position = Some(position);
+        if let Some(e) = voice.emitter {
+            self.emitters[usize::from(e)].set_position(vector(position), tween(Duration::ZERO));
+        }
         Ok(())
     }
 
-    /// Where the listener is, for [`Stealing::Furthest`](crate::Stealing::Furthest).
+    /// Moves the listener positioned sounds are heard from (and measured from by
+    /// [`Stealing::Furthest`](crate::Stealing::Furthest)).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -764,6 +874,8 @@ impl SoundEffects {
     /// ```
     pub fn set_listener(&mut self, position: [f32; 3]) {
         self.voices.policy_mut().listener = position;
+        self.listener
+            .set_position(vector(position), tween(Duration::ZERO));
     }
 
     /// Stops every voice, fading out over `fade`.
@@ -805,7 +917,8 @@ impl SoundEffects {
     }
 
     fn stop_where(&mut self, fade: Duration, mut which: impl FnMut(&Voice) -> bool) {
-        let (sounds, fading) = (&mut self.sounds, &mut self.fading);
+        let (sounds, fading, quarantined) =
+            (&mut self.sounds, &mut self.fading, &mut self.quarantined);
         self.voices.reclaim(|handle, voice| {
             if !which(voice) {
                 return false;
@@ -813,6 +926,9 @@ impl SoundEffects {
             if let Some(mut kira) = voice.kira.take() {
                 kira.stop(tween(fade));
                 fading.push((kira, None));
+            }
+            if let Some(emitter) = voice.emitter.take() {
+                quarantined.push(emitter);
             }
             if let Some(slot) = sounds
                 .get_mut(voice.sound as usize)

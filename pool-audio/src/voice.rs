@@ -48,6 +48,8 @@ pub(crate) struct Voice {
     pub(crate) volume: f64,
     pub(crate) priority: i32,
     pub(crate) position: Option<[f32; 3]>,
+    /// The emitter a positioned voice plays through.
+    pub(crate) emitter: Option<u16>,
     /// The manager's update count when it started: "started this frame" means no
     /// audio of it has been rendered yet.
     pub(crate) frame: u64,
@@ -65,6 +67,7 @@ impl Voice {
             volume: 0.0,
             priority: 0,
             position: None,
+            emitter: None,
             frame: 0,
             order: 0,
             paused: false,

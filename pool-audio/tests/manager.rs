@@ -293,6 +293,7 @@ fn copies_below_the_audibility_floor_are_not_started() {
 #[derive(Debug, Clone)]
 enum Op {
     Play(usize, u8),
+    PlayAt(usize, i8),
     Stop(usize),
     Pause(usize),
     Resume(usize),
@@ -302,6 +303,7 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => (0..3usize, 0..=10u8).prop_map(|(s, v)| Op::Play(s, v)),
+        2 => (0..3usize, any::<i8>()).prop_map(|(s, x)| Op::PlayAt(s, x)),
         1 => any::<usize>().prop_map(Op::Stop),
         1 => any::<usize>().prop_map(Op::Pause),
         1 => any::<usize>().prop_map(Op::Resume),
@@ -318,7 +320,7 @@ proptest! {
         stealing in prop::sample::select(vec![Stealing::Oldest, Stealing::Quietest, Stealing::Refuse]),
         ops in prop::collection::vec(op(), 0..120),
     ) {
-        let (mut manager, mut sfx, _) = setup(SoundEffectsSettings { voice_cap: cap, stealing, ..Default::default() });
+        let (mut manager, mut sfx, _) = setup(SoundEffectsSettings { voice_cap: cap, stealing, emitters: 2, ..Default::default() });
         let limits = [2u32, 3, 5];
         let sounds: Vec<SoundId> = limits
             .iter()
@@ -332,6 +334,13 @@ proptest! {
                     Ok(handle) => handles.push(handle),
                     Err(error) => prop_assert!(
                         matches!(error, PlayError::VoiceCap | PlayError::Inaudible),
+                        "unexpected {error:?}"
+                    ),
+                },
+                Op::PlayAt(s, x) => match sfx.play(sounds[s], PlayParams::default().position([f32::from(x), 0.0, 1.0])) {
+                    Ok(handle) => handles.push(handle),
+                    Err(error) => prop_assert!(
+                        matches!(error, PlayError::VoiceCap | PlayError::Inaudible | PlayError::NoEmitter),
                         "unexpected {error:?}"
                     ),
                 },
@@ -389,4 +398,76 @@ fn kiras_sound_limit_never_surfaces_however_seldom_kira_renders() {
         assert!(stats.active_voices + stats.fading_voices <= 8);
     }
     assert!(refused > 0, "the guard was exercised");
+}
+
+/// The peak of one positioned copy, heard from the origin.
+fn peak_at(position: [f32; 3], blend: f32) -> f32 {
+    let (mut manager, mut sfx, meter) = setup(SoundEffectsSettings {
+        emitters: 2,
+        ..Default::default()
+    });
+    let hum = sfx
+        .add_sound("hum", sine(0.5), SoundSettings::default().first_volume(0.5))
+        .unwrap();
+    sfx.play(
+        hum,
+        PlayParams::default()
+            .position(position)
+            .spatial_blend(blend),
+    )
+    .unwrap();
+    manager.backend_mut().render(0.3).unwrap();
+    meter.peak()
+}
+
+#[test]
+fn positioned_sounds_play_through_emitters_and_fade_with_distance() {
+    let near = peak_at([2.0, 0.0, 0.0], 1.0);
+    let far = peak_at([60.0, 0.0, 0.0], 1.0);
+    assert!(near > 0.05, "near {near}");
+    assert!(
+        far < near * 0.7,
+        "far {far} should be quieter than near {near}"
+    );
+    let unspatialized = peak_at([60.0, 0.0, 0.0], 0.0);
+    assert!(
+        unspatialized > far,
+        "a blend of 0 ignores the distance: {unspatialized} vs {far}"
+    );
+}
+
+#[test]
+fn emitters_are_pooled_and_reused_once_kira_lets_go() {
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings {
+        emitters: 2,
+        ..Default::default()
+    });
+    let blip = sfx
+        .add_sound("blip", sine(0.02), SoundSettings::default().max_voices(8))
+        .unwrap();
+    let here = PlayParams::default().position([1.0, 0.0, 0.0]);
+    let a = sfx.play(blip, here).unwrap();
+    sfx.play(blip, here).unwrap();
+    assert_eq!(
+        sfx.play(blip, here),
+        Err(PlayError::NoEmitter),
+        "both emitters busy"
+    );
+    assert!(
+        sfx.play(blip, PlayParams::default()).is_ok(),
+        "unpositioned sounds need none"
+    );
+    assert_eq!(sfx.stats().refused_no_emitter, 1);
+    sfx.set_position(a, [3.0, 0.0, 0.0]).unwrap();
+    for _ in 0..4 {
+        frame(&mut manager, &mut sfx);
+    }
+    for round in 0..5 {
+        // The blips ended: their emitters come back once kira has emptied them.
+        assert!(sfx.play(blip, here).is_ok(), "round {round}");
+        for _ in 0..4 {
+            frame(&mut manager, &mut sfx);
+        }
+    }
+    assert_eq!(sfx.stats().plays, 8);
 }
