@@ -260,8 +260,9 @@ pub struct SoundEffectsSettings {
     /// How long a stolen or recycled voice fades out (default 10 ms): long enough
     /// not to click, short enough not to be heard.
     pub steal_fade: Duration,
-    /// Emitters (kira spatial sub-tracks) created up front for positioned sounds:
-    /// the most positioned voices playing at once (default 16).
+    /// Emitters (kira spatial sub-tracks) for positioned sounds: the most positioned
+    /// voices playing at once (default 16). Created when first needed, or up front
+    /// with [`SoundEffects::prewarm_emitters`](crate::SoundEffects::prewarm_emitters).
     pub emitters: usize,
 }
 

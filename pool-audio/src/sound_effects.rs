@@ -261,7 +261,7 @@ impl SoundEffects {
         }
         let kira_capacity = settings.voice_cap * 2;
         let passes = Arc::new(AtomicU64::new(0));
-        let mut track = manager
+        let track = manager
             .add_sub_track(
                 TrackBuilder::new()
                     .sound_capacity(kira_capacity)
@@ -272,18 +272,11 @@ impl SoundEffects {
         let listener = manager
             .add_listener(vector([0.0; 3]), IDENTITY)
             .map_err(|_| SetupError::TrackLimit)?;
-        let mut emitters = Vec::with_capacity(settings.emitters);
-        for _ in 0..settings.emitters {
-            let emitter = track
-                .add_spatial_sub_track(
-                    listener.id(),
-                    vector([0.0; 3]),
-                    SpatialTrackBuilder::new().sound_capacity(1),
-                )
-                .map_err(|_| SetupError::TrackLimit)?;
-            emitters.push(emitter);
-        }
-        let free_emitters = (0..settings.emitters as u16).rev().collect();
+        // Emitters are made on demand (or by `prewarm_emitters`): an idle kira
+        // spatial track still costs the audio thread, about 3 ms per second of
+        // audio each on the machine the benchmarks ran on.
+        let emitters = Vec::with_capacity(settings.emitters);
+        let free_emitters = Vec::with_capacity(settings.emitters);
         let voices = Pool::builder(Voice::idle)
             .initial(settings.voice_cap)
             .max_objects(settings.voice_cap)
@@ -478,7 +471,7 @@ impl SoundEffects {
         // A positioned sound needs an emitter: check before anything is stolen.
         if params.position.is_some() && self.free_emitters.is_empty() {
             self.release_emitters();
-            if self.free_emitters.is_empty() {
+            if self.free_emitters.is_empty() && self.prewarm_emitters(1) == 0 {
                 self.stats.refused_no_emitter += 1;
                 return Err(PlayError::NoEmitter);
             }
@@ -701,6 +694,37 @@ impl SoundEffects {
             .retain(|(_, seen)| seen.is_none_or(|seen_at| pass <= seen_at));
         self.release_emitters();
         Ok(())
+    }
+
+    /// Creates up to `count` more emitters now (never beyond
+    /// [`SoundEffectsSettings::emitters`]), so the first positioned sounds do not
+    /// create them; returns how many were created. Each idle emitter costs the
+    /// audio thread a little, which is why none exists until needed.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings { emitters: 8, ..Default::default() })?;
+    /// assert_eq!(sfx.prewarm_emitters(100), 8);
+    /// assert_eq!(sfx.prewarm_emitters(1), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prewarm_emitters(&mut self, count: usize) -> usize {
+        let mut created = 0;
+        while created < count && self.emitters.len() < self.settings.emitters {
+            let Ok(emitter) = self.track.add_spatial_sub_track(
+                self.listener.id(),
+                vector([0.0; 3]),
+                SpatialTrackBuilder::new().sound_capacity(1),
+            ) else {
+                break;
+            };
+            self.free_emitters.push(self.emitters.len() as u16);
+            self.emitters.push(emitter);
+            created += 1;
+        }
+        created
     }
 
     /// Emitters whose last sound kira has let go of are free again.
