@@ -40,6 +40,24 @@ fn tone() -> StaticSoundData {
     }
 }
 
+/// Runs `cycles` cycles in batches of [`AudioPlay::BATCH`], calling `flush` before
+/// each batch, and returns the time spent in the batches alone.
+fn batched<W: Workload>(case: &mut W, cycles: u64, flush: fn(&mut W)) -> Duration {
+    let mut timed = Duration::ZERO;
+    let mut left = cycles;
+    while left > 0 {
+        let batch = left.min(AudioPlay::BATCH);
+        flush(case);
+        let start = Instant::now();
+        for _ in 0..batch {
+            case.cycle();
+        }
+        timed += start.elapsed();
+        left -= batch;
+    }
+    timed
+}
+
 /// `SoundEffects::play` on a free voice (`steal: false`), or with every voice busy
 /// so that each play steals the oldest (`steal: true`).
 pub struct AudioPlay {
@@ -110,19 +128,7 @@ impl Workload for AudioPlay {
     }
 
     fn timed_run(&mut self, cycles: u64) -> Duration {
-        let mut timed = Duration::ZERO;
-        let mut left = cycles;
-        while left > 0 {
-            let batch = left.min(Self::BATCH);
-            self.flush();
-            let start = Instant::now();
-            for _ in 0..batch {
-                self.cycle();
-            }
-            timed += start.elapsed();
-            left -= batch;
-        }
-        timed
+        batched(self, cycles, Self::flush)
     }
 }
 
@@ -175,19 +181,7 @@ impl Workload for KiraPlay {
     }
 
     fn timed_run(&mut self, cycles: u64) -> Duration {
-        let mut timed = Duration::ZERO;
-        let mut left = cycles;
-        while left > 0 {
-            let batch = left.min(AudioPlay::BATCH);
-            self.flush();
-            let start = Instant::now();
-            for _ in 0..batch {
-                self.cycle();
-            }
-            timed += start.elapsed();
-            left -= batch;
-        }
-        timed
+        batched(self, cycles, Self::flush)
     }
 }
 

@@ -1,8 +1,6 @@
 //! `SoundEffects::update` never touches the heap: voices ending, fading sounds
 //! leaving kira, copy slots freed, all counted through a counting allocator.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,34 +8,8 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call unchanged to the system allocator; the thread-local
-// counter is a const-initialized `Cell` with no destructor, so it never allocates.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
 #[test]
 fn update_does_not_allocate() {
@@ -86,9 +58,9 @@ fn update_does_not_allocate() {
             sfx.stop_sound(sounds[0], Duration::from_millis(5));
         }
         manager.backend_mut().render(1.0 / 60.0).unwrap();
-        let before = ALLOCATIONS.with(Cell::get);
+        let before = alloc_counter::thread_allocations();
         sfx.update(1.0 / 60.0).unwrap();
-        in_update += ALLOCATIONS.with(Cell::get) - before;
+        in_update += alloc_counter::thread_allocations() - before;
     }
     assert_eq!(in_update, 0, "allocations inside update");
     assert!(sfx.stats().plays > 100);

@@ -1,39 +1,10 @@
 //! Once warm, a frame of effects (spawn, update, finished events, draw list, stop)
 //! never touches the heap: counted through a counting global allocator.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use pool_effects::{EffectKind, Effects};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call unchanged to the system allocator; the thread-local
-// counter is a const-initialized `Cell` with no destructor, so it never allocates.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
 const FRAMES: u32 = if cfg!(miri) { 30 } else { 600 };
 
@@ -60,7 +31,7 @@ fn a_warm_frame_of_effects_does_not_allocate() {
         .unwrap();
     let mut loops = Vec::with_capacity(64);
 
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = alloc_counter::thread_allocations();
     let mut drawn = 0;
     for frame in 0..FRAMES {
         // Explosions overflow their pool and recycle; bites finish on their own.
@@ -83,7 +54,7 @@ fn a_warm_frame_of_effects_does_not_allocate() {
         drawn += effects.finished().len();
         drawn += effects.draw_list().len();
     }
-    let count = ALLOCATIONS.with(Cell::get) - before;
+    let count = alloc_counter::thread_allocations() - before;
     assert_eq!(count, 0, "allocations in {FRAMES} frames");
     assert!(drawn > 0);
     assert!(

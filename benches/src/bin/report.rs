@@ -15,8 +15,6 @@
 //! round), so a burst of load from another process on this shared machine, which
 //! slows every case of a round alike, cancels out of the ratio.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use benches::{
@@ -24,32 +22,8 @@ use benches::{
     workload,
 };
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every call is forwarded unchanged to the system allocator; counting is a
-// relaxed atomic add that neither allocates nor touches the memory handed out.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which we forward.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System` through this allocator with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `dealloc`, and the caller upholds `realloc`'s contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
 /// One row of the report.
 struct Measured {
@@ -106,9 +80,9 @@ fn measure_group(
     for _ in 0..settings.rounds {
         for (i, case) in cases.iter_mut().enumerate() {
             let items = (cycles[i] * case.items_per_cycle()).max(1);
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = alloc_counter::thread_allocations();
             let elapsed = case.timed_run(cycles[i]);
-            allocations[i] += ALLOCATIONS.load(Ordering::Relaxed) - before;
+            allocations[i] += alloc_counter::thread_allocations() - before;
             samples[i].push(elapsed.as_secs_f64() * 1e9 / items as f64);
         }
     }

@@ -1,0 +1,108 @@
+//! Counts heap allocations, per thread, so a test can prove that a hot path never
+//! touches the heap. The one place in the workspace with `unsafe` code: a
+//! `GlobalAlloc` can only be implemented unsafely.
+//!
+//! ```
+//! #[global_allocator]
+//! static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+//!
+//! fn main() {
+//!     let mut buffer = Vec::with_capacity(64);
+//!     let count = alloc_counter::allocations_during(|| buffer.extend_from_slice(b"fits"));
+//!     assert_eq!(count, 0, "the hot path reuses its buffer");
+//!     assert_eq!(alloc_counter::allocations_during(|| drop(vec![1u8; 1024])), 1);
+//! }
+//! ```
+#![deny(missing_docs)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The system allocator, counting every allocation and reallocation made on each
+/// thread. Install it with `#[global_allocator]` in a test or benchmark binary.
+///
+/// ```
+/// #[global_allocator]
+/// static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+/// # fn main() {}
+/// ```
+pub struct CountingAllocator;
+
+fn count() {
+    ALLOCATIONS.with(|count| count.set(count.get() + 1));
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator, so its
+// contract holds; the counter is a const-initialized thread-local `Cell` without a
+// destructor, so counting never allocates or re-enters the allocator.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, forwarded as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` (through this allocator) with `layout`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: as for `dealloc`, and the caller upholds `realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Allocations made on this thread so far (0 unless [`CountingAllocator`] is the
+/// global allocator).
+///
+/// ```
+/// let before = alloc_counter::thread_allocations();
+/// assert!(alloc_counter::thread_allocations() >= before);
+/// ```
+pub fn thread_allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// Allocations `f` made on this thread.
+///
+/// ```
+/// assert_eq!(alloc_counter::allocations_during(|| { let _ = 2 + 2; }), 0);
+/// ```
+pub fn allocations_during(f: impl FnOnce()) -> u64 {
+    let before = thread_allocations();
+    f();
+    thread_allocations() - before
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[global_allocator]
+    static GLOBAL: CountingAllocator = CountingAllocator;
+
+    #[test]
+    fn counts_allocations_and_reallocations_but_not_frees() {
+        assert_eq!(
+            allocations_during(|| drop(std::hint::black_box(Vec::<u8>::with_capacity(8)))),
+            1
+        );
+        let mut grown = Vec::<u64>::with_capacity(1);
+        let count = allocations_during(|| grown.extend(0..100));
+        assert!(count >= 1, "growing a Vec reallocates");
+        assert_eq!(allocations_during(|| drop(grown)), 0);
+        assert_eq!(
+            allocations_during(|| {
+                std::hint::black_box(1 + 1);
+            }),
+            0
+        );
+    }
+}
