@@ -273,8 +273,8 @@ impl SoundEffects {
             .add_listener(vector([0.0; 3]), IDENTITY)
             .map_err(|_| SetupError::TrackLimit)?;
         // Emitters are made on demand (or by `prewarm_emitters`): an idle kira
-        // spatial track still costs the audio thread, about 3 ms per second of
-        // audio each on the machine the benchmarks ran on.
+        // spatial track still costs the audio thread (16 idle ones took the bomb
+        // example's pooled render from 9 ms to 50 ms per second of audio).
         let emitters = Vec::with_capacity(settings.emitters);
         let free_emitters = Vec::with_capacity(settings.emitters);
         let voices = Pool::builder(Voice::idle)
@@ -465,7 +465,7 @@ impl SoundEffects {
                 v.frame == frame && v.emitter.is_some() == params.position.is_some()
             })
         {
-            return Ok(self.take_over(sound, copy, victim, volume, params, settings.priority));
+            return self.take_over(sound, copy, victim, volume, params, settings.priority);
         }
 
         // A positioned sound needs an emitter: check before anything is stolen.
@@ -554,7 +554,6 @@ impl SoundEffects {
                 emitter,
                 frame,
                 order,
-                paused: false,
             };
         }
         let entry = &mut self.sounds[sound.index()];
@@ -575,11 +574,13 @@ impl SoundEffects {
         volume: f64,
         params: PlayParams,
         priority: i32,
-    ) -> VoiceHandle {
-        let _ = self.voices.release(victim);
-        // The pool hands out its most recently released object first: the same
-        // voice, with its kira sound, under a new handle.
-        let handle = self.voices.acquire();
+    ) -> Result<VoiceHandle, PlayError> {
+        // The same voice, with its kira sound, under a new handle: the old one is
+        // stale. (`renew` fails only when no slot index is left, after ~2^62 plays.)
+        let Ok(handle) = self.voices.renew(victim) else {
+            self.stats.refused_voice_cap += 1;
+            return Err(PlayError::VoiceCap);
+        };
         let order = self.next_order;
         self.next_order += 1;
         if let Some(voice) = self.voices.get_mut(handle) {
@@ -606,7 +607,7 @@ impl SoundEffects {
         entry.last_play = Some(self.now);
         self.stats.plays += 1;
         self.stats.recycled_copies += 1;
-        handle
+        Ok(handle)
     }
 
     /// Stops a live voice's kira sound with `fade`, frees its copy slot and gives
@@ -788,7 +789,6 @@ impl SoundEffects {
         if let Some(kira) = &mut voice.kira {
             kira.pause(fade);
         }
-        voice.paused = true;
         Ok(())
     }
 
@@ -815,7 +815,6 @@ impl SoundEffects {
         if let Some(kira) = &mut voice.kira {
             kira.resume(fade);
         }
-        voice.paused = false;
         Ok(())
     }
 
@@ -982,7 +981,6 @@ impl SoundEffects {
             if let Some(kira) = &mut voice.kira {
                 kira.pause(fade);
             }
-            voice.paused = true;
         });
     }
 
@@ -1002,7 +1000,6 @@ impl SoundEffects {
             if let Some(kira) = &mut voice.kira {
                 kira.resume(fade);
             }
-            voice.paused = false;
         });
     }
 

@@ -55,7 +55,6 @@ pub(crate) struct Voice {
     pub(crate) frame: u64,
     /// Start order, to find a sound's oldest copy.
     pub(crate) order: u64,
-    pub(crate) paused: bool,
 }
 
 impl Voice {
@@ -70,7 +69,6 @@ impl Voice {
             emitter: None,
             frame: 0,
             order: 0,
-            paused: false,
         }
     }
 }

@@ -46,9 +46,20 @@ mod tests {
     }
 
     #[test]
-    fn a_slot_is_handed_out_two_to_the_31_times() {
-        // Count the live generations 1, 3, ..., u32::MAX without looping 2^31 times.
-        let live_generations = (u64::from(u32::MAX) - 1) / 2 + 1;
-        assert_eq!(live_generations, 1 << 31);
+    fn the_last_generations_of_a_slot_hand_out_then_retire() {
+        // Walk the functions through the top of the range: handouts at
+        // u32::MAX - 4, u32::MAX - 2 and u32::MAX, then retirement.
+        let mut generation = u32::MAX - 5;
+        let mut handouts = 0;
+        loop {
+            generation = on_acquire(generation);
+            handouts += 1;
+            match on_release(generation) {
+                Some(next) => generation = next,
+                None => break,
+            }
+        }
+        assert_eq!(handouts, 3);
+        assert_eq!(generation, u32::MAX);
     }
 }

@@ -372,6 +372,49 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         }
     }
 
+    /// Gives a live object a new handle and makes it the newest: exactly a
+    /// [`release`](Self::release) followed by an acquire of the same object (both
+    /// hooks run, and it counts as one release and one acquire), without the object
+    /// passing through the idle stack. The old handle is stale. O(1). For a caller
+    /// that hands the same object to a new owner, so the old owner's handle must stop
+    /// working.
+    ///
+    /// # Errors
+    /// [`StaleHandle`] if the object is not live; nothing changes.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let first = pool.acquire();
+    /// let second = pool.acquire();
+    /// *pool.get_mut(first).unwrap() = 7;
+    /// let renewed = pool.renew(first)?;
+    /// assert!(!pool.contains(first));
+    /// assert_eq!(pool.get(renewed), Some(&7), "the same object");
+    /// assert_eq!(pool.newest(), Some(renewed));
+    /// assert_eq!(pool.oldest(), Some(second));
+    /// # Ok::<(), pool_core::StaleHandle>(())
+    /// ```
+    pub fn renew(&mut self, handle: K) -> Result<K, StaleHandle> {
+        let Some(index) = self.live_index(handle) else {
+            self.stats.stale_handle_uses += 1;
+            return Err(StaleHandle);
+        };
+        self.end_live(index);
+        self.stats.releases += 1;
+        let index = if self.end_generation(index) {
+            Some(index)
+        } else {
+            self.relocate_retired(index)
+        };
+        match index {
+            Some(index) => Ok(self.activate(index)),
+            // Only after ~2^62 handouts: the object had no slot left and is gone.
+            None => Err(StaleHandle),
+        }
+    }
+
     /// Releases, in one pass over the live objects (O(live), oldest first), every
     /// object for which `finished` returns `true`, and returns how many. This is how
     /// objects that end on their own (a sound that stopped, an animation past its

@@ -48,3 +48,14 @@ fn clearing_a_live_object_in_its_last_generation_retires_the_slot() {
     assert_ne!(again, handle);
     assert_eq!(pool.slot_count(), 2);
 }
+
+#[test]
+fn renewing_a_slot_in_its_last_generation_moves_the_object() {
+    let mut pool: Pool<u32> = Pool::new(0, 2, || 5).unwrap();
+    let handle = pool.acquire();
+    let handle = pool.set_generation_for_test(handle, u32::MAX);
+    let renewed = pool.renew(handle).unwrap();
+    assert!(!pool.contains(handle));
+    assert_eq!(pool.get(renewed), Some(&5));
+    assert_eq!((pool.stats().live, pool.stats().retired_slots), (1, 1));
+}

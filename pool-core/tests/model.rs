@@ -35,6 +35,7 @@ enum PolicyKind {
 enum Op {
     Acquire,
     Release(usize),
+    Renew(usize),
     Write(usize, u32),
     Get(usize),
     Reclaim(u32),
@@ -49,6 +50,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => Just(Op::Acquire),
         4 => any::<usize>().prop_map(Op::Release),
+        2 => any::<usize>().prop_map(Op::Renew),
         3 => (any::<usize>(), 0..10u32).prop_map(|(i, v)| Op::Write(i, v)),
         2 => any::<usize>().prop_map(Op::Get),
         2 => (2..5u32).prop_map(Op::Reclaim),
@@ -236,6 +238,26 @@ fn run<P: ExhaustionPolicy<Obj>>(
                         prop_assert_eq!(result, Ok(()));
                         model.make_idle(at);
                         model.stats.releases += 1;
+                    }
+                    None => {
+                        prop_assert_eq!(result, Err(StaleHandle));
+                        model.stats.stale_handle_uses += 1;
+                    }
+                }
+            }
+            Op::Renew(i) => {
+                let Some(handle) = model.known(i) else {
+                    continue;
+                };
+                let result = pool.renew(handle);
+                match model.live_position(handle) {
+                    Some(at) => {
+                        let renewed = result.unwrap();
+                        model.make_idle(at);
+                        model.stats.releases += 1;
+                        let obj = model.idle.pop().unwrap();
+                        model.push_live(renewed, obj);
+                        prop_assert!(!model.stale.contains(&renewed));
                     }
                     None => {
                         prop_assert_eq!(result, Err(StaleHandle));
