@@ -2,29 +2,13 @@
 //! in-phase copies of a sound sum to N times its amplitude before kira's output
 //! clamp, and the meter sees what the clamp hides.
 
-use std::sync::Arc;
-
-use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
-use kira::{AudioManager, AudioManagerSettings, Decibels, Frame};
+use kira::{AudioManager, AudioManagerSettings, Decibels};
 use pool_audio::{CopyVolumes, MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings};
 
-const RATE: u32 = 48_000;
+mod common;
 
-fn sine(frequency: f32, seconds: f32) -> StaticSoundData {
-    let frames: Arc<[Frame]> = (0..(seconds * RATE as f32) as usize)
-        .map(|i| {
-            let s = (i as f32 / RATE as f32 * frequency * std::f32::consts::TAU).sin();
-            Frame { left: s, right: s }
-        })
-        .collect();
-    StaticSoundData {
-        sample_rate: RATE,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-}
+use common::{RATE, sine};
 
 fn metered_manager() -> (AudioManager<OfflineBackend>, MeterHandle) {
     let meter = MeterBuilder::new();

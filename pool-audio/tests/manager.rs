@@ -2,34 +2,25 @@
 //! retrigger, pause / resume / stop, stale handles, and a random-sequence property
 //! test that kira's own sound limit never surfaces.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
-use kira::{AudioManager, AudioManagerSettings, Frame};
+use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{
     MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayError, PlayParams,
     SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Stealing, WhenFull,
 };
 use proptest::prelude::*;
 
-const RATE: u32 = 48_000;
+mod common;
+
+use common::RATE;
+
 const FRAME: f64 = 1.0 / 60.0;
 
-fn sine(seconds: f32) -> StaticSoundData {
-    let frames: Arc<[Frame]> = (0..(seconds * RATE as f32) as usize)
-        .map(|i| {
-            let s = (i as f32 / RATE as f32 * 440.0 * std::f32::consts::TAU).sin();
-            Frame { left: s, right: s }
-        })
-        .collect();
-    StaticSoundData {
-        sample_rate: RATE,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
+/// A full-scale 440 Hz sine lasting `seconds`.
+fn sine(seconds: f32) -> kira::sound::static_sound::StaticSoundData {
+    common::sine(440.0, seconds)
 }
 
 fn setup(
