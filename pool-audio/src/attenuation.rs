@@ -1,7 +1,7 @@
-//! Source 003's attenuation of stacked copies: copy `i` of a sound plays at
-//! `v * p^i`, with `p` chosen so that all `n` copies together sum to the headroom.
-//! In-phase copies add up sample by sample, so their sum bounds the mix: with the
-//! headroom below full scale, a stack of copies never clips.
+//! The attenuation of stacked copies: copy `i` of a sound plays at `v * p^i`, with
+//! `p` chosen so that all `n` copies together sum to a budget. In-phase copies add
+//! up sample by sample, so their sum bounds the mix: with the budget set to the
+//! headroom over the sound's measured peak, a stack of copies never clips.
 
 use core::fmt;
 
@@ -22,8 +22,8 @@ pub enum AttenuationError {
     MaxVoices(u32),
     /// The first copy's volume is not a finite amplitude in `(0, 1]`.
     FirstVolume(f64),
-    /// The headroom is not a finite amplitude in `(0, 1]`.
-    Headroom(f64),
+    /// The budget is not a finite gain above 0.
+    Budget(f64),
 }
 
 impl fmt::Display for AttenuationError {
@@ -33,7 +33,7 @@ impl fmt::Display for AttenuationError {
             Self::FirstVolume(v) => {
                 write!(f, "first-copy volume {v} is not an amplitude in (0, 1]")
             }
-            Self::Headroom(h) => write!(f, "headroom {h} is not an amplitude in (0, 1]"),
+            Self::Budget(b) => write!(f, "copy budget {b} is not a finite gain above 0"),
         }
     }
 }
@@ -42,12 +42,13 @@ impl std::error::Error for AttenuationError {}
 
 /// The volumes of the copies of one sound: copy `i` (0 is the first, loudest)
 /// plays at `first * ratio^i`, and the `max_voices` copies sum to at most the
-/// headroom.
+/// budget. [`SoundEffects`](crate::SoundEffects) solves them with the budget
+/// `headroom / peak`, the peak being the sound's [`SoundPeak::max`](crate::SoundPeak::max).
 ///
 /// ```
 /// use pool_audio::CopyVolumes;
 ///
-/// // Source 003's example: 100 copies, the first at 0.2, summing to 1.
+/// // 64 copies, the first at 0.2, summing to 1.
 /// let volumes = CopyVolumes::solve(64, 0.2, 1.0)?;
 /// let total: f64 = (0..64).map(|i| volumes.volume(i)).sum();
 /// assert!((total - 1.0).abs() < 1e-9);
@@ -62,17 +63,18 @@ pub struct CopyVolumes {
 }
 
 impl CopyVolumes {
-    /// Solves for the ratio `p` with Newton's method (source 003: start at 0.9),
-    /// kept inside a bisection bracket so it converges for every valid input.
+    /// Solves for the ratio `p` with Newton's method (starting at 0.9), kept
+    /// inside a bisection bracket so it converges for every valid input.
     ///
     /// Edges: one copy (`p` = 1, nothing to share); equal volumes already fit
-    /// (`v * n <= headroom`, so `p` = 1); a first volume at or above the headroom
-    /// (the first copy plays at the headroom and `p` = 0: there is no room for a
+    /// (`v * n <= budget`, so `p` = 1); a first volume at or above the budget
+    /// (the first copy plays at the budget and `p` = 0: there is no room for a
     /// second copy, which is then below any audibility floor and never started).
     ///
     /// # Errors
-    /// [`AttenuationError`] when `max_voices` is not in `1..=64`, or `first_volume`
-    /// or `headroom` is not a finite amplitude in `(0, 1]`.
+    /// [`AttenuationError`] when `max_voices` is not in `1..=64`, `first_volume`
+    /// is not a finite amplitude in `(0, 1]`, or `budget` is not a finite gain
+    /// above 0.
     ///
     /// ```
     /// use pool_audio::CopyVolumes;
@@ -86,7 +88,7 @@ impl CopyVolumes {
     pub fn solve(
         max_voices: u32,
         first_volume: f64,
-        headroom: f64,
+        budget: f64,
     ) -> Result<Self, AttenuationError> {
         if !(1..=MAX_VOICES_PER_SOUND).contains(&max_voices) {
             return Err(AttenuationError::MaxVoices(max_voices));
@@ -94,17 +96,17 @@ impl CopyVolumes {
         if !(first_volume.is_finite() && first_volume > 0.0 && first_volume <= 1.0) {
             return Err(AttenuationError::FirstVolume(first_volume));
         }
-        if !(headroom.is_finite() && headroom > 0.0 && headroom <= 1.0) {
-            return Err(AttenuationError::Headroom(headroom));
+        if !(budget.is_finite() && budget > 0.0) {
+            return Err(AttenuationError::Budget(budget));
         }
         let n = max_voices;
-        let first = first_volume.min(headroom);
-        let ratio = if n == 1 || first * f64::from(n) <= headroom {
+        let first = first_volume.min(budget);
+        let ratio = if n == 1 || first * f64::from(n) <= budget {
             1.0
-        } else if first >= headroom {
+        } else if first >= budget {
             0.0
         } else {
-            solve_ratio(n, first, headroom)
+            solve_ratio(n, first, budget)
         };
         Ok(Self {
             first,
@@ -130,7 +132,7 @@ impl CopyVolumes {
         }
     }
 
-    /// The first copy's volume: the requested one, or the headroom if that was lower.
+    /// The first copy's volume: the requested one, or the budget if that was lower.
     ///
     /// ```
     /// # use pool_audio::CopyVolumes;
@@ -260,11 +262,15 @@ mod tests {
                 CopyVolumes::solve(4, v, 0.9),
                 Err(AttenuationError::FirstVolume(_))
             ));
+        }
+        for budget in [0.0, -0.1, f64::NAN, f64::INFINITY] {
             assert!(matches!(
-                CopyVolumes::solve(4, 0.5, v),
-                Err(AttenuationError::Headroom(_))
+                CopyVolumes::solve(4, 0.5, budget),
+                Err(AttenuationError::Budget(_))
             ));
         }
+        // A quiet sound's budget is above 1: its copies may sum past 1.
+        assert!((CopyVolumes::solve(4, 0.5, 1.6).unwrap().total() - 1.6).abs() < 1e-9);
         assert!(
             AttenuationError::MaxVoices(0)
                 .to_string()

@@ -1,6 +1,55 @@
-//! Why a play did not happen, and other run-time errors.
+//! What can go wrong at run time, each with what was wrong: a play that did not
+//! happen, a per-voice call on a voice that is gone, a number out of range.
 
 use std::fmt;
+
+use crate::loader::LoadError;
+use crate::settings::SettingsError;
+use crate::sound_error::SoundError;
+
+/// A number given to the manager that is NaN, infinite or out of range. Nothing
+/// changes when one is refused, and no bad value ever reaches kira's audio thread.
+///
+/// ```
+/// use pool_audio::{ParamError, PlayError, PlayParams};
+///
+/// let err = PlayParams::default().spatial_blend(f32::NAN).validate().unwrap_err();
+/// assert!(matches!(err, ParamError::SpatialBlend(_)));
+/// assert!(err.to_string().contains("spatial blend"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum ParamError {
+    /// A volume (linear amplitude) not in `[0, 1]`.
+    Volume(f64),
+    /// A playback rate not in [`MIN_PLAYBACK_RATE`](crate::MIN_PLAYBACK_RATE)`..=`[`MAX_PLAYBACK_RATE`](crate::MAX_PLAYBACK_RATE).
+    PlaybackRate(f64),
+    /// A panning not in `[-1, 1]`.
+    Panning(f32),
+    /// A spatial blend not in `[0, 1]`.
+    SpatialBlend(f32),
+    /// A position with a NaN or infinite coordinate.
+    Position([f32; 3]),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Volume(v) => write!(f, "volume {v} is not a linear amplitude in [0, 1]"),
+            Self::PlaybackRate(r) => write!(
+                f,
+                "playback rate {r} is not in {}..={}",
+                crate::params::MIN_PLAYBACK_RATE,
+                crate::params::MAX_PLAYBACK_RATE
+            ),
+            Self::Panning(p) => write!(f, "panning {p} is not in [-1, 1]"),
+            Self::SpatialBlend(b) => write!(f, "spatial blend {b} is not in [0, 1]"),
+            Self::Position(p) => write!(f, "position {p:?} is not finite"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each
 /// refusal is also counted in [`AudioStats`](crate::AudioStats).
@@ -10,13 +59,13 @@ use std::fmt;
 ///
 /// assert_eq!(PlayError::VoiceCap.to_string(), "every voice is busy and stealing is off");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum PlayError {
-    /// The sound id was not issued by this manager.
+    /// The sound id was issued by another [`SoundEffects`](crate::SoundEffects).
     UnknownSound,
-    /// Volume outside `[0, 1]`, playback rate not above 0, panning outside
-    /// `[-1, 1]`, or a non-finite number.
-    InvalidParams,
+    /// A play parameter out of range.
+    InvalidParam(ParamError),
     /// All the sound's copies are playing and it refuses when full.
     SoundLimit,
     /// The voice cap is reached and stealing is [`Stealing::Refuse`](crate::Stealing::Refuse),
@@ -35,35 +84,146 @@ pub enum PlayError {
 
 impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::UnknownSound => "no such sound in this manager",
-            Self::InvalidParams => "play parameters out of range",
-            Self::SoundLimit => "all copies of this sound are playing and it refuses when full",
-            Self::VoiceCap => "every voice is busy and stealing is off",
-            Self::Retrigger => "the sound was played more recently than its retrigger interval",
-            Self::Inaudible => "the copy would be below the audibility floor",
-            Self::NoEmitter => "every emitter for positioned sounds is busy",
-            Self::Backend => "kira refused to play the sound",
-        })
+        match self {
+            Self::UnknownSound => f.write_str("the sound id belongs to another SoundEffects"),
+            Self::InvalidParam(error) => write!(f, "play parameter out of range: {error}"),
+            Self::SoundLimit => {
+                f.write_str("all copies of this sound are playing and it refuses when full")
+            }
+            Self::VoiceCap => f.write_str("every voice is busy and stealing is off"),
+            Self::Retrigger => {
+                f.write_str("the sound was played more recently than its retrigger interval")
+            }
+            Self::Inaudible => f.write_str("the copy would be below the audibility floor"),
+            Self::NoEmitter => f.write_str("every emitter for positioned sounds is busy"),
+            Self::Backend => f.write_str("kira refused to play the sound"),
+        }
     }
 }
 
 impl std::error::Error for PlayError {}
 
-/// A voice handle whose voice has ended, been stolen or been stopped.
-///
-/// ```
-/// use pool_audio::StaleVoice;
-///
-/// assert!(StaleVoice.to_string().contains("stale"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StaleVoice;
-
-impl fmt::Display for StaleVoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("stale voice handle: the voice ended, was stolen or was stopped")
+impl From<ParamError> for PlayError {
+    fn from(error: ParamError) -> Self {
+        Self::InvalidParam(error)
     }
 }
 
-impl std::error::Error for StaleVoice {}
+/// Why a per-voice call (stop, pause, volume, position) did nothing.
+///
+/// ```
+/// use pool_audio::VoiceError;
+///
+/// assert!(VoiceError::Stale.to_string().contains("stale"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum VoiceError {
+    /// The voice ended, was stolen or was stopped: its handle is stale for good.
+    Stale,
+    /// The handle was issued by another [`SoundEffects`](crate::SoundEffects).
+    WrongManager,
+    /// The value given is out of range; the voice is unchanged.
+    InvalidParam(ParamError),
+}
+
+impl fmt::Display for VoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Stale => {
+                f.write_str("stale voice handle: the voice ended, was stolen or was stopped")
+            }
+            Self::WrongManager => f.write_str("the voice handle belongs to another SoundEffects"),
+            Self::InvalidParam(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for VoiceError {}
+
+impl From<ParamError> for VoiceError {
+    fn from(error: ParamError) -> Self {
+        Self::InvalidParam(error)
+    }
+}
+
+/// Why a sound could not be added.
+///
+/// ```
+/// # use pool_audio::{AddSoundError, SettingsError};
+/// let err = AddSoundError::Settings(SettingsError::MaxVoices(0));
+/// assert!(err.to_string().contains("max_voices"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AddSoundError {
+    /// A sound of that name exists.
+    DuplicateName(String),
+    /// Its settings are out of range.
+    Settings(SettingsError),
+    /// Its data cannot be played safely.
+    Sound(SoundError),
+    /// Its loader failed.
+    Load(LoadError),
+}
+
+impl fmt::Display for AddSoundError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DuplicateName(name) => write!(f, "a sound named {name:?} already exists"),
+            Self::Settings(error) => error.fmt(f),
+            Self::Sound(error) => error.fmt(f),
+            Self::Load(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AddSoundError {}
+
+/// Why [`SoundEffects::new`](crate::SoundEffects::new) failed.
+///
+/// ```
+/// # use pool_audio::SetupError;
+/// assert!(SetupError::TrackLimit.to_string().contains("track"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// The settings are out of range.
+    Settings(SettingsError),
+    /// kira has no room for another sub-track or listener.
+    TrackLimit,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Settings(error) => error.fmt(f),
+            Self::TrackLimit => f.write_str("kira has no room for the sound-effects sub-track"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A negative, NaN or infinite time step given to
+/// [`SoundEffects::update`](crate::SoundEffects::update).
+///
+/// ```
+/// # use pool_audio::InvalidTime;
+/// assert!(InvalidTime(-1.0).to_string().contains("-1"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InvalidTime(pub f64);
+
+impl fmt::Display for InvalidTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "time step {} s is not a finite, non-negative number",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for InvalidTime {}

@@ -59,22 +59,35 @@
 #![forbid(unsafe_code)]
 
 mod attenuation;
+mod clock;
+mod copies;
+mod emitters;
 mod error;
+mod limiter;
 mod loader;
 mod meter;
 mod offline;
 mod params;
 mod passes;
+mod peak;
 mod settings;
 mod sound_effects;
+mod sound_error;
+mod stats;
 mod voice;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
-pub use error::{PlayError, StaleVoice};
+pub use error::{AddSoundError, InvalidTime, ParamError, PlayError, SetupError, VoiceError};
+pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
 pub use loader::{FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};
-pub use offline::{OfflineBackend, OfflineError, OfflineSettings, Rendered};
-pub use params::PlayParams;
+pub use offline::{
+    MAX_OFFLINE_SAMPLE_RATE, OfflineBackend, OfflineError, OfflineSettings, Rendered,
+};
+pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, PlayParams};
+pub use peak::SoundPeak;
 pub use settings::{SettingsError, SoundEffectsSettings, SoundSettings, Stealing, WhenFull};
-pub use sound_effects::{AddSoundError, AudioStats, InvalidTime, SetupError, SoundEffects};
+pub use sound_effects::SoundEffects;
+pub use sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
+pub use stats::AudioStats;
 pub use voice::{SoundId, VoiceHandle};

@@ -28,7 +28,8 @@ pub enum LoadError {
         /// The key asked for.
         key: String,
     },
-    /// The key would leave the loader's folder (absolute, or with `..`).
+    /// The key would leave the loader's folder (absolute, with `..`, or through a
+    /// symbolic link that points outside it).
     InvalidKey {
         /// The key asked for.
         key: String,
@@ -96,7 +97,8 @@ pub trait SoundLoader {
 }
 
 /// Loads sound files (WAV, OGG, FLAC, MP3) from a folder; the key is the file's
-/// path relative to it. Decoded sounds are cached.
+/// path relative to it, and never reaches outside it (no `..`, no absolute path, no
+/// symbolic link to elsewhere). Decoded sounds are cached.
 ///
 /// ```no_run
 /// use pool_audio::{FileLoader, SoundLoader};
@@ -156,6 +158,14 @@ impl SoundLoader for FileLoader {
                 key: key.into(),
                 path,
             });
+        }
+        // Resolve symbolic links: the file itself must lie inside the root.
+        let inside_root = match (path.canonicalize(), self.root.canonicalize()) {
+            (Ok(file), Ok(root)) => file.starts_with(root),
+            _ => false,
+        };
+        if !inside_root {
+            return Err(LoadError::InvalidKey { key: key.into() });
         }
         let sound = StaticSoundData::from_file(&path).map_err(|error| LoadError::Corrupt {
             key: key.into(),

@@ -14,8 +14,11 @@ struct Readings {
     /// `f32` bits of the largest magnitude seen: for non-negative floats the bit
     /// patterns order like the values, so `fetch_max` on the bits is a float max.
     peak_bits: AtomicU32,
-    /// Samples (per channel) with magnitude above 1.0: the ones the clamp changes.
+    /// Samples (per channel) with magnitude above 1.0, or not finite: the ones the
+    /// clamp changes (or turns into garbage).
     clipped: AtomicU64,
+    /// NaN or infinite samples (per channel).
+    non_finite: AtomicU64,
     /// Samples (per channel) metered.
     samples: AtomicU64,
 }
@@ -97,7 +100,8 @@ pub struct MeterHandle {
 }
 
 impl MeterHandle {
-    /// The largest sample magnitude since the last reset, before the clamp.
+    /// The largest sample magnitude since the last reset, before the clamp;
+    /// infinite once a NaN or infinite sample has been seen.
     ///
     /// ```
     /// # use pool_audio::MeterBuilder;
@@ -107,7 +111,8 @@ impl MeterHandle {
         f32::from_bits(self.readings.peak_bits.load(Ordering::Relaxed))
     }
 
-    /// Samples (per channel) whose magnitude exceeded 1.0: the ones kira's clamp cut.
+    /// Samples (per channel) whose magnitude exceeded 1.0, or that were NaN or
+    /// infinite: the ones kira's clamp cut (or could not make sense of).
     ///
     /// ```
     /// # use pool_audio::MeterBuilder;
@@ -115,6 +120,17 @@ impl MeterHandle {
     /// ```
     pub fn clipped_samples(&self) -> u64 {
         self.readings.clipped.load(Ordering::Relaxed)
+    }
+
+    /// NaN or infinite samples (per channel): the worst kind of clip, counted in
+    /// [`clipped_samples`](Self::clipped_samples) too.
+    ///
+    /// ```
+    /// # use pool_audio::MeterBuilder;
+    /// assert_eq!(MeterBuilder::new().handle().non_finite_samples(), 0);
+    /// ```
+    pub fn non_finite_samples(&self) -> u64 {
+        self.readings.non_finite.load(Ordering::Relaxed)
     }
 
     /// Samples (per channel) metered since the last reset.
@@ -150,6 +166,7 @@ impl MeterHandle {
     pub fn reset(&self) {
         self.readings.peak_bits.store(0, Ordering::Relaxed);
         self.readings.clipped.store(0, Ordering::Relaxed);
+        self.readings.non_finite.store(0, Ordering::Relaxed);
         self.readings.samples.store(0, Ordering::Relaxed);
     }
 }
@@ -160,10 +177,17 @@ struct Meter {
 
 impl Effect for Meter {
     fn process(&mut self, input: &mut [Frame], _dt: f64, _info: &Info) {
-        let (mut peak, mut clipped) = (0.0f32, 0u64);
+        let (mut peak, mut clipped, mut non_finite) = (0.0f32, 0u64, 0u64);
         for frame in input.iter() {
             for sample in [frame.left, frame.right] {
-                let magnitude = sample.abs();
+                // NaN compares false with everything: test for it first, and
+                // report it as an infinite peak.
+                let magnitude = if sample.is_finite() {
+                    sample.abs()
+                } else {
+                    non_finite += 1;
+                    f32::INFINITY
+                };
                 if magnitude > peak {
                     peak = magnitude;
                 }
@@ -177,8 +201,39 @@ impl Effect for Meter {
             .peak_bits
             .fetch_max(peak.to_bits(), Ordering::Relaxed);
         self.readings.clipped.fetch_add(clipped, Ordering::Relaxed);
+        if non_finite > 0 {
+            self.readings
+                .non_finite
+                .fetch_add(non_finite, Ordering::Relaxed);
+        }
         self.readings
             .samples
             .fetch_add(2 * input.len() as u64, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nan_and_infinite_samples_are_the_worst_clip() {
+        let meter = MeterBuilder::new();
+        let reading = meter.handle();
+        let (mut effect, _) = meter.build();
+        let info = kira::info::MockInfoBuilder::new().build();
+        let mut frames = vec![Frame::from_mono(0.5); 8];
+        frames[3].left = f32::NAN;
+        frames[5].right = f32::NEG_INFINITY;
+        effect.process(&mut frames, 1.0 / 48_000.0, &info);
+        assert_eq!(reading.non_finite_samples(), 2);
+        assert_eq!(reading.clipped_samples(), 2);
+        assert_eq!(
+            reading.peak(),
+            f32::INFINITY,
+            "NaN reports as an infinite peak, not 0"
+        );
+        reading.reset();
+        assert_eq!((reading.non_finite_samples(), reading.peak()), (0, 0.0));
     }
 }

@@ -5,6 +5,9 @@ use std::path::Path;
 
 use kira::backend::{Backend, Renderer};
 
+/// The highest sample rate the [`OfflineBackend`] renders at.
+pub const MAX_OFFLINE_SAMPLE_RATE: u32 = 384_000;
+
 /// Settings for the [`OfflineBackend`].
 ///
 /// ```
@@ -14,7 +17,7 @@ use kira::backend::{Backend, Renderer};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OfflineSettings {
-    /// Frames per second of the rendered mix.
+    /// Frames per second of the rendered mix, `1..=384_000`.
     pub sample_rate: u32,
 }
 
@@ -39,11 +42,19 @@ impl Default for OfflineSettings {
 /// assert!(matches!(AudioManager::<OfflineBackend>::new(settings), Err(OfflineError::SampleRate(0))));
 /// ```
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum OfflineError {
-    /// The sample rate is 0.
+    /// The sample rate is not in `1..=384_000`.
     SampleRate(u32),
     /// `render` was given a duration that is negative, NaN or infinite.
     Duration(f64),
+    /// `render` was asked for more audio than fits in memory.
+    TooLong {
+        /// The duration asked for, in seconds.
+        seconds: f64,
+        /// The samples that would have been needed.
+        samples: u128,
+    },
     /// Writing a WAV file failed.
     Wav(hound::Error),
 }
@@ -51,8 +62,15 @@ pub enum OfflineError {
 impl std::fmt::Display for OfflineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::SampleRate(rate) => write!(f, "sample rate {rate} Hz: must be at least 1"),
+            Self::SampleRate(rate) => write!(
+                f,
+                "sample rate {rate} Hz is not in 1..={MAX_OFFLINE_SAMPLE_RATE}"
+            ),
             Self::Duration(seconds) => write!(f, "cannot render {seconds} seconds"),
+            Self::TooLong { seconds, samples } => write!(
+                f,
+                "{seconds} s of audio ({samples} samples) does not fit in memory"
+            ),
             Self::Wav(error) => write!(f, "writing the WAV file failed: {error}"),
         }
     }
@@ -89,8 +107,8 @@ impl Backend for OfflineBackend {
         settings: OfflineSettings,
         _internal_buffer_size: usize,
     ) -> Result<(Self, u32), OfflineError> {
-        if settings.sample_rate == 0 {
-            return Err(OfflineError::SampleRate(0));
+        if !(1..=MAX_OFFLINE_SAMPLE_RATE).contains(&settings.sample_rate) {
+            return Err(OfflineError::SampleRate(settings.sample_rate));
         }
         Ok((
             Self {
@@ -114,7 +132,9 @@ impl OfflineBackend {
     /// call (sounds played, volumes set) take effect at its start.
     ///
     /// # Errors
-    /// [`OfflineError::Duration`] for a negative, NaN or infinite duration.
+    /// [`OfflineError::Duration`] for a negative, NaN or infinite duration;
+    /// [`OfflineError::TooLong`] when the samples cannot be allocated (checked
+    /// before anything is rendered, so a huge request fails instead of aborting).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -126,14 +146,27 @@ impl OfflineBackend {
     /// let audio = manager.backend_mut().render(0.25)?;
     /// assert_eq!((audio.frames(), audio.sample_rate()), (250, 1000));
     /// assert!(manager.backend_mut().render(-1.0).is_err());
+    /// assert!(manager.backend_mut().render(1e15).is_err(), "a typed error, not an abort");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn render(&mut self, seconds: f64) -> Result<Rendered, OfflineError> {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(OfflineError::Duration(seconds));
         }
-        let frames = (seconds * f64::from(self.sample_rate)).round() as usize;
-        let mut samples = vec![0.0; frames * 2];
+        let wanted = ((seconds * f64::from(self.sample_rate)).round() as u128).saturating_mul(2);
+        let too_long = OfflineError::TooLong {
+            seconds,
+            samples: wanted,
+        };
+        let Ok(len) = usize::try_from(wanted) else {
+            return Err(too_long);
+        };
+        let mut samples = Vec::new();
+        if samples.try_reserve_exact(len).is_err() {
+            return Err(too_long);
+        }
+        samples.resize(len, 0.0);
+        let frames = len / 2;
         if let Some(renderer) = &mut self.renderer {
             // kira's own backends hand the renderer a device-sized buffer at a time
             // and call `on_start_processing` before each: do the same, in blocks of

@@ -1,6 +1,14 @@
 //! What a single play asks for.
 
-use crate::error::PlayError;
+use crate::error::ParamError;
+
+/// The slowest playback rate a play may ask for: 1/16, four octaves down.
+pub const MIN_PLAYBACK_RATE: f64 = 1.0 / 16.0;
+
+/// The fastest playback rate a play may ask for: 16, four octaves up. kira's
+/// resampler reads this many source frames per output frame (times the sound's
+/// sample rate over the output's): far above, rendering falls behind real time.
+pub const MAX_PLAYBACK_RATE: f64 = 16.0;
 
 /// How to play one copy: volume, playback rate, panning, position. Validated by
 /// [`SoundEffects::play`](crate::SoundEffects::play).
@@ -44,7 +52,8 @@ impl PlayParams {
         self
     }
 
-    /// Speed and pitch, above 0 (1 is the recorded speed).
+    /// Speed and pitch, in [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`] (1 is the
+    /// recorded speed).
     ///
     /// ```
     /// # use pool_audio::PlayParams;
@@ -91,20 +100,53 @@ impl PlayParams {
         self
     }
 
-    pub(crate) fn validate(&self) -> Result<(), PlayError> {
-        let ok = self.volume.is_finite()
-            && (0.0..=1.0).contains(&self.volume)
-            && self.playback_rate.is_finite()
-            && self.playback_rate > 0.0
-            && self.panning.is_finite()
-            && (-1.0..=1.0).contains(&self.panning)
-            && self
-                .position
-                .is_none_or(|p| p.iter().all(|c| c.is_finite()));
-        if ok {
-            Ok(())
-        } else {
-            Err(PlayError::InvalidParams)
+    /// Checks every field: volume in `[0, 1]`, playback rate in
+    /// [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`], panning in `[-1, 1]`, spatial
+    /// blend in `[0, 1]`, a finite position. [`SoundEffects::play`](crate::SoundEffects::play)
+    /// calls it first.
+    ///
+    /// # Errors
+    /// [`ParamError`] naming the first field out of range, with its value.
+    ///
+    /// ```
+    /// use pool_audio::{ParamError, PlayParams};
+    ///
+    /// assert!(PlayParams::default().panning(-1.0).validate().is_ok());
+    /// assert_eq!(PlayParams::default().playback_rate(0.0).validate(), Err(ParamError::PlaybackRate(0.0)));
+    /// assert!(PlayParams::default().position([0.0, f32::INFINITY, 0.0]).validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), ParamError> {
+        check_volume(self.volume)?;
+        if !(MIN_PLAYBACK_RATE..=MAX_PLAYBACK_RATE).contains(&self.playback_rate) {
+            return Err(ParamError::PlaybackRate(self.playback_rate));
         }
+        if !(-1.0..=1.0).contains(&self.panning) {
+            return Err(ParamError::Panning(self.panning));
+        }
+        if !(0.0..=1.0).contains(&self.spatial_blend) {
+            return Err(ParamError::SpatialBlend(self.spatial_blend));
+        }
+        if let Some(position) = self.position {
+            check_position(position)?;
+        }
+        Ok(())
+    }
+}
+
+/// A linear amplitude in `[0, 1]` (NaN is not contained in any range).
+pub(crate) fn check_volume(volume: f64) -> Result<f64, ParamError> {
+    if (0.0..=1.0).contains(&volume) {
+        Ok(volume)
+    } else {
+        Err(ParamError::Volume(volume))
+    }
+}
+
+/// Every coordinate finite.
+pub(crate) fn check_position(position: [f32; 3]) -> Result<[f32; 3], ParamError> {
+    if position.iter().all(|c| c.is_finite()) {
+        Ok(position)
+    } else {
+        Err(ParamError::Position(position))
     }
 }

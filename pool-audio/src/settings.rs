@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::attenuation::{AttenuationError, CopyVolumes};
+use crate::limiter::{LimiterError, LimiterSettings};
 
 /// What a sound does when all its `max_voices` copies are playing.
 ///
@@ -106,7 +107,9 @@ impl SoundSettings {
     }
 
     /// The shortest time between two plays of this sound, in seconds of game time
-    /// (default 0: no limit).
+    /// (`0..=3600`, default 0: no limit). Game time is counted in whole
+    /// microseconds, so sixty updates of 1/60 s are exactly one second, and
+    /// `min_retrigger(0.1)` lets a play through on the 6th update at 60 fps.
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
@@ -139,7 +142,7 @@ impl SoundSettings {
         self
     }
 
-    /// Checks every value and solves the copy volumes.
+    /// Checks every value.
     ///
     /// # Errors
     /// [`SettingsError`] naming the value out of range.
@@ -151,7 +154,17 @@ impl SoundSettings {
     ///     Err(SettingsError::Headroom(_))
     /// ));
     /// ```
-    pub fn validate(&self) -> Result<CopyVolumes, SettingsError> {
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        self.copy_volumes(1.0).map(|_| ())
+    }
+
+    /// Checks every value and solves the copy volumes for a sound whose output
+    /// peaks at `peak` (see [`SoundPeak`](crate::SoundPeak)): all `max_voices`
+    /// copies together, each at its volume, reach at most the headroom.
+    ///
+    /// # Errors
+    /// [`SettingsError`] naming the value out of range.
+    pub(crate) fn copy_volumes(&self, peak: f32) -> Result<CopyVolumes, SettingsError> {
         if !(self.headroom_db.is_finite() && self.headroom_db <= 0.0) {
             return Err(SettingsError::Headroom(self.headroom_db));
         }
@@ -159,21 +172,28 @@ impl SoundSettings {
         {
             return Err(SettingsError::AudibilityFloor(self.audibility_floor_db));
         }
-        if !(self.min_retrigger.is_finite() && self.min_retrigger >= 0.0) {
+        if !(self.min_retrigger.is_finite() && (0.0..=MAX_RETRIGGER).contains(&self.min_retrigger))
+        {
             return Err(SettingsError::MinRetrigger(self.min_retrigger));
         }
-        CopyVolumes::solve(
-            self.max_voices,
-            self.first_volume,
-            amplitude(self.headroom_db),
+        // What the copies' volumes may sum to, as a gain on the data.
+        let budget = if peak > 0.0 {
+            amplitude(self.headroom_db) / f64::from(peak)
+        } else {
+            f64::MAX
+        };
+        CopyVolumes::solve(self.max_voices, self.first_volume, budget).map_err(
+            |error| match error {
+                AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
+                AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
+                AttenuationError::Budget(_) => SettingsError::Headroom(self.headroom_db),
+            },
         )
-        .map_err(|error| match error {
-            AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
-            AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
-            AttenuationError::Headroom(_) => SettingsError::Headroom(self.headroom_db),
-        })
     }
 }
+
+/// The longest retrigger interval, an hour: longer ones are a mistake.
+const MAX_RETRIGGER: f64 = 3600.0;
 
 /// A setting out of range, naming the value.
 ///
@@ -184,6 +204,7 @@ impl SoundSettings {
 /// assert_eq!(err, SettingsError::MaxVoices(100));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum SettingsError {
     /// `max_voices` not in `1..=64`.
     MaxVoices(u32),
@@ -193,10 +214,12 @@ pub enum SettingsError {
     Headroom(f64),
     /// Audibility floor NaN or +infinity.
     AudibilityFloor(f64),
-    /// Retrigger interval negative, NaN or infinite.
+    /// Retrigger interval negative, NaN, or above an hour.
     MinRetrigger(f64),
-    /// The voice cap is 0, or the fade is not a short finite duration.
+    /// A [`SoundEffectsSettings`] value out of range, named.
     Manager(&'static str),
+    /// The limiter's settings are out of range.
+    Limiter(LimiterError),
 }
 
 impl std::fmt::Display for SettingsError {
@@ -207,9 +230,10 @@ impl std::fmt::Display for SettingsError {
             Self::Headroom(db) => write!(f, "headroom {db} dBFS must be finite and at most 0"),
             Self::AudibilityFloor(db) => write!(f, "audibility floor {db} dB is not a level"),
             Self::MinRetrigger(s) => {
-                write!(f, "min_retrigger {s} s must be finite and non-negative")
+                write!(f, "min_retrigger {s} s is not in 0..=3600")
             }
             Self::Manager(what) => write!(f, "sound-effects settings: {what}"),
+            Self::Limiter(error) => error.fmt(f),
         }
     }
 }
@@ -257,13 +281,17 @@ pub struct SoundEffectsSettings {
     pub voice_cap: usize,
     /// Which voice a full cap gives up (default: the oldest).
     pub stealing: Stealing,
-    /// How long a stolen or recycled voice fades out (default 10 ms): long enough
-    /// not to click, short enough not to be heard.
+    /// How long a stolen or recycled voice fades out, `1 ms..=1 s` (default 10
+    /// ms): long enough not to click, short enough not to be heard. A copy that
+    /// takes over a copy index starts once the previous one has faded out.
     pub steal_fade: Duration,
     /// Emitters (kira spatial sub-tracks) for positioned sounds: the most positioned
     /// voices playing at once (default 16). Created when first needed, or up front
     /// with [`SoundEffects::prewarm_emitters`](crate::SoundEffects::prewarm_emitters).
     pub emitters: usize,
+    /// The mix ceiling on the sound-effects track: a look-ahead peak limiter, last
+    /// on the track (default: on, at -1 dBFS). `None` leaves the track unlimited.
+    pub limiter: Option<LimiterSettings>,
 }
 
 impl Default for SoundEffectsSettings {
@@ -273,7 +301,39 @@ impl Default for SoundEffectsSettings {
             stealing: Stealing::Oldest,
             steal_fade: Duration::from_millis(10),
             emitters: 16,
+            limiter: Some(LimiterSettings::default()),
         }
+    }
+}
+
+impl SoundEffectsSettings {
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// [`SettingsError::Manager`] naming the value out of range (voice cap not in
+    /// `1..=4096`, more than 1024 emitters, a steal fade not in `1 ms..=1 s`), or
+    /// [`SettingsError::Limiter`].
+    ///
+    /// ```
+    /// use pool_audio::SoundEffectsSettings;
+    ///
+    /// assert!(SoundEffectsSettings::default().validate().is_ok());
+    /// assert!(SoundEffectsSettings { voice_cap: 0, ..Default::default() }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        if !(1..=4096).contains(&self.voice_cap) {
+            return Err(SettingsError::Manager("voice_cap must be in 1..=4096"));
+        }
+        if self.emitters > 1024 {
+            return Err(SettingsError::Manager("emitters must be at most 1024"));
+        }
+        if !(Duration::from_millis(1)..=Duration::from_secs(1)).contains(&self.steal_fade) {
+            return Err(SettingsError::Manager("steal_fade must be in 1 ms..=1 s"));
+        }
+        if let Some(limiter) = &self.limiter {
+            limiter.validate().map_err(SettingsError::Limiter)?;
+        }
+        Ok(())
     }
 }
 

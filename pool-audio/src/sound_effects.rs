@@ -1,149 +1,34 @@
-//! The manager: sounds, per-sound copy slots, the pooled voices, and kira.
+//! The manager: sounds, the pooled voices, the sound-effects track, and kira.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use kira::backend::Backend;
-use kira::listener::ListenerHandle;
 use kira::sound::PlaybackState;
-use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
-use kira::track::{SpatialTrackBuilder, SpatialTrackHandle, TrackBuilder, TrackHandle};
-use kira::{AudioManager, Decibels, Easing, Panning, PlaybackRate, StartTime, Tween};
+use kira::sound::static_sound::StaticSoundData;
+use kira::track::{TrackBuilder, TrackHandle};
+use kira::{AudioManager, Decibels, Panning, PlaybackRate, StartTime};
 use pool_core::Pool;
 
-use crate::attenuation::{CopyVolumes, MAX_VOICES_PER_SOUND};
-use crate::error::{PlayError, StaleVoice};
+use crate::attenuation::CopyVolumes;
+use crate::clock;
+use crate::copies::{CopySlot, Fading, FadingPool, Placement, Retire, Sound, audible, linear};
+use crate::emitters::{Emitters, vector};
+use crate::error::{AddSoundError, InvalidTime, ParamError, PlayError, SetupError, VoiceError};
+use crate::limiter::{LimiterBuilder, LimiterHandle};
 use crate::loader::{LoadError, SoundLoader};
-use crate::params::PlayParams;
-use crate::passes::PassCounterBuilder;
+use crate::params::{PlayParams, check_position, check_volume};
+use crate::passes::{Probe, ProbeBuilder};
+use crate::peak::SoundPeak;
 use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings, WhenFull, decibels};
-use crate::voice::{SoundId, StealPolicy, Voice, VoiceHandle};
-
-/// What a profiler overlay shows about sound effects.
-///
-/// ```
-/// # use pool_audio::AudioStats;
-/// let stats = AudioStats::default();
-/// assert_eq!(stats.active_voices, 0);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct AudioStats {
-    /// Voices playing (or paused) now.
-    pub active_voices: usize,
-    /// The most voices ever active at once.
-    pub peak_voices: usize,
-    /// Stopped or stolen voices still fading out in kira.
-    pub fading_voices: usize,
-    /// Plays that started (or took over) a voice.
-    pub plays: u64,
-    /// Copies stopped because their sound was at `max_voices` (recycle-oldest).
-    pub recycled_copies: u64,
-    /// Voices stolen because the voice cap was reached.
-    pub stolen_voices: u64,
-    /// Plays refused: the sound's copies were all playing and it refuses.
-    pub refused_sound_limit: u64,
-    /// Plays refused: the voice cap was reached and stealing is off, or kira had
-    /// no room left for another fading voice.
-    pub refused_voice_cap: u64,
-    /// Plays refused by the retrigger interval.
-    pub refused_retrigger: u64,
-    /// Positioned plays refused because every emitter was busy.
-    pub refused_no_emitter: u64,
-    /// Copies not started because they would be below the audibility floor.
-    pub refused_inaudible: u64,
-}
-
-/// Why a sound could not be added.
-///
-/// ```
-/// # use pool_audio::{AddSoundError, SettingsError};
-/// let err = AddSoundError::Settings(SettingsError::MaxVoices(0));
-/// assert!(err.to_string().contains("max_voices"));
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub enum AddSoundError {
-    /// A sound of that name exists.
-    DuplicateName(String),
-    /// Its settings are out of range.
-    Settings(SettingsError),
-    /// Its loader failed.
-    Load(LoadError),
-}
-
-impl fmt::Display for AddSoundError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::DuplicateName(name) => write!(f, "a sound named {name:?} already exists"),
-            Self::Settings(error) => error.fmt(f),
-            Self::Load(error) => error.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for AddSoundError {}
-
-/// Why [`SoundEffects::new`] failed.
-///
-/// ```
-/// # use pool_audio::{SetupError, SettingsError};
-/// assert!(SetupError::TrackLimit.to_string().contains("track"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum SetupError {
-    /// The settings are out of range.
-    Settings(SettingsError),
-    /// kira has no room for another sub-track or listener.
-    TrackLimit,
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Settings(error) => error.fmt(f),
-            Self::TrackLimit => f.write_str("kira has no room for the sound-effects sub-track"),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
-/// A negative, NaN or infinite time step given to [`SoundEffects::update`].
-///
-/// ```
-/// # use pool_audio::InvalidTime;
-/// assert!(InvalidTime(-1.0).to_string().contains("-1"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct InvalidTime(pub f64);
-
-impl fmt::Display for InvalidTime {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "time step {} s is not a finite, non-negative number",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for InvalidTime {}
-
-struct Sound {
-    name: String,
-    data: StaticSoundData,
-    settings: SoundSettings,
-    volumes: CopyVolumes,
-    /// Copy index -> the voice playing it; `max_voices` entries.
-    copies: ArrayVec<Option<VoiceHandle>, { MAX_VOICES_PER_SOUND as usize }>,
-    last_play: Option<f64>,
-}
+use crate::stats::AudioStats;
+use crate::voice::{SoundId, StealPolicy, Voice, VoiceHandle, VoiceKey, next_owner};
 
 /// Sound-effect voices on the game's own kira [`AudioManager`]: per-sound copy
-/// limits with attenuation, a global voice cap with stealing.
+/// limits with attenuation, a global voice cap with stealing, and a limiter as the
+/// ceiling of the whole sound-effects mix.
 ///
 /// It owns one sub-track for all sound effects, whose kira sound capacity is twice
 /// the voice cap: every active voice plus as many fading out, and `play` checks
@@ -161,7 +46,7 @@ struct Sound {
 ///
 /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
 /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-/// // Source 003's numbers: 10 copies, the first at 0.2, all 10 within -1 dBFS.
+/// // 10 copies, the first at 0.2, all 10 together within -1 dBFS.
 /// let settings = SoundSettings::default().max_voices(10).first_volume(0.2);
 /// let explosion = sfx.add_sound("explosion", boom, settings)?;
 ///
@@ -175,62 +60,34 @@ struct Sound {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct SoundEffects {
+    owner: u32,
     track: TrackHandle,
-    voices: Pool<Voice, StealPolicy, VoiceHandle>,
+    limiter: Option<LimiterHandle>,
+    voices: Pool<Voice, StealPolicy, VoiceKey>,
     sounds: Vec<Sound>,
     names: HashMap<String, SoundId>,
-    /// kira sounds that no voice owns any more (stopped, stolen, or ended) but
-    /// that may still hold a slot on the track: the processing pass at which each
-    /// was first seen stopped, once it has been.
-    fading: Vec<(StaticSoundHandle, Option<u64>)>,
-    /// kira processing passes on the sound-effects track (see `passes.rs`).
-    passes: Arc<AtomicU64>,
-    /// The listener positioned sounds are heard from.
-    listener: ListenerHandle,
-    /// Spatial sub-tracks positioned voices play through, created up front.
-    emitters: Vec<SpatialTrackHandle>,
-    /// Emitters ready for a voice.
-    free_emitters: Vec<u16>,
-    /// Emitters whose voice ended, until kira has let go of its sound
-    /// (`num_sounds() == 0`): an emitter holds one sound at a time.
-    quarantined: Vec<u16>,
+    /// kira sounds that no voice owns any more but that may still be heard or
+    /// hold a slot on the track.
+    fading: FadingPool,
+    probe: Arc<Probe>,
+    emitters: Emitters,
     kira_capacity: usize,
     settings: SoundEffectsSettings,
-    now: f64,
+    /// Game time in microseconds (see `clock.rs`).
+    now: u64,
     frame: u64,
     next_order: u64,
     stats: AudioStats,
 }
 
-/// A listener facing kira's default direction.
-const IDENTITY: mint::Quaternion<f32> = mint::Quaternion {
-    v: mint::Vector3 {
-        x: 0.0,
-        y: 0.0,
-        z: 0.0,
-    },
-    s: 1.0,
-};
-
-fn vector([x, y, z]: [f32; 3]) -> mint::Vector3<f32> {
-    mint::Vector3 { x, y, z }
-}
-
-fn tween(duration: Duration) -> Tween {
-    Tween {
-        start_time: StartTime::Immediate,
-        duration,
-        easing: Easing::Linear,
-    }
-}
-
 impl SoundEffects {
-    /// Adds the sound-effects sub-track to `manager` and creates every voice now.
+    /// Adds the sound-effects sub-track to `manager` (with the limiter, unless the
+    /// settings turn it off) and creates every voice now.
     ///
     /// # Errors
-    /// [`SetupError::Settings`] for a voice cap of 0 (or above 4096) or a fade
-    /// longer than a second; [`SetupError::TrackLimit`] if kira has no room for
-    /// another sub-track.
+    /// [`SetupError::Settings`] for settings out of range (see
+    /// [`SoundEffectsSettings::validate`]); [`SetupError::TrackLimit`] if kira has
+    /// no room for another sub-track.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -244,39 +101,59 @@ impl SoundEffects {
         manager: &mut AudioManager<B>,
         settings: SoundEffectsSettings,
     ) -> Result<Self, SetupError> {
-        if !(1..=4096).contains(&settings.voice_cap) {
-            return Err(SetupError::Settings(SettingsError::Manager(
-                "voice_cap must be in 1..=4096",
-            )));
-        }
-        if settings.emitters > 1024 {
-            return Err(SetupError::Settings(SettingsError::Manager(
-                "emitters must be at most 1024",
-            )));
-        }
-        if settings.steal_fade > Duration::from_secs(1) {
-            return Err(SetupError::Settings(SettingsError::Manager(
-                "steal_fade must be at most 1 s",
-            )));
-        }
+        Self::with_track(manager, settings, TrackBuilder::new())
+    }
+
+    /// Like [`new`](Self::new), on a track built from `track`: add effects to it
+    /// first (kira's `TrackBuilder::add_effect` returns their handles), and sends.
+    /// The manager then sets the track's sound and sub-track capacities and its
+    /// volume (0 dB; change it with [`set_track_volume`](Self::set_track_volume)),
+    /// and appends the limiter last, so the ceiling holds whatever the effects do.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    ///
+    /// ```
+    /// use kira::{AudioManager, AudioManagerSettings};
+    /// use kira::effect::filter::FilterBuilder;
+    /// use kira::track::TrackBuilder;
+    /// use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    ///
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut track = TrackBuilder::new();
+    /// let filter = track.add_effect(FilterBuilder::new().cutoff(2_000.0));
+    /// let sfx = SoundEffects::with_track(&mut manager, SoundEffectsSettings::default(), track)?;
+    /// assert!(sfx.limiter().is_some());
+    /// # drop(filter);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_track<B: Backend>(
+        manager: &mut AudioManager<B>,
+        settings: SoundEffectsSettings,
+        track: TrackBuilder,
+    ) -> Result<Self, SetupError> {
+        settings.validate().map_err(SetupError::Settings)?;
         let kira_capacity = settings.voice_cap * 2;
-        let passes = Arc::new(AtomicU64::new(0));
+        let probe = Arc::new(Probe::default());
+        let mut builder = track
+            .sound_capacity(kira_capacity)
+            .sub_track_capacity(settings.emitters.max(1))
+            .volume(Decibels::IDENTITY)
+            .with_effect(ProbeBuilder(probe.clone()));
+        let limiter = match settings.limiter {
+            Some(limiter) => {
+                let limiter = LimiterBuilder::new(limiter)
+                    .map_err(|e| SetupError::Settings(SettingsError::Limiter(e)))?;
+                Some(builder.add_effect(limiter))
+            }
+            None => None,
+        };
         let track = manager
-            .add_sub_track(
-                TrackBuilder::new()
-                    .sound_capacity(kira_capacity)
-                    .sub_track_capacity(settings.emitters.max(1))
-                    .with_effect(PassCounterBuilder(passes.clone())),
-            )
+            .add_sub_track(builder)
             .map_err(|_| SetupError::TrackLimit)?;
         let listener = manager
-            .add_listener(vector([0.0; 3]), IDENTITY)
+            .add_listener(vector([0.0; 3]), Emitters::orientation())
             .map_err(|_| SetupError::TrackLimit)?;
-        // Emitters are made on demand (or by `prewarm_emitters`): an idle kira
-        // spatial track still costs the audio thread (16 idle ones took the bomb
-        // example's pooled render from 9 ms to 50 ms per second of audio).
-        let emitters = Vec::with_capacity(settings.emitters);
-        let free_emitters = Vec::with_capacity(settings.emitters);
         let voices = Pool::builder(Voice::idle)
             .initial(settings.voice_cap)
             .max_objects(settings.voice_cap)
@@ -284,34 +161,42 @@ impl SoundEffects {
                 stealing: settings.stealing,
                 listener: [0.0; 3],
             })
-            .handle::<VoiceHandle>()
+            .handle::<VoiceKey>()
+            .build()
+            .map_err(|_| SetupError::Settings(SettingsError::Manager("voice_cap")))?;
+        let fading = Pool::builder(Fading::idle)
+            .initial(kira_capacity)
+            .max_objects(kira_capacity)
+            .handle()
             .build()
             .map_err(|_| SetupError::Settings(SettingsError::Manager("voice_cap")))?;
         Ok(Self {
+            owner: next_owner(),
             track,
+            limiter,
             voices,
             sounds: Vec::new(),
             names: HashMap::new(),
-            fading: Vec::with_capacity(kira_capacity),
-            passes,
-            listener,
-            emitters,
-            free_emitters,
-            quarantined: Vec::with_capacity(settings.emitters),
+            fading,
+            probe,
+            emitters: Emitters::new(listener, settings.emitters),
             kira_capacity,
             settings,
-            now: 0.0,
+            now: 0,
             frame: 0,
             next_order: 0,
             stats: AudioStats::default(),
         })
     }
 
-    /// Registers a decoded sound under `name` with its settings.
+    /// Registers a decoded sound under `name` with its settings. Its peak is
+    /// measured now (see [`SoundPeak`]) and its copy volumes are solved against it:
+    /// all `max_voices` copies together reach at most the headroom.
     ///
     /// # Errors
-    /// [`AddSoundError::DuplicateName`] or [`AddSoundError::Settings`]; nothing is
-    /// added then.
+    /// [`AddSoundError::DuplicateName`], [`AddSoundError::Settings`], or
+    /// [`AddSoundError::Sound`] for data kira cannot play safely (see
+    /// [`SoundError`](crate::SoundError)); nothing is added then.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -321,7 +206,9 @@ impl SoundEffects {
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let id = sfx.add_sound("click", click.clone(), SoundSettings::default())?;
     /// assert_eq!(sfx.sound("click"), Some(id));
-    /// assert!(sfx.add_sound("click", click, SoundSettings::default()).is_err());
+    /// assert!(sfx.add_sound("click", click.clone(), SoundSettings::default()).is_err());
+    /// let never_ends = kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click };
+    /// assert!(sfx.add_sound("broken", never_ends, SoundSettings::default()).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_sound(
@@ -333,17 +220,25 @@ impl SoundEffects {
         if self.names.contains_key(name) {
             return Err(AddSoundError::DuplicateName(name.to_string()));
         }
-        let volumes = settings.validate().map_err(AddSoundError::Settings)?;
-        let id = SoundId(self.sounds.len() as u32);
+        let peak = SoundPeak::measure(&data).map_err(AddSoundError::Sound)?;
+        let volumes = settings
+            .copy_volumes(peak.max())
+            .map_err(AddSoundError::Settings)?;
+        let id = SoundId {
+            index: self.sounds.len() as u32,
+            owner: self.owner,
+        };
         let mut copies = ArrayVec::new();
         for _ in 0..settings.max_voices {
-            copies.push(None);
+            copies.push(CopySlot::default());
         }
         self.sounds.push(Sound {
             name: name.to_string(),
             data,
             settings,
+            peak,
             volumes,
+            min_retrigger: clock::micros(settings.min_retrigger).unwrap_or(u64::MAX),
             copies,
             last_play: None,
         });
@@ -371,7 +266,9 @@ impl SoundEffects {
         key: &str,
         settings: SoundSettings,
     ) -> Result<SoundId, AddSoundError> {
-        let data = loader.load(key).map_err(AddSoundError::Load)?;
+        let data = loader
+            .load(key)
+            .map_err(|e: LoadError| AddSoundError::Load(e))?;
         self.add_sound(key, data, settings)
     }
 
@@ -389,70 +286,85 @@ impl SoundEffects {
         self.names.get(name).copied()
     }
 
-    /// Plays one copy of `sound`: the lowest free copy index (the loudest free
-    /// volume), a pooled voice, and a kira sound on the sound-effects track.
+    fn own_sound(&self, sound: SoundId) -> Option<&Sound> {
+        if sound.owner == self.owner {
+            self.sounds.get(sound.index())
+        } else {
+            None
+        }
+    }
+
+    fn own_voice(&self, voice: VoiceHandle) -> Result<VoiceKey, VoiceError> {
+        if voice.owner == self.owner {
+            Ok(voice.key)
+        } else {
+            Err(VoiceError::WrongManager)
+        }
+    }
+
+    /// Plays one copy of `sound`: a copy index, a pooled voice, and a kira sound on
+    /// the sound-effects track (or an emitter, if positioned).
     ///
-    /// When the sound's copies are all playing, its [`WhenFull`] decides: recycle
-    /// its oldest copy (faded out; if that copy started this same frame, its kira
-    /// sound is simply taken over, since nothing of it has been heard) or refuse.
-    /// When the voice cap is reached, the manager's [`Stealing`](crate::Stealing)
-    /// picks a voice to fade out, or refuses.
+    /// - The copy index is the lowest one with nothing audible on it; if every free
+    ///   index still has a stopped copy fading out, the lowest free one, and the new
+    ///   copy starts once that fade is over.
+    /// - When the sound's copies are all playing, its [`WhenFull`] decides: recycle
+    ///   its oldest copy (it fades out over the steal fade, then the new copy
+    ///   starts; a copy started this same frame is simply taken over, since nothing
+    ///   of it has been heard) or refuse.
+    /// - The copy plays at its copy volume times `params.volume`, lowered by kira's
+    ///   pan-law gain when panned, so its louder channel stays inside its budget.
+    /// - When the voice cap is reached, the manager's [`Stealing`](crate::Stealing)
+    ///   picks a voice to fade out, or refuses.
     ///
     /// # Errors
-    /// A [`PlayError`] saying why nothing was started; the refusal is counted in
+    /// A [`PlayError`] saying why nothing was started; a refusal is counted in
     /// [`stats`](Self::stats).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{OfflineBackend, ParamError, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default().volume(0.5))?;
     /// assert!(sfx.is_playing(voice));
-    /// assert_eq!(sfx.play(id, PlayParams::default().volume(2.0)), Err(PlayError::InvalidParams));
+    /// assert_eq!(
+    ///     sfx.play(id, PlayParams::default().volume(2.0)),
+    ///     Err(PlayError::InvalidParam(ParamError::Volume(2.0)))
+    /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn play(&mut self, sound: SoundId, params: PlayParams) -> Result<VoiceHandle, PlayError> {
         params.validate()?;
-        let frame = self.frame;
-        let now = self.now;
-        let Some(entry) = self.sounds.get(sound.index()) else {
+        let (frame, now) = (self.frame, self.now);
+        let Some(entry) = self.own_sound(sound) else {
             return Err(PlayError::UnknownSound);
         };
         let settings = entry.settings;
-        if settings.min_retrigger > 0.0
-            && entry
-                .last_play
-                .is_some_and(|last| now - last < settings.min_retrigger)
+        if let Some((at, frame_at)) = entry.last_play
+            && entry.min_retrigger > 0
+            && !clock::reached(now - at, frame - frame_at, entry.min_retrigger)
         {
             self.stats.refused_retrigger += 1;
             return Err(PlayError::Retrigger);
         }
 
-        // Which copy index, and whose copy it takes over if the sound is full.
-        let free = entry.copies.iter().position(Option::is_none);
-        let (copy, victim) = match free {
-            Some(copy) => (copy, None),
-            None if settings.when_full == WhenFull::Refuse => {
+        let voices = &self.voices;
+        let placement = entry.place(&self.fading, |v| voices.get(v).map(|v| v.order));
+        let (copy, victim, after) = match placement {
+            Some(Placement::Free { copy, after }) => (copy, None, after),
+            Some(Placement::Recycle { .. }) if settings.when_full == WhenFull::Refuse => {
                 self.stats.refused_sound_limit += 1;
                 return Err(PlayError::SoundLimit);
             }
-            None => {
-                let oldest = entry
-                    .copies
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(copy, voice)| Some((copy, (*voice)?)))
-                    .min_by_key(|(_, voice)| self.voices.get(*voice).map_or(0, |v| v.order));
-                match oldest {
-                    Some((copy, voice)) => (copy, Some(voice)),
-                    None => return Err(PlayError::SoundLimit),
-                }
-            }
+            Some(Placement::Recycle { copy, victim }) => (copy, Some(victim), None),
+            None => return Err(PlayError::SoundLimit),
         };
-        let volume = entry.volumes.volume(copy as u32) * params.volume;
+        let base_volume =
+            entry.volumes.volume(copy as u32) / entry.peak.pan_gain(params.panning).max(1.0);
+        let volume = base_volume * params.volume;
         if volume <= 0.0 || decibels(volume) < settings.audibility_floor_db {
             self.stats.refused_inaudible += 1;
             return Err(PlayError::Inaudible);
@@ -465,25 +377,32 @@ impl SoundEffects {
                 v.frame == frame && v.emitter.is_some() == params.position.is_some()
             })
         {
-            return self.take_over(sound, copy, victim, volume, params, settings.priority);
+            return self.take_over(sound, copy, victim, base_volume, params);
         }
 
-        // A positioned sound needs an emitter: check before anything is stolen.
-        if params.position.is_some() && self.free_emitters.is_empty() {
-            self.release_emitters();
-            if self.free_emitters.is_empty() && self.prewarm_emitters(1) == 0 {
-                self.stats.refused_no_emitter += 1;
-                return Err(PlayError::NoEmitter);
-            }
+        // Check everything that can refuse before anything is stopped or stolen.
+        if params.position.is_some() && !self.emitters.available(&mut self.track) {
+            self.stats.refused_no_emitter += 1;
+            return Err(PlayError::NoEmitter);
         }
         // Room in kira for one more sound, counting the ones fading out.
-        if self.voices.live_len() + self.fading.len() >= self.kira_capacity {
+        if self.voices.live_len() + self.fading.live_len() >= self.kira_capacity {
             self.stats.refused_voice_cap += 1;
             return Err(PlayError::VoiceCap);
         }
+        let fade = self.settings.steal_fade;
+        let mut wait = false;
         if let Some(victim) = victim {
-            self.end_voice(victim, self.settings.steal_fade);
+            self.end_voice(victim, fade);
             self.stats.recycled_copies += 1;
+            wait = true;
+        } else if let Some(outgoing) = after {
+            // Hurry the index's previous copy out with the steal fade (it may have
+            // been stopped with a longer one): the new copy waits for exactly that.
+            if let Some(kira) = self.fading.get_mut(outgoing).and_then(|f| f.kira.as_mut()) {
+                kira.stop(linear(fade));
+            }
+            wait = true;
         }
         let acquired = match self.voices.try_acquire_detailed() {
             Ok(acquired) => acquired,
@@ -492,50 +411,40 @@ impl SoundEffects {
                 return Err(PlayError::VoiceCap);
             }
         };
-        if acquired.recycled.is_some() {
+        if let Some(stolen) = acquired.recycled {
             // The stolen voice's object is the one just handed out: end its sound.
             self.stats.stolen_voices += 1;
-            let fade = tween(self.settings.steal_fade);
             if let Some(voice) = self.voices.get_mut(acquired.handle) {
-                if let Some(mut kira) = voice.kira.take() {
-                    kira.stop(fade);
-                    self.fading.push((kira, None));
+                Retire {
+                    sounds: &mut self.sounds,
+                    fading: &mut self.fading,
+                    quarantined: &mut self.emitters.quarantined,
                 }
-                if let Some(emitter) = voice.emitter.take() {
-                    self.quarantined.push(emitter);
-                }
-                if let Some(slot) = self
-                    .sounds
-                    .get_mut(voice.sound as usize)
-                    .and_then(|s| s.copies.get_mut(usize::from(voice.copy)))
-                {
-                    *slot = None;
-                }
+                .voice(stolen, voice, Some(fade));
             }
         }
         let entry = &self.sounds[sound.index()];
-        let data = entry
+        let mut data = entry
             .data
             .volume(Decibels(decibels(volume) as f32))
             .playback_rate(PlaybackRate(params.playback_rate))
             .panning(Panning(params.panning));
-        let emitter = match params.position {
-            Some(position) => self.free_emitters.pop().inspect(|e| {
-                let track = &mut self.emitters[usize::from(*e)];
-                track.set_position(vector(position), tween(Duration::ZERO));
-                track.set_spatialization_strength(params.spatial_blend, tween(Duration::ZERO));
-            }),
-            None => None,
-        };
+        if wait {
+            data = data.start_time(self.handoff(data.settings.start_time));
+            self.stats.delayed_starts += 1;
+        }
+        let emitter = params
+            .position
+            .and_then(|position| self.emitters.take(position, params.spatial_blend));
         let played = match emitter {
-            Some(e) => self.emitters[usize::from(e)].play(data),
+            Some(e) => self.emitters.play(e, data),
             None => self.track.play(data),
         };
         let kira = match played {
             Ok(kira) => kira,
             Err(_) => {
                 if let Some(e) = emitter {
-                    self.free_emitters.push(e);
+                    self.emitters.give_back(e);
                 }
                 let _ = self.voices.release(acquired.handle);
                 return Err(PlayError::Backend);
@@ -545,9 +454,10 @@ impl SoundEffects {
         self.next_order += 1;
         if let Some(voice) = self.voices.get_mut(acquired.handle) {
             *voice = Voice {
-                sound: sound.0,
+                sound: sound.index,
                 copy: copy as u8,
                 kira: Some(kira),
+                base_volume,
                 volume,
                 priority: settings.priority,
                 position: params.position,
@@ -557,11 +467,26 @@ impl SoundEffects {
             };
         }
         let entry = &mut self.sounds[sound.index()];
-        entry.copies[copy] = Some(acquired.handle);
-        entry.last_play = Some(now);
+        entry.copies[copy].voice = Some(acquired.handle);
+        entry.last_play = Some((now, frame));
         self.stats.plays += 1;
         self.stats.peak_voices = self.stats.peak_voices.max(self.voices.live_len());
-        Ok(acquired.handle)
+        Ok(VoiceHandle {
+            key: acquired.handle,
+            owner: self.owner,
+        })
+    }
+
+    /// When a copy that takes over an index may start: after the steal fade and
+    /// one kira chunk (see `passes.rs`), or later if the data asks for later. A
+    /// clock-synced start is kept as it is.
+    fn handoff(&self, start: StartTime) -> StartTime {
+        let wait = self.settings.steal_fade + self.probe.chunk() + Duration::from_micros(1);
+        match start {
+            StartTime::Immediate => StartTime::Delayed(wait),
+            StartTime::Delayed(own) => StartTime::Delayed(own.max(wait)),
+            clock => clock,
+        }
     }
 
     /// A new play takes over a voice of the same sound that started this frame:
@@ -570,10 +495,9 @@ impl SoundEffects {
         &mut self,
         sound: SoundId,
         copy: usize,
-        victim: VoiceHandle,
-        volume: f64,
+        victim: VoiceKey,
+        base_volume: f64,
         params: PlayParams,
-        priority: i32,
     ) -> Result<VoiceHandle, PlayError> {
         // The same voice, with its kira sound, under a new handle: the old one is
         // stale. (`renew` fails only when no slot index is left, after ~2^62 plays.)
@@ -583,56 +507,50 @@ impl SoundEffects {
         };
         let order = self.next_order;
         self.next_order += 1;
+        let volume = base_volume * params.volume;
+        let priority = self.sounds[sound.index()].settings.priority;
         if let Some(voice) = self.voices.get_mut(handle) {
             if let Some(kira) = &mut voice.kira {
-                let now = tween(Duration::ZERO);
+                let now = linear(Duration::ZERO);
                 kira.set_volume(Decibels(decibels(volume) as f32), now);
                 kira.set_playback_rate(PlaybackRate(params.playback_rate), now);
                 kira.set_panning(Panning(params.panning), now);
             }
             if let (Some(e), Some(position)) = (voice.emitter, params.position) {
-                let track = &mut self.emitters[usize::from(e)];
-                track.set_position(vector(position), tween(Duration::ZERO));
-                track.set_spatialization_strength(params.spatial_blend, tween(Duration::ZERO));
+                self.emitters.place(e, position, params.spatial_blend);
             }
+            voice.base_volume = base_volume;
             voice.volume = volume;
             voice.priority = priority;
             voice.position = params.position;
             voice.order = order;
             voice.copy = copy as u8;
-            voice.sound = sound.0;
+            voice.sound = sound.index;
         }
         let entry = &mut self.sounds[sound.index()];
-        entry.copies[copy] = Some(handle);
-        entry.last_play = Some(self.now);
+        entry.copies[copy].voice = Some(handle);
+        entry.last_play = Some((self.now, self.frame));
         self.stats.plays += 1;
         self.stats.recycled_copies += 1;
-        Ok(handle)
+        Ok(VoiceHandle {
+            key: handle,
+            owner: self.owner,
+        })
     }
 
-    /// Stops a live voice's kira sound with `fade`, frees its copy slot and gives
+    /// Stops a live voice's kira sound with `fade`, frees its copy index and gives
     /// the voice back to the pool.
-    fn end_voice(&mut self, handle: VoiceHandle, fade: Duration) {
-        let Some(voice) = self.voices.get_mut(handle) else {
+    fn end_voice(&mut self, key: VoiceKey, fade: Duration) {
+        let Some(voice) = self.voices.get_mut(key) else {
             return;
         };
-        if let Some(mut kira) = voice.kira.take() {
-            kira.stop(tween(fade));
-            self.fading.push((kira, None));
+        Retire {
+            sounds: &mut self.sounds,
+            fading: &mut self.fading,
+            quarantined: &mut self.emitters.quarantined,
         }
-        if let Some(emitter) = voice.emitter.take() {
-            self.quarantined.push(emitter);
-        }
-        let (sound, copy) = (voice.sound as usize, usize::from(voice.copy));
-        if let Some(slot) = self
-            .sounds
-            .get_mut(sound)
-            .and_then(|s| s.copies.get_mut(copy))
-            && *slot == Some(handle)
-        {
-            *slot = None;
-        }
-        let _ = self.voices.release(handle);
+        .voice(key, voice, Some(fade));
+        let _ = self.voices.release(key);
     }
 
     /// Once per frame: advances the game clock (for retrigger intervals) by `dt`
@@ -653,47 +571,42 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn update(&mut self, dt: f64) -> Result<(), InvalidTime> {
-        if !(dt.is_finite() && dt >= 0.0) {
-            return Err(InvalidTime(dt));
-        }
-        self.now += dt;
+        let dt = clock::micros(dt)?;
+        self.now = self.now.saturating_add(dt);
         self.frame += 1;
-        let pass = self.passes.load(Ordering::Acquire);
-        let (sounds, fading, quarantined) =
-            (&mut self.sounds, &mut self.fading, &mut self.quarantined);
-        self.voices.reclaim(|handle, voice| {
+        let pass = self.probe.passes();
+        let mut retire = Retire {
+            sounds: &mut self.sounds,
+            fading: &mut self.fading,
+            quarantined: &mut self.emitters.quarantined,
+        };
+        self.voices.reclaim(|key, voice| {
             let stopped = voice
                 .kira
                 .as_ref()
                 .is_none_or(|kira| kira.state() == PlaybackState::Stopped);
             if stopped {
-                // kira frees its slot one pass later: count it until then.
-                if let Some(kira) = voice.kira.take() {
-                    fading.push((kira, Some(pass)));
-                }
-                if let Some(emitter) = voice.emitter.take() {
-                    quarantined.push(emitter);
-                }
-                if let Some(slot) = sounds
-                    .get_mut(voice.sound as usize)
-                    .and_then(|s| s.copies.get_mut(usize::from(voice.copy)))
-                    && *slot == Some(handle)
-                {
-                    *slot = None;
-                }
+                retire.voice(key, voice, None);
             }
             stopped
         });
-        // A sound's slot is free once a full processing pass has started after it
-        // was seen stopped (kira removes finished sounds at the start of a pass).
-        for (kira, seen) in &mut self.fading {
-            if seen.is_none() && kira.state() == PlaybackState::Stopped {
-                *seen = Some(pass);
+        // kira frees a sound's slot at the start of the first processing pass after
+        // it stopped: forget it once a pass has started since it was seen stopped.
+        self.fading.reclaim(|_, fading| {
+            let stopped = fading
+                .kira
+                .as_ref()
+                .is_none_or(|kira| kira.state() == PlaybackState::Stopped);
+            if stopped && fading.seen_stopped.is_none() {
+                fading.seen_stopped = Some(pass);
             }
-        }
-        self.fading
-            .retain(|(_, seen)| seen.is_none_or(|seen_at| pass <= seen_at));
-        self.release_emitters();
+            let gone = fading.seen_stopped.is_some_and(|seen| pass > seen);
+            if gone {
+                fading.kira = None;
+            }
+            gone
+        });
+        self.emitters.release_emptied();
         Ok(())
     }
 
@@ -712,64 +625,49 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn prewarm_emitters(&mut self, count: usize) -> usize {
-        let mut created = 0;
-        while created < count && self.emitters.len() < self.settings.emitters {
-            let Ok(emitter) = self.track.add_spatial_sub_track(
-                self.listener.id(),
-                vector([0.0; 3]),
-                SpatialTrackBuilder::new().sound_capacity(1),
-            ) else {
-                break;
-            };
-            self.free_emitters.push(self.emitters.len() as u16);
-            self.emitters.push(emitter);
-            created += 1;
-        }
-        created
+        self.emitters.prewarm(&mut self.track, count)
     }
 
-    /// Emitters whose last sound kira has let go of are free again.
-    fn release_emitters(&mut self) {
-        let (emitters, free) = (&self.emitters, &mut self.free_emitters);
-        self.quarantined.retain(|e| {
-            let empty = emitters[usize::from(*e)].num_sounds() == 0;
-            if empty {
-                free.push(*e);
-            }
-            !empty
-        });
-    }
-
-    /// Stops a voice, fading out over `fade`; its handle goes stale.
+    /// Stops a voice, fading out over `fade`; its handle goes stale. Its copy
+    /// index is free at once, but a new copy there waits for this one to fade out
+    /// (at most the steal fade: a longer fade is cut short then).
     ///
     /// # Errors
-    /// [`StaleVoice`] if it already ended.
+    /// [`VoiceError::Stale`] if it already ended, [`VoiceError::WrongManager`] for
+    /// another manager's handle.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
     /// # use std::time::Duration;
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceError};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default())?;
     /// sfx.stop(voice, Duration::from_millis(20))?;
-    /// assert!(sfx.stop(voice, Duration::ZERO).is_err());
+    /// assert_eq!(sfx.stop(voice, Duration::ZERO), Err(VoiceError::Stale));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn stop(&mut self, voice: VoiceHandle, fade: Duration) -> Result<(), StaleVoice> {
-        if !self.voices.contains(voice) {
-            return Err(StaleVoice);
+    pub fn stop(&mut self, voice: VoiceHandle, fade: Duration) -> Result<(), VoiceError> {
+        let key = self.own_voice(voice)?;
+        if !self.voices.contains(key) {
+            return Err(VoiceError::Stale);
         }
-        self.end_voice(voice, fade);
+        self.end_voice(key, fade);
         Ok(())
     }
 
-    /// Pauses a voice (it keeps its voice and copy index).
+    fn voice_mut(&mut self, voice: VoiceHandle) -> Result<&mut Voice, VoiceError> {
+        let key = self.own_voice(voice)?;
+        self.voices.get_mut(key).ok_or(VoiceError::Stale)
+    }
+
+    /// Pauses a voice (it keeps its voice and copy index), fading out over the
+    /// steal fade.
     ///
     /// # Errors
-    /// [`StaleVoice`] if it already ended.
+    /// As [`stop`](Self::stop).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -780,22 +678,22 @@ impl SoundEffects {
     /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default())?;
     /// sfx.pause(voice)?;
+    /// assert!(sfx.is_playing(voice), "a paused voice keeps its voice");
     /// sfx.resume(voice)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn pause(&mut self, voice: VoiceHandle) -> Result<(), StaleVoice> {
-        let fade = tween(self.settings.steal_fade);
-        let voice = self.voices.get_mut(voice).ok_or(StaleVoice)?;
-        if let Some(kira) = &mut voice.kira {
+    pub fn pause(&mut self, voice: VoiceHandle) -> Result<(), VoiceError> {
+        let fade = linear(self.settings.steal_fade);
+        if let Some(kira) = &mut self.voice_mut(voice)?.kira {
             kira.pause(fade);
         }
         Ok(())
     }
 
-    /// Resumes a paused voice.
+    /// Resumes a paused voice, fading in over the steal fade.
     ///
     /// # Errors
-    /// [`StaleVoice`] if it already ended.
+    /// As [`stop`](Self::stop).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -807,48 +705,45 @@ impl SoundEffects {
     /// let voice = sfx.play(id, PlayParams::default())?;
     /// sfx.pause(voice)?;
     /// sfx.resume(voice)?;
+    /// assert!(sfx.is_playing(voice));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn resume(&mut self, voice: VoiceHandle) -> Result<(), StaleVoice> {
-        let fade = tween(self.settings.steal_fade);
-        let voice = self.voices.get_mut(voice).ok_or(StaleVoice)?;
-        if let Some(kira) = &mut voice.kira {
+    pub fn resume(&mut self, voice: VoiceHandle) -> Result<(), VoiceError> {
+        let fade = linear(self.settings.steal_fade);
+        if let Some(kira) = &mut self.voice_mut(voice)?.kira {
             kira.resume(fade);
         }
         Ok(())
     }
 
-    /// Sets a voice's play volume (the multiplier on its copy's volume, `[0, 1]`).
+    /// Sets a voice's play volume: the linear amplitude in `[0, 1]` its copy
+    /// volume is multiplied by, over 5 ms.
     ///
     /// # Errors
-    /// [`StaleVoice`] if it ended; a volume out of range is clamped into `[0, 1]`
-    /// (NaN counts as 0).
+    /// [`VoiceError::InvalidParam`] for a volume that is NaN or outside `[0, 1]`
+    /// (the voice is unchanged), or as [`stop`](Self::stop).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{OfflineBackend, ParamError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceError};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default())?;
     /// sfx.set_volume(voice, 0.25)?;
+    /// assert!(matches!(sfx.set_volume(voice, f64::NAN), Err(VoiceError::InvalidParam(ParamError::Volume(_)))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_volume(&mut self, voice: VoiceHandle, volume: f64) -> Result<(), StaleVoice> {
-        let volume = if volume.is_nan() {
-            0.0
-        } else {
-            volume.clamp(0.0, 1.0)
-        };
-        let voice = self.voices.get_mut(voice).ok_or(StaleVoice)?;
-        let sound = &self.sounds[voice.sound as usize];
-        let amplitude = sound.volumes.volume(u32::from(voice.copy)) * volume;
-        voice.volume = amplitude;
+    pub fn set_volume(&mut self, voice: VoiceHandle, volume: f64) -> Result<(), VoiceError> {
+        let volume = check_volume(volume)?;
+        let voice = self.voice_mut(voice)?;
+        voice.volume = voice.base_volume * volume;
+        let amplitude = voice.volume;
         if let Some(kira) = &mut voice.kira {
             kira.set_volume(
                 Decibels(decibels(amplitude) as f32),
-                tween(Duration::from_millis(5)),
+                linear(Duration::from_millis(5)),
             );
         }
         Ok(())
@@ -858,7 +753,8 @@ impl SoundEffects {
     /// [`Stealing::Furthest`](crate::Stealing::Furthest).
     ///
     /// # Errors
-    /// [`StaleVoice`] if it ended.
+    /// [`VoiceError::InvalidParam`] for a NaN or infinite coordinate (the voice is
+    /// unchanged), or as [`stop`](Self::stop).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -869,17 +765,19 @@ impl SoundEffects {
     /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default().position([0.0, 0.0, 5.0]))?;
     /// sfx.set_position(voice, [0.0, 0.0, 8.0])?;
+    /// assert!(sfx.set_position(voice, [f32::NAN, 0.0, 0.0]).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_position(
         &mut self,
         voice: VoiceHandle,
         position: [f32; 3],
-    ) -> Result<(), StaleVoice> {
-        let voice = self.voices.get_mut(voice).ok_or(StaleVoice)?;
+    ) -> Result<(), VoiceError> {
+        let position = check_position(position)?;
+        let voice = self.voice_mut(voice)?;
         voice.position = Some(position);
         if let Some(e) = voice.emitter {
-            self.emitters[usize::from(e)].set_position(vector(position), tween(Duration::ZERO));
+            self.emitters.set_position(e, position);
         }
         Ok(())
     }
@@ -887,18 +785,24 @@ impl SoundEffects {
     /// Moves the listener positioned sounds are heard from (and measured from by
     /// [`Stealing::Furthest`](crate::Stealing::Furthest)).
     ///
+    /// # Errors
+    /// [`ParamError::Position`] for a NaN or infinite coordinate; the listener
+    /// stays where it was.
+    ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
     /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// sfx.set_listener([1.0, 2.0, 3.0]);
+    /// sfx.set_listener([1.0, 2.0, 3.0])?;
+    /// assert!(sfx.set_listener([f32::NAN, 0.0, 0.0]).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_listener(&mut self, position: [f32; 3]) {
+    pub fn set_listener(&mut self, position: [f32; 3]) -> Result<(), ParamError> {
+        let position = check_position(position)?;
         self.voices.policy_mut().listener = position;
-        self.listener
-            .set_position(vector(position), tween(Duration::ZERO));
+        self.emitters.set_listener(position);
+        Ok(())
     }
 
     /// Stops every voice, fading out over `fade`.
@@ -920,7 +824,8 @@ impl SoundEffects {
         self.stop_where(fade, |_| true);
     }
 
-    /// Stops every copy of one sound, fading out over `fade`.
+    /// Stops every copy of one sound, fading out over `fade`. Another manager's
+    /// sound id stops nothing.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -936,31 +841,23 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop_sound(&mut self, sound: SoundId, fade: Duration) {
-        self.stop_where(fade, |voice| voice.sound == sound.0);
+        if sound.owner == self.owner {
+            self.stop_where(fade, |voice| voice.sound == sound.index);
+        }
     }
 
     fn stop_where(&mut self, fade: Duration, mut which: impl FnMut(&Voice) -> bool) {
-        let (sounds, fading, quarantined) =
-            (&mut self.sounds, &mut self.fading, &mut self.quarantined);
-        self.voices.reclaim(|handle, voice| {
-            if !which(voice) {
-                return false;
+        let mut retire = Retire {
+            sounds: &mut self.sounds,
+            fading: &mut self.fading,
+            quarantined: &mut self.emitters.quarantined,
+        };
+        self.voices.reclaim(|key, voice| {
+            let stop = which(voice);
+            if stop {
+                retire.voice(key, voice, Some(fade));
             }
-            if let Some(mut kira) = voice.kira.take() {
-                kira.stop(tween(fade));
-                fading.push((kira, None));
-            }
-            if let Some(emitter) = voice.emitter.take() {
-                quarantined.push(emitter);
-            }
-            if let Some(slot) = sounds
-                .get_mut(voice.sound as usize)
-                .and_then(|s| s.copies.get_mut(usize::from(voice.copy)))
-                && *slot == Some(handle)
-            {
-                *slot = None;
-            }
-            true
+            stop
         });
     }
 
@@ -976,7 +873,7 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn pause_all(&mut self) {
-        let fade = tween(self.settings.steal_fade);
+        let fade = linear(self.settings.steal_fade);
         self.voices.for_each_mut(|_, voice| {
             if let Some(kira) = &mut voice.kira {
                 kira.pause(fade);
@@ -995,7 +892,7 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn resume_all(&mut self) {
-        let fade = tween(self.settings.steal_fade);
+        let fade = linear(self.settings.steal_fade);
         self.voices.for_each_mut(|_, voice| {
             if let Some(kira) = &mut voice.kira {
                 kira.resume(fade);
@@ -1003,7 +900,8 @@ impl SoundEffects {
         });
     }
 
-    /// `true` while the voice is live (playing or paused).
+    /// `true` while the voice is live (playing or paused); `false` for another
+    /// manager's handle.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -1017,7 +915,8 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_playing(&self, voice: VoiceHandle) -> bool {
-        self.voices.contains(voice)
+        self.own_voice(voice)
+            .is_ok_and(|key| self.voices.contains(key))
     }
 
     /// Copies of `sound` playing now.
@@ -1034,12 +933,38 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn copies_playing(&self, sound: SoundId) -> usize {
-        self.sounds
-            .get(sound.index())
-            .map_or(0, |s| s.copies.iter().filter(|c| c.is_some()).count())
+        self.own_sound(sound)
+            .map_or(0, |s| s.copies.iter().filter(|c| c.voice.is_some()).count())
     }
 
-    /// The copy volumes of a sound (its solved attenuation).
+    /// Copies of `sound` that were stopped and may still be heard fading out.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use std::time::Duration;
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// # let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
+    /// let voice = sfx.play(id, PlayParams::default())?;
+    /// sfx.stop(voice, Duration::from_millis(50))?;
+    /// assert_eq!(sfx.copies_fading(id), 1);
+    /// manager.backend_mut().render(0.1)?;
+    /// assert_eq!(sfx.copies_fading(id), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn copies_fading(&self, sound: SoundId) -> usize {
+        self.own_sound(sound).map_or(0, |s| {
+            s.copies
+                .iter()
+                .filter(|c| audible(&self.fading, c.outgoing))
+                .count()
+        })
+    }
+
+    /// The copy volumes of a sound: its solved attenuation, before the pan law
+    /// compensation of a panned play.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -1052,7 +977,23 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn copy_volumes(&self, sound: SoundId) -> Option<CopyVolumes> {
-        self.sounds.get(sound.index()).map(|s| s.volumes)
+        self.own_sound(sound).map(|s| s.volumes)
+    }
+
+    /// A sound's measured peak, the one its copy volumes are budgeted against.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
+    /// assert_eq!(sfx.sound_peak(id).unwrap().sample(), 0.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sound_peak(&self, sound: SoundId) -> Option<SoundPeak> {
+        self.own_sound(sound).map(|s| s.peak)
     }
 
     /// The name a sound was added under.
@@ -1068,7 +1009,7 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn sound_name(&self, sound: SoundId) -> Option<&str> {
-        self.sounds.get(sound.index()).map(|s| s.name.as_str())
+        self.own_sound(sound).map(|s| s.name.as_str())
     }
 
     /// Counters and levels for a profiler overlay.
@@ -1084,22 +1025,50 @@ impl SoundEffects {
     pub fn stats(&self) -> AudioStats {
         AudioStats {
             active_voices: self.voices.live_len(),
-            fading_voices: self.fading.len(),
+            fading_voices: self.fading.live_len(),
             ..self.stats
         }
     }
 
-    /// The sound-effects sub-track: one volume for every sound effect.
+    /// The volume of every sound effect together: a linear amplitude in `[0, 1]`
+    /// on the sound-effects track, reached over `fade`. (Above 1 it would lift
+    /// the track past its limiter's ceiling, which is why the track itself is not
+    /// handed out.)
+    ///
+    /// # Errors
+    /// [`ParamError::Volume`] for a volume that is NaN or outside `[0, 1]`.
     ///
     /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Decibels, Tween};
+    /// # use std::time::Duration;
+    /// # use kira::{AudioManager, AudioManagerSettings};
     /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// sfx.track().set_volume(Decibels(-6.0), Tween::default());
+    /// sfx.set_track_volume(0.5, Duration::from_millis(100))?;
+    /// assert!(sfx.set_track_volume(2.0, Duration::ZERO).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn track(&mut self) -> &mut TrackHandle {
-        &mut self.track
+    pub fn set_track_volume(&mut self, volume: f64, fade: Duration) -> Result<(), ParamError> {
+        let volume = check_volume(volume)?;
+        self.track
+            .set_volume(Decibels(decibels(volume) as f32), linear(fade));
+        Ok(())
+    }
+
+    /// The limiter on the sound-effects track, to read its gain reduction (`None`
+    /// if the settings turned it off).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// assert_eq!(sfx.limiter().unwrap().gain_reduction_db(), 0.0);
+    /// let unlimited = SoundEffects::new(&mut manager, SoundEffectsSettings { limiter: None, ..Default::default() })?;
+    /// assert!(unlimited.limiter().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn limiter(&self) -> Option<&LimiterHandle> {
+        self.limiter.as_ref()
     }
 }

@@ -1,5 +1,7 @@
-//! A voice: one playing copy of a sound, pooled; and the policy that picks which
-//! voice a full cap gives up.
+//! A voice: one playing copy of a sound, pooled; the ids a manager hands out; and
+//! the policy that picks which voice a full cap gives up.
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use kira::sound::static_sound::StaticSoundHandle;
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
@@ -7,25 +9,43 @@ use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 use crate::settings::Stealing;
 
 pool_core::new_handle_type! {
-    /// A handle to a playing voice: generational, so once the voice ends, is
-    /// stolen or is stopped, the handle is stale and can never touch the voice's
-    /// next sound.
-    ///
-    /// ```
-    /// assert_eq!(std::mem::size_of::<pool_audio::VoiceHandle>(), 8);
-    /// ```
-    pub struct VoiceHandle;
+    /// The voice pool's own key.
+    pub(crate) struct VoiceKey;
+}
+
+/// Which [`SoundEffects`](crate::SoundEffects) issued an id: ids and handles carry
+/// it, so one manager refuses another's instead of acting on its own sound.
+pub(crate) fn next_owner() -> u32 {
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A handle to a playing voice: generational, so once the voice ends, is stolen or
+/// is stopped, the handle is stale and can never touch the voice's next sound; and
+/// tagged with its manager, so another manager refuses it.
+///
+/// ```
+/// assert_eq!(std::mem::size_of::<pool_audio::VoiceHandle>(), 12);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VoiceHandle {
+    pub(crate) key: VoiceKey,
+    pub(crate) owner: u32,
 }
 
 /// A sound registered with [`SoundEffects`](crate::SoundEffects): a small id,
-/// resolved from its name once.
+/// resolved from its name once, valid only with the manager that issued it.
 ///
 /// ```
 /// # use pool_audio::SoundId;
 /// fn takes(sound: SoundId) -> usize { sound.index() }
+/// assert_eq!(std::mem::size_of::<SoundId>(), 8);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SoundId(pub(crate) u32);
+pub struct SoundId {
+    pub(crate) index: u32,
+    pub(crate) owner: u32,
+}
 
 impl SoundId {
     /// Its position in registration order.
@@ -35,7 +55,7 @@ impl SoundId {
     /// fn index_of(sound: SoundId) -> usize { sound.index() }
     /// ```
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.index as usize
     }
 }
 
@@ -44,7 +64,10 @@ pub(crate) struct Voice {
     pub(crate) sound: u32,
     pub(crate) copy: u8,
     pub(crate) kira: Option<StaticSoundHandle>,
-    /// Linear amplitude it plays at (copy volume times the play's volume).
+    /// The copy's volume with the pan law compensated: what the play's volume
+    /// multiplies.
+    pub(crate) base_volume: f64,
+    /// Linear amplitude it plays at (`base_volume` times the play's volume).
     pub(crate) volume: f64,
     pub(crate) priority: i32,
     pub(crate) position: Option<[f32; 3]>,
@@ -63,6 +86,7 @@ impl Voice {
             sound: 0,
             copy: 0,
             kira: None,
+            base_volume: 0.0,
             volume: 0.0,
             priority: 0,
             position: None,

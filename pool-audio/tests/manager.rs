@@ -154,7 +154,7 @@ fn steal_with(stealing: Stealing) -> (Vec<bool>, SoundEffects) {
             .unwrap()
         })
         .collect();
-    sfx.set_listener([0.0, 0.0, 0.0]);
+    sfx.set_listener([0.0, 0.0, 0.0]).unwrap();
     let volumes = [0.9, 0.5, 0.2];
     let positions = [[1.0, 0.0, 0.0], [9.0, 0.0, 0.0], [3.0, 0.0, 0.0]];
     let voices: Vec<_> = (0..3)

@@ -1,0 +1,39 @@
+//! What a profiler overlay shows about sound effects.
+
+/// Counters and levels of a [`SoundEffects`](crate::SoundEffects).
+///
+/// ```
+/// # use pool_audio::AudioStats;
+/// let stats = AudioStats::default();
+/// assert_eq!(stats.active_voices, 0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct AudioStats {
+    /// Voices playing (or paused) now.
+    pub active_voices: usize,
+    /// The most voices ever active at once.
+    pub peak_voices: usize,
+    /// Stopped or stolen voices still fading out in kira.
+    pub fading_voices: usize,
+    /// Plays that started (or took over) a voice.
+    pub plays: u64,
+    /// Plays that waited for the previous copy at their copy index to fade out
+    /// (a recycle, or an index freed less than a fade ago).
+    pub delayed_starts: u64,
+    /// Copies stopped because their sound was at `max_voices` (recycle-oldest).
+    pub recycled_copies: u64,
+    /// Voices stolen because the voice cap was reached.
+    pub stolen_voices: u64,
+    /// Plays refused: the sound's copies were all playing and it refuses.
+    pub refused_sound_limit: u64,
+    /// Plays refused: the voice cap was reached and stealing is off, or kira had
+    /// no room left for another fading voice.
+    pub refused_voice_cap: u64,
+    /// Plays refused by the retrigger interval.
+    pub refused_retrigger: u64,
+    /// Positioned plays refused because every emitter was busy.
+    pub refused_no_emitter: u64,
+    /// Copies not started because they would be below the audibility floor.
+    pub refused_inaudible: u64,
+}
