@@ -82,3 +82,26 @@ fn a_memory_loader_decodes_encoded_bytes_once() {
     );
     std::fs::remove_dir_all(root).ok();
 }
+
+#[cfg(unix)]
+#[test]
+fn a_file_loader_does_not_follow_a_symlink_out_of_its_folder() {
+    let outside = assets("outside");
+    let root = assets("linked");
+    // A link to a file elsewhere, and a link to a folder elsewhere.
+    std::os::unix::fs::symlink(outside.join("ui/click.wav"), root.join("escape.wav")).unwrap();
+    std::os::unix::fs::symlink(outside.join("ui"), root.join("elsewhere")).unwrap();
+    // A link that stays inside is fine.
+    std::os::unix::fs::symlink(root.join("ui/click.wav"), root.join("alias.wav")).unwrap();
+    let mut loader = FileLoader::new(&root);
+    for key in ["escape.wav", "elsewhere/click.wav"] {
+        assert_eq!(
+            loader.load(key).unwrap_err(),
+            LoadError::InvalidKey { key: key.into() },
+            "{key}"
+        );
+    }
+    assert!(loader.load("alias.wav").is_ok());
+    std::fs::remove_dir_all(root).ok();
+    std::fs::remove_dir_all(outside).ok();
+}
