@@ -1,10 +1,12 @@
 //! Criterion benchmarks of `pool-audio` on the offline backend: the game-thread
 //! cost of `play` (free voice, and stealing) beside a raw kira `play`, and `update`
-//! with 64 active voices. Rendering between batches is not timed.
+//! with 64 active voices (rendering between batches is not timed); and the
+//! limiter over one second of audio beside the render of the ten voices it
+//! protects.
 
 use std::time::Duration;
 
-use benches::{AUDIO_CASES, workload};
+use benches::{AUDIO_CASES, MIX_CASES, workload};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn audio(c: &mut Criterion) {
@@ -19,5 +21,18 @@ fn audio(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, audio);
+fn mix(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mix");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for name in MIX_CASES {
+        let mut case = workload(name, 1).expect("every listed case exists");
+        group.bench_function(name, |b| b.iter_custom(|cycles| case.timed_run(cycles)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, audio, mix);
 criterion_main!(benches);

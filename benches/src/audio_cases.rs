@@ -8,14 +8,17 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use kira::effect::{Effect, EffectBuilder};
+use kira::info::{Info, MockInfoBuilder};
 use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
-    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, SoundEffects,
+    SoundEffectsSettings, SoundId, SoundSettings,
 };
 
-use crate::Workload;
+use crate::{Sample, Workload};
 
 const VOICE_CAP: usize = 64;
 
@@ -41,18 +44,20 @@ fn tone() -> StaticSoundData {
 }
 
 /// Runs `cycles` cycles in batches of [`AudioPlay::BATCH`], calling `flush` before
-/// each batch, and returns the time spent in the batches alone.
-fn batched<W: Workload>(case: &mut W, cycles: u64, flush: fn(&mut W)) -> Duration {
-    let mut timed = Duration::ZERO;
+/// each batch, and returns the time and allocations of the batches alone.
+fn batched<W: Workload>(case: &mut W, cycles: u64, flush: fn(&mut W)) -> Sample {
+    let mut timed = Sample::default();
     let mut left = cycles;
     while left > 0 {
         let batch = left.min(AudioPlay::BATCH);
         flush(case);
+        let before = alloc_counter::thread_allocations();
         let start = Instant::now();
         for _ in 0..batch {
             case.cycle();
         }
-        timed += start.elapsed();
+        timed.elapsed += start.elapsed();
+        timed.allocations += alloc_counter::thread_allocations() - before;
         left -= batch;
     }
     timed
@@ -127,7 +132,7 @@ impl Workload for AudioPlay {
         self.next = (self.next + 1) % VOICE_CAP;
     }
 
-    fn timed_run(&mut self, cycles: u64) -> Duration {
+    fn sampled_run(&mut self, cycles: u64) -> Sample {
         batched(self, cycles, Self::flush)
     }
 }
@@ -180,7 +185,7 @@ impl Workload for KiraPlay {
         }
     }
 
-    fn timed_run(&mut self, cycles: u64) -> Duration {
+    fn sampled_run(&mut self, cycles: u64) -> Sample {
         batched(self, cycles, Self::flush)
     }
 }
@@ -233,6 +238,124 @@ impl Workload for AudioUpdate {
     }
 }
 
+/// 48 kHz stereo frames in one second.
+const SECOND: usize = 48_000;
+
+/// The limiter as kira runs it: one second of audio per cycle, in 128-frame
+/// chunks, over a signal (three loud tones beating) that keeps it acting all the
+/// time: its worst case (idle, it only moves the audio through its delay line).
+pub struct LimiterSecond {
+    effect: Box<dyn Effect>,
+    handle: LimiterHandle,
+    input: Vec<Frame>,
+    buffer: Vec<Frame>,
+    info: Info<'static>,
+}
+
+impl LimiterSecond {
+    /// The default limiter (-1 dBFS, 1.5 ms look-ahead, 50 ms release) at 48 kHz.
+    pub fn new() -> Self {
+        let builder = LimiterBuilder::new(LimiterSettings::default()).expect("valid settings");
+        let (mut effect, handle) = builder.build();
+        effect.init(SECOND as u32, 128);
+        let input = (0..SECOND)
+            .map(|i| {
+                let t = i as f32 / SECOND as f32;
+                let s = [220.0f32, 331.0, 443.0]
+                    .iter()
+                    .map(|f| 0.4 * (t * f * std::f32::consts::TAU).sin())
+                    .sum::<f32>();
+                Frame {
+                    left: s,
+                    right: 0.8 * s,
+                }
+            })
+            .collect();
+        Self {
+            effect,
+            handle,
+            input,
+            buffer: vec![Frame::ZERO; SECOND],
+            info: MockInfoBuilder::new().build(),
+        }
+    }
+}
+
+impl LimiterSecond {
+    /// The limiter's readings (how much of the time it acted).
+    pub fn limiter(&self) -> &LimiterHandle {
+        &self.handle
+    }
+}
+
+impl Default for LimiterSecond {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Workload for LimiterSecond {
+    fn cycle(&mut self) {
+        self.buffer.copy_from_slice(&self.input);
+        for chunk in self.buffer.chunks_mut(128) {
+            self.effect.process(chunk, 1.0 / SECOND as f64, &self.info);
+        }
+        black_box(&self.buffer);
+    }
+}
+
+/// The render the limiter protects: ten voices (ten looping copies of a tone,
+/// through `SoundEffects` without a limiter), one second of audio per cycle into
+/// a buffer that is reused.
+pub struct RenderSecond {
+    manager: AudioManager<OfflineBackend>,
+    _sfx: SoundEffects,
+    buffer: Vec<f32>,
+}
+
+impl RenderSecond {
+    /// Ten voices playing, forever.
+    pub fn new() -> Self {
+        let mut manager = manager();
+        let mut sfx = SoundEffects::new(
+            &mut manager,
+            SoundEffectsSettings {
+                limiter: None,
+                ..Default::default()
+            },
+        )
+        .expect("valid settings");
+        let id = sfx
+            .add_sound(
+                "tone",
+                tone().loop_region(..),
+                SoundSettings::default().max_voices(10).first_volume(0.2),
+            )
+            .expect("valid sound");
+        for _ in 0..10 {
+            sfx.play(id, PlayParams::default()).expect("a free voice");
+        }
+        Self {
+            manager,
+            _sfx: sfx,
+            buffer: vec![0.0; 2 * SECOND],
+        }
+    }
+}
+
+impl Default for RenderSecond {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Workload for RenderSecond {
+    fn cycle(&mut self) {
+        let _ = self.manager.backend_mut().render_into(&mut self.buffer);
+        black_box(&self.buffer);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +373,30 @@ mod tests {
         }
         let mut kira = KiraPlay::new();
         kira.timed_run(500);
+    }
+
+    #[test]
+    fn the_mix_cases_limit_and_render_ten_voices() {
+        let mut limiter = LimiterSecond::new();
+        limiter.cycle();
+        let ceiling = 10f32.powf(-1.0 / 20.0);
+        assert!(limiter.buffer.iter().all(|f| f.left.abs() <= ceiling));
+        assert!(
+            limiter.input.iter().any(|f| f.left.abs() > ceiling),
+            "it has work"
+        );
+        assert!(
+            limiter.limiter().active_fraction() > 0.99,
+            "the worst case: acting all the time"
+        );
+        let mut render = RenderSecond::new();
+        render.cycle();
+        render.cycle();
+        assert!(
+            render.buffer.iter().any(|s| *s != 0.0),
+            "still playing after 2 s"
+        );
+        assert_eq!(render._sfx.stats().active_voices, 10);
     }
 
     #[test]

@@ -31,12 +31,17 @@
 //! busy so each play steals (`audio_play_steal`), beside a raw kira `play` on a
 //! track of the same capacity (`kira_play`); and `update` with 64 active voices
 //! (`audio_update`). Rendering between batches is not timed.
+//!
+//! **Mix cases**, one cycle being one second of 48 kHz stereo audio: the limiter
+//! alone, as kira runs it (`limiter`: in 128-frame chunks, over a signal it has
+//! to hold down a third of the time), beside the offline render of the 10 voices
+//! it protects, without a limiter (`render_10_voices`).
 
 mod audio_cases;
 mod effects_cases;
 mod pool_cases;
 
-pub use audio_cases::{AudioPlay, AudioUpdate, KiraPlay};
+pub use audio_cases::{AudioPlay, AudioUpdate, KiraPlay, LimiterSecond, RenderSecond};
 pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolFull, PoolHalfLive, SlotMapHalfLive, UnityScanFull,
@@ -96,13 +101,34 @@ pub trait Workload {
         }
     }
 
-    /// Runs `cycles` cycles and returns the time they took. Cases with untimed
-    /// upkeep between cycles (the audio cases render between batches) override it.
+    /// Runs `cycles` cycles and returns the time they took.
     fn timed_run(&mut self, cycles: u64) -> std::time::Duration {
+        self.sampled_run(cycles).elapsed
+    }
+
+    /// Runs `cycles` cycles and returns the time they took and the heap
+    /// allocations they made (counted when the binary's global allocator is
+    /// `alloc_counter`'s). Cases with untimed upkeep between cycles (the audio
+    /// cases render between batches) override it to count the cycles alone.
+    fn sampled_run(&mut self, cycles: u64) -> Sample {
+        let before = alloc_counter::thread_allocations();
         let start = std::time::Instant::now();
         self.run(cycles);
-        start.elapsed()
+        let elapsed = start.elapsed();
+        Sample {
+            elapsed,
+            allocations: alloc_counter::thread_allocations() - before,
+        }
     }
+}
+
+/// What one measured run of a [`Workload`] cost, its untimed upkeep left out.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Sample {
+    /// Time spent in the cycles.
+    pub elapsed: std::time::Duration,
+    /// Heap allocations made by the cycles.
+    pub allocations: u64,
 }
 
 /// The pool cases of the report, in its row order.
@@ -133,6 +159,9 @@ pub const AUDIO_CASES: [&str; 4] = [
     "audio_update",
 ];
 
+/// The mix-ceiling cases of the report: one cycle is one second of audio.
+pub const MIX_CASES: [&str; 2] = ["limiter", "render_10_voices"];
+
 /// Builds case `name` at `size`, warmed up (the working set exists and every
 /// structure has reached its size). `None` for an unknown name.
 pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
@@ -153,6 +182,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "audio_play_steal" => Box::new(AudioPlay::new(true)),
         "kira_play" => Box::new(KiraPlay::new()),
         "audio_update" => Box::new(AudioUpdate::new()),
+        "limiter" => Box::new(LimiterSecond::new()),
+        "render_10_voices" => Box::new(RenderSecond::new()),
         _ => return None,
     })
 }

@@ -352,9 +352,11 @@ struct Limiter {
     queue_head: usize,
     queue_len: usize,
     /// The last `lookahead + 1` held gains and their sum.
-    held_ring: Vec<f32>,
+    held_ring: Vec<f64>,
     held_at: usize,
     held_sum: f64,
+    /// `1 / (lookahead + 1)`.
+    inverse_window: f64,
     held: f32,
     frame: u64,
 }
@@ -375,6 +377,7 @@ impl Limiter {
             held_ring: Vec::new(),
             held_at: 0,
             held_sum: 0.0,
+            inverse_window: 1.0,
             held: 1.0,
             frame: 0,
         }
@@ -402,6 +405,7 @@ impl Limiter {
         self.queue_len = 0;
         self.held_at = 0;
         self.held_sum = (self.lookahead + 1) as f64;
+        self.inverse_window = 1.0 / self.held_sum;
         self.held = 1.0;
     }
 
@@ -411,24 +415,44 @@ impl Limiter {
     fn gain(&mut self, required: f32) -> f32 {
         let window = self.lookahead + 1;
         let capacity = self.queue.len();
-        // Drop queued gains no smaller than this one: they can never be the minimum.
-        while self.queue_len > 0 {
-            let back = (self.queue_head + self.queue_len - 1) % capacity;
-            if self.queue[back].1 >= required {
+        // A required gain of 1 is never queued: an empty queue means a minimum of 1.
+        if required < 1.0 {
+            // Drop queued gains no smaller than this one: they can never be the
+            // minimum again.
+            while self.queue_len > 0 {
+                let mut back = self.queue_head + self.queue_len - 1;
+                if back >= capacity {
+                    back -= capacity;
+                }
+                if self.queue[back].1 < required {
+                    break;
+                }
                 self.queue_len -= 1;
-            } else {
-                break;
             }
+            let mut tail = self.queue_head + self.queue_len;
+            if tail >= capacity {
+                tail -= capacity;
+            }
+            self.queue[tail] = (self.frame, required);
+            self.queue_len += 1;
         }
-        let tail = (self.queue_head + self.queue_len) % capacity;
-        self.queue[tail] = (self.frame, required);
-        self.queue_len += 1;
-        // Drop the front once it has left the window.
-        if self.queue[self.queue_head].0 + window as u64 <= self.frame {
-            self.queue_head = (self.queue_head + 1) % capacity;
-            self.queue_len -= 1;
-        }
-        let minimum = self.queue[self.queue_head].1;
+        // Entries have distinct frames, so at most one leaves the window per frame.
+        let minimum = if self.queue_len == 0 {
+            1.0
+        } else {
+            if self.queue[self.queue_head].0 + window as u64 <= self.frame {
+                self.queue_head += 1;
+                if self.queue_head == capacity {
+                    self.queue_head = 0;
+                }
+                self.queue_len -= 1;
+            }
+            if self.queue_len == 0 {
+                1.0
+            } else {
+                self.queue[self.queue_head].1
+            }
+        };
         self.held = if minimum < self.held {
             minimum
         } else {
@@ -441,16 +465,40 @@ impl Limiter {
                 recovered
             }
         };
-        self.held_sum += f64::from(self.held) - f64::from(self.held_ring[self.held_at]);
-        self.held_ring[self.held_at] = self.held;
+        let held = f64::from(self.held);
+        self.held_sum += held - self.held_ring[self.held_at];
+        self.held_ring[self.held_at] = held;
         self.held_at += 1;
         if self.held_at == window {
             self.held_at = 0;
             // Resynchronize the running sum once per window: no drift.
-            self.held_sum = self.held_ring[..window].iter().map(|g| f64::from(*g)).sum();
+            self.held_sum = self.held_ring[..window].iter().sum();
         }
         self.frame += 1;
-        (self.held_sum / window as f64) as f32
+        // Rounding may put the average an ulp above the held gains; the clamp on
+        // the output takes care of that ulp.
+        (self.held_sum * self.inverse_window) as f32
+    }
+
+    /// `true` when nothing is being limited or recovering: the gain is exactly 1
+    /// for as long as the input stays under the ceiling.
+    fn idle(&self) -> bool {
+        self.queue_len == 0 && self.held == 1.0 && self.held_sum == (self.lookahead + 1) as f64
+    }
+
+    /// The idle path for a chunk under the ceiling: the audio only goes through
+    /// the delay line.
+    fn pass_through(&mut self, input: &mut [Frame]) {
+        for frame in input.iter_mut() {
+            std::mem::swap(frame, &mut self.delay[self.delay_at]);
+            self.delay_at += 1;
+            if self.delay_at == self.lookahead {
+                self.delay_at = 0;
+            }
+        }
+        let window = self.lookahead + 1;
+        self.held_at = (self.held_at + input.len()) % window;
+        self.frame += input.len() as u64;
     }
 }
 
@@ -466,6 +514,12 @@ impl Effect for Limiter {
     fn process(&mut self, input: &mut [Frame], _dt: f64, _info: &Info) {
         let ceiling = self.ceiling;
         let (mut lowest_gain, mut limited, mut non_finite) = (1.0f32, 0u64, 0u64);
+        // NaN and infinities fail the comparison too, and take the full path.
+        let quiet = || {
+            input
+                .iter()
+                .all(|f| f.left.abs() <= ceiling && f.right.abs() <= ceiling)
+        };
         if self.lookahead == 0 {
             // Never initialized by kira: hold the ceiling without look-ahead.
             for frame in input.iter_mut() {
@@ -477,6 +531,8 @@ impl Effect for Limiter {
                     *sample = sample.clamp(-ceiling, ceiling);
                 }
             }
+        } else if self.idle() && quiet() {
+            self.pass_through(input);
         } else {
             for frame in input.iter_mut() {
                 let mut incoming = *frame;

@@ -166,7 +166,30 @@ impl OfflineBackend {
             return Err(too_long);
         }
         samples.resize(len, 0.0);
-        let frames = len / 2;
+        self.render_into(&mut samples);
+        Ok(Rendered {
+            sample_rate: self.sample_rate,
+            samples,
+        })
+    }
+
+    /// Renders the next `samples.len() / 2` frames of the mix into `samples`
+    /// (interleaved stereo, after kira's clamp), allocating nothing: for a caller
+    /// that reuses one buffer. Returns the frames rendered.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut buffer = vec![1.0; 960];
+    /// assert_eq!(manager.backend_mut().render_into(&mut buffer), 480);
+    /// assert!(buffer.iter().all(|s| *s == 0.0), "silence");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn render_into(&mut self, samples: &mut [f32]) -> usize {
+        let frames = samples.len() / 2;
+        let samples = &mut samples[..frames * 2];
+        samples.fill(0.0);
         if let Some(renderer) = &mut self.renderer {
             // kira's own backends hand the renderer a device-sized buffer at a time
             // and call `on_start_processing` before each: do the same, in blocks of
@@ -178,10 +201,7 @@ impl OfflineBackend {
             }
         }
         self.rendered += frames as u64;
-        Ok(Rendered {
-            sample_rate: self.sample_rate,
-            samples,
-        })
+        frames
     }
 
     /// The sample rate the mix is rendered at.
@@ -229,6 +249,29 @@ pub struct Rendered {
 }
 
 impl Rendered {
+    /// Audio from interleaved stereo samples at `sample_rate`: to join renders
+    /// into one, for instance. A trailing odd sample is dropped.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, Rendered};
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut samples = Vec::new();
+    /// for _ in 0..3 {
+    ///     samples.extend_from_slice(manager.backend_mut().render(0.01)?.samples());
+    /// }
+    /// let joined = Rendered::from_samples(48_000, samples);
+    /// assert_eq!(joined.frames(), 1440);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_samples(sample_rate: u32, mut samples: Vec<f32>) -> Self {
+        samples.truncate(samples.len() / 2 * 2);
+        Self {
+            sample_rate,
+            samples,
+        }
+    }
+
     /// Interleaved left/right samples.
     ///
     /// ```

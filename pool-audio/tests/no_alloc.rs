@@ -65,3 +65,46 @@ fn update_does_not_allocate() {
     assert_eq!(in_update, 0, "allocations inside update");
     assert!(sfx.stats().plays > 100);
 }
+
+#[test]
+fn the_limiter_allocates_nothing_on_the_audio_thread() {
+    // The offline backend renders on the calling thread, into a buffer made
+    // beforehand: everything kira and the limiter do while mixing is counted.
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let frames: Arc<[Frame]> = vec![Frame::from_mono(1.0); 48_000].into();
+    let loud = StaticSoundData {
+        sample_rate: 48_000,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    };
+    let sounds: Vec<_> = (0..4)
+        .map(|i| {
+            sfx.add_sound(
+                &format!("loud{i}"),
+                loud.clone(),
+                SoundSettings::default().max_voices(4).first_volume(0.5),
+            )
+            .unwrap()
+        })
+        .collect();
+    for sound in &sounds {
+        for _ in 0..4 {
+            sfx.play(*sound, PlayParams::default()).unwrap();
+        }
+    }
+    let mut buffer = vec![0.0f32; 48_000];
+    manager.backend_mut().render_into(&mut buffer); // warm
+    let in_render = alloc_counter::allocations_during(|| {
+        for _ in 0..2 {
+            manager.backend_mut().render_into(&mut buffer);
+        }
+    });
+    let limiter = sfx.limiter().unwrap();
+    assert!(
+        limiter.take_max_gain_reduction_db() > 6.0,
+        "the limiter was acting"
+    );
+    assert_eq!(in_render, 0);
+}

@@ -18,8 +18,8 @@
 use std::time::{Duration, Instant};
 
 use benches::{
-    AUDIO_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, SIZES, Workload,
-    workload,
+    AUDIO_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, SIZES,
+    Workload, workload,
 };
 
 #[global_allocator]
@@ -80,10 +80,9 @@ fn measure_group(
     for _ in 0..settings.rounds {
         for (i, case) in cases.iter_mut().enumerate() {
             let items = (cycles[i] * case.items_per_cycle()).max(1);
-            let before = alloc_counter::thread_allocations();
-            let elapsed = case.timed_run(cycles[i]);
-            allocations[i] += alloc_counter::thread_allocations() - before;
-            samples[i].push(elapsed.as_secs_f64() * 1e9 / items as f64);
+            let sample = case.sampled_run(cycles[i]);
+            allocations[i] += sample.allocations;
+            samples[i].push(sample.elapsed.as_secs_f64() * 1e9 / items as f64);
         }
     }
     let base = names
@@ -179,6 +178,29 @@ fn print_audio_table(rows: &[Measured]) {
     }
 }
 
+/// The mix-ceiling rows: the limiter over one second of audio beside the render
+/// of the ten voices it protects.
+fn measure_mix(settings: &Settings) -> Vec<Measured> {
+    measure_group(&MIX_CASES, 1, "render_10_voices", settings)
+}
+
+fn print_mix_table(rows: &[Measured]) {
+    println!("Mix ceiling: one second of 48 kHz stereo audio through the limiter, beside the");
+    println!("offline render of the ten voices it protects (no limiter in that render).");
+    println!();
+    println!("| case | µs per second of audio | vs `render_10_voices` | allocs/cycle |");
+    println!("|---|---:|---:|---:|");
+    for row in rows {
+        println!(
+            "| `{}` | {:.0} | {:.3}x | {:.2} |",
+            row.case,
+            row.ns_per_cycle / 1e3,
+            row.vs_baseline,
+            row.allocs_per_cycle
+        );
+    }
+}
+
 fn print_effects_table(rows: &[Measured]) {
     println!("Effects: an update advances every live effect once (ns per live effect); a spawn");
     println!("cycle spawns one effect and stops the oldest, half the pool live (ns per spawn).");
@@ -232,12 +254,13 @@ fn main() {
         .collect();
     let effects = measure_effects(&settings);
     let audio = measure_audio(&settings);
+    let mix = measure_mix(&settings);
 
     if tsv {
         let effects_rows = effects
             .iter()
             .filter(|row| EFFECTS_CASES.contains(&row.case));
-        for row in rows.iter().chain(effects_rows).chain(&audio) {
+        for row in rows.iter().chain(effects_rows).chain(&audio).chain(&mix) {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}",
                 row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
@@ -249,6 +272,8 @@ fn main() {
         print_effects_table(&effects);
         println!();
         print_audio_table(&audio);
+        println!();
+        print_mix_table(&mix);
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
@@ -266,19 +291,21 @@ fn run_one(args: &[String]) {
     };
     let Some((case, (size, cycles))) = parsed else {
         eprintln!(
-            "report: usage: --run CASE SIZE CYCLES (cases: {}, {}, {})",
+            "report: usage: --run CASE SIZE CYCLES (cases: {}, {}, {}, {})",
             CASES.join(", "),
             EFFECTS_CASES.join(", "),
-            AUDIO_CASES.join(", ")
+            AUDIO_CASES.join(", "),
+            MIX_CASES.join(", ")
         );
         std::process::exit(2);
     };
     let Some(mut workload) = workload(case, size) else {
         eprintln!(
-            "report: unknown case {case:?} (cases: {}, {}, {})",
+            "report: unknown case {case:?} (cases: {}, {}, {}, {})",
             CASES.join(", "),
             EFFECTS_CASES.join(", "),
-            AUDIO_CASES.join(", ")
+            AUDIO_CASES.join(", "),
+            MIX_CASES.join(", ")
         );
         std::process::exit(2);
     };
