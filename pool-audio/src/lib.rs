@@ -5,33 +5,55 @@
 //! When 100 enemies explode in the same frame, a game plays the same explosion 100
 //! times at once. The in-phase copies add up sample by sample: in kira the mix peaks
 //! at 100x full scale before the output clamp, and 99.5% of the samples come out
-//! clipped, a square wave instead of an explosion (source 003; the `bomb` example
-//! measures it). A kira track also refuses its 129th sound, so the newest sound, the
-//! one the player should hear, is the one dropped.
+//! clipped, a square wave instead of an explosion (the `bomb` example measures
+//! it). A kira track also refuses its 129th sound, so the newest sound, the one the
+//! player should hear, is the one dropped. And a real game goes further than one
+//! sound in the middle: it pans, pitches, decodes lossy files, plays continuously
+//! and plays many different sounds at once.
 //!
-//! # How
-//! - Per sound, at most `max_voices` copies play. Copy `i` plays at `v * p^i`, with
-//!   `p` solved by Newton's method so that all copies together reach exactly the
-//!   headroom (default -1 dBFS): any stack of copies stays below full scale
-//!   ([`CopyVolumes`]). A new copy takes the lowest free copy index, the loudest
-//!   free volume. Copies below the audibility floor (default -60 dB) are not started.
-//! - When a sound's copies are all playing, its oldest copy is recycled (faded out)
-//!   or the play is refused ([`WhenFull`]). A copy started in the same frame is
-//!   simply taken over: nothing of it has been heard, so 200 plays in one frame ask
-//!   kira for 10 sounds, not 200.
-//! - A global voice cap (default 64) steals by [`Stealing`] policy (oldest,
-//!   quietest, furthest, lowest priority, or refuse), fading the stolen voice out in
-//!   10 ms. Voices are `pool_core` pooled objects behind generational
-//!   [`VoiceHandle`]s, and stealing is a `pool_core` exhaustion policy.
-//! - kira's own limit never fires: the sound-effects track holds twice the cap, and
-//!   a sound stays counted until kira has freed its slot (one processing pass after
-//!   it stops, observed through a counter on the track).
-//! - Positioned sounds play through emitters: kira spatial sub-tracks created up
-//!   front (source 000's audio sources), heard from a listener the manager owns,
-//!   with a spatial blend per play like Unity's. An emitter is reused once kira has
-//!   let go of its previous sound.
-//! - Everything runs offline: [`OfflineBackend`] renders the mix into memory and WAV
-//!   files, and [`MeterBuilder`] meters the mix before kira's silent clamp.
+//! # How: the mix chain
+//! 1. **Copy attenuation, per sound.** At most `max_voices` copies of a sound play.
+//!    Copy `i` plays at `v * p^i`, `p` solved by Newton's method so that all copies
+//!    together reach the headroom (default -1 dBFS) *at the sound's measured peak*:
+//!    when a sound is added, [`SoundPeak`] measures the largest value kira can
+//!    output from it, samples and the overshoot of kira's cubic resampling (up to
+//!    1.25x, at any playback rate or sample rate), and the budget is `headroom /
+//!    peak` ([`CopyVolumes`]). Each play is lowered by kira's pan-law gain on its
+//!    louder channel (up to sqrt 2 when panned hard), so a panned copy stays inside
+//!    its budget too; kira's spatialization never adds gain. A new copy takes the
+//!    lowest free copy index; copies below the audibility floor (default -60 dB)
+//!    are not started.
+//! 2. **Recycling hands an index over.** When a sound's copies are all playing, its
+//!    oldest copy fades out over the steal fade (10 ms) and the new copy starts at
+//!    that index once it has faded, so the two never sum above the index's budget
+//!    however many recycles a frame brings; or the play is refused ([`WhenFull`]).
+//!    A copy started in the same frame is simply taken over: nothing of it has been
+//!    heard, so 200 plays in one frame ask kira for 10 sounds, not 200.
+//! 3. **A voice cap** (default 64) steals by [`Stealing`] policy (oldest, quietest,
+//!    furthest, lowest priority, or refuse), fading the stolen voice out. Voices are
+//!    `pool_core` pooled objects behind generational [`VoiceHandle`]s, and stealing
+//!    is a `pool_core` exhaustion policy.
+//! 4. **A mix ceiling**: a look-ahead peak limiter ([`LimiterBuilder`]) last on the
+//!    sound-effects track, so several sounds at once never exceed the ceiling
+//!    (default -1 dBFS) either. In a storm of one sound it does nothing: the
+//!    attenuation already holds the stack under it.
+//! 5. **A meter** ([`MeterBuilder`]), last on the main track, sees the mix before
+//!    kira's silent clamp: the tests and examples measure what they claim with it.
+//!
+//! kira's own limit never fires: the sound-effects track holds twice the cap, and a
+//! sound stays counted until kira has freed its slot (one processing pass after it
+//! stops, observed through a counter on the track). Positioned sounds play through
+//! emitters (pooled kira spatial sub-tracks) heard from a listener the manager
+//! owns, with a spatial blend per play like Unity's.
+//!
+//! # Nothing a game passes in can break the mix
+//! Every number is checked where it enters and refused with a typed error saying
+//! which value was wrong: play parameters ([`ParamError`]; playback rates within
+//! [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`]), volumes, positions, the
+//! listener, every setting ([`SettingsError`]), sound data kira would choke on (a
+//! sample rate of 0, a slice outside the frames, NaN samples: [`SoundError`]),
+//! render lengths ([`OfflineError`]). Ids and handles know the manager that issued
+//! them. No NaN or out-of-range value reaches kira's audio thread.
 //!
 //! ```
 //! use kira::{AudioManager, AudioManagerSettings};
@@ -45,15 +67,18 @@
 //! let explosion = sfx.add_sound("explosion", boom, SoundSettings::default().max_voices(10).first_volume(0.2))?;
 //!
 //! // In the game loop:
-//! let voice = sfx.play(explosion, PlayParams::default().playback_rate(1.05))?;
+//! let voice = sfx.play(explosion, PlayParams::default().playback_rate(1.05).panning(-0.5))?;
+//! assert!(sfx.is_playing(voice));
 //! sfx.update(1.0 / 60.0)?; // once per frame: ended voices go back to the pool
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Real playback
-//! The default build needs no audio device and no system library. The `device`
-//! feature turns on kira's cpal backend (`kira::DefaultBackend`); on Linux it needs
-//! the ALSA headers (`libasound2-dev` on Debian and Ubuntu).
+//! # Offline and on a device
+//! Everything runs offline: [`OfflineBackend`] renders the mix into memory and WAV
+//! files at any sample rate, so the whole crate is tested with no sound card. The
+//! default build needs no audio device and no system library. The `device` feature
+//! turns on kira's cpal backend (`kira::DefaultBackend`); on Linux it needs the
+//! ALSA headers (`libasound2-dev` on Debian and Ubuntu).
 //!
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
