@@ -441,60 +441,57 @@ fn sine() -> StaticSoundData {
     )
 }
 
-/// An explosion: a low thump and a noise burst, both decaying, peaking near full
-/// scale. Deterministic, so every copy is in phase with every other, as when one
-/// sample is triggered many times.
-fn explosion(rate: u32) -> StaticSoundData {
-    let mut rng = Lcg(0x0b00);
+/// `seconds` of a synthesized sound at `rate`: `sample(t, noise)` gives the left
+/// channel at time `t`, the right one is `right` times it. Seeded noise, so every
+/// copy is in phase with every other, as when one sample is triggered many times.
+fn synth(
+    rate: u32,
+    seconds: f32,
+    seed: u64,
+    right: f32,
+    mut sample: impl FnMut(f32, f32) -> f32,
+) -> StaticSoundData {
+    let mut rng = Lcg(seed);
+    let frames = (rate as f32 * seconds) as u32;
     sound(
         rate,
-        (0..rate)
+        (0..frames)
             .map(|i| {
-                let t = i as f32 / rate as f32;
-                let thump = (t * 55.0 * std::f32::consts::TAU).sin() * (-t / 0.25).exp();
-                let s = (0.55 * thump + 0.45 * rng.noise() * (-t / 0.12).exp())
-                    * (1.0 - (-t / 0.002).exp());
-                Frame { left: s, right: s }
-            })
-            .collect(),
-    )
-}
-
-/// A gunshot: a sharp crack of noise and a short body, 150 ms, near full scale.
-fn gunshot(rate: u32) -> StaticSoundData {
-    let mut rng = Lcg(0x6a6);
-    let n = rate as usize * 15 / 100;
-    sound(
-        rate,
-        (0..n)
-            .map(|i| {
-                let t = i as f32 / rate as f32;
-                let body = (t * 180.0 * std::f32::consts::TAU).sin() * (-t / 0.04).exp();
-                let s = 0.7 * rng.noise() * (-t / 0.015).exp() + 0.3 * body;
+                let s = sample(i as f32 / rate as f32, rng.noise());
                 Frame {
                     left: s,
-                    right: 0.9 * s,
+                    right: right * s,
                 }
             })
             .collect(),
     )
 }
 
+fn decaying_sine(t: f32, frequency: f32, decay: f32) -> f32 {
+    (t * frequency * std::f32::consts::TAU).sin() * (-t / decay).exp()
+}
+
+/// An explosion: a low thump and a noise burst, both decaying, one second, peaking
+/// near full scale.
+fn explosion(rate: u32) -> StaticSoundData {
+    synth(rate, 1.0, 0x0b00, 1.0, |t, noise| {
+        (0.55 * decaying_sine(t, 55.0, 0.25) + 0.45 * noise * (-t / 0.12).exp())
+            * (1.0 - (-t / 0.002).exp())
+    })
+}
+
+/// A gunshot: a sharp crack of noise and a short body, 150 ms, near full scale.
+fn gunshot(rate: u32) -> StaticSoundData {
+    synth(rate, 0.15, 0x6a6, 0.9, |t, noise| {
+        0.7 * noise * (-t / 0.015).exp() + 0.3 * decaying_sine(t, 180.0, 0.04)
+    })
+}
+
 /// A footstep: a soft thud and a scuff, 90 ms, at half scale.
 fn footstep(rate: u32) -> StaticSoundData {
-    let mut rng = Lcg(0xf007);
-    let n = rate as usize * 9 / 100;
-    sound(
-        rate,
-        (0..n)
-            .map(|i| {
-                let t = i as f32 / rate as f32;
-                let thud = (t * 90.0 * std::f32::consts::TAU).sin() * (-t / 0.02).exp();
-                let s = 0.5 * (0.7 * thud + 0.3 * rng.noise() * (-t / 0.03).exp());
-                Frame { left: s, right: s }
-            })
-            .collect(),
-    )
+    synth(rate, 0.09, 0xf007, 1.0, |t, noise| {
+        0.5 * (0.7 * decaying_sine(t, 90.0, 0.02) + 0.3 * noise * (-t / 0.03).exp())
+    })
 }
 
 fn parse_args() -> Result<(PathBuf, bool), Box<dyn Error>> {

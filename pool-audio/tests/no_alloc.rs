@@ -6,13 +6,21 @@ use std::time::Duration;
 
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
-use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+use pool_audio::{
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+};
 
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
-#[test]
-fn update_does_not_allocate() {
+/// A manager with four sounds of `frames` frames at `level`, each with `copies`
+/// copies starting at `first_volume`.
+fn four_sounds(
+    frames: usize,
+    level: f32,
+    copies: u32,
+    first_volume: f64,
+) -> (AudioManager<OfflineBackend>, SoundEffects, Vec<SoundId>) {
     let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
     let mut sfx = SoundEffects::new(
         &mut manager,
@@ -22,30 +30,28 @@ fn update_does_not_allocate() {
         },
     )
     .unwrap();
-    let frames: Arc<[Frame]> = vec![
-        Frame {
-            left: 0.1,
-            right: 0.1
-        };
-        1200
-    ]
-    .into();
-    let blip = StaticSoundData {
+    let frames: Arc<[Frame]> = vec![Frame::from_mono(level); frames].into();
+    let data = StaticSoundData {
         sample_rate: 48_000,
         frames,
         settings: Default::default(),
         slice: None,
     };
-    let sounds: Vec<_> = (0..4)
+    let sounds = (0..4)
         .map(|i| {
-            sfx.add_sound(
-                &format!("blip{i}"),
-                blip.clone(),
-                SoundSettings::default().max_voices(8).first_volume(0.1),
-            )
-            .unwrap()
+            let settings = SoundSettings::default()
+                .max_voices(copies)
+                .first_volume(first_volume);
+            sfx.add_sound(&format!("s{i}"), data.clone(), settings)
+                .unwrap()
         })
         .collect();
+    (manager, sfx, sounds)
+}
+
+#[test]
+fn update_does_not_allocate() {
+    let (mut manager, mut sfx, sounds) = four_sounds(1200, 0.1, 8, 0.1);
     let mut in_update = 0;
     for frame in 0..120 {
         // Plays and renders allocate inside kira; only update is counted.
@@ -70,25 +76,7 @@ fn update_does_not_allocate() {
 fn the_limiter_allocates_nothing_on_the_audio_thread() {
     // The offline backend renders on the calling thread, into a buffer made
     // beforehand: everything kira and the limiter do while mixing is counted.
-    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
-    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
-    let frames: Arc<[Frame]> = vec![Frame::from_mono(1.0); 48_000].into();
-    let loud = StaticSoundData {
-        sample_rate: 48_000,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    };
-    let sounds: Vec<_> = (0..4)
-        .map(|i| {
-            sfx.add_sound(
-                &format!("loud{i}"),
-                loud.clone(),
-                SoundSettings::default().max_voices(4).first_volume(0.5),
-            )
-            .unwrap()
-        })
-        .collect();
+    let (mut manager, mut sfx, sounds) = four_sounds(48_000, 1.0, 4, 0.5);
     for sound in &sounds {
         for _ in 0..4 {
             sfx.play(*sound, PlayParams::default()).unwrap();

@@ -70,6 +70,22 @@ impl Game {
             .to_vec()
     }
 
+    /// Adds `data` as a full stack (see [`full_stack`]) and plays it `copies`
+    /// times in this frame, copy `i` with `params(i)`.
+    fn stack(
+        &mut self,
+        name: &str,
+        data: StaticSoundData,
+        copies: usize,
+        params: impl Fn(usize) -> PlayParams,
+    ) -> pool_audio::SoundId {
+        let sound = self.sfx.add_sound(name, data, full_stack()).unwrap();
+        for i in 0..copies {
+            self.sfx.play(sound, params(i)).unwrap();
+        }
+        sound
+    }
+
     /// Peak before kira's clamp, at most `ceiling`, nothing clipped, nothing NaN.
     fn assert_under(&self, ceiling: f32, what: &str) {
         let peak = self.meter.peak();
@@ -113,15 +129,9 @@ fn full_stack() -> SoundSettings {
 fn a_stack_panned_hard_to_one_side_stays_under_the_headroom() {
     for panning in [1.0, -1.0, 0.5, -0.26] {
         let mut game = Game::new(false);
-        let tone = game
-            .sfx
-            .add_sound("tone", common::sine(440.0, 0.3), full_stack())
-            .unwrap();
-        for _ in 0..8 {
-            game.sfx
-                .play(tone, PlayParams::default().panning(panning))
-                .unwrap();
-        }
+        game.stack("tone", common::sine(440.0, 0.3), 8, |_| {
+            PlayParams::default().panning(panning)
+        });
         game.render(0.3);
         game.assert_under(HEADROOM, &format!("panning {panning}"));
         // The louder side plays at the full budget: nothing is given away.
@@ -134,16 +144,10 @@ fn a_pitched_square_wave_and_a_resampled_file_stay_under_the_headroom() {
     // kira's cubic overshoots the edges by up to a quarter once it interpolates.
     for (rate, playback_rate) in [(48_000, 1.37), (48_000, 0.8), (44_100, 1.0), (22_050, 1.2)] {
         let mut game = Game::new(false);
-        let buzz = game
-            .sfx
-            .add_sound("buzz", square(rate, 4, 0.2), full_stack())
-            .unwrap();
+        let buzz = game.stack("buzz", square(rate, 4, 0.2), 8, |_| {
+            PlayParams::default().playback_rate(playback_rate)
+        });
         assert!(game.sfx.sound_peak(buzz).unwrap().max() > 1.2);
-        for _ in 0..8 {
-            game.sfx
-                .play(buzz, PlayParams::default().playback_rate(playback_rate))
-                .unwrap();
-        }
         game.render(0.25);
         game.assert_under(HEADROOM, &format!("{rate} Hz at rate {playback_rate}"));
     }
@@ -157,14 +161,12 @@ fn a_decoded_vorbis_file_that_peaks_above_full_scale_stays_under_the_headroom() 
     loader.insert_encoded("square", include_bytes!("assets/square-44k.ogg").to_vec());
     let data = loader.load("square").unwrap();
     let mut game = Game::new(false);
-    let square = game.sfx.add_sound("square", data, full_stack()).unwrap();
+    let rates = [1.0, 1.1, 0.9, 1.0, 1.05, 0.95, 1.0, 1.2];
+    let square = game.stack("square", data, 8, |i| {
+        PlayParams::default().playback_rate(rates[i])
+    });
     let peak = game.sfx.sound_peak(square).unwrap();
     assert!(peak.sample() > 1.0, "decoded peak {}", peak.sample());
-    for rate in [1.0, 1.1, 0.9, 1.0, 1.05, 0.95, 1.0, 1.2] {
-        game.sfx
-            .play(square, PlayParams::default().playback_rate(rate))
-            .unwrap();
-    }
     game.render(0.3);
     game.assert_under(HEADROOM, "decoded vorbis");
 }
@@ -259,19 +261,10 @@ fn a_stopped_copy_with_a_long_fade_does_not_stack_with_the_next_one() {
 #[test]
 fn several_different_sounds_at_once_stay_under_the_limiters_ceiling() {
     let stacks = |game: &mut Game| {
-        let sounds: Vec<_> = [220.0, 330.0, 440.0]
-            .iter()
-            .map(|f| {
-                game.sfx
-                    .add_sound(&format!("{f}"), common::sine(*f, 0.3), full_stack())
-                    .unwrap()
-            })
-            .collect();
-        for (i, s) in sounds.iter().enumerate() {
-            for _ in 0..8 {
-                let params = PlayParams::default().panning(i as f32 - 1.0);
-                game.sfx.play(*s, params).unwrap();
-            }
+        for (i, f) in [220.0, 330.0, 440.0].into_iter().enumerate() {
+            game.stack(&format!("{f}"), common::sine(f, 0.3), 8, |_| {
+                PlayParams::default().panning(i as f32 - 1.0)
+            });
         }
         game.render(0.3);
     };
@@ -319,17 +312,12 @@ fn positioned_copies_stay_under_the_headroom_at_any_distance_and_blend() {
         ([2.0, 0.0, 0.0], 0.0),
     ] {
         let mut game = Game::new(false);
-        let tone = game
-            .sfx
-            .add_sound("tone", common::sine(440.0, 0.3), full_stack())
-            .unwrap();
-        for _ in 0..8 {
-            let params = PlayParams::default()
+        game.stack("tone", common::sine(440.0, 0.3), 8, |_| {
+            PlayParams::default()
                 .position(position)
                 .spatial_blend(blend)
-                .panning(1.0);
-            game.sfx.play(tone, params).unwrap();
-        }
+                .panning(1.0)
+        });
         game.render(0.3);
         game.assert_under(HEADROOM, &format!("at {position:?}, blend {blend}"));
     }
