@@ -335,7 +335,11 @@ proptest! {
                         "unexpected {error:?}"
                     ),
                 },
-                Op::Stop(i) if !handles.is_empty() => { let _ = sfx.stop(handles[i % handles.len()], Duration::from_millis(2)); }
+                Op::Stop(i) if !handles.is_empty() => {
+                    // Fades from none to longer than a frame.
+                    let fade = Duration::from_millis((i % 40) as u64);
+                    let _ = sfx.stop(handles[i % handles.len()], fade);
+                }
                 Op::Pause(i) if !handles.is_empty() => { let _ = sfx.pause(handles[i % handles.len()]); }
                 Op::Resume(i) if !handles.is_empty() => { let _ = sfx.resume(handles[i % handles.len()]); }
                 Op::Frame => frame(&mut manager, &mut sfx),
@@ -346,6 +350,8 @@ proptest! {
             prop_assert!(stats.active_voices + stats.fading_voices <= 2 * cap, "kira's capacity");
             for (sound, limit) in sounds.iter().zip(limits) {
                 prop_assert!(sfx.copies_playing(*sound) <= limit as usize);
+                // One outgoing copy tracked per index at most.
+                prop_assert!(sfx.copies_fading(*sound) <= limit as usize);
             }
             let live = handles.iter().filter(|h| sfx.is_playing(**h)).count();
             prop_assert_eq!(live, stats.active_voices);
@@ -461,4 +467,14 @@ fn emitters_are_pooled_and_reused_once_kira_lets_go() {
         }
     }
     assert_eq!(sfx.stats().plays, 8);
+}
+
+#[test]
+fn the_manager_handles_and_readings_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<SoundEffects>();
+    send_sync::<pool_audio::VoiceHandle>();
+    send_sync::<pool_audio::LimiterHandle>();
+    send_sync::<MeterHandle>();
+    send_sync::<pool_audio::SoundPeak>();
 }
