@@ -90,6 +90,25 @@
 //! `remove` and a pool must keep it. The `benches` crate of this workspace measures
 //! all of these side by side.
 //!
+//! # Panics in user code
+//! The factory, the hooks, a custom policy and the closures given to `reclaim` and
+//! `for_each_mut` are user code, and a game engine or test harness may catch their
+//! panics. Whatever unwinds out of them, the pool stays consistent: its counts,
+//! lists, generations and statistics agree, and no object is lost. Each object whose
+//! user code panicked is either where it was or destroyed and counted:
+//!
+//! | user code that panics | during | afterwards |
+//! |---|---|---|
+//! | the factory | `acquire` (growing), `prewarm_step`, `reinitialize` | no object was created; objects created before it in the same call stay idle |
+//! | `on_acquire` | `acquire` (any path), `renew` | the acquire never happened: the object is back on top of the idle stack, no handle to it exists; an object recycled to make room stays recycled (counted), and in `renew` the release stays done |
+//! | `on_release` | `release`, `renew`, `reclaim`, `reinitialize`, a recycle in `acquire` | the object, half reset, is not handed out again: it is destroyed (counted in `destroys`, without its destroy hook during the unwind), its handle is stale, its slot free; nothing else in that call happened |
+//! | `on_destroy` | `clear`, `trim_idle`, `reinitialize` | that object is destroyed and counted; objects not yet reached stay where they were |
+//! | the policy | `acquire` on a full pool | nothing changed, nothing counted |
+//! | the `reclaim` or `for_each_mut` closure | those calls | objects already handled are released (or updated); the rest are untouched |
+//!
+//! The model-based test runs every operation with each of these set to panic and
+//! compares the pool with the model after every step.
+//!
 //! # Keyed pools
 //! [`KeyedPool`] holds one pool per kind (effect name -> pool, source 001). A name
 //! is resolved once to a [`KindId`]; every hot-path call takes the id.

@@ -900,27 +900,34 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     // Hooks run out of line: an indirect call in the fast path would make every
     // acquire and release save and restore registers, hook or no hook.
+    //
+    // Each runs under a guard that, if the hook unwinds, puts the pool back in a
+    // consistent state before the panic leaves the pool (see "Panics in user
+    // code" in the crate docs).
     #[inline(never)]
     fn run_acquire_hook(&mut self, index: u32) {
-        if let Some(hook) = &mut self.hooks.on_acquire
-            && let Some(object) = self.slots[index as usize].value.as_mut()
-        {
+        let undo = UndoActivation { pool: self, index };
+        if let (Some(hook), Some(object)) = (
+            &mut undo.pool.hooks.on_acquire,
+            undo.pool.slots[index as usize].value.as_mut(),
+        ) {
             hook(object);
         }
+        core::mem::forget(undo);
     }
 
     #[inline(never)]
     fn run_release_hook(&mut self, index: u32) {
-        if let Some(hook) = &mut self.hooks.on_release
-            && let Some(object) = self.slots[index as usize].value.as_mut()
-        {
+        let destroy = DestroyUnreleased { pool: self, index };
+        if let (Some(hook), Some(object)) = (
+            &mut destroy.pool.hooks.on_release,
+            destroy.pool.slots[index as usize].value.as_mut(),
+        ) {
             hook(object);
         }
+        core::mem::forget(destroy);
     }
 
-    /// Ends slot `index`'s live generation. Returns `false` when the slot has run
-    /// out of generations and is retired: the caller must move its object out, and
-    /// the slot is never linked into any list again.
     #[inline(always)]
     fn end_generation(&mut self, index: u32) -> bool {
         let slot = &mut self.slots[index as usize];
@@ -957,8 +964,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     /// Creates one object in a vacant or new slot, linked into no list yet.
     fn create_object(&mut self) -> Option<u32> {
-        let index = self.new_slot()?;
+        if self.vacant_head == NIL && self.slots.len() >= NIL as usize {
+            return None;
+        }
+        // The factory before any bookkeeping: if it panics, nothing has changed.
         let object = (self.hooks.factory)();
+        let index = self.new_slot()?;
         self.slots[index as usize].value = Some(object);
         self.stats.creates += 1;
         self.total += 1;
@@ -988,11 +999,17 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// Drops the object of a (non-live, unlinked) slot and makes the slot vacant.
     fn destroy(&mut self, index: u32) {
         let object = self.slots[index as usize].value.take();
+        self.push_vacant(index);
         self.destroy_object(object);
+    }
+
+    fn push_vacant(&mut self, index: u32) {
         self.slots[index as usize].next = self.vacant_head;
         self.vacant_head = index;
     }
 
+    /// Counts the object out, then runs the destroy hook: the last thing done, so
+    /// a panicking hook leaves the pool consistent.
     fn destroy_object(&mut self, object: Option<T>) {
         if let Some(object) = object {
             self.total -= 1;
@@ -1047,6 +1064,50 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     #[cfg(test)]
     pub(crate) fn slot_count(&self) -> usize {
         self.slots.len() - 1 // not the sentinel
+    }
+}
+
+/// Armed while an acquire hook runs. If the hook unwinds, the acquire never
+/// happened: the object (not yet linked live) ends its generation and goes back on
+/// top of the idle stack, and no handle to it exists.
+struct UndoActivation<'a, T, P: ExhaustionPolicy<T>, K: Key> {
+    pool: &'a mut Pool<T, P, K>,
+    index: u32,
+}
+
+impl<T, P: ExhaustionPolicy<T>, K: Key> Drop for UndoActivation<'_, T, P, K> {
+    fn drop(&mut self) {
+        let pool = &mut *self.pool;
+        if pool.end_generation(self.index) {
+            pool.push_idle(self.index);
+        } else if let Some(moved) = pool.relocate_retired(self.index) {
+            pool.push_idle(moved);
+        }
+    }
+}
+
+/// Armed while a release hook runs on an object already unlinked from the live
+/// list. If the hook unwinds, the object's state is unknown, so it is not handed
+/// out again: it is destroyed (counted in `destroys`; its destroy hook is not run
+/// during the unwind), its handle goes stale and its slot becomes vacant.
+struct DestroyUnreleased<'a, T, P: ExhaustionPolicy<T>, K: Key> {
+    pool: &'a mut Pool<T, P, K>,
+    index: u32,
+}
+
+impl<T, P: ExhaustionPolicy<T>, K: Key> Drop for DestroyUnreleased<'_, T, P, K> {
+    fn drop(&mut self) {
+        let pool = &mut *self.pool;
+        let object = pool.slots[self.index as usize].value.take();
+        if pool.end_generation(self.index) {
+            pool.push_vacant(self.index);
+        }
+        if object.is_some() {
+            pool.total -= 1;
+            pool.stats.destroys += 1;
+            pool.live_destroyed += 1;
+        }
+        drop(object);
     }
 }
 

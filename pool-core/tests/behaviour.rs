@@ -471,3 +471,58 @@ fn keyed_prewarm_spreads_a_budget_across_kinds() {
     assert_eq!(pools.stats(kinds[2]).unwrap().total, 0);
     assert_eq!(pools.prewarm_step(1500), 0);
 }
+
+/// Runs `f`, catching its panic as a game engine would (the harness keeps the
+/// message with the test's output).
+fn caught<R>(f: impl FnOnce() -> R) -> Option<R> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()
+}
+
+#[test]
+fn a_panicking_acquire_hook_loses_no_object() {
+    let fail = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let fail_once = fail.clone();
+    let mut pool = Pool::builder(|| 0u32)
+        .initial(4)
+        .max_objects(4)
+        .on_acquire(move |_| {
+            if fail_once.swap(false, std::sync::atomic::Ordering::Relaxed) {
+                panic!("the game's acquire hook failed");
+            }
+        })
+        .build()
+        .unwrap();
+    assert!(caught(|| pool.acquire()).is_none());
+    assert_eq!(pool.stats().idle, 4, "the object went back to idle");
+    let handles: Vec<_> = (0..4).map(|_| pool.try_acquire().unwrap()).collect();
+    assert_eq!(handles.len(), 4, "a strict pool of 4 still hands out 4");
+    assert!(pool.try_acquire().is_err());
+}
+
+#[test]
+fn a_panicking_release_hook_destroys_the_object_and_keeps_the_counts() {
+    let fail = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let fail_now = fail.clone();
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(3)
+        .on_release(move |_| {
+            if fail_now.swap(false, std::sync::atomic::Ordering::Relaxed) {
+                panic!("the game's reset failed");
+            }
+        })
+        .build()
+        .unwrap();
+    let first = pool.acquire();
+    let second = pool.acquire();
+    fail.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(caught(|| pool.release(first)).is_none());
+    assert!(!pool.contains(first), "its handle is stale");
+    assert_eq!(pool.release(first), Err(StaleHandle), "no second release");
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.total, stats.destroys), (1, 1, 1));
+    assert_eq!(pool.iter().count(), stats.live);
+    assert_eq!(pool.oldest(), Some(second));
+    // The pool grows back to its cap.
+    let more: Vec<_> = (0..2).map(|_| pool.try_acquire().unwrap()).collect();
+    assert_eq!((more.len(), pool.stats().live), (2, 3));
+}

@@ -2,14 +2,20 @@
 //! trivially correct model (plain `Vec`s in acquisition order, an idle stack),
 //! compared after every step. The slotmap crate's own test is the template.
 //!
+//! Any operation may run with one piece of user code set to panic (the factory, a
+//! hook, the policy); the panic is caught as a game engine would catch it, and the
+//! pool must then agree with the model's account of what that panic does (see
+//! "Panics in user code" in the crate docs).
+//!
 //! `PROPTEST_CASES=10000 cargo test -p pool-core --test model` for a longer run.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once};
 
 use pool_core::{
-    AcquireError, ExhaustionPolicy, Handle, KeyedPool, PolicyChoice, Pool, PoolStats,
-    RecycleLowest, RecycleOldest, StaleHandle, Strict,
+    AcquireError, ExhaustionPolicy, Handle, Key, KeyedPool, LiveObjects, PolicyChoice, Pool,
+    PoolStats, RecycleLowest, RecycleOldest, StaleHandle, Strict,
 };
 use proptest::prelude::*;
 
@@ -31,6 +37,16 @@ enum PolicyKind {
     Lowest,
 }
 
+/// The user code that can be set to panic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hook {
+    Factory,
+    Acquire,
+    Release,
+    Destroy,
+    Policy,
+}
+
 #[derive(Debug, Clone)]
 enum Op {
     Acquire,
@@ -44,9 +60,11 @@ enum Op {
     Clear(bool),
     TrimIdle(usize),
     PrewarmStep(usize),
+    /// The operation, with `Hook` panicking the next time it runs.
+    Panicking(Hook, Box<Op>),
 }
 
-fn op() -> impl Strategy<Value = Op> {
+fn plain_op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => Just(Op::Acquire),
         4 => any::<usize>().prop_map(Op::Release),
@@ -62,6 +80,74 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+fn hook() -> impl Strategy<Value = Hook> {
+    prop::sample::select(vec![
+        Hook::Factory,
+        Hook::Acquire,
+        Hook::Release,
+        Hook::Destroy,
+        Hook::Policy,
+    ])
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        8 => plain_op(),
+        2 => (hook(), plain_op()).prop_map(|(hook, op)| Op::Panicking(hook, Box::new(op))),
+    ]
+}
+
+/// Which hook panics next, shared by the pool's closures and the test.
+#[derive(Clone, Default)]
+struct Plan(Arc<Mutex<Option<Hook>>>);
+
+/// The payload of every planned panic; anything else is a real failure.
+const PLANNED: &str = "planned panic in user code";
+
+impl Plan {
+    /// Panics if `hook` is the planned one (once).
+    fn check(&self, hook: Hook) {
+        if self.0.lock().unwrap().take_if(|h| *h == hook).is_some() {
+            std::panic::panic_any(PLANNED);
+        }
+    }
+
+    fn arm(&self, hook: Option<Hook>) {
+        *self.0.lock().unwrap() = hook;
+    }
+}
+
+/// Planned panics print nothing; every other panic is reported as usual.
+fn quiet_planned_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<&str>() != Some(&PLANNED) {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f`, catching a planned panic: `None` if it panicked.
+fn attempt<R>(f: impl FnOnce() -> R) -> Option<R> {
+    catch_unwind(AssertUnwindSafe(f)).ok()
+}
+
+/// Any policy, behind a check that can make it panic.
+struct Panicky<P> {
+    inner: P,
+    plan: Plan,
+}
+
+impl<P: ExhaustionPolicy<Obj>> ExhaustionPolicy<Obj> for Panicky<P> {
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, Obj, K>) -> Option<K> {
+        self.plan.check(Hook::Policy);
+        self.inner.choose_victim(live)
+    }
+}
+
 struct Model {
     initial: usize,
     max: usize,
@@ -75,6 +161,8 @@ struct Model {
     stats: PoolStats,
     /// Every handle that has become stale.
     stale: Vec<Handle>,
+    /// The hook that panics next, if any.
+    armed: Option<Hook>,
 }
 
 impl Model {
@@ -82,7 +170,16 @@ impl Model {
         self.live.len() + self.idle.len()
     }
 
-    fn create(&mut self) -> Obj {
+    /// `true` if `hook` runs now and is the one set to panic (once).
+    fn fires(&mut self, hook: Hook) -> bool {
+        self.armed.take_if(|h| *h == hook).is_some()
+    }
+
+    /// A new object, or `None` if the factory panicked (nothing changes then).
+    fn create(&mut self) -> Option<Obj> {
+        if self.fires(Hook::Factory) {
+            return None;
+        }
         let obj = Obj {
             serial: self.next_serial,
             value: 0,
@@ -91,28 +188,48 @@ impl Model {
         self.next_serial += 1;
         self.stats.creates += 1;
         self.stats.peak_total = self.stats.peak_total.max(self.total() + 1);
-        obj
+        Some(obj)
     }
 
-    fn push_live(&mut self, handle: Handle, mut obj: Obj) {
+    /// Makes `obj` live under `handle`; `false` if its acquire hook panicked: the
+    /// acquire never happened and the object is back on top of the idle stack.
+    fn activate(&mut self, handle: Option<Handle>, mut obj: Obj) -> bool {
+        if self.fires(Hook::Acquire) {
+            self.idle.push(obj);
+            return false;
+        }
         obj.uses += 1;
-        self.live.push((handle, obj));
+        self.live
+            .push((handle.expect("the pool returned a handle"), obj));
         self.stats.acquires += 1;
         self.stats.peak_live = self.stats.peak_live.max(self.live.len());
+        true
     }
 
-    /// Removes live object `i`, resets it and pushes it on the idle stack.
-    fn make_idle(&mut self, i: usize) -> Handle {
+    /// Ends live object `i`: resets it and pushes it on the idle stack, or, if its
+    /// release hook panics, destroys it (counted, but not through the destroy
+    /// hook). Returns `false` on the panic.
+    fn end_live(&mut self, i: usize) -> bool {
         let (handle, mut obj) = self.live.remove(i);
+        self.stale.push(handle);
+        if self.fires(Hook::Release) {
+            self.stats.destroys += 1;
+            return false;
+        }
         obj.value = 0;
         self.idle.push(obj);
-        self.stale.push(handle);
-        handle
+        true
     }
 
-    fn destroy(&mut self, obj: Obj) {
-        self.destroyed.push(obj.serial);
+    /// Destroys `obj`; `false` if the destroy hook panicked (the object is counted
+    /// as destroyed all the same, but the hook never saw it).
+    fn destroy(&mut self, obj: Obj) -> bool {
         self.stats.destroys += 1;
+        if self.fires(Hook::Destroy) {
+            return false;
+        }
+        self.destroyed.push(obj.serial);
+        true
     }
 
     fn victim(&self) -> Option<usize> {
@@ -126,14 +243,15 @@ impl Model {
         }
     }
 
-    fn prewarm_step(&mut self, budget: usize) -> usize {
+    /// Returns what the pool returns, or `None` if the factory panicked.
+    fn prewarm_step(&mut self, budget: usize) -> Option<usize> {
         let mut created = 0;
         while created < budget && self.total() < self.initial {
-            let obj = self.create();
+            let obj = self.create()?;
             self.idle.push(obj);
             created += 1;
         }
-        self.initial.saturating_sub(self.total())
+        Some(self.initial.saturating_sub(self.total()))
     }
 
     /// Every handle the test knows: live ones first, then stale ones.
@@ -163,20 +281,39 @@ fn run<P: ExhaustionPolicy<Obj>>(
     lazy: bool,
     ops: &[Op],
 ) -> Result<(), TestCaseError> {
+    quiet_planned_panics();
+    let plan = Plan::default();
     let serial = Arc::new(AtomicU32::new(0));
     let destroyed = Arc::new(Mutex::new(Vec::new()));
     let (factory_serial, destroy_log) = (serial.clone(), destroyed.clone());
-    let builder = Pool::builder(move || Obj {
-        serial: factory_serial.fetch_add(1, Ordering::Relaxed),
-        value: 0,
-        uses: 0,
+    let (factory_plan, acquire_plan, release_plan, destroy_plan) =
+        (plan.clone(), plan.clone(), plan.clone(), plan.clone());
+    let builder = Pool::builder(move || {
+        factory_plan.check(Hook::Factory);
+        Obj {
+            serial: factory_serial.fetch_add(1, Ordering::Relaxed),
+            value: 0,
+            uses: 0,
+        }
     })
     .initial(initial)
     .max_objects(max)
-    .policy(policy)
-    .on_acquire(|o| o.uses += 1)
-    .on_release(|o| o.value = 0)
-    .on_destroy(move |o| destroy_log.lock().unwrap().push(o.serial));
+    .policy(Panicky {
+        inner: policy,
+        plan: plan.clone(),
+    })
+    .on_acquire(move |o| {
+        acquire_plan.check(Hook::Acquire);
+        o.uses += 1;
+    })
+    .on_release(move |o| {
+        release_plan.check(Hook::Release);
+        o.value = 0;
+    })
+    .on_destroy(move |o| {
+        destroy_plan.check(Hook::Destroy);
+        destroy_log.lock().unwrap().push(o.serial);
+    });
     let mut pool = if lazy {
         builder.build_lazy()
     } else {
@@ -194,174 +331,260 @@ fn run<P: ExhaustionPolicy<Obj>>(
         destroyed: Vec::new(),
         stats: PoolStats::default(),
         stale: Vec::new(),
+        armed: None,
     };
     if !lazy {
         model.prewarm_step(usize::MAX);
     }
 
     for op in ops {
-        match *op {
-            Op::Acquire => {
-                let got = pool.try_acquire_detailed();
-                if let Some(obj) = model.idle.pop() {
-                    let acquired = got.unwrap();
-                    prop_assert_eq!(acquired.recycled, None);
-                    model.push_live(acquired.handle, obj);
-                } else if model.total() < model.max {
-                    let acquired = got.unwrap();
-                    prop_assert_eq!(acquired.recycled, None);
-                    let obj = model.create();
-                    model.push_live(acquired.handle, obj);
-                } else if let Some(victim) = model.victim() {
-                    let acquired = got.unwrap();
-                    let old = model.make_idle(victim);
-                    prop_assert_eq!(acquired.recycled, Some(old));
-                    let obj = model.idle.pop().unwrap();
+        let (hook, op) = match op {
+            Op::Panicking(hook, op) => (Some(*hook), &**op),
+            op => (None, op),
+        };
+        plan.arm(hook);
+        model.armed = hook;
+        let panicked = apply(&mut pool, &mut model, op)?;
+        // The pool panicked exactly when the model says the planned hook ran.
+        let fired = hook.is_some() && model.armed.is_none();
+        prop_assert_eq!(panicked, fired, "{:?} with {:?} panicking", op, hook);
+        plan.arm(None);
+        model.armed = None;
+        check(&pool, &model, &destroyed)?;
+    }
+    Ok(())
+}
+
+/// Applies `op` to the pool (catching a planned panic) and to the model; returns
+/// whether the pool panicked.
+fn apply<P: ExhaustionPolicy<Obj>>(
+    pool: &mut Pool<Obj, P>,
+    model: &mut Model,
+    op: &Op,
+) -> Result<bool, TestCaseError> {
+    let max = model.max;
+    let panicked = match *op {
+        Op::Acquire => {
+            let got = attempt(|| pool.try_acquire_detailed());
+            let handle = got.as_ref().and_then(|r| r.as_ref().ok()).map(|a| a.handle);
+            let recycled = got
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|a| a.recycled);
+            if let Some(obj) = model.idle.pop() {
+                if model.activate(handle, obj) {
+                    prop_assert_eq!(recycled, Some(None));
+                }
+            } else if model.total() < model.max {
+                if let Some(obj) = model.create()
+                    && model.activate(handle, obj)
+                {
+                    prop_assert_eq!(recycled, Some(None));
+                }
+            } else if model.fires(Hook::Policy) {
+                // The policy panicked: nothing changed.
+            } else if let Some(victim) = model.victim() {
+                let old = model.live[victim].0;
+                if model.end_live(victim) {
                     model.stats.recycles += 1;
-                    model.push_live(acquired.handle, obj);
-                } else {
-                    prop_assert_eq!(got, Err(AcquireError::Exhausted { max_objects: max }));
-                    model.stats.refusals += 1;
+                    let obj = model.idle.pop().unwrap();
+                    if model.activate(handle, obj) {
+                        prop_assert_eq!(recycled, Some(Some(old)));
+                    }
                 }
-                // A new handle never equals one that went stale.
-                if let Some((handle, _)) = model.live.last() {
-                    prop_assert!(!model.stale.contains(handle));
-                }
+            } else {
+                prop_assert_eq!(
+                    got.clone().map(|r| r.map(|a| a.handle)),
+                    Some(Err(AcquireError::Exhausted { max_objects: max }))
+                );
+                model.stats.refusals += 1;
             }
-            Op::Release(i) => {
-                let Some(handle) = model.known(i) else {
-                    continue;
-                };
-                let result = pool.release(handle);
-                match model.live_position(handle) {
-                    Some(at) => {
-                        prop_assert_eq!(result, Ok(()));
-                        model.make_idle(at);
+            // A new handle never equals one that went stale.
+            if let Some(handle) = handle {
+                prop_assert!(!model.stale.contains(&handle));
+            }
+            got.is_none()
+        }
+        Op::Release(i) => {
+            let Some(handle) = model.known(i) else {
+                return Ok(false);
+            };
+            let result = attempt(|| pool.release(handle));
+            match model.live_position(handle) {
+                Some(at) => {
+                    if model.end_live(at) {
+                        prop_assert_eq!(result, Some(Ok(())));
                         model.stats.releases += 1;
                     }
-                    None => {
-                        prop_assert_eq!(result, Err(StaleHandle));
-                        model.stats.stale_handle_uses += 1;
-                    }
+                }
+                None => {
+                    prop_assert_eq!(result, Some(Err(StaleHandle)));
+                    model.stats.stale_handle_uses += 1;
                 }
             }
-            Op::Renew(i) => {
-                let Some(handle) = model.known(i) else {
-                    continue;
-                };
-                let result = pool.renew(handle);
-                match model.live_position(handle) {
-                    Some(at) => {
-                        let renewed = result.unwrap();
-                        model.make_idle(at);
+            result.is_none()
+        }
+        Op::Renew(i) => {
+            let Some(handle) = model.known(i) else {
+                return Ok(false);
+            };
+            let result = attempt(|| pool.renew(handle));
+            match model.live_position(handle) {
+                Some(at) => {
+                    if model.end_live(at) {
                         model.stats.releases += 1;
                         let obj = model.idle.pop().unwrap();
-                        model.push_live(renewed, obj);
-                        prop_assert!(!model.stale.contains(&renewed));
-                    }
-                    None => {
-                        prop_assert_eq!(result, Err(StaleHandle));
-                        model.stats.stale_handle_uses += 1;
-                    }
-                }
-            }
-            Op::Write(i, value) => {
-                let Some(handle) = model.known(i) else {
-                    continue;
-                };
-                let got = pool.get_mut(handle);
-                match model.live_position(handle) {
-                    Some(at) => {
-                        *got.unwrap() = Obj {
-                            value,
-                            ..model.live[at].1
-                        };
-                        model.live[at].1.value = value;
-                    }
-                    None => {
-                        prop_assert!(got.is_none());
-                        model.stats.stale_handle_uses += 1;
+                        let renewed = result.and_then(Result::ok);
+                        if model.activate(renewed, obj) {
+                            prop_assert!(
+                                !model.stale[..model.stale.len() - 1].contains(&renewed.unwrap())
+                            );
+                        }
                     }
                 }
+                None => {
+                    prop_assert_eq!(result, Some(Err(StaleHandle)));
+                    model.stats.stale_handle_uses += 1;
+                }
             }
-            Op::Get(i) => {
-                let Some(handle) = model.known(i) else {
-                    continue;
-                };
-                let expected = model.live_position(handle).map(|at| model.live[at].1);
-                prop_assert_eq!(pool.get(handle).copied(), expected);
-                prop_assert_eq!(pool.contains(handle), expected.is_some());
+            result.is_none()
+        }
+        Op::Write(i, value) => {
+            let Some(handle) = model.known(i) else {
+                return Ok(false);
+            };
+            let got = pool.get_mut(handle);
+            match model.live_position(handle) {
+                Some(at) => {
+                    *got.unwrap() = Obj {
+                        value,
+                        ..model.live[at].1
+                    };
+                    model.live[at].1.value = value;
+                }
+                None => {
+                    prop_assert!(got.is_none());
+                    model.stats.stale_handle_uses += 1;
+                }
             }
-            Op::Reclaim(m) => {
-                let mut seen = Vec::new();
-                let released = pool.reclaim(|handle, obj| {
+            false
+        }
+        Op::Get(i) => {
+            let Some(handle) = model.known(i) else {
+                return Ok(false);
+            };
+            let expected = model.live_position(handle).map(|at| model.live[at].1);
+            prop_assert_eq!(pool.get(handle).copied(), expected);
+            prop_assert_eq!(pool.contains(handle), expected.is_some());
+            false
+        }
+        Op::Reclaim(m) => {
+            let mut seen = Vec::new();
+            let released = attempt(|| {
+                pool.reclaim(|handle, obj| {
                     seen.push(handle);
                     obj.value.is_multiple_of(m)
-                });
-                let order: Vec<Handle> = model.live.iter().map(|(h, _)| *h).collect();
-                prop_assert_eq!(seen, order, "reclaim visits live objects oldest first");
-                let mut expected = 0;
-                let mut at = 0;
-                while at < model.live.len() {
-                    if model.live[at].1.value.is_multiple_of(m) {
-                        model.make_idle(at);
-                        model.stats.releases += 1;
-                        expected += 1;
-                    } else {
-                        at += 1;
+                })
+            });
+            let order: Vec<Handle> = model.live.iter().map(|(h, _)| *h).collect();
+            prop_assert!(
+                order.starts_with(&seen),
+                "reclaim visits live objects oldest first"
+            );
+            let mut expected = 0;
+            let mut at = 0;
+            while at < model.live.len() {
+                if model.live[at].1.value.is_multiple_of(m) {
+                    if !model.end_live(at) {
+                        break;
                     }
+                    model.stats.releases += 1;
+                    expected += 1;
+                } else {
+                    at += 1;
                 }
+            }
+            if let Some(released) = released {
+                prop_assert_eq!(seen, order);
                 prop_assert_eq!(released, expected);
             }
-            Op::ForEachAdd(add) => {
-                pool.for_each_mut(|_, obj| obj.value += add);
-                for (_, obj) in &mut model.live {
-                    obj.value += add;
-                }
+            released.is_none()
+        }
+        Op::ForEachAdd(add) => {
+            pool.for_each_mut(|_, obj| obj.value += add);
+            for (_, obj) in &mut model.live {
+                obj.value += add;
             }
-            Op::Reinitialize => {
-                pool.reinitialize();
+            false
+        }
+        Op::Reinitialize => {
+            let done = attempt(|| pool.reinitialize());
+            'model: {
                 while !model.live.is_empty() {
-                    model.make_idle(0);
+                    if !model.end_live(0) {
+                        break 'model;
+                    }
                     model.stats.releases += 1;
                 }
                 while model.total() > model.initial {
                     let obj = model.idle.pop().unwrap();
-                    model.destroy(obj);
+                    if !model.destroy(obj) {
+                        break 'model;
+                    }
                 }
                 model.prewarm_step(usize::MAX);
-                prop_assert_eq!(pool.stats().idle, initial);
             }
-            Op::Clear(include_live) => {
-                pool.clear(include_live);
+            if done.is_some() {
+                prop_assert_eq!(pool.stats().idle, model.initial);
+            }
+            done.is_none()
+        }
+        Op::Clear(include_live) => {
+            let done = attempt(|| pool.clear(include_live));
+            'model: {
                 if include_live {
-                    for (handle, obj) in std::mem::take(&mut model.live) {
+                    while !model.live.is_empty() {
+                        let (handle, obj) = model.live.remove(0);
                         model.stale.push(handle);
-                        model.destroy(obj);
+                        if !model.destroy(obj) {
+                            break 'model;
+                        }
                     }
                 }
                 while let Some(obj) = model.idle.pop() {
-                    model.destroy(obj);
+                    if !model.destroy(obj) {
+                        break 'model;
+                    }
                 }
             }
-            Op::TrimIdle(keep) => {
-                let dropped = pool.trim_idle(keep);
-                let mut expected = 0;
-                while model.idle.len() > keep {
-                    let obj = model.idle.pop().unwrap();
-                    model.destroy(obj);
-                    expected += 1;
+            done.is_none()
+        }
+        Op::TrimIdle(keep) => {
+            let dropped = attempt(|| pool.trim_idle(keep));
+            let mut expected = 0;
+            while model.idle.len() > keep {
+                let obj = model.idle.pop().unwrap();
+                expected += 1;
+                if !model.destroy(obj) {
+                    break;
                 }
+            }
+            if let Some(dropped) = dropped {
                 prop_assert_eq!(dropped, expected);
             }
-            Op::PrewarmStep(budget) => {
-                let missing = pool.prewarm_step(budget);
-                prop_assert_eq!(missing, model.prewarm_step(budget));
-            }
+            dropped.is_none()
         }
-        check(&pool, &model, &destroyed)?;
-    }
-    Ok(())
+        Op::PrewarmStep(budget) => {
+            let missing = attempt(|| pool.prewarm_step(budget));
+            let expected = model.prewarm_step(budget);
+            if missing.is_some() {
+                prop_assert_eq!(missing, expected);
+            }
+            missing.is_none()
+        }
+        Op::Panicking(..) => unreachable!("one panic planned at a time"),
+    };
+    Ok(panicked)
 }
 
 fn check<P: ExhaustionPolicy<Obj>>(
