@@ -394,7 +394,7 @@ fn apply<P: ExhaustionPolicy<Obj>>(
                 }
             } else {
                 prop_assert_eq!(
-                    got.clone().map(|r| r.map(|a| a.handle)),
+                    got.map(|r| r.map(|a| a.handle)),
                     Some(Err(AcquireError::Exhausted { max_objects: max }))
                 );
                 model.stats.refusals += 1;
