@@ -218,13 +218,7 @@ impl Effects {
             finished: 0,
             reinitialized: 0,
         });
-        // Room for every instance that can ever be live at once: events and the
-        // draw list never grow after this. (`reserve` counts from `len`, not from
-        // the capacity, so ask for the total.)
-        let most_live: usize = self.kinds.iter().map(|k| k.definition.max_objects).sum();
-        self.finished
-            .reserve(most_live.saturating_sub(self.finished.len()));
-        self.draw.reserve(most_live.saturating_sub(self.draw.len()));
+        self.reserve_for_instances();
         self.cursors
             .reserve(self.kinds.len().saturating_sub(self.cursors.len()));
         self.draw_order.push(id);
@@ -232,6 +226,21 @@ impl Effects {
         self.draw_order
             .sort_by_key(|kind| (kinds[kind.index()].definition.layer, kind.index()));
         Ok(id)
+    }
+
+    /// Room in the event buffer and the draw list for every instance that exists
+    /// (live or idle): neither ever holds more entries than that, so no push
+    /// reallocates. Memory follows the instances that exist, not the caps: a cap
+    /// is a ceiling, not an allocation. O(kinds).
+    fn reserve_for_instances(&mut self) {
+        let instances: usize = self.pools.iter().map(|(_, pool)| pool.stats().total).sum();
+        // `reserve` counts from `len` and grows at least twofold: amortized O(1).
+        if self.finished.capacity() < instances {
+            self.finished.reserve(instances - self.finished.len());
+        }
+        if self.draw.capacity() < instances {
+            self.draw.reserve(instances - self.draw.len());
+        }
     }
 
     /// The id of the kind named `name`. Resolve once, keep the id.
@@ -427,6 +436,7 @@ impl Effects {
     pub fn update(&mut self, dt: f32) -> Result<(), TimeError> {
         let dt = clock::step(dt)?;
         self.finished.clear();
+        self.reserve_for_instances();
         let Self {
             pools,
             kinds,
@@ -471,8 +481,9 @@ impl Effects {
     }
 
     /// Every live effect in draw order: by layer (lowest first), then spawn order,
-    /// with what a renderer needs. Built into a buffer reserved when kinds are
-    /// defined, so it never allocates; O(live) when each layer has one kind,
+    /// with what a renderer needs. Built into a buffer with room for every
+    /// instance that exists, so it allocates only in a frame after a kind grew past
+    /// that room (then once, doubling); O(live) when each layer has one kind,
     /// O(live x kinds sharing a layer) otherwise.
     ///
     /// ```
@@ -489,6 +500,7 @@ impl Effects {
     /// ```
     pub fn draw_list(&mut self) -> &[DrawItem] {
         self.draw.clear();
+        self.reserve_for_instances();
         let mut start = 0;
         while start < self.draw_order.len() {
             let layer = self.layer_of(self.draw_order[start]);
@@ -603,7 +615,9 @@ impl Effects {
     /// # Ok::<(), pool_effects::DefineError>(())
     /// ```
     pub fn prewarm_step(&mut self, budget: usize) -> usize {
-        self.pools.prewarm_step(budget)
+        let missing = self.pools.prewarm_step(budget);
+        self.reserve_for_instances();
+        missing
     }
 
     /// Creates at most `budget` instances of one kind towards its `initial` size;
@@ -624,7 +638,9 @@ impl Effects {
             .pools
             .pool_mut(kind)
             .ok_or(SpawnError::UnknownKind(kind))?;
-        Ok(pool.prewarm_step(budget))
+        let missing = pool.prewarm_step(budget);
+        self.reserve_for_instances();
+        Ok(missing)
     }
 
     /// Source 001's destroy: drops every instance of one kind, live and idle, when

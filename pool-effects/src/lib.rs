@@ -59,8 +59,18 @@
 //! # Costs
 //! `spawn`, `stop`, `get` are O(1); `update` and `draw_list` are O(live) (the draw
 //! list merges kinds that share a layer by spawn order); none allocates once the
-//! pools have reached their size: events and the draw list use buffers reserved
-//! when kinds are defined.
+//! pools have reached their size.
+//!
+//! # Memory
+//! Memory follows the instances that exist, not the caps: a cap is a ceiling, so a
+//! kind may have a cap of millions and cost only what it uses. The event buffer and
+//! the draw list have room for every existing instance (live or idle), made when
+//! instances are created up front (`define`, `prewarm_step`). When a kind grows
+//! past that room by spawning, the next `update` or `draw_list` grows the buffers
+//! once, to at least twice their size (like `Vec::push`): that frame allocates
+//! twice and copies at most 92 bytes per existing instance (a 32-byte finished event
+//! and a 60-byte draw item); later frames allocate nothing until the pools grow
+//! again.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -76,7 +86,7 @@ pub use effect::{Effect, Rgba, Vec2};
 pub use effects::{EffectHandle, Effects, Finished, KindStats};
 pub use error::{DefineError, SpawnError, TimeError};
 pub use kind::{EffectKind, Playback};
-pub use pool_core::{KindId, StaleHandle};
+pub use pool_core::{KindId, MAX_OBJECTS_LIMIT, StaleHandle};
 
 /// The longest a kind's animation (`frame_count * frame_interval`) may last, in
 /// seconds: clocks count microseconds in a `u32`, which keeps an effect at 64 bytes.

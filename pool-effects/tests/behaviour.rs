@@ -349,3 +349,24 @@ fn effects_are_send_and_sync() {
     assert_send_sync::<Effects>();
     assert_send_sync::<pool_effects::EffectHandle>();
 }
+
+#[test]
+fn a_kind_capped_at_the_largest_cap_costs_what_it_uses() {
+    // Defining it once asked for room for every possible instance: 64 GiB, and
+    // the process aborted.
+    let mut effects = Effects::new();
+    let swarm = effects
+        .define(EffectKind::new("swarm", 3, 0.05).pool(0, pool_effects::MAX_OBJECTS_LIMIT))
+        .unwrap();
+    let dust = effects
+        .define(EffectKind::new("dust", 3, 0.05).pool(16, 100_000_000))
+        .unwrap();
+    for i in 0..1000 {
+        effects.spawn(swarm, [i as f32, 0.0]).unwrap();
+    }
+    effects.spawn(dust, [0.0, 0.0]).unwrap();
+    effects.update(FRAME).unwrap();
+    assert_eq!(effects.draw_list().len(), 1001);
+    assert_eq!(effects.stats(swarm).unwrap().pool.total, 1000);
+    assert_eq!(effects.stats(dust).unwrap().pool.total, 16);
+}

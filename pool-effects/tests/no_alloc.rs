@@ -66,3 +66,39 @@ fn a_warm_frame_of_effects_does_not_allocate() {
         "finishing exercised"
     );
 }
+
+#[test]
+fn memory_follows_the_instances_not_the_cap() {
+    let mut effects = Effects::new();
+    // A cap of a billion instances: defining it allocates for none of them.
+    let defined = alloc_counter::allocations_during(|| {
+        effects
+            .define(EffectKind::new("spark", 4, 0.05).pool(0, 1_000_000_000))
+            .unwrap();
+    });
+    assert!(defined < 20, "{defined} allocations to define an empty kind");
+    let spark = effects.kind("spark").unwrap();
+    // Growing by spawning: a frame after the kind grew may grow the buffers once;
+    // frames at the same size allocate nothing.
+    let mut grown = 0;
+    let mut steady = 0;
+    for frame in 0..120 {
+        let growing = frame < 60;
+        let allocations = alloc_counter::allocations_during(|| {
+            if growing {
+                for _ in 0..50 {
+                    effects.spawn(spark, [0.0, 0.0]).unwrap();
+                }
+            }
+            effects.update(1.0 / 60.0).unwrap();
+            let _ = effects.draw_list().len();
+        });
+        if growing {
+            grown += allocations;
+        } else {
+            steady += allocations;
+        }
+    }
+    assert_eq!(steady, 0, "frames after the pool stopped growing");
+    assert!(grown > 0, "the pool and its buffers grew");
+}
