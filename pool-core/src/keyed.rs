@@ -6,6 +6,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use slotmap::Key;
 
@@ -15,7 +16,15 @@ use crate::policy::{ExhaustionPolicy, PolicyChoice};
 use crate::pool::Pool;
 use crate::stats::PoolStats;
 
-/// A registered kind of a [`KeyedPool`]: a small index, `Copy`, cheap to pass.
+/// The most kinds one [`KeyedPool`] holds: a kind's index takes 16 bits of its
+/// [`KindId`].
+pub const MAX_KINDS: usize = 1 << 16;
+
+/// A registered kind of a [`KeyedPool`]: 4 bytes, `Copy`, cheap to pass. It holds
+/// the kind's index and a tag of the `KeyedPool` that issued it, so another
+/// `KeyedPool` refuses it (as an unknown kind) instead of acting on its own kind of
+/// the same index. The tag is a 16-bit count of `KeyedPool`s created in the
+/// process, so it tells apart any two of the last 65 536.
 ///
 /// ```
 /// use pool_core::{KeyedPool, Pool};
@@ -23,12 +32,21 @@ use crate::stats::PoolStats;
 /// let mut pools: KeyedPool<u32> = KeyedPool::new();
 /// let spark = pools.register("spark", Pool::builder(|| 0).max_objects(8))?;
 /// assert_eq!(pools.kind("spark"), Some(spark));
+///
+/// let mut others: KeyedPool<u32> = KeyedPool::new();
+/// others.register("smoke", Pool::builder(|| 0).max_objects(8))?;
+/// assert!(others.pool(spark).is_none(), "same index, another registry");
+/// assert_eq!(std::mem::size_of::<pool_core::KindId>(), 4);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct KindId(u32);
 
 impl KindId {
+    fn new(owner: u16, index: usize) -> Self {
+        Self((u32::from(owner) << 16) | index as u32)
+    }
+
     /// The kind's position in registration order (0, 1, 2, ...): use it to index
     /// your own per-kind tables.
     ///
@@ -39,12 +57,23 @@ impl KindId {
     /// assert_eq!(first.index(), 0);
     /// ```
     pub fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 0xffff) as usize
+    }
+
+    fn owner(self) -> u16 {
+        (self.0 >> 16) as u16
     }
 }
 
+/// A tag for a new `KeyedPool`.
+fn next_owner() -> u16 {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed) as u16
+}
+
 /// A handle into a [`KeyedPool`]: the object's kind and its handle in that kind's
-/// pool. 12 bytes with the default handle type.
+/// pool. 12 bytes with the default handle type. Its kind knows its `KeyedPool`, so
+/// another one refuses it.
 ///
 /// ```
 /// # use pool_core::{KeyedPool, Pool};
@@ -116,7 +145,8 @@ impl<K: Copy> KindHandle<K> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyedError {
-    /// The kind id was not issued by this registry.
+    /// The kind id was not issued by this registry (another `KeyedPool`'s ids
+    /// included).
     UnknownKind(KindId),
     /// The kind's pool refused the request.
     Acquire(AcquireError),
@@ -128,7 +158,11 @@ impl fmt::Display for KeyedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownKind(kind) => {
-                write!(f, "kind #{} is not registered in this pool set", kind.0)
+                write!(
+                    f,
+                    "kind #{} is not registered in this pool set",
+                    kind.index()
+                )
             }
             Self::Acquire(error) => error.fmt(f),
             Self::Stale(error) => error.fmt(f),
@@ -203,6 +237,8 @@ pub struct KeyedPool<T, P = PolicyChoice, K = Handle> {
     pools: Vec<Pool<T, P, K>>,
     names: Vec<String>,
     ids: BTreeMap<String, KindId>,
+    /// The tag in every `KindId` this registry issues.
+    owner: u16,
 }
 
 impl<T, P, K> Default for KeyedPool<T, P, K> {
@@ -211,6 +247,7 @@ impl<T, P, K> Default for KeyedPool<T, P, K> {
             pools: Vec::new(),
             names: Vec::new(),
             ids: BTreeMap::new(),
+            owner: next_owner(),
         }
     }
 }
@@ -282,9 +319,10 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         if self.ids.contains_key(name) {
             return Err(RegisterError::DuplicateName(name.to_string()));
         }
-        let id = u32::try_from(self.pools.len())
-            .map(KindId)
-            .map_err(|_| RegisterError::TooManyKinds)?;
+        if self.pools.len() >= MAX_KINDS {
+            return Err(RegisterError::TooManyKinds);
+        }
+        let id = KindId::new(self.owner, self.pools.len());
         let pool = if prewarm {
             pool.build()
         } else {
@@ -319,7 +357,28 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.name(a), Some("a"));
     /// ```
     pub fn name(&self, kind: KindId) -> Option<&str> {
-        self.names.get(kind.index()).map(String::as_str)
+        self.names.get(self.slot(kind)?).map(String::as_str)
+    }
+
+    /// `kind`'s index here, if this registry issued it.
+    #[inline]
+    fn slot(&self, kind: KindId) -> Option<usize> {
+        (kind.owner() == self.owner).then_some(kind.index())
+    }
+
+    /// `true` if this registry issued `kind`.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool};
+    /// let mut pools: KeyedPool<u32> = KeyedPool::new();
+    /// let spark = pools.register("spark", Pool::builder(|| 0).max_objects(8))?;
+    /// assert!(pools.issued(spark));
+    /// assert!(!KeyedPool::<u32>::new().issued(spark));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn issued(&self, kind: KindId) -> bool {
+        self.slot(kind)
+            .is_some_and(|index| index < self.pools.len())
     }
 
     /// The number of registered kinds.
@@ -354,7 +413,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert!(pools.kinds().eq([a, b]));
     /// ```
     pub fn kinds(&self) -> impl ExactSizeIterator<Item = KindId> + use<T, P, K> {
-        (0..self.pools.len() as u32).map(KindId)
+        let owner = self.owner;
+        (0..self.pools.len()).map(move |index| KindId::new(owner, index))
     }
 
     /// The pool of one kind: its stats, iteration, reinitialize, clear (source 001's
@@ -367,7 +427,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.pool(a).unwrap().stats().idle, 3);
     /// ```
     pub fn pool(&self, kind: KindId) -> Option<&Pool<T, P, K>> {
-        self.pools.get(kind.index())
+        self.pools.get(self.slot(kind)?)
     }
 
     /// The pool of one kind, mutably.
@@ -380,7 +440,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.pool(a).unwrap().stats().total, 0);
     /// ```
     pub fn pool_mut(&mut self, kind: KindId) -> Option<&mut Pool<T, P, K>> {
-        self.pools.get_mut(kind.index())
+        let slot = self.slot(kind)?;
+        self.pools.get_mut(slot)
     }
 
     /// Every kind with its pool, in registration order.
@@ -396,7 +457,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         self.pools
             .iter()
             .enumerate()
-            .map(|(index, pool)| (KindId(index as u32), pool))
+            .map(|(index, pool)| (KindId::new(self.owner, index), pool))
     }
 
     /// Every kind with its pool, mutably, in registration order: reinitialize or
@@ -412,10 +473,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.iter().map(|(_, pool)| pool.stats().total).sum::<usize>(), 0);
     /// ```
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (KindId, &mut Pool<T, P, K>)> {
+        let owner = self.owner;
         self.pools
             .iter_mut()
             .enumerate()
-            .map(|(index, pool)| (KindId(index as u32), pool))
+            .map(move |(index, pool)| (KindId::new(owner, index), pool))
     }
 
     /// Takes an object of `kind` from its pool, as [`Pool::try_acquire`] does.
@@ -432,10 +494,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert!(pools.try_acquire(a).is_err());
     /// ```
     pub fn try_acquire(&mut self, kind: KindId) -> Result<KindHandle<K>, KeyedError> {
-        let pool = self
-            .pools
-            .get_mut(kind.index())
-            .ok_or(KeyedError::UnknownKind(kind))?;
+        let pool = self.pool_mut(kind).ok_or(KeyedError::UnknownKind(kind))?;
         let handle = pool.try_acquire().map_err(KeyedError::Acquire)?;
         Ok(KindHandle { kind, handle })
     }
@@ -462,7 +521,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// Gives an object back to its kind's pool.
     ///
     /// # Errors
-    /// [`StaleHandle`] if the object is not live.
+    /// [`StaleHandle`] if the object is not live, or the handle is another
+    /// `KeyedPool`'s (it is no live handle of this one).
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
@@ -473,7 +533,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert!(pools.release(object).is_err());
     /// ```
     pub fn release(&mut self, handle: KindHandle<K>) -> Result<(), StaleHandle> {
-        match self.pools.get_mut(handle.kind.index()) {
+        match self.pool_mut(handle.kind) {
             Some(pool) => pool.release(handle.handle),
             None => Err(StaleHandle),
         }
@@ -489,7 +549,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.get(object), Some(&7));
     /// ```
     pub fn get(&self, handle: KindHandle<K>) -> Option<&T> {
-        self.pools.get(handle.kind.index())?.get(handle.handle)
+        self.pool(handle.kind)?.get(handle.handle)
     }
 
     /// The live object of `handle`, mutably, or `None` if stale.
@@ -503,9 +563,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.get(object), Some(&8));
     /// ```
     pub fn get_mut(&mut self, handle: KindHandle<K>) -> Option<&mut T> {
-        self.pools
-            .get_mut(handle.kind.index())?
-            .get_mut(handle.handle)
+        self.pool_mut(handle.kind)?.get_mut(handle.handle)
     }
 
     /// `true` if `handle`'s object is live.
@@ -535,8 +593,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     pub fn reclaim(&mut self, mut finished: impl FnMut(KindId, K, &mut T) -> bool) -> usize {
         let mut released = 0;
+        let owner = self.owner;
         for (index, pool) in self.pools.iter_mut().enumerate() {
-            let kind = KindId(index as u32);
+            let kind = KindId::new(owner, index);
             released += pool.reclaim(|handle, object| finished(kind, handle, object));
         }
         released

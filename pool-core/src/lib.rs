@@ -141,7 +141,7 @@ pub use builder::{MAX_OBJECTS_LIMIT, PoolBuilder};
 pub use error::{AcquireError, ConfigError, StaleHandle};
 pub use handle::Handle;
 pub use iter::Iter;
-pub use keyed::{KeyedError, KeyedPool, KindHandle, KindId, RegisterError};
+pub use keyed::{KeyedError, KeyedPool, KindHandle, KindId, MAX_KINDS, RegisterError};
 pub use policy::{
     ExhaustionPolicy, LiveObjects, PolicyChoice, RecycleLowest, RecycleOldest, Strict,
 };

@@ -526,3 +526,34 @@ fn a_panicking_release_hook_destroys_the_object_and_keeps_the_counts() {
     let more: Vec<_> = (0..2).map(|_| pool.try_acquire().unwrap()).collect();
     assert_eq!((more.len(), pool.stats().live), (2, 3));
 }
+
+#[test]
+fn ids_and_handles_of_another_keyed_pool_are_refused() {
+    let mut a: KeyedPool<u32> = KeyedPool::new();
+    let mut b: KeyedPool<u32> = KeyedPool::new();
+    let spark_a = a
+        .register("spark", Pool::builder(|| 1).max_objects(4))
+        .unwrap();
+    let smoke_b = b
+        .register("smoke", Pool::builder(|| 2).max_objects(4))
+        .unwrap();
+    assert_eq!(spark_a.index(), smoke_b.index(), "the same index in both");
+    assert_eq!(
+        b.try_acquire(spark_a),
+        Err(KeyedError::UnknownKind(spark_a))
+    );
+    assert!(b.pool(spark_a).is_none() && b.name(spark_a).is_none() && b.stats(spark_a).is_none());
+    assert!(!b.issued(spark_a) && a.issued(spark_a));
+    let in_a = a.acquire(spark_a);
+    let in_b = b.acquire(smoke_b);
+    assert_eq!(
+        in_a.handle(),
+        in_b.handle(),
+        "the same slot and generation in both"
+    );
+    assert_eq!(b.get(in_a), None);
+    assert_eq!(b.release(in_a), Err(StaleHandle));
+    assert!(b.contains(in_b), "b's own object was not released");
+    assert_eq!(a.get(in_a), Some(&1));
+    assert_eq!(std::mem::size_of::<pool_core::KindHandle>(), 12);
+}

@@ -680,6 +680,8 @@ enum KeyedOp {
     Release(usize),
     Reclaim(usize),
     ClearKind(usize),
+    /// An id and a handle of a twin registry (same kinds, same state) used here.
+    Foreign(usize),
 }
 
 fn keyed_op() -> impl Strategy<Value = KeyedOp> {
@@ -688,6 +690,7 @@ fn keyed_op() -> impl Strategy<Value = KeyedOp> {
         3 => any::<usize>().prop_map(KeyedOp::Release),
         1 => any::<usize>().prop_map(KeyedOp::Reclaim),
         1 => any::<usize>().prop_map(KeyedOp::ClearKind),
+        1 => any::<usize>().prop_map(KeyedOp::Foreign),
     ]
 }
 
@@ -700,6 +703,7 @@ proptest! {
         ops in prop::collection::vec(keyed_op(), 0..80),
     ) {
         let mut pools: KeyedPool<u32> = KeyedPool::new();
+        let mut twin: KeyedPool<u32> = KeyedPool::new();
         let mut ids = Vec::new();
         for (i, (max, oldest)) in kinds.iter().enumerate() {
             let policy = if *oldest { PolicyChoice::RecycleOldest } else { PolicyChoice::Strict };
@@ -707,6 +711,7 @@ proptest! {
                 .register(&format!("kind{i}"), Pool::builder(move || i as u32).max_objects(*max).policy(policy))
                 .unwrap();
             prop_assert_eq!(pools.kind(&format!("kind{i}")), Some(id));
+            twin.register(&format!("kind{i}"), Pool::builder(move || 100 + i as u32).max_objects(*max)).unwrap();
             ids.push(id);
         }
         let mut live: Vec<Vec<pool_core::KindHandle>> = vec![Vec::new(); kinds.len()];
@@ -752,6 +757,17 @@ proptest! {
                     let k = k % kinds.len();
                     pools.pool_mut(ids[k]).unwrap().clear(true);
                     stale.append(&mut live[k]);
+                }
+                KeyedOp::Foreign(k) => {
+                    let k = k % kinds.len();
+                    let foreign_kind = twin.kind(&format!("kind{k}")).unwrap();
+                    prop_assert_eq!(foreign_kind.index(), ids[k].index());
+                    prop_assert_eq!(pools.try_acquire(foreign_kind), Err(pool_core::KeyedError::UnknownKind(foreign_kind)));
+                    if let Ok(foreign) = twin.try_acquire(foreign_kind) {
+                        prop_assert_eq!(pools.get(foreign), None);
+                        prop_assert_eq!(pools.release(foreign), Err(StaleHandle));
+                        twin.release(foreign).unwrap();
+                    }
                 }
             }
             for (k, handles) in live.iter().enumerate() {

@@ -25,12 +25,14 @@ pub(crate) fn micros(seconds: f32) -> Result<u64, TimeError> {
 /// 1/65536 (so 0.3 reads back as 0.300003).
 pub(crate) const SCALE_ONE: u32 = 1 << 16;
 
-/// A finite, non-negative scale in 16.16 fixed point, saturating at 65535.99.
+/// A finite, non-negative scale in 16.16 fixed point, saturating at 65535.99. A
+/// scale above 0 never rounds to 0 (which would pause): it is at least 1/65536.
 pub(crate) fn fixed_scale(scale: f32) -> Result<u32, TimeError> {
     micros(scale)?;
-    Ok((f64::from(scale) * f64::from(SCALE_ONE))
+    let fixed = (f64::from(scale) * f64::from(SCALE_ONE))
         .round()
-        .min(f64::from(u32::MAX)) as u32)
+        .min(f64::from(u32::MAX)) as u32;
+    Ok(if scale > 0.0 { fixed.max(1) } else { fixed })
 }
 
 /// `dt` microseconds (at most `u32::MAX`, see [`step`]) scaled by a 16.16 scale:
@@ -111,5 +113,10 @@ mod tests {
             "a step is clamped to the longest animation"
         );
         assert!(fixed_scale(-1.0).is_err() && fixed_scale(f32::NAN).is_err());
+        // Below the step, a positive scale slows down to the step, never to 0.
+        for tiny in [1e-6, 1e-30, f32::MIN_POSITIVE, 1.0 / 200_000.0] {
+            assert_eq!(scale(tiny), 1, "{tiny}");
+        }
+        assert_eq!(scale(0.0), 0, "0 still pauses");
     }
 }

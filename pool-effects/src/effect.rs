@@ -204,7 +204,8 @@ impl Effect {
 
     /// Sets how fast this effect's clock runs: 2 plays it at double speed, 0 pauses.
     /// Kept to 1/65536 (16.16 fixed point, so scaling costs one integer multiply per
-    /// update); scales above 65535 saturate.
+    /// update); a scale above 0 but below 1/65536 runs at 1/65536, never paused;
+    /// scales above 65535 saturate.
     ///
     /// # Errors
     /// [`TimeError`] for NaN, infinite or negative scales; the effect is unchanged.
@@ -218,6 +219,8 @@ impl Effect {
     /// effects.update(0.25)?;
     /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
     /// assert!(effects.get_mut(spark).unwrap().set_time_scale(f32::NAN).is_err());
+    /// effects.get_mut(spark).unwrap().set_time_scale(1e-6)?;
+    /// assert!(effects.get(spark).unwrap().time_scale() > 0.0, "slowed down, not paused");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_time_scale(&mut self, scale: f32) -> Result<(), TimeError> {

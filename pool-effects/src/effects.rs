@@ -266,7 +266,16 @@ impl Effects {
     /// # Ok::<(), pool_effects::DefineError>(())
     /// ```
     pub fn definition(&self, kind: KindId) -> Option<&EffectKind> {
-        self.kinds.get(kind.index()).map(|entry| &entry.definition)
+        self.entry(kind).map(|entry| &entry.definition)
+    }
+
+    /// A kind's entry, if this `Effects` defined it (ids know their issuer).
+    fn entry(&self, kind: KindId) -> Option<&KindEntry> {
+        if self.pools.issued(kind) {
+            self.kinds.get(kind.index())
+        } else {
+            None
+        }
     }
 
     /// Every defined kind, in definition order.
@@ -588,7 +597,7 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stats(&self, kind: KindId) -> Option<KindStats> {
-        let entry = self.kinds.get(kind.index())?;
+        let entry = self.entry(kind)?;
         let pool = self.pools.stats(kind)?;
         Some(KindStats {
             pool,

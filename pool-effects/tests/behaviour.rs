@@ -370,3 +370,23 @@ fn a_kind_capped_at_the_largest_cap_costs_what_it_uses() {
     assert_eq!(effects.stats(swarm).unwrap().pool.total, 1000);
     assert_eq!(effects.stats(dust).unwrap().pool.total, 16);
 }
+
+#[test]
+fn ids_and_handles_of_another_effects_are_refused() {
+    let mut a = Effects::new();
+    let mut b = Effects::new();
+    let hit_a = a.define(EffectKind::new("hit", 4, 0.1)).unwrap();
+    let puff_b = b.define(EffectKind::new("puff", 4, 0.1)).unwrap();
+    assert_eq!(hit_a.index(), puff_b.index());
+    assert_eq!(
+        b.spawn(hit_a, [0.0, 0.0]).unwrap_err(),
+        SpawnError::UnknownKind(hit_a)
+    );
+    assert!(b.definition(hit_a).is_none() && b.stats(hit_a).is_none());
+    assert!(b.destroy_kind(hit_a).is_err());
+    let in_a = a.spawn(hit_a, [0.0, 0.0]).unwrap();
+    let in_b = b.spawn(puff_b, [1.0, 0.0]).unwrap();
+    assert!(b.stop(in_a).is_err(), "a's handle cannot stop b's effect");
+    assert!(b.get(in_b).is_some() && a.get(in_a).is_some());
+    assert!(b.get(in_a).is_none());
+}

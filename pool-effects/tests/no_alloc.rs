@@ -76,7 +76,10 @@ fn memory_follows_the_instances_not_the_cap() {
             .define(EffectKind::new("spark", 4, 0.05).pool(0, 1_000_000_000))
             .unwrap();
     });
-    assert!(defined < 20, "{defined} allocations to define an empty kind");
+    assert!(
+        defined < 20,
+        "{defined} allocations to define an empty kind"
+    );
     let spark = effects.kind("spark").unwrap();
     // Growing by spawning: a frame after the kind grew may grow the buffers once;
     // frames at the same size allocate nothing.
