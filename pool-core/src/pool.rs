@@ -293,17 +293,30 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             self.last_room_invalid_victim = true;
             return None;
         };
-        self.end_live(index);
+        if self.hooks.on_release.is_some() {
+            return self.recycle_hooked(index, victim);
+        }
+        self.unlink_live(index);
+        self.live -= 1;
+        self.recycle_unlinked(index, victim)
+    }
+
+    /// The end of a recycle, once the victim is unlinked (and reset).
+    #[inline(always)]
+    fn recycle_unlinked(&mut self, index: u32, victim: K) -> Option<u32> {
         self.stats.recycles += 1;
-        let index = if self.end_generation(index) {
-            Some(index)
-        } else {
-            self.relocate_retired(index)
-        };
+        let index = self.end_generation_or_relocate(index);
         if index.is_some() {
             self.last_room = Some(Some(victim));
         }
         index
+    }
+
+    /// A recycle with a release hook, out of line: see `deactivate_hooked`.
+    #[inline(never)]
+    fn recycle_hooked(&mut self, index: u32, victim: K) -> Option<u32> {
+        self.end_live(index);
+        self.recycle_unlinked(index, victim)
     }
 
     /// Why the last `make_room` returned `None`.
@@ -403,12 +416,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         };
         self.end_live(index);
         self.stats.releases += 1;
-        let index = if self.end_generation(index) {
-            Some(index)
-        } else {
-            self.relocate_retired(index)
-        };
-        match index {
+        match self.end_generation_or_relocate(index) {
             Some(index) => Ok(self.activate(index)),
             // Only after ~2^62 handouts: the object had no slot left and is gone.
             None => Err(StaleHandle),
@@ -432,7 +440,21 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(done, 1);
     /// assert!(!sparks.contains(short) && sparks.contains(long));
     /// ```
-    pub fn reclaim(&mut self, mut finished: impl FnMut(K, &mut T) -> bool) -> usize {
+    pub fn reclaim(&mut self, finished: impl FnMut(K, &mut T) -> bool) -> usize {
+        // Two copies of the loop: without a release hook it calls nothing that
+        // could move the slot storage, so the compiler keeps it in registers.
+        if self.hooks.on_release.is_some() {
+            self.reclaim_with::<true>(finished)
+        } else {
+            self.reclaim_with::<false>(finished)
+        }
+    }
+
+    #[inline(always)]
+    fn reclaim_with<const HOOKED: bool>(
+        &mut self,
+        mut finished: impl FnMut(K, &mut T) -> bool,
+    ) -> usize {
         let mut released = 0;
         let mut cursor = self.slots[SENTINEL as usize].next;
         while cursor != SENTINEL {
@@ -445,7 +467,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
                 None => false,
             };
             if done {
-                self.deactivate(index);
+                if HOOKED {
+                    self.deactivate_hooked(index);
+                } else {
+                    self.deactivate_unhooked(index);
+                }
                 self.stats.releases += 1;
                 released += 1;
             }
@@ -862,12 +888,36 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// Hands out the idle object in slot `index` (already off the idle stack).
     #[inline(always)]
     fn activate(&mut self, index: u32) -> K {
+        if self.hooks.on_acquire.is_some() {
+            return self.activate_hooked(index);
+        }
+        self.link_activated(index)
+    }
+
+    /// Makes slot `index` live: a new generation, the newest in the live list.
+    #[inline(always)]
+    fn link_activated(&mut self, index: u32) -> K {
         let slot = &mut self.slots[index as usize];
         slot.generation = generation::on_acquire(slot.generation);
         let generation = slot.generation;
-        if self.hooks.on_acquire.is_some() {
-            self.run_acquire_hook(index);
+        self.link_live_tail(index);
+        self.live += 1;
+        if self.live > self.stats.peak_live {
+            self.stats.peak_live = self.live;
         }
+        handle::make(index, generation)
+    }
+
+    /// `activate` with an acquire hook, wholly out of line (see
+    /// `deactivate_hooked`). The hook runs between the new generation and the
+    /// linking, so a panicking hook leaves an unlinked object to put back.
+    #[inline(never)]
+    fn activate_hooked(&mut self, index: u32) -> K {
+        let slot = &mut self.slots[index as usize];
+        slot.generation = generation::on_acquire(slot.generation);
+        self.run_acquire_hook(index);
+        // The generation is already new: link without bumping it again.
+        let generation = self.slots[index as usize].generation;
         self.link_live_tail(index);
         self.live += 1;
         if self.live > self.stats.peak_live {
@@ -880,15 +930,47 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// pushes it on the idle stack (in a new slot if this one retires).
     #[inline(always)]
     fn deactivate(&mut self, index: u32) {
-        self.end_live(index);
-        if self.end_generation(index) {
-            self.push_idle(index);
-        } else if let Some(moved) = self.relocate_retired(index) {
-            self.push_idle(moved);
+        if self.hooks.on_release.is_some() {
+            self.deactivate_hooked(index);
+        } else {
+            self.deactivate_unhooked(index);
         }
     }
 
-    /// Unlinks a live object and runs the release hook on it.
+    #[inline(always)]
+    fn deactivate_unhooked(&mut self, index: u32) {
+        self.unlink_live(index);
+        self.live -= 1;
+        if let Some(index) = self.end_generation_or_relocate(index) {
+            self.push_idle(index);
+        }
+    }
+
+    /// `deactivate` with a release hook, wholly out of line. The hook's unwind
+    /// guard writes the pool, so after a call to it the compiler reloads the slot
+    /// storage; keeping the whole hooked path apart keeps that reload off the path
+    /// without hooks.
+    #[inline(never)]
+    fn deactivate_hooked(&mut self, index: u32) {
+        self.end_live(index);
+        if let Some(index) = self.end_generation_or_relocate(index) {
+            self.push_idle(index);
+        }
+    }
+
+    /// Ends the generation of the object in slot `index`: the slot it is in now
+    /// (a fresh one if `index` retired), or `None` if no slot was left for it.
+    #[inline(always)]
+    fn end_generation_or_relocate(&mut self, index: u32) -> Option<u32> {
+        if self.end_generation(index) {
+            Some(index)
+        } else {
+            self.relocate_retired(index)
+        }
+    }
+
+    /// Unlinks a live object and runs the release hook on it (the hooked paths
+    /// and `renew`).
     #[inline(always)]
     fn end_live(&mut self, index: u32) {
         self.unlink_live(index);
