@@ -302,8 +302,16 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// 48 sequences by default; `PROPTEST_CASES` sets another count.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(48)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn random_sequences_respect_every_limit_and_never_hit_kiras(
