@@ -94,7 +94,10 @@ impl Model {
 
 fn check(pool: &Pool<Obj, PolicyChoice>, model: &Model) {
     let stats = pool.stats();
-    assert_eq!((stats.live, stats.idle), (model.live.len(), model.idle.len()));
+    assert_eq!(
+        (stats.live, stats.idle),
+        (model.live.len(), model.idle.len())
+    );
     assert_eq!(stats.total, model.total());
     assert!(stats.total <= model.max);
     let live: Vec<(Handle, Obj)> = pool.iter().map(|(h, o)| (h, *o)).collect();
@@ -156,7 +159,9 @@ fn run_pool(input: &Input) {
                 }
             }
             Op::Release(i) => {
-                let Some(handle) = model.known(i) else { continue };
+                let Some(handle) = model.known(i) else {
+                    continue;
+                };
                 let result = pool.release(handle);
                 match model.live.iter().position(|(h, _)| *h == handle) {
                     Some(at) => {
@@ -167,7 +172,9 @@ fn run_pool(input: &Input) {
                 }
             }
             Op::Renew(i) => {
-                let Some(handle) = model.known(i) else { continue };
+                let Some(handle) = model.known(i) else {
+                    continue;
+                };
                 let result = pool.renew(handle);
                 match model.live.iter().position(|(h, _)| *h == handle) {
                     Some(at) => {
@@ -179,7 +186,9 @@ fn run_pool(input: &Input) {
                 }
             }
             Op::Write(i, value) => {
-                let Some(handle) = model.known(i) else { continue };
+                let Some(handle) = model.known(i) else {
+                    continue;
+                };
                 let got = pool.get_mut(handle);
                 match model.live.iter().position(|(h, _)| *h == handle) {
                     Some(at) => {
@@ -253,7 +262,9 @@ fn run_keyed(input: &Input) {
         } else {
             PolicyChoice::Strict
         };
-        let builder = Pool::builder(move || i as u8).max_objects(*max).policy(policy);
+        let builder = Pool::builder(move || i as u8)
+            .max_objects(*max)
+            .policy(policy);
         ids.push(pools.register(&format!("k{i}"), builder).unwrap());
         twin.register(&format!("k{i}"), Pool::builder(|| 99).max_objects(*max))
             .unwrap();
@@ -275,8 +286,7 @@ fn run_keyed(input: &Input) {
                 }
             }
             KeyedOp::Release(i) => {
-                let all: Vec<KindHandle> =
-                    live.iter().flatten().chain(&stale).copied().collect();
+                let all: Vec<KindHandle> = live.iter().flatten().chain(&stale).copied().collect();
                 if all.is_empty() {
                     continue;
                 }
