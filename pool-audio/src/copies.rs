@@ -113,8 +113,8 @@ pub(crate) enum Placement {
 
 impl Sound {
     /// The lowest index with nothing audible; else the lowest index with no voice
-    /// (its outgoing sound must fade first); else the oldest copy, if `oldest`
-    /// finds one (`order` of a live voice).
+    /// (its outgoing sound must fade first); else the oldest copy, by `order`
+    /// (the start order of a live voice).
     pub(crate) fn place(
         &self,
         fading: &FadingPool,

@@ -18,7 +18,7 @@ use crate::copies::{CopySlot, Fading, FadingPool, Placement, Retire, Sound, audi
 use crate::emitters::{Emitters, vector};
 use crate::error::{AddSoundError, InvalidTime, ParamError, PlayError, SetupError, VoiceError};
 use crate::limiter::{LimiterBuilder, LimiterHandle};
-use crate::loader::{LoadError, SoundLoader};
+use crate::loader::SoundLoader;
 use crate::params::{PlayParams, check_position, check_volume};
 use crate::passes::{Probe, ProbeBuilder};
 use crate::peak::SoundPeak;
@@ -266,9 +266,7 @@ impl SoundEffects {
         key: &str,
         settings: SoundSettings,
     ) -> Result<SoundId, AddSoundError> {
-        let data = loader
-            .load(key)
-            .map_err(|e: LoadError| AddSoundError::Load(e))?;
+        let data = loader.load(key).map_err(AddSoundError::Load)?;
         self.add_sound(key, data, settings)
     }
 

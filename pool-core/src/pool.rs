@@ -891,21 +891,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         if self.hooks.on_acquire.is_some() {
             return self.activate_hooked(index);
         }
-        self.link_activated(index)
-    }
-
-    /// Makes slot `index` live: a new generation, the newest in the live list.
-    #[inline(always)]
-    fn link_activated(&mut self, index: u32) -> K {
-        let slot = &mut self.slots[index as usize];
-        slot.generation = generation::on_acquire(slot.generation);
-        let generation = slot.generation;
-        self.link_live_tail(index);
-        self.live += 1;
-        if self.live > self.stats.peak_live {
-            self.stats.peak_live = self.live;
-        }
-        handle::make(index, generation)
+        let generation = self.new_generation(index);
+        self.link_new(index, generation)
     }
 
     /// `activate` with an acquire hook, wholly out of line (see
@@ -913,11 +900,23 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// linking, so a panicking hook leaves an unlinked object to put back.
     #[inline(never)]
     fn activate_hooked(&mut self, index: u32) -> K {
+        let generation = self.new_generation(index);
+        self.run_acquire_hook(index);
+        self.link_new(index, generation)
+    }
+
+    /// Gives slot `index` its next (live, odd) generation.
+    #[inline(always)]
+    fn new_generation(&mut self, index: u32) -> u32 {
         let slot = &mut self.slots[index as usize];
         slot.generation = generation::on_acquire(slot.generation);
-        self.run_acquire_hook(index);
-        // The generation is already new: link without bumping it again.
-        let generation = self.slots[index as usize].generation;
+        slot.generation
+    }
+
+    /// Links slot `index`, already in its live generation, as the newest live
+    /// object, and makes its handle.
+    #[inline(always)]
+    fn link_new(&mut self, index: u32, generation: u32) -> K {
         self.link_live_tail(index);
         self.live += 1;
         if self.live > self.stats.peak_live {
