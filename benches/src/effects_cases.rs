@@ -22,7 +22,7 @@ impl EffectsUpdate {
     pub fn new(size: usize) -> Self {
         let mut effects = Effects::new();
         let fire = effects
-            .define(
+            .add_kind(
                 EffectKind::new("fire", 8, 1.0 / 30.0)
                     .looping()
                     .pool(size, size),
@@ -44,7 +44,7 @@ impl EffectsUpdate {
 
 impl Workload for EffectsUpdate {
     fn cycle(&mut self) {
-        let _ = black_box(self.effects.update(DT));
+        let _ = black_box(self.effects.update(f64::from(DT)));
     }
 
     fn items_per_cycle(&self) -> u64 {
@@ -142,7 +142,7 @@ impl EffectsSpawn {
     pub fn new(size: usize) -> Self {
         let mut effects = Effects::new();
         let kind = effects
-            .define(EffectKind::new("hit", 12, 1.0 / 30.0).pool(size, size))
+            .add_kind(EffectKind::new("hit", 12, 1.0 / 30.0).pool(size, size))
             .expect("valid benchmark kind");
         let mut this = Self {
             effects,

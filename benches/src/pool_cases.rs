@@ -68,7 +68,7 @@ impl PoolFull {
             .build()
             .expect("valid benchmark configuration");
         for _ in 0..size {
-            pool.acquire();
+            let _ = pool.acquire();
         }
         let mut this = Self { pool, owner: 0 };
         this.run(size as u64);

@@ -265,8 +265,8 @@ fn run_keyed(input: &Input) {
         let builder = Pool::builder(move || i as u8)
             .max_objects(*max)
             .policy(policy);
-        ids.push(pools.register(&format!("k{i}"), builder).unwrap());
-        twin.register(&format!("k{i}"), Pool::builder(|| 99).max_objects(*max))
+        ids.push(pools.add_kind(&format!("k{i}"), builder).unwrap());
+        twin.add_kind(&format!("k{i}"), Pool::builder(|| 99).max_objects(*max))
             .unwrap();
     }
     let mut live: Vec<Vec<KindHandle>> = vec![Vec::new(); kinds.len()];

@@ -23,6 +23,57 @@ use crate::slot::NIL;
 /// ```
 pub const MAX_OBJECTS_LIMIT: usize = (NIL / 2) as usize;
 
+impl<T> Pool<T> {
+    /// Starts configuring a pool whose objects `factory` creates.
+    ///
+    /// ```
+    /// use pool_core::{Pool, RecycleOldest};
+    ///
+    /// let pool = Pool::builder(String::new).initial(4).max_objects(16).policy(RecycleOldest).build();
+    /// assert!(pool.is_ok());
+    /// ```
+    pub fn builder(factory: impl FnMut() -> T + Send + Sync + 'static) -> PoolBuilder<T> {
+        PoolBuilder::new(factory)
+    }
+
+    /// A strict pool with `initial` objects created now and at most `max_objects`.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] when `max_objects` is 0 or too large, or `initial > max_objects`.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let pool = Pool::new(16, 64, || [0u8; 32]).unwrap();
+    /// assert_eq!(pool.stats().idle, 16);
+    /// assert!(Pool::new(0, 0, || 0u8).is_err());
+    /// ```
+    pub fn new(
+        initial: usize,
+        max_objects: usize,
+        factory: impl FnMut() -> T + Send + Sync + 'static,
+    ) -> Result<Self, ConfigError> {
+        Self::builder(factory)
+            .initial(initial)
+            .max_objects(max_objects)
+            .build()
+    }
+}
+
+/// The cap a builder uses when [`PoolBuilder::max_objects`] is not called (or
+/// `initial`, if that is larger): a pool is always bounded, and a bare
+/// `Pool::builder(factory).build()` works.
+///
+/// ```
+/// use pool_core::{DEFAULT_MAX_OBJECTS, Pool};
+///
+/// let pool = Pool::builder(|| 0u8).build().unwrap();
+/// assert_eq!(pool.max_objects(), DEFAULT_MAX_OBJECTS);
+/// let big = Pool::builder(|| 0u8).initial(5000).build().unwrap();
+/// assert_eq!(big.max_objects(), 5000);
+/// ```
+pub const DEFAULT_MAX_OBJECTS: usize = 1024;
+
 /// Configures a [`Pool`]: sizes, exhaustion policy, handle type and lifecycle hooks.
 /// Made by [`Pool::builder`]; nothing is created until [`build`](Self::build).
 ///
@@ -45,7 +96,7 @@ pub const MAX_OBJECTS_LIMIT: usize = (NIL / 2) as usize;
 pub struct PoolBuilder<T, P = Strict, K = Handle> {
     pub(crate) hooks: Hooks<T>,
     pub(crate) initial: usize,
-    pub(crate) max_objects: usize,
+    pub(crate) max_objects: Option<usize>,
     pub(crate) policy: P,
     pub(crate) _key: PhantomData<fn() -> K>,
 }
@@ -55,7 +106,7 @@ impl<T> PoolBuilder<T> {
         Self {
             hooks: Hooks::new(Box::new(factory)),
             initial: 0,
-            max_objects: 0,
+            max_objects: None,
             policy: Strict,
             _key: PhantomData,
         }
@@ -76,8 +127,9 @@ impl<T, P, K> PoolBuilder<T, P, K> {
         self
     }
 
-    /// The most objects that may ever exist at once, live and idle together
-    /// (required, at least 1). Unlike Unity's `ObjectPool` `maxSize`, which only
+    /// The most objects that may ever exist at once, live and idle together (at
+    /// least 1; [`DEFAULT_MAX_OBJECTS`] or `initial`, whichever is larger, when not
+    /// called). Unlike Unity's `ObjectPool` `maxSize`, which only
     /// caps the idle objects kept, this bounds the pool's memory.
     ///
     /// ```
@@ -86,7 +138,7 @@ impl<T, P, K> PoolBuilder<T, P, K> {
     /// assert_eq!(pool.max_objects(), 8);
     /// ```
     pub fn max_objects(mut self, max_objects: usize) -> Self {
-        self.max_objects = max_objects;
+        self.max_objects = Some(max_objects);
         self
     }
 
@@ -197,20 +249,27 @@ impl<T, P, K> PoolBuilder<T, P, K> {
         self.map_policy(Into::into)
     }
 
+    /// The cap: as set, or the default (at least `initial`).
+    fn cap(&self) -> usize {
+        self.max_objects
+            .unwrap_or(DEFAULT_MAX_OBJECTS.max(self.initial))
+    }
+
     fn validate(&self) -> Result<(), ConfigError> {
-        if self.max_objects == 0 {
+        let max_objects = self.cap();
+        if max_objects == 0 {
             return Err(ConfigError::ZeroMaxObjects);
         }
-        if self.max_objects > MAX_OBJECTS_LIMIT {
+        if max_objects > MAX_OBJECTS_LIMIT {
             return Err(ConfigError::MaxObjectsTooLarge {
-                max_objects: self.max_objects,
+                max_objects,
                 limit: MAX_OBJECTS_LIMIT,
             });
         }
-        if self.initial > self.max_objects {
+        if self.initial > max_objects {
             return Err(ConfigError::InitialExceedsMax {
                 initial: self.initial,
-                max_objects: self.max_objects,
+                max_objects,
             });
         }
         Ok(())
@@ -225,7 +284,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> PoolBuilder<T, P, K> {
     ///
     /// ```
     /// # use pool_core::{ConfigError, Pool};
-    /// assert_eq!(Pool::builder(|| 0u8).build().unwrap_err(), ConfigError::ZeroMaxObjects);
+    /// assert!(Pool::builder(|| 0u8).build().is_ok());
+    /// assert_eq!(Pool::builder(|| 0u8).max_objects(0).build().unwrap_err(), ConfigError::ZeroMaxObjects);
     /// ```
     pub fn build(self) -> Result<Pool<T, P, K>, ConfigError> {
         let mut pool = self.build_lazy()?;
@@ -234,8 +294,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> PoolBuilder<T, P, K> {
     }
 
     /// Like [`build`](Self::build) but creates no object yet: spread the initial
-    /// objects over frames with [`Pool::prewarm_step`] (sources 002 and 004: one big
-    /// prewarm is a frame spike). Until then, `acquire` creates objects on demand.
+    /// objects over frames with [`Pool::prewarm_step`] (creating a thousand objects in
+    /// one frame is a frame spike). Until then, `acquire` creates objects on demand.
     ///
     /// # Errors
     /// The same as [`build`](Self::build).
@@ -249,6 +309,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> PoolBuilder<T, P, K> {
     /// ```
     pub fn build_lazy(self) -> Result<Pool<T, P, K>, ConfigError> {
         self.validate()?;
-        Ok(Pool::from_builder(self))
+        let max_objects = self.cap();
+        Ok(Pool::from_parts(self.hooks, self.initial, max_objects, self.policy))
     }
 }

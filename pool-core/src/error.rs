@@ -13,6 +13,7 @@ use core::fmt;
 /// assert_eq!(err, ConfigError::InitialExceedsMax { initial: 8, max_objects: 4 });
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// `max_objects` is 0: such a pool could never hand out anything.
     ZeroMaxObjects,
@@ -65,6 +66,7 @@ impl core::error::Error for ConfigError {}
 /// assert_eq!(pool.try_acquire(), Err(AcquireError::Exhausted { max_objects: 1 }));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AcquireError {
     /// Every one of the pool's `max_objects` objects is live and the exhaustion
     /// policy refused to recycle one (the strict policy always refuses).

@@ -1,5 +1,5 @@
-//! Many pools addressed by kind (source 001: effect name -> pool). A name is resolved
-//! once, at registration, to a small [`KindId`]; hot paths index a `Vec` with it and
+//! Many pools addressed by kind, as an effect registry maps an effect's name to its
+//! pool. A name is resolved once, when the kind is added, to a small [`KindId`]; hot paths index a `Vec` with it and
 //! never hash a string.
 
 use alloc::collections::BTreeMap;
@@ -20,7 +20,7 @@ use crate::stats::PoolStats;
 /// [`KindId`].
 pub const MAX_KINDS: usize = 1 << 16;
 
-/// A registered kind of a [`KeyedPool`]: 4 bytes, `Copy`, cheap to pass. It holds
+/// A added kind of a [`KeyedPool`]: 4 bytes, `Copy`, cheap to pass. It holds
 /// the kind's index and a tag of the `KeyedPool` that issued it, so another
 /// `KeyedPool` refuses it (as an unknown kind) instead of acting on its own kind of
 /// the same index. The tag is a 16-bit count of `KeyedPool`s created in the
@@ -30,11 +30,11 @@ pub const MAX_KINDS: usize = 1 << 16;
 /// use pool_core::{KeyedPool, Pool};
 ///
 /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-/// let spark = pools.register("spark", Pool::builder(|| 0).max_objects(8))?;
+/// let spark = pools.add_kind("spark", Pool::builder(|| 0).max_objects(8))?;
 /// assert_eq!(pools.kind("spark"), Some(spark));
 ///
 /// let mut others: KeyedPool<u32> = KeyedPool::new();
-/// others.register("smoke", Pool::builder(|| 0).max_objects(8))?;
+/// others.add_kind("smoke", Pool::builder(|| 0).max_objects(8))?;
 /// assert!(others.pool(spark).is_none(), "same index, another registry");
 /// assert_eq!(std::mem::size_of::<pool_core::KindId>(), 4);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -53,7 +53,7 @@ impl KindId {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let first = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let first = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// assert_eq!(first.index(), 0);
     /// ```
     pub fn index(self) -> usize {
@@ -78,7 +78,7 @@ fn next_owner() -> u16 {
 /// ```
 /// # use pool_core::{KeyedPool, Pool};
 /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-/// let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+/// let smoke = pools.add_kind("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
 /// let puff = pools.acquire(smoke);
 /// assert_eq!(puff.kind(), smoke);
 /// ```
@@ -98,7 +98,7 @@ impl<K: Copy> KindHandle<K> {
     /// ```
     /// # use pool_core::{KeyedPool, KindHandle, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// let smoke = pools.add_kind("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
     /// let (handle, puff) = pools.pool_mut(smoke).unwrap().acquire_mut();
     /// *puff = 3;
     /// assert_eq!(pools.get(KindHandle::new(smoke, handle)), Some(&3));
@@ -112,7 +112,7 @@ impl<K: Copy> KindHandle<K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// # let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// # let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// # let smoke = pools.add_kind("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
     /// assert_eq!(pools.acquire(smoke).kind(), smoke);
     /// ```
     pub fn kind(&self) -> KindId {
@@ -124,7 +124,7 @@ impl<K: Copy> KindHandle<K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// # let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// # let smoke = pools.register("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// # let smoke = pools.add_kind("smoke", Pool::builder(|| 0).max_objects(4)).unwrap();
     /// let puff = pools.acquire(smoke);
     /// assert!(pools.pool(smoke).unwrap().contains(puff.handle()));
     /// ```
@@ -139,11 +139,12 @@ impl<K: Copy> KindHandle<K> {
 /// use pool_core::{KeyedError, KeyedPool, Pool};
 ///
 /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-/// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+/// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
 /// pools.acquire(a);
 /// assert!(matches!(pools.try_acquire(a), Err(KeyedError::Acquire(_))));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum KeyedError {
     /// The kind id was not issued by this registry (another `KeyedPool`'s ids
     /// included).
@@ -160,7 +161,7 @@ impl fmt::Display for KeyedError {
             Self::UnknownKind(kind) => {
                 write!(
                     f,
-                    "kind #{} is not registered in this pool set",
+                    "kind #{} is not added in this pool set",
                     kind.index()
                 )
             }
@@ -178,19 +179,20 @@ impl From<StaleHandle> for KeyedError {
     }
 }
 
-/// Why [`KeyedPool::register`] refused a kind.
+/// Why [`KeyedPool::add_kind`] refused a kind.
 ///
 /// ```
-/// use pool_core::{KeyedPool, Pool, RegisterError};
+/// use pool_core::{KeyedPool, Pool, AddKindError};
 ///
 /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-/// pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
-/// let err = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap_err();
-/// assert!(matches!(err, RegisterError::DuplicateName(name) if name == "a"));
+/// pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+/// let err = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap_err();
+/// assert!(matches!(err, AddKindError::DuplicateName(name) if name == "a"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RegisterError {
-    /// A kind of that name is already registered.
+#[non_exhaustive]
+pub enum AddKindError {
+    /// A kind of that name is already added.
     DuplicateName(String),
     /// The kind's pool configuration is invalid.
     Config(crate::ConfigError),
@@ -198,20 +200,20 @@ pub enum RegisterError {
     TooManyKinds,
 }
 
-impl fmt::Display for RegisterError {
+impl fmt::Display for AddKindError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::DuplicateName(name) => write!(f, "a kind named {name:?} is already registered"),
+            Self::DuplicateName(name) => write!(f, "a kind named {name:?} is already added"),
             Self::Config(error) => error.fmt(f),
             Self::TooManyKinds => f.write_str("no more kinds fit in this registry"),
         }
     }
 }
 
-impl core::error::Error for RegisterError {}
+impl core::error::Error for AddKindError {}
 
-/// Pools addressed by kind, each with its own configuration: the effect registry of
-/// source 001 (effect name -> queue of objects).
+/// Pools addressed by kind, each with its own configuration: an effect registry
+/// (effect name -> pool of that effect's objects).
 ///
 /// All kinds share the object type `T` and the policy type `P`; the default
 /// [`PolicyChoice`] lets each kind pick strict or recycle-oldest at run time.
@@ -223,7 +225,7 @@ impl core::error::Error for RegisterError {}
 /// struct Effect { frame: u32 }
 ///
 /// let mut effects: KeyedPool<Effect> = KeyedPool::new();
-/// let explosion = effects.register(
+/// let explosion = effects.add_kind(
 ///     "explosion",
 ///     Pool::builder(Effect::default).initial(100).max_objects(100).policy(PolicyChoice::RecycleOldest),
 /// )?;
@@ -264,48 +266,48 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         Self::default()
     }
 
-    /// Registers a kind named `name` with its own pool configuration, builds (and
+    /// Adds a kind named `name` with its own pool configuration, builds (and
     /// prewarms) its pool, and returns its id. The builder's policy converts into the
     /// registry's (`Strict` and `RecycleOldest` into [`PolicyChoice`]).
     ///
     /// # Errors
-    /// [`RegisterError::DuplicateName`] if the name is taken,
-    /// [`RegisterError::Config`] if the configuration is invalid; nothing is
-    /// registered then.
+    /// [`AddKindError::DuplicateName`] if the name is taken,
+    /// [`AddKindError::Config`] if the configuration is invalid; nothing is
+    /// added then.
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let id = pools.register("bullet", Pool::builder(|| 0).initial(10).max_objects(50))?;
+    /// let id = pools.add_kind("bullet", Pool::builder(|| 0).initial(10).max_objects(50))?;
     /// assert_eq!(pools.pool(id).unwrap().stats().idle, 10);
-    /// # Ok::<(), pool_core::RegisterError>(())
+    /// # Ok::<(), pool_core::AddKindError>(())
     /// ```
-    pub fn register<Q: Into<P>>(
+    pub fn add_kind<Q: Into<P>>(
         &mut self,
         name: &str,
         pool: crate::PoolBuilder<T, Q, K>,
-    ) -> Result<KindId, RegisterError> {
+    ) -> Result<KindId, AddKindError> {
         self.insert(name, pool, true)
     }
 
-    /// Like [`register`](Self::register) but creates no object yet: prewarm later
+    /// Like [`add_kind`](Self::add_kind) but creates no object yet: prewarm later
     /// in steps with [`prewarm_step`](Self::prewarm_step).
     ///
     /// # Errors
-    /// The same as [`register`](Self::register).
+    /// The same as [`add_kind`](Self::add_kind).
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let id = pools.register_lazy("bullet", Pool::builder(|| 0).initial(10).max_objects(50))?;
+    /// let id = pools.add_kind_lazy("bullet", Pool::builder(|| 0).initial(10).max_objects(50))?;
     /// assert_eq!(pools.pool(id).unwrap().stats().total, 0);
-    /// # Ok::<(), pool_core::RegisterError>(())
+    /// # Ok::<(), pool_core::AddKindError>(())
     /// ```
-    pub fn register_lazy<Q: Into<P>>(
+    pub fn add_kind_lazy<Q: Into<P>>(
         &mut self,
         name: &str,
         pool: crate::PoolBuilder<T, Q, K>,
-    ) -> Result<KindId, RegisterError> {
+    ) -> Result<KindId, AddKindError> {
         self.insert(name, pool, false)
     }
 
@@ -314,13 +316,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         name: &str,
         pool: crate::PoolBuilder<T, Q, K>,
         prewarm: bool,
-    ) -> Result<KindId, RegisterError> {
+    ) -> Result<KindId, AddKindError> {
         let pool = pool.convert_policy::<P>();
         if self.ids.contains_key(name) {
-            return Err(RegisterError::DuplicateName(name.to_string()));
+            return Err(AddKindError::DuplicateName(name.to_string()));
         }
         if self.pools.len() >= MAX_KINDS {
-            return Err(RegisterError::TooManyKinds);
+            return Err(AddKindError::TooManyKinds);
         }
         let id = KindId::new(self.owner, self.pools.len());
         let pool = if prewarm {
@@ -328,7 +330,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         } else {
             pool.build_lazy()
         }
-        .map_err(RegisterError::Config)?;
+        .map_err(AddKindError::Config)?;
         self.pools.push(pool);
         self.names.push(name.to_string());
         self.ids.insert(name.to_string(), id);
@@ -340,7 +342,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// assert!(pools.kind("a").is_some());
     /// assert_eq!(pools.kind("b"), None);
     /// ```
@@ -348,12 +350,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         self.ids.get(name).copied()
     }
 
-    /// The name a kind was registered with.
+    /// The name a kind was added with.
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// assert_eq!(pools.name(a), Some("a"));
     /// ```
     pub fn name(&self, kind: KindId) -> Option<&str> {
@@ -371,7 +373,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let spark = pools.register("spark", Pool::builder(|| 0).max_objects(8))?;
+    /// let spark = pools.add_kind("spark", Pool::builder(|| 0).max_objects(8))?;
     /// assert!(pools.issued(spark));
     /// assert!(!KeyedPool::<u32>::new().issued(spark));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -381,19 +383,19 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
             .is_some_and(|index| index < self.pools.len())
     }
 
-    /// The number of registered kinds.
+    /// The number of added kinds.
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// assert_eq!(pools.len(), 1);
     /// ```
     pub fn len(&self) -> usize {
         self.pools.len()
     }
 
-    /// `true` when no kind is registered.
+    /// `true` when no kind is added.
     ///
     /// ```
     /// # use pool_core::KeyedPool;
@@ -408,8 +410,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
-    /// let b = pools.register("b", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let b = pools.add_kind("b", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// assert!(pools.kinds().eq([a, b]));
     /// ```
     pub fn kinds(&self) -> impl ExactSizeIterator<Item = KindId> + use<T, P, K> {
@@ -417,13 +419,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         (0..self.pools.len()).map(move |index| KindId::new(owner, index))
     }
 
-    /// The pool of one kind: its stats, iteration, reinitialize, clear (source 001's
-    /// destroy of a kind is `pool_mut(kind).clear(true)`).
+    /// The pool of one kind: its stats, iteration, reinitialize, clear (destroying a
+    /// kind's objects is `pool_mut(kind).clear(true)`).
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).initial(3).max_objects(3)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).initial(3).max_objects(3)).unwrap();
     /// assert_eq!(pools.pool(a).unwrap().stats().idle, 3);
     /// ```
     pub fn pool(&self, kind: KindId) -> Option<&Pool<T, P, K>> {
@@ -435,7 +437,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).initial(3).max_objects(3)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).initial(3).max_objects(3)).unwrap();
     /// pools.pool_mut(a).unwrap().clear(true);
     /// assert_eq!(pools.pool(a).unwrap().stats().total, 0);
     /// ```
@@ -449,7 +451,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// pools.register("a", Pool::builder(|| 0).initial(2).max_objects(2)).unwrap();
+    /// pools.add_kind("a", Pool::builder(|| 0).initial(2).max_objects(2)).unwrap();
     /// let idle: usize = pools.iter().map(|(_, pool)| pool.stats().idle).sum();
     /// assert_eq!(idle, 2);
     /// ```
@@ -466,7 +468,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// pools.register("a", Pool::builder(|| 0).initial(2).max_objects(2)).unwrap();
+    /// pools.add_kind("a", Pool::builder(|| 0).initial(2).max_objects(2)).unwrap();
     /// for (_, pool) in pools.iter_mut() {
     ///     pool.clear(true);
     /// }
@@ -489,7 +491,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// assert!(pools.try_acquire(a).is_ok());
     /// assert!(pools.try_acquire(a).is_err());
     /// ```
@@ -507,10 +509,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// let object = pools.acquire(a);
     /// ```
     #[track_caller]
+    #[must_use = "a handle is the only way to release its object: dropping it leaks the object until `clear` or `reclaim`"]
     pub fn acquire(&mut self, kind: KindId) -> KindHandle<K> {
         match self.try_acquire(kind) {
             Ok(handle) => handle,
@@ -527,7 +530,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// let object = pools.acquire(a);
     /// assert!(pools.release(object).is_ok());
     /// assert!(pools.release(object).is_err());
@@ -544,7 +547,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 7).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 7).max_objects(1)).unwrap();
     /// let object = pools.acquire(a);
     /// assert_eq!(pools.get(object), Some(&7));
     /// ```
@@ -557,7 +560,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 7).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 7).max_objects(1)).unwrap();
     /// let object = pools.acquire(a);
     /// *pools.get_mut(object).unwrap() = 8;
     /// assert_eq!(pools.get(object), Some(&8));
@@ -571,7 +574,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 7).max_objects(1)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 7).max_objects(1)).unwrap();
     /// let object = pools.acquire(a);
     /// assert!(pools.contains(object));
     /// ```
@@ -585,8 +588,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).max_objects(4)).unwrap();
-    /// let b = pools.register("b", Pool::builder(|| 1).max_objects(4)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(4)).unwrap();
+    /// let b = pools.add_kind("b", Pool::builder(|| 1).max_objects(4)).unwrap();
     /// pools.acquire(a);
     /// pools.acquire(b);
     /// assert_eq!(pools.reclaim(|kind, _, _| kind == b), 1);
@@ -606,7 +609,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
-    /// let a = pools.register("a", Pool::builder(|| 0).initial(2).max_objects(4)).unwrap();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).initial(2).max_objects(4)).unwrap();
     /// assert_eq!(pools.stats(a).unwrap().idle, 2);
     /// ```
     pub fn stats(&self, kind: KindId) -> Option<PoolStats> {
@@ -615,13 +618,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
 
     /// Creates at most `budget` objects in all, kind after kind, towards each kind's
     /// initial size; returns how many are still missing (0 when done). Spreads
-    /// source 001's "1000 of each kind at start" over frames.
+    /// "a thousand of each kind at start" over frames.
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
     /// for name in ["a", "b", "c"] {
-    ///     pools.register_lazy(name, Pool::builder(|| 0).initial(1000).max_objects(1000)).unwrap();
+    ///     pools.add_kind_lazy(name, Pool::builder(|| 0).initial(1000).max_objects(1000)).unwrap();
     /// }
     /// let mut frames = 0;
     /// while pools.prewarm_step(500) > 0 { frames += 1; }

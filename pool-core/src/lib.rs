@@ -61,7 +61,8 @@
 //! are a stack, so `acquire` hands out the most recently released object, the one
 //! most likely still in cache. Live objects are a doubly linked list in acquisition
 //! order, which makes "the oldest live object" free to find and lets `release` take
-//! an object out of the middle in O(1); source 000 scanned its whole queue instead.
+//! an object out of the middle in O(1), where a queue of live objects would have to
+//! be scanned.
 //!
 //! # Handles and generations
 //! A [`Handle`] is a slot index and a generation, 8 bytes, `Copy`. Handles are
@@ -110,7 +111,7 @@
 //! compares the pool with the model after every step.
 //!
 //! # Keyed pools
-//! [`KeyedPool`] holds one pool per kind (effect name -> pool, source 001). A name
+//! [`KeyedPool`] holds one pool per kind (effect name -> pool). A name
 //! is resolved once to a [`KindId`]; every hot-path call takes the id.
 //!
 //! # Portability
@@ -133,20 +134,22 @@ mod policy;
 mod pool;
 mod slot;
 mod stats;
+mod time;
 
 #[cfg(test)]
 mod tests;
 
-pub use builder::{MAX_OBJECTS_LIMIT, PoolBuilder};
+pub use builder::{DEFAULT_MAX_OBJECTS, MAX_OBJECTS_LIMIT, PoolBuilder};
 pub use error::{AcquireError, ConfigError, StaleHandle};
 pub use handle::Handle;
 pub use iter::Iter;
-pub use keyed::{KeyedError, KeyedPool, KindHandle, KindId, MAX_KINDS, RegisterError};
+pub use keyed::{AddKindError, KeyedError, KeyedPool, KindHandle, KindId, MAX_KINDS};
 pub use policy::{
     ExhaustionPolicy, LiveObjects, PolicyChoice, RecycleLowest, RecycleOldest, Strict,
 };
 pub use pool::{Acquired, Pool};
 pub use stats::PoolStats;
+pub use time::{TimeError, seconds_to_micros};
 
 /// Re-export of slotmap's key trait: every pool handle type implements it.
 ///

@@ -1,42 +1,27 @@
-//! The pool: slot storage, the live/idle/vacant lists, and every operation on them.
+//! The pool's public operations: acquire, release, reclaim, lookups, reinitialize,
+//! clear, trim and prewarm. How slots, lists and generations are kept is in
+//! `pool/storage.rs`; how hooks run under unwind guards is in `pool/hooks.rs`.
+//!
+//! This file is longer than the workspace's ~600-line guide because every public
+//! method carries its doc example; the code itself is about 350 lines.
 
-use alloc::boxed::Box;
+mod hooks;
+mod storage;
+
+pub(crate) use hooks::Hooks;
+
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
 use slotmap::Key;
 
-use crate::builder::PoolBuilder;
-use crate::error::{AcquireError, ConfigError, StaleHandle};
-use crate::generation;
+use crate::error::{AcquireError, StaleHandle};
 use crate::handle::{self, Handle};
 use crate::iter::Iter;
 use crate::policy::{ExhaustionPolicy, LiveObjects, Strict};
 use crate::slot::{NIL, SENTINEL, Slot};
 use crate::stats::PoolStats;
-
-type Factory<T> = Box<dyn FnMut() -> T + Send + Sync>;
-type Hook<T> = Box<dyn FnMut(&mut T) + Send + Sync>;
-type DestroyHook<T> = Box<dyn FnMut(T) + Send + Sync>;
-
-pub(crate) struct Hooks<T> {
-    pub(crate) factory: Factory<T>,
-    pub(crate) on_acquire: Option<Hook<T>>,
-    pub(crate) on_release: Option<Hook<T>>,
-    pub(crate) on_destroy: Option<DestroyHook<T>>,
-}
-
-impl<T> Hooks<T> {
-    pub(crate) fn new(factory: Factory<T>) -> Self {
-        Self {
-            factory,
-            on_acquire: None,
-            on_release: None,
-            on_destroy: None,
-        }
-    }
-}
 
 /// What [`Pool::try_acquire_detailed`] handed out, and which live object it
 /// recycled to do so.
@@ -99,46 +84,10 @@ pub struct Pool<T, P = Strict, K = Handle> {
     _key: PhantomData<fn() -> K>,
 }
 
-impl<T> Pool<T> {
-    /// Starts configuring a pool whose objects `factory` creates.
-    ///
-    /// ```
-    /// use pool_core::{Pool, RecycleOldest};
-    ///
-    /// let pool = Pool::builder(String::new).initial(4).max_objects(16).policy(RecycleOldest).build();
-    /// assert!(pool.is_ok());
-    /// ```
-    pub fn builder(factory: impl FnMut() -> T + Send + Sync + 'static) -> PoolBuilder<T> {
-        PoolBuilder::new(factory)
-    }
-
-    /// A strict pool with `initial` objects created now and at most `max_objects`.
-    ///
-    /// # Errors
-    /// A [`ConfigError`] when `max_objects` is 0 or too large, or `initial > max_objects`.
-    ///
-    /// ```
-    /// use pool_core::Pool;
-    ///
-    /// let pool = Pool::new(16, 64, || [0u8; 32]).unwrap();
-    /// assert_eq!(pool.stats().idle, 16);
-    /// assert!(Pool::new(0, 0, || 0u8).is_err());
-    /// ```
-    pub fn new(
-        initial: usize,
-        max_objects: usize,
-        factory: impl FnMut() -> T + Send + Sync + 'static,
-    ) -> Result<Self, ConfigError> {
-        Self::builder(factory)
-            .initial(initial)
-            .max_objects(max_objects)
-            .build()
-    }
-}
-
 impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
-    pub(crate) fn from_builder(builder: PoolBuilder<T, P, K>) -> Self {
-        let mut slots = Vec::with_capacity(builder.initial + 1);
+    /// A pool with no object yet; the builder validated the sizes.
+    pub(crate) fn from_parts(hooks: Hooks<T>, initial: usize, max_objects: usize, policy: P) -> Self {
+        let mut slots = Vec::with_capacity(initial + 1);
         slots.push(Slot::sentinel());
         Self {
             slots,
@@ -149,10 +98,10 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             live_destroyed: 0,
             last_room: None,
             last_room_invalid_victim: false,
-            initial: builder.initial,
-            max_objects: builder.max_objects,
-            policy: builder.policy,
-            hooks: builder.hooks,
+            initial,
+            max_objects,
+            policy,
+            hooks,
             stats: PoolStats::default(),
             _key: PhantomData,
         }
@@ -232,6 +181,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     #[inline(always)]
     #[track_caller]
+    #[must_use = "a handle is the only way to release its object: dropping it leaks the object until `clear` or `reclaim`"]
     pub fn acquire_mut(&mut self) -> (K, &mut T) {
         match self.try_acquire_mut() {
             Ok(acquired) => acquired,
@@ -254,6 +204,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(pool.try_acquire_detailed().unwrap().recycled, Some(first));
     /// ```
     #[inline]
+    #[must_use = "a handle is the only way to release its object: dropping it leaks the object until `clear` or `reclaim`"]
     pub fn try_acquire_detailed(&mut self) -> Result<Acquired<K>, AcquireError> {
         let (index, recycled) = match self.pop_idle() {
             Some(index) => (index, None),
@@ -347,6 +298,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     #[inline(always)]
     #[track_caller]
+    #[must_use = "a handle is the only way to release its object: dropping it leaks the object until `clear` or `reclaim`"]
     pub fn acquire(&mut self) -> K {
         match self.try_acquire() {
             Ok(handle) => handle,
@@ -409,6 +361,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(pool.oldest(), Some(second));
     /// # Ok::<(), pool_core::StaleHandle>(())
     /// ```
+    #[must_use = "the renewed object has a new handle; the old one is stale"]
     pub fn renew(&mut self, handle: K) -> Result<K, StaleHandle> {
         let Some(index) = self.live_index(handle) else {
             self.stats.stale_handle_uses += 1;
@@ -872,323 +825,6 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     pub fn policy_mut(&mut self) -> &mut P {
         &mut self.policy
-    }
-
-    // ---- internals ------------------------------------------------------------
-
-    /// The slot index of a live handle.
-    #[inline]
-    fn live_index(&self, handle: K) -> Option<u32> {
-        let (index, generation) = handle::split(handle);
-        let slot = self.slots.get(index as usize)?;
-        // Handle generations are odd, so a match means the slot is live.
-        (slot.generation == generation).then_some(index)
-    }
-
-    /// Hands out the idle object in slot `index` (already off the idle stack).
-    #[inline(always)]
-    fn activate(&mut self, index: u32) -> K {
-        if self.hooks.on_acquire.is_some() {
-            return self.activate_hooked(index);
-        }
-        let generation = self.new_generation(index);
-        self.link_new(index, generation)
-    }
-
-    /// `activate` with an acquire hook, wholly out of line (see
-    /// `deactivate_hooked`). The hook runs between the new generation and the
-    /// linking, so a panicking hook leaves an unlinked object to put back.
-    #[inline(never)]
-    fn activate_hooked(&mut self, index: u32) -> K {
-        let generation = self.new_generation(index);
-        self.run_acquire_hook(index);
-        self.link_new(index, generation)
-    }
-
-    /// Gives slot `index` its next (live, odd) generation.
-    #[inline(always)]
-    fn new_generation(&mut self, index: u32) -> u32 {
-        let slot = &mut self.slots[index as usize];
-        slot.generation = generation::on_acquire(slot.generation);
-        slot.generation
-    }
-
-    /// Links slot `index`, already in its live generation, as the newest live
-    /// object, and makes its handle.
-    #[inline(always)]
-    fn link_new(&mut self, index: u32, generation: u32) -> K {
-        self.link_live_tail(index);
-        self.live += 1;
-        if self.live > self.stats.peak_live {
-            self.stats.peak_live = self.live;
-        }
-        handle::make(index, generation)
-    }
-
-    /// Takes the live object in slot `index` out of the live list, resets it and
-    /// pushes it on the idle stack (in a new slot if this one retires).
-    #[inline(always)]
-    fn deactivate(&mut self, index: u32) {
-        if self.hooks.on_release.is_some() {
-            self.deactivate_hooked(index);
-        } else {
-            self.deactivate_unhooked(index);
-        }
-    }
-
-    #[inline(always)]
-    fn deactivate_unhooked(&mut self, index: u32) {
-        self.unlink_live(index);
-        self.live -= 1;
-        if let Some(index) = self.end_generation_or_relocate(index) {
-            self.push_idle(index);
-        }
-    }
-
-    /// `deactivate` with a release hook, wholly out of line. The hook's unwind
-    /// guard writes the pool, so after a call to it the compiler reloads the slot
-    /// storage; keeping the whole hooked path apart keeps that reload off the path
-    /// without hooks.
-    #[inline(never)]
-    fn deactivate_hooked(&mut self, index: u32) {
-        self.end_live(index);
-        if let Some(index) = self.end_generation_or_relocate(index) {
-            self.push_idle(index);
-        }
-    }
-
-    /// Ends the generation of the object in slot `index`: the slot it is in now
-    /// (a fresh one if `index` retired), or `None` if no slot was left for it.
-    #[inline(always)]
-    fn end_generation_or_relocate(&mut self, index: u32) -> Option<u32> {
-        if self.end_generation(index) {
-            Some(index)
-        } else {
-            self.relocate_retired(index)
-        }
-    }
-
-    /// Unlinks a live object and runs the release hook on it (the hooked paths
-    /// and `renew`).
-    #[inline(always)]
-    fn end_live(&mut self, index: u32) {
-        self.unlink_live(index);
-        self.live -= 1;
-        if self.hooks.on_release.is_some() {
-            self.run_release_hook(index);
-        }
-    }
-
-    // Hooks run out of line: an indirect call in the fast path would make every
-    // acquire and release save and restore registers, hook or no hook.
-    //
-    // Each runs under a guard that, if the hook unwinds, puts the pool back in a
-    // consistent state before the panic leaves the pool (see "Panics in user
-    // code" in the crate docs).
-    #[inline(never)]
-    fn run_acquire_hook(&mut self, index: u32) {
-        let undo = UndoActivation { pool: self, index };
-        if let (Some(hook), Some(object)) = (
-            &mut undo.pool.hooks.on_acquire,
-            undo.pool.slots[index as usize].value.as_mut(),
-        ) {
-            hook(object);
-        }
-        core::mem::forget(undo);
-    }
-
-    #[inline(never)]
-    fn run_release_hook(&mut self, index: u32) {
-        let destroy = DestroyUnreleased { pool: self, index };
-        if let (Some(hook), Some(object)) = (
-            &mut destroy.pool.hooks.on_release,
-            destroy.pool.slots[index as usize].value.as_mut(),
-        ) {
-            hook(object);
-        }
-        core::mem::forget(destroy);
-    }
-
-    #[inline(always)]
-    fn end_generation(&mut self, index: u32) -> bool {
-        let slot = &mut self.slots[index as usize];
-        match generation::on_release(slot.generation) {
-            Some(next) => {
-                slot.generation = next;
-                true
-            }
-            None => {
-                slot.generation = generation::FRESH;
-                self.stats.retired_slots += 1;
-                false
-            }
-        }
-    }
-
-    /// Moves the object of a retired slot into a fresh slot, linked into no list,
-    /// and returns that slot.
-    #[cold]
-    fn relocate_retired(&mut self, retired: u32) -> Option<u32> {
-        let object = self.slots[retired as usize].value.take();
-        match self.new_slot() {
-            Some(index) => {
-                self.slots[index as usize].value = object;
-                Some(index)
-            }
-            // Only after ~2^62 handouts: no index is left, so the object goes.
-            None => {
-                self.destroy_object(object);
-                None
-            }
-        }
-    }
-
-    /// Creates one object in a vacant or new slot, linked into no list yet.
-    fn create_object(&mut self) -> Option<u32> {
-        if self.vacant_head == NIL && self.slots.len() >= NIL as usize {
-            return None;
-        }
-        // The factory before any bookkeeping: if it panics, nothing has changed.
-        let object = (self.hooks.factory)();
-        let index = self.new_slot()?;
-        self.slots[index as usize].value = Some(object);
-        self.stats.creates += 1;
-        self.total += 1;
-        if self.total > self.stats.peak_total {
-            self.stats.peak_total = self.total;
-        }
-        Some(index)
-    }
-
-    /// A slot without an object: a vacant one, or a new one at the end.
-    fn new_slot(&mut self) -> Option<u32> {
-        if self.vacant_head != NIL {
-            let index = self.vacant_head;
-            self.vacant_head = self.slots[index as usize].next;
-            return Some(index);
-        }
-        let index = u32::try_from(self.slots.len()).ok().filter(|i| *i < NIL)?;
-        self.slots.push(Slot {
-            value: None,
-            generation: generation::FRESH,
-            prev: NIL,
-            next: NIL,
-        });
-        Some(index)
-    }
-
-    /// Drops the object of a (non-live, unlinked) slot and makes the slot vacant.
-    fn destroy(&mut self, index: u32) {
-        let object = self.slots[index as usize].value.take();
-        self.push_vacant(index);
-        self.destroy_object(object);
-    }
-
-    fn push_vacant(&mut self, index: u32) {
-        self.slots[index as usize].next = self.vacant_head;
-        self.vacant_head = index;
-    }
-
-    /// Counts the object out, then runs the destroy hook: the last thing done, so
-    /// a panicking hook leaves the pool consistent.
-    fn destroy_object(&mut self, object: Option<T>) {
-        if let Some(object) = object {
-            self.total -= 1;
-            self.stats.destroys += 1;
-            if let Some(hook) = &mut self.hooks.on_destroy {
-                hook(object);
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn push_idle(&mut self, index: u32) {
-        self.slots[index as usize].next = self.idle_head;
-        self.idle_head = index;
-    }
-
-    #[inline(always)]
-    fn pop_idle(&mut self) -> Option<u32> {
-        if self.idle_head == NIL {
-            return None;
-        }
-        let index = self.idle_head;
-        self.idle_head = self.slots[index as usize].next;
-        Some(index)
-    }
-
-    #[inline(always)]
-    fn link_live_tail(&mut self, index: u32) {
-        let tail = self.slots[SENTINEL as usize].prev;
-        let slot = &mut self.slots[index as usize];
-        slot.prev = tail;
-        slot.next = SENTINEL;
-        self.slots[tail as usize].next = index;
-        self.slots[SENTINEL as usize].prev = index;
-    }
-
-    #[inline(always)]
-    fn unlink_live(&mut self, index: u32) {
-        let slot = &self.slots[index as usize];
-        let (prev, next) = (slot.prev, slot.next);
-        self.slots[prev as usize].next = next;
-        self.slots[next as usize].prev = prev;
-    }
-
-    #[cfg(test)]
-    pub(crate) fn set_generation_for_test(&mut self, handle: K, generation: u32) -> K {
-        let (index, _) = handle::split(handle);
-        self.slots[index as usize].generation = generation;
-        handle::make(index, generation)
-    }
-
-    #[cfg(test)]
-    pub(crate) fn slot_count(&self) -> usize {
-        self.slots.len() - 1 // not the sentinel
-    }
-}
-
-/// Armed while an acquire hook runs. If the hook unwinds, the acquire never
-/// happened: the object (not yet linked live) ends its generation and goes back on
-/// top of the idle stack, and no handle to it exists.
-struct UndoActivation<'a, T, P: ExhaustionPolicy<T>, K: Key> {
-    pool: &'a mut Pool<T, P, K>,
-    index: u32,
-}
-
-impl<T, P: ExhaustionPolicy<T>, K: Key> Drop for UndoActivation<'_, T, P, K> {
-    fn drop(&mut self) {
-        let pool = &mut *self.pool;
-        if pool.end_generation(self.index) {
-            pool.push_idle(self.index);
-        } else if let Some(moved) = pool.relocate_retired(self.index) {
-            pool.push_idle(moved);
-        }
-    }
-}
-
-/// Armed while a release hook runs on an object already unlinked from the live
-/// list. If the hook unwinds, the object's state is unknown, so it is not handed
-/// out again: it is destroyed (counted in `destroys`; its destroy hook is not run
-/// during the unwind), its handle goes stale and its slot becomes vacant.
-struct DestroyUnreleased<'a, T, P: ExhaustionPolicy<T>, K: Key> {
-    pool: &'a mut Pool<T, P, K>,
-    index: u32,
-}
-
-impl<T, P: ExhaustionPolicy<T>, K: Key> Drop for DestroyUnreleased<'_, T, P, K> {
-    fn drop(&mut self) {
-        let pool = &mut *self.pool;
-        let object = pool.slots[self.index as usize].value.take();
-        if pool.end_generation(self.index) {
-            pool.push_vacant(self.index);
-        }
-        if object.is_some() {
-            pool.total -= 1;
-            pool.stats.destroys += 1;
-            pool.live_destroyed += 1;
-        }
-        drop(object);
     }
 }
 

@@ -20,6 +20,7 @@
 /// assert_eq!((stats.acquires, stats.releases, stats.creates), (1, 1, 2));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PoolStats {
     /// Objects currently handed out.
     pub live: usize,

@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use pool_core::{
     AcquireError, ConfigError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool, LiveObjects,
-    MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest, RegisterError,
+    MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest, AddKindError,
     StaleHandle, Strict, new_handle_type,
 };
 
@@ -54,7 +54,7 @@ fn grows_one_object_at_a_time_up_to_max_objects() {
     let mut pool: Pool<u8> = Pool::new(0, 4, || 0).unwrap();
     assert_eq!(pool.stats().total, 0);
     for expected in 1..=4 {
-        pool.acquire();
+        let _ = pool.acquire();
         assert_eq!(pool.stats().total, expected);
         assert_eq!(pool.stats().creates, expected as u64);
     }
@@ -230,8 +230,8 @@ fn recycle_lowest_refuses_when_no_score_compares() {
         .policy(RecycleLowest(|v: &f32| *v))
         .build()
         .unwrap();
-    pool.acquire();
-    pool.acquire();
+    let _ = pool.acquire();
+    let _ = pool.acquire();
     assert!(matches!(
         pool.try_acquire(),
         Err(AcquireError::Exhausted { .. })
@@ -311,8 +311,8 @@ fn clear_without_live_keeps_live_objects_working() {
 #[should_panic(expected = "all 1 objects of the pool are live")]
 fn acquire_panics_with_the_reason_when_a_strict_pool_is_full() {
     let mut pool: Pool<u8> = Pool::new(1, 1, || 0).unwrap();
-    pool.acquire();
-    pool.acquire();
+    let _ = pool.acquire();
+    let _ = pool.acquire();
 }
 
 #[test]
@@ -323,7 +323,7 @@ fn lazy_pools_prewarm_in_steps_and_still_grow_on_demand() {
         .build_lazy()
         .unwrap();
     assert_eq!(pool.stats().total, 0);
-    pool.acquire(); // on demand before prewarm finished
+    let _ = pool.acquire(); // on demand before prewarm finished
     assert_eq!(pool.prewarm_step(3), 6);
     assert_eq!(pool.stats().creates, 4);
     assert_eq!(pool.prewarm_step(100), 0);
@@ -338,7 +338,7 @@ fn lazy_pools_prewarm_in_steps_and_still_grow_on_demand() {
 #[test]
 fn the_null_handle_is_never_live() {
     let mut pool: Pool<u8> = Pool::new(2, 2, || 0).unwrap();
-    pool.acquire();
+    let _ = pool.acquire();
     assert!(!pool.contains(Handle::null()));
     assert_eq!(pool.release(Handle::null()), Err(StaleHandle));
 }
@@ -400,25 +400,25 @@ fn a_pool_is_send_and_sync_when_its_objects_are() {
 fn keyed_pools_resolve_names_once_and_reject_duplicates_and_unknown_kinds() {
     let mut pools: KeyedPool<u32> = KeyedPool::new();
     let a = pools
-        .register("a", Pool::builder(|| 1).initial(2).max_objects(2))
+        .add_kind("a", Pool::builder(|| 1).initial(2).max_objects(2))
         .unwrap();
     assert!(matches!(
-        pools.register("a", Pool::builder(|| 1).max_objects(2)),
-        Err(RegisterError::DuplicateName(name)) if name == "a"
+        pools.add_kind("a", Pool::builder(|| 1).max_objects(2)),
+        Err(AddKindError::DuplicateName(name)) if name == "a"
     ));
     assert!(matches!(
-        pools.register("bad", Pool::builder(|| 1).max_objects(0)),
-        Err(RegisterError::Config(ConfigError::ZeroMaxObjects))
+        pools.add_kind("bad", Pool::builder(|| 1).max_objects(0)),
+        Err(AddKindError::Config(ConfigError::ZeroMaxObjects))
     ));
     assert_eq!(pools.len(), 1, "failed registrations leave nothing behind");
     assert_eq!(pools.kind("bad"), None);
 
     let mut bigger: KeyedPool<u32> = KeyedPool::new();
     bigger
-        .register("x", Pool::builder(|| 0).max_objects(1))
+        .add_kind("x", Pool::builder(|| 0).max_objects(1))
         .unwrap();
     let foreign = bigger
-        .register("y", Pool::builder(|| 0).max_objects(1))
+        .add_kind("y", Pool::builder(|| 0).max_objects(1))
         .unwrap();
     assert_eq!(
         pools.try_acquire(foreign),
@@ -434,17 +434,17 @@ fn keyed_pools_resolve_names_once_and_reject_duplicates_and_unknown_kinds() {
 fn keyed_kinds_keep_their_own_policy() {
     let mut pools: KeyedPool<u32> = KeyedPool::new();
     let strict = pools
-        .register("strict", Pool::builder(|| 0).max_objects(1))
+        .add_kind("strict", Pool::builder(|| 0).max_objects(1))
         .unwrap();
     let fifo = pools
-        .register(
+        .add_kind(
             "fifo",
             Pool::builder(|| 0)
                 .max_objects(1)
                 .policy(PolicyChoice::RecycleOldest),
         )
         .unwrap();
-    pools.acquire(strict);
+    let _ = pools.acquire(strict);
     assert!(matches!(
         pools.try_acquire(strict),
         Err(KeyedError::Acquire(AcquireError::Exhausted { .. }))
@@ -461,7 +461,7 @@ fn keyed_prewarm_spreads_a_budget_across_kinds() {
         .iter()
         .map(|name| {
             pools
-                .register_lazy(name, Pool::builder(|| 0).initial(1000).max_objects(1000))
+                .add_kind_lazy(name, Pool::builder(|| 0).initial(1000).max_objects(1000))
                 .unwrap()
         })
         .collect();
@@ -532,10 +532,10 @@ fn ids_and_handles_of_another_keyed_pool_are_refused() {
     let mut a: KeyedPool<u32> = KeyedPool::new();
     let mut b: KeyedPool<u32> = KeyedPool::new();
     let spark_a = a
-        .register("spark", Pool::builder(|| 1).max_objects(4))
+        .add_kind("spark", Pool::builder(|| 1).max_objects(4))
         .unwrap();
     let smoke_b = b
-        .register("smoke", Pool::builder(|| 2).max_objects(4))
+        .add_kind("smoke", Pool::builder(|| 2).max_objects(4))
         .unwrap();
     assert_eq!(spark_a.index(), smoke_b.index(), "the same index in both");
     assert_eq!(

@@ -90,8 +90,8 @@ fn strict_and_custom_policies_do_not_allocate_when_refusing_or_recycling() {
         .build()
         .unwrap();
     for _ in 0..64 {
-        strict.acquire();
-        lowest.acquire();
+        let _ = strict.acquire();
+        let _ = lowest.acquire();
     }
     let count = allocations_during(|| {
         for i in 0..u64::from(FRAMES) * 10 {
@@ -111,7 +111,7 @@ fn keyed_pools_do_not_allocate_on_the_hot_path() {
         .iter()
         .map(|name| {
             pools
-                .register(
+                .add_kind(
                     name,
                     Pool::builder(|| 0)
                         .initial(100)

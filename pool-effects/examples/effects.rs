@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pool_effects::{DrawItem, EffectKind, Effects, KindId, Rgba};
+use pool_effects::{DrawItem, DrawList, EffectKind, Effects, KindId, Rgba};
 
 const WIDTH: u32 = 960;
 const HEIGHT: u32 = 540;
@@ -31,17 +31,18 @@ fn main() -> Result<(), Box<dyn Error>> {
     // Source 001: one pool per kind, 1000 of each. Created lazily and prewarmed in
     // steps of 750 over the first frames, so no single frame pays for all 3000.
     let mut effects = Effects::new();
-    let explosion = effects.define_lazy(
+    let mut draw = DrawList::new();
+    let explosion = effects.add_kind_lazy(
         EffectKind::new("explosion", 12, 1.0 / 30.0)
             .layer(1)
             .pool(1000, 1000),
     )?;
-    let bite = effects.define_lazy(
+    let bite = effects.add_kind_lazy(
         EffectKind::new("bite", 8, 1.0 / 24.0)
             .layer(2)
             .pool(1000, 1000),
     )?;
-    let spark = effects.define_lazy(
+    let spark = effects.add_kind_lazy(
         EffectKind::new("hit-spark", 6, 1.0 / 60.0)
             .layer(3)
             .pool(1000, 1000),
@@ -111,7 +112,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
 
         let update_started = Instant::now();
-        effects.update(1.0 / FPS as f32)?;
+        effects.update(1.0 / f64::from(FPS))?;
         let update_us = update_started.elapsed().as_secs_f64() * 1e6;
         slowest_update = slowest_update.max(update_us);
 
@@ -136,7 +137,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
         if SNAPSHOTS.contains(&frame) {
             let path = options.out.join(format!("scene-frame-{frame:03}.png"));
-            render(effects.draw_list(), &sheets, &enemies).save(&path)?;
+            render(draw.fill(&effects), &sheets, &enemies).save(&path)?;
             if !options.tsv {
                 writeln!(out, "wrote {}", path.display())?;
             }
@@ -149,7 +150,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             writeln!(
                 out,
                 "{:>9}: {} spawned, {} finished, {} recycled, peak {} live, {} created",
-                effects.definition(kind).expect("defined").name(),
+                effects.definition(kind).expect("defined").name,
                 stats.spawns,
                 stats.finished,
                 stats.pool.recycles,
@@ -237,7 +238,7 @@ impl SpriteSheets {
     fn new(effects: &Effects, kinds: &[KindId; 3]) -> Self {
         let mut frames = Vec::new();
         for (style, kind) in kinds.iter().enumerate() {
-            let count = effects.definition(*kind).expect("defined").frame_count();
+            let count = effects.definition(*kind).expect("defined").frame_count;
             frames.push(
                 (0..count)
                     .map(|f| sprite(style, f as f32 / count as f32))

@@ -1,24 +1,11 @@
-//! Effect time in whole microseconds. Summing `1/60` sixty times in floating point
+//! Effect time in whole microseconds (the workspace's time step,
+//! [`pool_core::seconds_to_micros`]): summing `1/60` sixty times in floating point
 //! lands a hair under 1.0, which would release a one-shot one update late; integers
 //! add up exactly, so "released after `frame_count * interval`" holds to the update.
-//! Microseconds, not nanoseconds, because the inputs are `f32` seconds: `0.1f32` is
-//! 0.100000001 s, and at nanosecond resolution three such frames would outlast
-//! `0.25 + 0.05` by 2 ns. Below 8 s an `f32` is within half a microsecond of the
-//! decimal value it was written as, so rounding to microseconds recovers it.
+//! A step and an interval written alike (`1.0 / 60.0`) round to the same number of
+//! microseconds.
 
-use crate::error::TimeError;
-
-/// Converts seconds to microseconds, rejecting NaN, infinities and negatives.
-pub(crate) fn micros(seconds: f32) -> Result<u64, TimeError> {
-    if !seconds.is_finite() {
-        return Err(TimeError::NotFinite(seconds));
-    }
-    if seconds < 0.0 {
-        return Err(TimeError::Negative(seconds));
-    }
-    // f64 keeps every f32 exactly; the cast saturates.
-    Ok((f64::from(seconds) * 1e6).round() as u64)
-}
+use pool_core::{TimeError, seconds_to_micros as micros};
 
 /// A time scale in 16.16 fixed point: 1.0 is `1 << 16`. Scaling `dt` is then one
 /// integer multiply with no branch, exact for a scale of 1, and a scale is kept to
@@ -28,7 +15,7 @@ pub(crate) const SCALE_ONE: u32 = 1 << 16;
 /// A finite, non-negative scale in 16.16 fixed point, saturating at 65535.99. A
 /// scale above 0 never rounds to 0 (which would pause): it is at least 1/65536.
 pub(crate) fn fixed_scale(scale: f32) -> Result<u32, TimeError> {
-    micros(scale)?;
+    micros(f64::from(scale))?;
     let fixed = (f64::from(scale) * f64::from(SCALE_ONE))
         .round()
         .min(f64::from(u32::MAX)) as u32;
@@ -45,7 +32,7 @@ pub(crate) fn scaled(dt: u32, scale: u32) -> u64 {
 /// One update's `dt` in microseconds, clamped to the longest animation a kind may
 /// have (`u32::MAX` microseconds, 71 minutes): a longer step ends every one-shot
 /// all the same, and keeps the per-effect arithmetic in 64 bits.
-pub(crate) fn step(seconds: f32) -> Result<u32, TimeError> {
+pub(crate) fn step(seconds: f64) -> Result<u32, TimeError> {
     Ok(micros(seconds)?.min(u64::from(u32::MAX)) as u32)
 }
 
@@ -63,7 +50,7 @@ mod tests {
         let dt = micros(1.0 / 60.0).unwrap();
         let interval = micros(1.0 / 60.0).unwrap();
         assert_eq!(dt * 60, interval * 60);
-        let float_sum: f32 = (0..60).map(|_| 1.0f32 / 60.0).sum();
+        let float_sum: f64 = (0..60).map(|_| 1.0 / 60.0).sum();
         assert_ne!(
             float_sum, 1.0,
             "the float sum drifts; the integer one does not"
@@ -73,21 +60,22 @@ mod tests {
     #[test]
     fn bad_times_are_rejected() {
         assert!(
-            micros(f32::NAN)
+            micros(f64::NAN)
                 .unwrap_err()
                 .to_string()
                 .contains("not a finite")
         );
         assert!(micros(-0.5).unwrap_err().to_string().contains("-0.5"));
-        assert!(matches!(micros(f32::NAN), Err(TimeError::NotFinite(_))));
+        assert!(fixed_scale(f32::NAN).is_err());
+        assert!(matches!(micros(f64::NAN), Err(TimeError::NotFinite(_))));
         assert!(matches!(
-            micros(f32::INFINITY),
+            micros(f64::INFINITY),
             Err(TimeError::NotFinite(_))
         ));
         assert!(matches!(micros(-0.5), Err(TimeError::Negative(_))));
         assert_eq!(micros(0.0), Ok(0));
         assert_eq!(micros(0.25), Ok(250_000));
-        // The f32 error of decimal frame times is rounded away.
+        // Decimal frame times come out exact.
         assert_eq!(micros(0.1), Ok(100_000));
         assert_eq!(micros(0.05), Ok(50_000));
         assert_eq!(micros(1.0 / 30.0), Ok(33_333));

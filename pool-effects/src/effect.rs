@@ -3,29 +3,21 @@
 use core::num::NonZeroU64;
 
 use crate::clock;
-use crate::error::TimeError;
+use pool_core::TimeError;
 use crate::kind::Timing;
 
-/// A 2-D position or scale.
+/// A 2-D position or scale: [mint](https://docs.rs/mint)'s vector, the type glam,
+/// nalgebra, cgmath and kira convert to and from. `[f32; 2]` converts too.
 ///
 /// ```
 /// use pool_effects::Vec2;
 ///
 /// assert_eq!(Vec2::from([1.0, 2.0]), Vec2 { x: 1.0, y: 2.0 });
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Vec2 {
-    /// Horizontal.
-    pub x: f32,
-    /// Vertical.
-    pub y: f32,
-}
+pub type Vec2 = mint::Vector2<f32>;
 
-impl From<[f32; 2]> for Vec2 {
-    fn from([x, y]: [f32; 2]) -> Self {
-        Self { x, y }
-    }
-}
+/// The origin.
+pub(crate) const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
 
 /// A colour multiplied into the sprite, each channel in 0..=1.
 ///
@@ -64,7 +56,7 @@ impl Rgba {
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.define(EffectKind::new("hit", 4, 0.05))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.05))?;
 /// let spark = effects.spawn(hit, [10.0, 20.0])?;
 /// let effect = effects.get_mut(spark).unwrap();
 /// effect.rotation = 0.5;
@@ -98,7 +90,7 @@ pub struct Effect {
 impl Effect {
     pub(crate) fn idle() -> Self {
         Self {
-            position: Vec2::default(),
+            position: ZERO,
             rotation: 0.0,
             scale: Vec2 { x: 1.0, y: 1.0 },
             tint: Rgba::WHITE,
@@ -163,7 +155,7 @@ impl Effect {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.update(0.6)?;
     /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
@@ -178,7 +170,7 @@ impl Effect {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.update(0.5)?;
     /// assert_eq!(effects.get(spark).unwrap().elapsed(), 0.5);
@@ -193,7 +185,7 @@ impl Effect {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// assert_eq!(effects.get(spark).unwrap().time_scale(), 1.0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -213,7 +205,7 @@ impl Effect {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.get_mut(spark).unwrap().set_time_scale(2.0)?;
     /// effects.update(0.25)?;
@@ -234,7 +226,7 @@ impl Effect {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 4, 0.25))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
     /// let a = effects.spawn(hit, [0.0, 0.0])?;
     /// let b = effects.spawn(hit, [0.0, 0.0])?;
     /// assert!(effects.get(a).unwrap().spawn_order() < effects.get(b).unwrap().spawn_order());
@@ -262,7 +254,7 @@ mod tests {
     fn a_one_shot_ends_exactly_when_its_last_frame_has_been_shown_for_a_full_interval() {
         let t = timing(3, 100, false);
         let mut e = Effect::idle();
-        e.start(Vec2::default(), 0);
+        e.start(ZERO, 0);
         assert!(!e.advance(99, &t));
         assert_eq!(e.frame(), 0);
         assert!(!e.advance(1, &t));
@@ -277,7 +269,7 @@ mod tests {
     fn a_loop_wraps_and_never_ends() {
         let t = timing(4, 10, true);
         let mut e = Effect::idle();
-        e.start(Vec2::default(), 0);
+        e.start(ZERO, 0);
         assert!(!e.advance(45, &t));
         assert_eq!((e.frame(), e.elapsed), (0, 5));
         assert!(!e.advance(1_000_017, &t));
@@ -289,7 +281,7 @@ mod tests {
     fn a_large_step_skips_frames_and_can_end_a_one_shot() {
         let t = timing(10, 100, false);
         let mut e = Effect::idle();
-        e.start(Vec2::default(), 0);
+        e.start(ZERO, 0);
         assert!(!e.advance(750, &t));
         assert_eq!(e.frame(), 7);
         assert!(e.advance(10_000, &t));

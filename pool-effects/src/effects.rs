@@ -1,13 +1,14 @@
-//! The effect manager: one pool per kind, the clock, finished events, the draw list.
+//! The effect manager: one pool per kind, the clock, finished events. The draw
+//! list that reads it is in `draw.rs`.
 
 use pool_core::{
-    Handle, KeyedPool, KindHandle, KindId, PolicyChoice, Pool, PoolStats, StaleHandle,
+    AddKindError as PoolAddKindError, Handle, KeyedPool, KindHandle, KindId, PolicyChoice, Pool,
+    PoolStats, StaleHandle, TimeError,
 };
 
 use crate::clock;
-use crate::draw::DrawItem;
 use crate::effect::{Effect, Vec2};
-use crate::error::{DefineError, SpawnError, TimeError};
+use crate::error::{AddKindError, SpawnError};
 use crate::kind::{EffectKind, Playback, Timing};
 
 /// A handle to a live effect: its kind and a generational handle in the kind's
@@ -18,7 +19,7 @@ use crate::kind::{EffectKind, Playback, Timing};
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
 /// let spark = effects.spawn(hit, [0.0, 0.0])?;
 /// assert_eq!(spark.kind(), hit);
 /// effects.update(0.2)?; // two frames of 0.1 s: done
@@ -38,7 +39,7 @@ impl EffectHandle {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// # let mut effects = Effects::new();
-    /// # let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// # let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// assert_eq!(effects.spawn(hit, [0.0, 0.0])?.kind(), hit);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -47,15 +48,15 @@ impl EffectHandle {
     }
 }
 
-/// A one-shot effect that ended during the last [`Effects::update`]: source 002's
-/// queued message, read by the game after the update instead of a callback from
-/// inside it.
+/// A one-shot effect that ended during the last [`Effects::update`]: a queued
+/// message the game reads after the update, instead of a callback from inside it
+/// (which could not touch `Effects` while the update holds it).
 ///
 /// ```
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let boom = effects.define(EffectKind::new("boom", 3, 0.1))?;
+/// let boom = effects.add_kind(EffectKind::new("boom", 3, 0.1))?;
 /// let handle = effects.spawn(boom, [5.0, 5.0])?;
 /// effects.update(0.3)?;
 /// let done = &effects.finished()[0];
@@ -81,13 +82,14 @@ pub struct Finished {
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
 /// effects.spawn(hit, [0.0, 0.0])?;
 /// let stats = effects.stats(hit).unwrap();
 /// assert_eq!((stats.spawns, stats.pool.live, stats.pool.idle), (1, 1, 9));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct KindStats {
     /// The kind's pool: live, idle, peaks, creates, recycles, refusals...
     pub pool: PoolStats,
@@ -110,21 +112,19 @@ struct KindEntry {
     reinitialized: u64,
 }
 
-/// Pooled sprite-animation effects, one pool per kind (source 001).
+/// Pooled sprite-animation effects, one pool per kind.
 ///
-/// Define kinds once; then every frame `spawn` effects, call [`update`](Self::update)
-/// once, read [`finished`](Self::finished), and draw [`draw_list`](Self::draw_list).
+/// Add kinds once; then every frame `spawn` effects, call [`update`](Self::update)
+/// once, read [`finished`](Self::finished), and draw what a
+/// [`DrawList`](crate::DrawList) collects.
 /// None of these allocate once the pools have reached their size. See the
 /// [crate docs](crate) for a game loop.
 pub struct Effects {
     pools: KeyedPool<Effect, PolicyChoice>,
     kinds: Vec<KindEntry>,
     finished: Vec<Finished>,
-    draw: Vec<DrawItem>,
-    /// Kinds sorted by layer, then definition order.
+    /// Kinds sorted by layer, then the order they were added.
     draw_order: Vec<KindId>,
-    /// Merge cursors for kinds sharing a layer: (kind, next effect).
-    cursors: Vec<(KindId, Option<Handle>)>,
     next_spawn: u64,
 }
 
@@ -147,70 +147,68 @@ impl Effects {
             pools: KeyedPool::new(),
             kinds: Vec::new(),
             finished: Vec::new(),
-            draw: Vec::new(),
             draw_order: Vec::new(),
-            cursors: Vec::new(),
             next_spawn: 0,
         }
     }
 
-    /// Defines a kind and creates its `initial` instances now.
+    /// Adds a kind and creates its `initial` instances now.
     ///
     /// # Errors
-    /// [`DefineError`] for a duplicate name, no frames, an interval that is not a
-    /// finite number of seconds above 0, or invalid pool sizes. Nothing is defined
+    /// [`AddKindError`] for a duplicate name, no frames, an interval that is not a
+    /// finite number of seconds above 0, or invalid pool sizes. Nothing is added
     /// then.
     ///
     /// ```
     /// use pool_effects::{EffectKind, Effects};
     ///
     /// let mut effects = Effects::new();
-    /// let explosion = effects.define(EffectKind::new("explosion", 12, 1.0 / 30.0).pool(1000, 1000))?;
+    /// let explosion = effects.add_kind(EffectKind::new("explosion", 12, 1.0 / 30.0).pool(1000, 1000))?;
     /// assert_eq!(effects.stats(explosion).unwrap().pool.idle, 1000);
-    /// assert!(effects.define(EffectKind::new("explosion", 1, 0.1)).is_err());
-    /// # Ok::<(), pool_effects::DefineError>(())
+    /// assert!(effects.add_kind(EffectKind::new("explosion", 1, 0.1)).is_err());
+    /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
-    pub fn define(&mut self, kind: EffectKind) -> Result<KindId, DefineError> {
+    pub fn add_kind(&mut self, kind: EffectKind) -> Result<KindId, AddKindError> {
         self.insert(kind, true)
     }
 
-    /// Like [`define`](Self::define) but creates no instance yet: spread the
+    /// Like [`add_kind`](Self::add_kind) but creates no instance yet: spread the
     /// `initial` instances over frames with [`prewarm_step`](Self::prewarm_step).
     ///
     /// # Errors
-    /// The same as [`define`](Self::define).
+    /// The same as [`add_kind`](Self::add_kind).
     ///
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let smoke = effects.define_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
+    /// let smoke = effects.add_kind_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
     /// assert_eq!(effects.stats(smoke).unwrap().pool.total, 0);
-    /// # Ok::<(), pool_effects::DefineError>(())
+    /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
-    pub fn define_lazy(&mut self, kind: EffectKind) -> Result<KindId, DefineError> {
+    pub fn add_kind_lazy(&mut self, kind: EffectKind) -> Result<KindId, AddKindError> {
         self.insert(kind, false)
     }
 
-    fn insert(&mut self, kind: EffectKind, prewarm: bool) -> Result<KindId, DefineError> {
+    fn insert(&mut self, kind: EffectKind, prewarm: bool) -> Result<KindId, AddKindError> {
         let timing = validate(&kind)?;
         if self.pools.kind(&kind.name).is_some() {
-            return Err(DefineError::DuplicateName(kind.name));
+            return Err(AddKindError::DuplicateName(kind.name));
         }
         let builder = Pool::builder(Effect::idle)
             .initial(kind.initial)
             .max_objects(kind.max_objects)
             .policy(kind.policy);
-        let registered = if prewarm {
-            self.pools.register(&kind.name, builder)
+        let added = if prewarm {
+            self.pools.add_kind(&kind.name, builder)
         } else {
-            self.pools.register_lazy(&kind.name, builder)
+            self.pools.add_kind_lazy(&kind.name, builder)
         };
-        let id = registered.map_err(|error| match error {
-            pool_core::RegisterError::Config(error) => DefineError::Pool {
+        let id = added.map_err(|error| match error {
+            PoolAddKindError::Config(error) => AddKindError::Pool {
                 name: kind.name.clone(),
                 error,
             },
-            _ => DefineError::DuplicateName(kind.name.clone()),
+            _ => AddKindError::DuplicateName(kind.name.clone()),
         })?;
         self.kinds.push(KindEntry {
             definition: kind,
@@ -219,8 +217,6 @@ impl Effects {
             reinitialized: 0,
         });
         self.reserve_for_instances();
-        self.cursors
-            .reserve(self.kinds.len().saturating_sub(self.cursors.len()));
         self.draw_order.push(id);
         let kinds = &self.kinds;
         self.draw_order
@@ -228,18 +224,14 @@ impl Effects {
         Ok(id)
     }
 
-    /// Room in the event buffer and the draw list for every instance that exists
-    /// (live or idle): neither ever holds more entries than that, so no push
-    /// reallocates. Memory follows the instances that exist, not the caps: a cap
+    /// Room in the finished list for every instance that exists (live or idle): it
+    /// never holds more entries than that, so no push reallocates. Memory follows the instances that exist, not the caps: a cap
     /// is a ceiling, not an allocation. O(kinds).
     fn reserve_for_instances(&mut self) {
-        let instances: usize = self.pools.iter().map(|(_, pool)| pool.stats().total).sum();
+        let instances = self.instances();
         // `reserve` counts from `len` and grows at least twofold: amortized O(1).
         if self.finished.capacity() < instances {
             self.finished.reserve(instances - self.finished.len());
-        }
-        if self.draw.capacity() < instances {
-            self.draw.reserve(instances - self.draw.len());
         }
     }
 
@@ -248,9 +240,9 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// assert_eq!(effects.kind("hit"), Some(hit));
-    /// # Ok::<(), pool_effects::DefineError>(())
+    /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
     pub fn kind(&self, name: &str) -> Option<KindId> {
         self.pools.kind(name)
@@ -261,9 +253,9 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
-    /// assert_eq!(effects.definition(hit).unwrap().name(), "hit");
-    /// # Ok::<(), pool_effects::DefineError>(())
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// assert_eq!(effects.definition(hit).unwrap().name, "hit");
+    /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
     pub fn definition(&self, kind: KindId) -> Option<&EffectKind> {
         self.entry(kind).map(|entry| &entry.definition)
@@ -283,10 +275,10 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let a = effects.define(EffectKind::new("a", 2, 0.1))?;
-    /// let b = effects.define(EffectKind::new("b", 2, 0.1))?;
+    /// let a = effects.add_kind(EffectKind::new("a", 2, 0.1))?;
+    /// let b = effects.add_kind(EffectKind::new("b", 2, 0.1))?;
     /// assert!(effects.kinds().eq([a, b]));
-    /// # Ok::<(), pool_effects::DefineError>(())
+    /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
     pub fn kinds(&self) -> impl ExactSizeIterator<Item = KindId> + '_ {
         self.pools.kinds()
@@ -302,7 +294,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// let spark = effects.spawn(hit, [3.0, 4.0])?;
     /// assert_eq!(effects.get(spark).unwrap().position.x, 3.0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -321,7 +313,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// let (spark, effect) = effects.spawn_mut(hit, [3.0, 4.0])?;
     /// effect.tag = 17;
     /// assert_eq!(effects.get(spark).unwrap().tag, 17);
@@ -354,7 +346,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// assert!(effects.spawn_named("hit", [0.0, 0.0]).is_ok());
     /// assert!(effects.spawn_named("miss", [0.0, 0.0]).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -378,7 +370,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let fire = effects.define(EffectKind::new("fire", 8, 0.1).looping())?;
+    /// let fire = effects.add_kind(EffectKind::new("fire", 8, 0.1).looping())?;
     /// let burning = effects.spawn(fire, [0.0, 0.0])?;
     /// effects.stop(burning)?;
     /// assert!(effects.stop(burning).is_err());
@@ -389,12 +381,30 @@ impl Effects {
         self.pools.release(handle.0)
     }
 
+    /// `true` while the effect of `handle` is live: spawned and not yet finished,
+    /// stopped, recycled or cleared.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// assert!(effects.contains(spark));
+    /// effects.update(0.2)?;
+    /// assert!(!effects.contains(spark));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn contains(&self, handle: EffectHandle) -> bool {
+        self.pools.contains(handle.0)
+    }
+
     /// The live effect of `handle`, or `None` if it ended.
     ///
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// assert!(effects.get(spark).is_some());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -409,7 +419,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.get_mut(spark).unwrap().position.x += 1.0;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -433,16 +443,16 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 3, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 3, 0.1))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.update(0.25)?;
     /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
     /// effects.update(0.05)?; // 0.3 s: the third frame has been shown for 0.1 s
     /// assert!(effects.get(spark).is_none());
-    /// assert!(effects.update(f32::NAN).is_err());
+    /// assert!(effects.update(f64::NAN).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn update(&mut self, dt: f32) -> Result<(), TimeError> {
+    pub fn update(&mut self, dt: f64) -> Result<(), TimeError> {
         let dt = clock::step(dt)?;
         self.finished.clear();
         self.reserve_for_instances();
@@ -477,7 +487,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 1, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// effects.update(0.1)?;
     /// assert_eq!(effects.finished().len(), 1);
@@ -489,86 +499,25 @@ impl Effects {
         &self.finished
     }
 
-    /// Every live effect in draw order: by layer (lowest first), then spawn order,
-    /// with what a renderer needs. Built into a buffer with room for every
-    /// instance that exists, so it allocates only in a frame after a kind grew past
-    /// that room (then once, doubling); O(live) when each layer has one kind,
-    /// O(live x kinds sharing a layer) otherwise.
-    ///
-    /// ```
-    /// use pool_effects::{EffectKind, Effects};
-    ///
-    /// let mut effects = Effects::new();
-    /// let top = effects.define(EffectKind::new("top", 2, 0.1).layer(5))?;
-    /// let bottom = effects.define(EffectKind::new("bottom", 2, 0.1).layer(1))?;
-    /// effects.spawn(top, [0.0, 0.0])?;
-    /// effects.spawn(bottom, [0.0, 0.0])?;
-    /// let kinds: Vec<_> = effects.draw_list().iter().map(|item| item.kind).collect();
-    /// assert_eq!(kinds, [bottom, top]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn draw_list(&mut self) -> &[DrawItem] {
-        self.draw.clear();
-        self.reserve_for_instances();
-        let mut start = 0;
-        while start < self.draw_order.len() {
-            let layer = self.layer_of(self.draw_order[start]);
-            let mut end = start + 1;
-            while end < self.draw_order.len() && self.layer_of(self.draw_order[end]) == layer {
-                end += 1;
-            }
-            if end - start == 1 {
-                self.draw_kind(self.draw_order[start], layer);
-            } else {
-                self.draw_merged(start..end, layer);
-            }
-            start = end;
-        }
-        &self.draw
+    /// Kinds in draw order: by layer, then the order they were added.
+    pub(crate) fn draw_order(&self) -> &[KindId] {
+        &self.draw_order
     }
 
-    fn layer_of(&self, kind: KindId) -> i32 {
+    /// The draw layer of a kind this `Effects` issued.
+    pub(crate) fn layer_of(&self, kind: KindId) -> i32 {
         self.kinds[kind.index()].definition.layer
     }
 
-    fn draw_kind(&mut self, kind: KindId, layer: i32) {
-        if let Some(pool) = self.pools.pool(kind) {
-            self.draw.extend(
-                pool.iter()
-                    .map(|(handle, effect)| DrawItem::new(kind, handle, layer, effect)),
-            );
-        }
+    /// The pool of a kind.
+    pub(crate) fn pool(&self, kind: KindId) -> Option<&Pool<Effect, PolicyChoice>> {
+        self.pools.pool(kind)
     }
 
-    /// Merges the kinds `draw_order[range]` (one layer) by spawn order.
-    fn draw_merged(&mut self, range: core::ops::Range<usize>, layer: i32) {
-        self.cursors.clear();
-        for &kind in &self.draw_order[range] {
-            let head = self.pools.pool(kind).and_then(Pool::oldest);
-            self.cursors.push((kind, head));
-        }
-        loop {
-            let mut next: Option<(usize, u64)> = None;
-            for (i, (kind, head)) in self.cursors.iter().enumerate() {
-                let Some(effect) = head.and_then(|h| self.pools.pool(*kind)?.get(h)) else {
-                    continue;
-                };
-                if next.is_none_or(|(_, order)| effect.spawn_order() < order) {
-                    next = Some((i, effect.spawn_order()));
-                }
-            }
-            let Some((i, _)) = next else {
-                break;
-            };
-            let (kind, head) = self.cursors[i];
-            let (Some(pool), Some(handle)) = (self.pools.pool(kind), head) else {
-                break;
-            };
-            if let Some(effect) = pool.get(handle) {
-                self.draw.push(DrawItem::new(kind, handle, layer, effect));
-            }
-            self.cursors[i].1 = pool.newer(handle);
-        }
+    /// Instances that exist, live and idle, of all kinds: the most a draw list or
+    /// the finished list ever holds.
+    pub(crate) fn instances(&self) -> usize {
+        self.pools.iter().map(|(_, pool)| pool.stats().total).sum()
     }
 
     /// Live effects of all kinds.
@@ -576,7 +525,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// assert_eq!(effects.live_count(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -590,7 +539,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(0, 1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(0, 1))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// effects.spawn(hit, [0.0, 0.0])?; // recycles the first
     /// assert_eq!(effects.stats(hit).unwrap().pool.recycles, 1);
@@ -616,12 +565,12 @@ impl Effects {
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
     /// for name in ["explosion", "bite", "spark"] {
-    ///     effects.define_lazy(EffectKind::new(name, 8, 0.05).pool(1000, 1000))?;
+    ///     effects.add_kind_lazy(EffectKind::new(name, 8, 0.05).pool(1000, 1000))?;
     /// }
     /// let mut frames = 1;
     /// while effects.prewarm_step(500) > 0 { frames += 1; }
     /// assert_eq!(frames, 6); // 3000 instances, 500 a frame
-    /// # Ok::<(), pool_effects::DefineError>(())
+    /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
     pub fn prewarm_step(&mut self, budget: usize) -> usize {
         let missing = self.pools.prewarm_step(budget);
@@ -638,7 +587,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let smoke = effects.define_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
+    /// let smoke = effects.add_kind_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
     /// assert_eq!(effects.prewarm_kind_step(smoke, 400)?, 600);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -652,8 +601,8 @@ impl Effects {
         Ok(missing)
     }
 
-    /// Source 001's destroy: drops every instance of one kind, live and idle, when
-    /// the kind is no longer needed (the kind stays defined and its pool grows again
+    /// Drops every instance of one kind, live and idle, when the kind is no longer
+    /// needed (the kind stays added and its pool grows again
     /// on demand). Handles of its live effects go stale.
     ///
     /// # Errors
@@ -662,7 +611,7 @@ impl Effects {
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(100, 100))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(100, 100))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.destroy_kind(hit)?;
     /// assert!(effects.get(spark).is_none());
@@ -678,13 +627,13 @@ impl Effects {
         Ok(())
     }
 
-    /// Source 004's clear, for every kind: drops idle instances, and with
+    /// For every kind: drops idle instances, and with
     /// `include_live` the live ones too.
     ///
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// effects.clear(false);
     /// assert_eq!(effects.stats(hit).unwrap().pool.total, 1);
@@ -696,13 +645,13 @@ impl Effects {
         }
     }
 
-    /// Source 000's reinitialize, for every kind: every live effect ends (its handle
+    /// For every kind: every live effect ends (its handle
     /// goes stale) and each pool returns to its `initial` size. For a level change.
     ///
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.define(EffectKind::new("hit", 2, 0.1).pool(4, 10))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(4, 10))?;
     /// for _ in 0..8 { effects.spawn(hit, [0.0, 0.0])?; }
     /// effects.reinitialize();
     /// let pool = effects.stats(hit).unwrap().pool;
@@ -727,16 +676,16 @@ fn spawn_failed(kind: KindId, refused: Option<pool_core::AcquireError>) -> Spawn
     }
 }
 
-fn validate(kind: &EffectKind) -> Result<Timing, DefineError> {
+fn validate(kind: &EffectKind) -> Result<Timing, AddKindError> {
     if kind.frame_count == 0 {
-        return Err(DefineError::NoFrames {
+        return Err(AddKindError::NoFrames {
             name: kind.name.clone(),
         });
     }
-    let interval = match clock::micros(kind.frame_interval) {
+    let interval = match pool_core::seconds_to_micros(kind.frame_interval) {
         Ok(micros) if micros > 0 => micros,
         _ => {
-            return Err(DefineError::BadInterval {
+            return Err(AddKindError::BadInterval {
                 name: kind.name.clone(),
                 interval: kind.frame_interval,
             });
@@ -745,7 +694,7 @@ fn validate(kind: &EffectKind) -> Result<Timing, DefineError> {
     let duration = interval
         .checked_mul(u64::from(kind.frame_count))
         .filter(|duration| *duration <= u64::from(u32::MAX))
-        .ok_or_else(|| DefineError::BadInterval {
+        .ok_or_else(|| AddKindError::BadInterval {
             name: kind.name.clone(),
             interval: kind.frame_interval,
         })?;

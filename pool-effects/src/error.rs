@@ -1,49 +1,23 @@
-//! Typed errors: bad definitions at registration, bad times, refused spawns.
+//! Typed errors: kinds refused when added, refused spawns. Bad times are
+//! [`pool_core::TimeError`], shared by every `update` of the workspace.
 
 use core::fmt;
 
 use pool_core::{AcquireError, ConfigError, KindId};
 
-/// A time or time scale that is not a finite, non-negative number of seconds.
+/// Why [`Effects::add_kind`](crate::Effects::add_kind) refused an effect kind.
 ///
 /// ```
-/// use pool_core::Pool;
-/// use pool_effects::{Effects, TimeError};
+/// use pool_effects::{AddKindError, EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// assert_eq!(effects.update(-0.1), Err(TimeError::Negative(-0.1)));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum TimeError {
-    /// NaN or an infinity.
-    NotFinite(f32),
-    /// Below zero.
-    Negative(f32),
-}
-
-impl fmt::Display for TimeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotFinite(value) => write!(f, "time {value} is not a finite number of seconds"),
-            Self::Negative(value) => write!(f, "time {value} is negative"),
-        }
-    }
-}
-
-impl std::error::Error for TimeError {}
-
-/// Why [`Effects::define`](crate::Effects::define) refused an effect kind.
-///
-/// ```
-/// use pool_effects::{DefineError, EffectKind, Effects};
-///
-/// let mut effects = Effects::new();
-/// let err = effects.define(EffectKind::new("spark", 0, 0.05)).unwrap_err();
-/// assert!(matches!(err, DefineError::NoFrames { .. }));
+/// let err = effects.add_kind(EffectKind::new("spark", 0, 0.05)).unwrap_err();
+/// assert!(matches!(err, AddKindError::NoFrames { .. }));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub enum DefineError {
-    /// A kind of this name is already defined.
+#[non_exhaustive]
+pub enum AddKindError {
+    /// A kind of this name is already added.
     DuplicateName(String),
     /// `frame_count` is 0.
     NoFrames {
@@ -57,7 +31,7 @@ pub enum DefineError {
         /// The kind's name.
         name: String,
         /// The interval given, in seconds.
-        interval: f32,
+        interval: f64,
     },
     /// The kind's pool sizes are invalid.
     Pool {
@@ -68,11 +42,11 @@ pub enum DefineError {
     },
 }
 
-impl fmt::Display for DefineError {
+impl fmt::Display for AddKindError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::DuplicateName(name) => {
-                write!(f, "an effect kind named {name:?} is already defined")
+                write!(f, "an effect kind named {name:?} is already added")
             }
             Self::NoFrames { name } => write!(
                 f,
@@ -87,7 +61,7 @@ impl fmt::Display for DefineError {
     }
 }
 
-impl std::error::Error for DefineError {}
+impl std::error::Error for AddKindError {}
 
 /// Why [`Effects::spawn`](crate::Effects::spawn) did not spawn.
 ///
@@ -95,12 +69,13 @@ impl std::error::Error for DefineError {}
 /// use pool_effects::{EffectKind, Effects, SpawnError};
 ///
 /// let mut effects = Effects::new();
-/// let flash = effects.define(EffectKind::new("flash", 2, 0.05).pool(0, 1).strict())?;
+/// let flash = effects.add_kind(EffectKind::new("flash", 2, 0.05).pool(0, 1).strict())?;
 /// effects.spawn(flash, [0.0, 0.0])?;
 /// assert!(matches!(effects.spawn(flash, [0.0, 0.0]), Err(SpawnError::PoolFull { .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SpawnError {
     /// The kind id was not issued by this `Effects`.
     UnknownKind(KindId),

@@ -1,5 +1,5 @@
 //! An effect kind: what an animation looks like in time, where it draws, and how
-//! its pool is sized (source 001's effect info).
+//! its pool is sized.
 
 use pool_core::PolicyChoice;
 
@@ -8,7 +8,7 @@ use pool_core::PolicyChoice;
 /// ```
 /// use pool_effects::{EffectKind, Playback};
 ///
-/// assert_eq!(EffectKind::new("fire", 8, 0.1).looping().playback(), Playback::Loop);
+/// assert_eq!(EffectKind::new("fire", 8, 0.1).looping().playback, Playback::Loop);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Playback {
@@ -20,7 +20,9 @@ pub enum Playback {
 }
 
 /// The definition of an effect kind, given to
-/// [`Effects::define`](crate::Effects::define). Validated there.
+/// [`Effects::add_kind`](crate::Effects::add_kind) and validated there. Like kira's
+/// settings structs, its fields are public and each has a builder method of the
+/// same name, so what `.layer(2)` sets, `.layer` reads.
 ///
 /// Defaults: layer 0, one-shot, a pool with no objects up front and at most 256,
 /// recycling the oldest instance (the one closest to its end) when full.
@@ -28,22 +30,33 @@ pub enum Playback {
 /// ```
 /// use pool_effects::EffectKind;
 ///
+/// // A thousand explosions created up front, as a mobile action game does at load.
 /// let explosion = EffectKind::new("explosion", 12, 1.0 / 30.0)
 ///     .layer(2)
-///     .pool(1000, 1000); // source 001: 1000 of each, created up front
-/// assert_eq!(explosion.frame_count(), 12);
+///     .pool(1000, 1000);
+/// assert_eq!((explosion.frame_count, explosion.layer), (12, 2));
+/// assert_eq!((explosion.initial, explosion.max_objects), (1000, 1000));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-#[must_use = "an effect kind does nothing until passed to `Effects::define`"]
+#[must_use = "an effect kind does nothing until passed to `Effects::add_kind`"]
 pub struct EffectKind {
-    pub(crate) name: String,
-    pub(crate) frame_count: u32,
-    pub(crate) frame_interval: f32,
-    pub(crate) layer: i32,
-    pub(crate) playback: Playback,
-    pub(crate) initial: usize,
-    pub(crate) max_objects: usize,
-    pub(crate) policy: PolicyChoice,
+    /// The kind's name, unique within an [`Effects`](crate::Effects).
+    pub name: String,
+    /// Frames in the animation (at least 1).
+    pub frame_count: u32,
+    /// Seconds each frame is shown (at least a microsecond).
+    pub frame_interval: f64,
+    /// The draw layer: lower layers are drawn first, under higher ones.
+    pub layer: i32,
+    /// One-shot or loop.
+    pub playback: Playback,
+    /// Instances created when the kind is added.
+    pub initial: usize,
+    /// The most instances that may exist, live and idle together.
+    pub max_objects: usize,
+    /// When the pool is full: recycle the oldest instance, or refuse
+    /// ([`PolicyChoice::Strict`]).
+    pub policy: PolicyChoice,
 }
 
 impl EffectKind {
@@ -53,9 +66,9 @@ impl EffectKind {
     /// ```
     /// # use pool_effects::EffectKind;
     /// let bite = EffectKind::new("bite", 6, 0.05);
-    /// assert_eq!(bite.name(), "bite");
+    /// assert_eq!((bite.name.as_str(), bite.frame_count, bite.frame_interval), ("bite", 6, 0.05));
     /// ```
-    pub fn new(name: impl Into<String>, frame_count: u32, frame_interval: f32) -> Self {
+    pub fn new(name: impl Into<String>, frame_count: u32, frame_interval: f64) -> Self {
         Self {
             name: name.into(),
             frame_count,
@@ -72,7 +85,7 @@ impl EffectKind {
     ///
     /// ```
     /// # use pool_effects::EffectKind;
-    /// assert_eq!(EffectKind::new("smoke", 4, 0.1).layer(-1).draw_layer(), -1);
+    /// assert_eq!(EffectKind::new("smoke", 4, 0.1).layer(-1).layer, -1);
     /// ```
     pub fn layer(mut self, layer: i32) -> Self {
         self.layer = layer;
@@ -83,7 +96,7 @@ impl EffectKind {
     ///
     /// ```
     /// # use pool_effects::{EffectKind, Playback};
-    /// assert_eq!(EffectKind::new("fire", 8, 0.1).looping().playback(), Playback::Loop);
+    /// assert_eq!(EffectKind::new("fire", 8, 0.1).looping().playback, Playback::Loop);
     /// ```
     pub fn looping(mut self) -> Self {
         self.playback = Playback::Loop;
@@ -96,7 +109,7 @@ impl EffectKind {
     /// ```
     /// # use pool_effects::EffectKind;
     /// let kind = EffectKind::new("spark", 4, 0.02).pool(100, 500);
-    /// assert_eq!(kind.pool_sizes(), (100, 500));
+    /// assert_eq!((kind.initial, kind.max_objects), (100, 500));
     /// ```
     pub fn pool(mut self, initial: usize, max_objects: usize) -> Self {
         self.initial = initial;
@@ -107,72 +120,13 @@ impl EffectKind {
     /// When the pool is full, refuse new spawns instead of recycling the oldest.
     ///
     /// ```
-    /// # use pool_effects::EffectKind;
+    /// # use pool_effects::{EffectKind, PolicyChoice};
     /// let kind = EffectKind::new("boss-aura", 16, 0.1).strict();
+    /// assert_eq!(kind.policy, PolicyChoice::Strict);
     /// ```
     pub fn strict(mut self) -> Self {
         self.policy = PolicyChoice::Strict;
         self
-    }
-
-    /// The kind's name.
-    ///
-    /// ```
-    /// # use pool_effects::EffectKind;
-    /// assert_eq!(EffectKind::new("bite", 6, 0.05).name(), "bite");
-    /// ```
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Frames in the animation.
-    ///
-    /// ```
-    /// # use pool_effects::EffectKind;
-    /// assert_eq!(EffectKind::new("bite", 6, 0.05).frame_count(), 6);
-    /// ```
-    pub fn frame_count(&self) -> u32 {
-        self.frame_count
-    }
-
-    /// Seconds each frame is shown.
-    ///
-    /// ```
-    /// # use pool_effects::EffectKind;
-    /// assert_eq!(EffectKind::new("bite", 6, 0.05).frame_interval(), 0.05);
-    /// ```
-    pub fn frame_interval(&self) -> f32 {
-        self.frame_interval
-    }
-
-    /// The draw layer.
-    ///
-    /// ```
-    /// # use pool_effects::EffectKind;
-    /// assert_eq!(EffectKind::new("bite", 6, 0.05).draw_layer(), 0);
-    /// ```
-    pub fn draw_layer(&self) -> i32 {
-        self.layer
-    }
-
-    /// One-shot or loop.
-    ///
-    /// ```
-    /// # use pool_effects::{EffectKind, Playback};
-    /// assert_eq!(EffectKind::new("bite", 6, 0.05).playback(), Playback::OneShot);
-    /// ```
-    pub fn playback(&self) -> Playback {
-        self.playback
-    }
-
-    /// `(initial, max_objects)`.
-    ///
-    /// ```
-    /// # use pool_effects::EffectKind;
-    /// assert_eq!(EffectKind::new("bite", 6, 0.05).pool_sizes(), (0, 256));
-    /// ```
-    pub fn pool_sizes(&self) -> (usize, usize) {
-        (self.initial, self.max_objects)
     }
 }
 

@@ -3,9 +3,9 @@
 //! # Why
 //! An action game with hundreds of enemies on screen spawns an explosion, a bite or
 //! a hit spark every few frames. Creating and destroying an object for each one
-//! drops frames. The pattern that shipped (source 001): one pool per effect kind,
-//! a thousand of each created at start, and an effect that returns itself to its
-//! pool when its animation has shown its last frame. This crate is that pattern as
+//! drops frames. The pattern that ships in mobile action games: one pool per effect
+//! kind, a thousand of each created at load time, and an effect that returns itself
+//! to its pool when its animation has shown its last frame. This crate is that pattern as
 //! a library, engine-agnostic: it owns the instances and their animation clocks and
 //! hands the game a draw list; the game draws with whatever renderer it has.
 //!
@@ -15,34 +15,43 @@
 //!
 //! # A game loop
 //! ```
-//! use pool_effects::{EffectKind, Effects};
+//! use pool_effects::{DrawList, EffectKind, Effects};
 //!
 //! let mut effects = Effects::new();
-//! // Load time: kinds are defined once; names resolve to ids here.
-//! let explosion = effects.define(
+//! let mut draw = DrawList::new();
+//! // Load time: kinds are added once; names resolve to ids here.
+//! let explosion = effects.add_kind(
 //!     EffectKind::new("explosion", 12, 1.0 / 30.0).layer(1).pool(1000, 1000),
 //! )?;
-//! let spark = effects.define(EffectKind::new("spark", 4, 1.0 / 60.0).layer(2))?;
+//! let spark = effects.add_kind(EffectKind::new("spark", 4, 1.0 / 60.0).layer(2))?;
 //!
+//! let mut ended = 0;
 //! for frame in 0..120 {
 //!     // Game logic: an enemy dies, an explosion goes off where it stood.
 //!     if frame % 10 == 0 {
 //!         let boom = effects.spawn(explosion, [100.0, 50.0])?;
 //!         effects.get_mut(boom).unwrap().tag = 7; // the enemy's id
-//!         effects.spawn(spark, [101.0, 52.0])?;
+//!         let flash = effects.spawn(spark, [101.0, 52.0])?;
+//!         effects.get_mut(flash).unwrap().tag = 7;
 //!     }
 //!     // Once a frame: advance every clock; finished one-shots go back to their pool.
 //!     effects.update(1.0 / 60.0)?;
 //!     for done in effects.finished() {
 //!         // e.g. tell entity `done.tag` its death animation is over
-//!         let _ = done.tag;
+//!         assert_eq!(done.tag, 7);
+//!         ended += usize::from(done.kind == explosion);
 //!     }
 //!     // Draw, lowest layer first, in spawn order within a layer.
-//!     for item in effects.draw_list() {
+//!     let items = draw.fill(&effects);
+//!     assert!(items.windows(2).all(|pair| pair[0].layer <= pair[1].layer));
+//!     for item in items {
 //!         // renderer.draw(sheet[item.kind], item.frame, item.position, item.rotation, item.scale, item.tint)
-//!         let _ = (item.kind, item.frame, item.position);
+//!         assert!(item.frame < 12);
 //!     }
 //! }
+//! // An explosion lasts 0.4 s, 24 updates: the ten spawned in the first 96 frames
+//! // have ended, the two after them are still showing.
+//! assert_eq!(ended, 10);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -52,21 +61,22 @@
 //! its pool in the update in which its last frame has been shown for a full
 //! interval, that is once `elapsed >= frame_count * interval`, never an update
 //! early or late. Clocks count whole microseconds, so sixty updates of `1/60` s make
-//! exactly sixty frames of `1/60` s (summed floating point would fall short). Each effect has a time scale
+//! exactly sixty frames of `1/60` s (summed floating point would drift). Each effect has a time scale
 //! (0 pauses it). NaN, infinite and negative times are typed errors, checked before
 //! anything changes.
 //!
 //! # Costs
-//! `spawn`, `stop`, `get` are O(1); `update` and `draw_list` are O(live) (the draw
-//! list merges kinds that share a layer by spawn order); none allocates once the
-//! pools have reached their size.
+//! `spawn`, `stop`, `get`, `contains` are O(1); `update` and [`DrawList::fill`] are
+//! O(live) (the draw list merges kinds that share a layer by spawn order); none
+//! allocates once the pools have reached their size.
 //!
 //! # Memory
 //! Memory follows the instances that exist, not the caps: a cap is a ceiling, so a
-//! kind may have a cap of millions and cost only what it uses. The event buffer and
-//! the draw list have room for every existing instance (live or idle), made when
-//! instances are created up front (`define`, `prewarm_step`). When a kind grows
-//! past that room by spawning, the next `update` or `draw_list` grows the buffers
+//! kind may have a cap of millions and cost only what it uses. The finished list and
+//! a draw list have room for every existing instance (live or idle), made when
+//! instances are created up front (`add_kind`, `prewarm_step`) or at the first
+//! `fill`. When a kind grows past that room by spawning, the next `update` or
+//! `fill` grows the buffers
 //! once, to at least twice their size (like `Vec::push`): that frame allocates
 //! twice and copies at most 92 bytes per existing instance (a 32-byte finished event
 //! and a 60-byte draw item); later frames allocate nothing until the pools grow
@@ -81,12 +91,18 @@ mod effects;
 mod error;
 mod kind;
 
-pub use draw::DrawItem;
+pub use draw::{DrawItem, DrawList};
 pub use effect::{Effect, Rgba, Vec2};
 pub use effects::{EffectHandle, Effects, Finished, KindStats};
-pub use error::{DefineError, SpawnError, TimeError};
+pub use error::{AddKindError, SpawnError};
 pub use kind::{EffectKind, Playback};
-pub use pool_core::{KindId, MAX_OBJECTS_LIMIT, StaleHandle};
+/// Types of `pool_core` that this crate's signatures expose.
+pub use pool_core::{
+    AcquireError, ConfigError, KindId, MAX_OBJECTS_LIMIT, PolicyChoice, PoolStats, StaleHandle,
+    TimeError,
+};
+/// The vector types of [`Vec2`], for converting from your math library.
+pub use mint;
 
 /// The longest a kind's animation (`frame_count * frame_interval`) may last, in
 /// seconds: clocks count microseconds in a `u32`, which keeps an effect at 64 bytes.
@@ -95,7 +111,9 @@ pub use pool_core::{KindId, MAX_OBJECTS_LIMIT, StaleHandle};
 /// use pool_effects::{EffectKind, Effects, MAX_DURATION_SECONDS};
 ///
 /// let mut effects = Effects::new();
-/// let too_long = EffectKind::new("sunset", 2, MAX_DURATION_SECONDS as f32);
-/// assert!(effects.define(too_long).is_err());
+/// let too_long = EffectKind::new("sunset", 2, MAX_DURATION_SECONDS);
+/// assert!(effects.add_kind(too_long).is_err());
+/// let longest = EffectKind::new("sunrise", 1, MAX_DURATION_SECONDS);
+/// assert!(effects.add_kind(longest).is_ok());
 /// ```
 pub const MAX_DURATION_SECONDS: f64 = u32::MAX as f64 / 1e6;

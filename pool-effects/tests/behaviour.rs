@@ -1,15 +1,15 @@
 //! Behaviour of pooled effects, one test per promise.
 
-use pool_effects::{DefineError, EffectKind, Effects, Rgba, SpawnError, TimeError};
+use pool_effects::{DrawList, AddKindError, EffectKind, Effects, Rgba, SpawnError, TimeError};
 
-const FRAME: f32 = 1.0 / 60.0;
+const FRAME: f64 = 1.0 / 60.0;
 
 #[test]
 fn a_one_shot_is_released_exactly_after_frame_count_times_interval() {
     let mut effects = Effects::new();
     // 12 frames of 1/30 s = 0.4 s = 24 game frames of 1/60 s.
     let explosion = effects
-        .define(EffectKind::new("explosion", 12, 1.0 / 30.0))
+        .add_kind(EffectKind::new("explosion", 12, 1.0 / 30.0))
         .unwrap();
     let boom = effects.spawn(explosion, [0.0, 0.0]).unwrap();
     for update in 1..24 {
@@ -32,7 +32,7 @@ fn a_one_shot_is_released_exactly_after_frame_count_times_interval() {
 #[test]
 fn uneven_steps_release_in_the_update_that_reaches_the_end() {
     let mut effects = Effects::new();
-    let hit = effects.define(EffectKind::new("hit", 3, 0.1)).unwrap();
+    let hit = effects.add_kind(EffectKind::new("hit", 3, 0.1)).unwrap();
     let spark = effects.spawn(hit, [0.0, 0.0]).unwrap();
     for dt in [0.07, 0.07, 0.07, 0.07] {
         effects.update(dt).unwrap(); // 0.28 s: still on its last frame
@@ -48,7 +48,7 @@ fn uneven_steps_release_in_the_update_that_reaches_the_end() {
 fn loops_never_release_and_stop_ends_them() {
     let mut effects = Effects::new();
     let fire = effects
-        .define(EffectKind::new("fire", 4, 0.05).looping())
+        .add_kind(EffectKind::new("fire", 4, 0.05).looping())
         .unwrap();
     let burning = effects.spawn(fire, [0.0, 0.0]).unwrap();
     for update in 0..1000u32 {
@@ -70,7 +70,7 @@ fn loops_never_release_and_stop_ends_them() {
 #[test]
 fn a_large_dt_skips_frames_and_can_end_a_one_shot_in_one_update() {
     let mut effects = Effects::new();
-    let slow = effects.define(EffectKind::new("slow", 10, 0.1)).unwrap();
+    let slow = effects.add_kind(EffectKind::new("slow", 10, 0.1)).unwrap();
     let a = effects.spawn(slow, [0.0, 0.0]).unwrap();
     effects.update(0.75).unwrap();
     assert_eq!(effects.get(a).unwrap().frame(), 7);
@@ -82,7 +82,7 @@ fn a_large_dt_skips_frames_and_can_end_a_one_shot_in_one_update() {
 #[test]
 fn time_scale_stretches_and_pauses_an_effect() {
     let mut effects = Effects::new();
-    let hit = effects.define(EffectKind::new("hit", 2, 0.1)).unwrap();
+    let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1)).unwrap();
     let half = effects.spawn(hit, [0.0, 0.0]).unwrap();
     let paused = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.get_mut(half).unwrap().set_time_scale(0.5).unwrap();
@@ -113,12 +113,12 @@ fn time_scale_stretches_and_pauses_an_effect() {
 #[test]
 fn a_bad_dt_is_rejected_without_touching_any_effect() {
     let mut effects = Effects::new();
-    let hit = effects.define(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
     let spark = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.update(0.1).unwrap();
     let other = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.update(0.05).unwrap();
-    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.01] {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.01] {
         assert!(effects.update(bad).is_err());
     }
     assert_eq!(effects.get(other).unwrap().elapsed(), 0.05);
@@ -134,7 +134,7 @@ fn a_bad_dt_is_rejected_without_touching_any_effect() {
 fn handles_go_stale_after_finishing_stopping_recycling_and_destroying() {
     let mut effects = Effects::new();
     let hit = effects
-        .define(EffectKind::new("hit", 1, 0.1).pool(0, 2))
+        .add_kind(EffectKind::new("hit", 1, 0.1).pool(0, 2))
         .unwrap();
     let finished = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.update(0.1).unwrap();
@@ -156,7 +156,7 @@ fn handles_go_stale_after_finishing_stopping_recycling_and_destroying() {
 fn a_full_pool_recycles_the_effect_closest_to_its_end() {
     let mut effects = Effects::new();
     let hit = effects
-        .define(EffectKind::new("hit", 10, 0.1).pool(0, 3))
+        .add_kind(EffectKind::new("hit", 10, 0.1).pool(0, 3))
         .unwrap();
     let first = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.update(0.3).unwrap();
@@ -179,7 +179,7 @@ fn a_full_pool_recycles_the_effect_closest_to_its_end() {
 fn a_full_strict_kind_refuses() {
     let mut effects = Effects::new();
     let aura = effects
-        .define(EffectKind::new("aura", 4, 0.1).pool(1, 1).strict())
+        .add_kind(EffectKind::new("aura", 4, 0.1).pool(1, 1).strict())
         .unwrap();
     let kept = effects.spawn(aura, [0.0, 0.0]).unwrap();
     assert!(
@@ -190,15 +190,15 @@ fn a_full_strict_kind_refuses() {
 }
 
 #[test]
-fn invalid_definitions_are_typed_errors_and_define_nothing() {
+fn invalid_kinds_are_typed_errors_and_add_nothing() {
     let mut effects = Effects::new();
-    effects.define(EffectKind::new("hit", 2, 0.1)).unwrap();
+    effects.add_kind(EffectKind::new("hit", 2, 0.1)).unwrap();
     let cases = [
-        (EffectKind::new("hit", 2, 0.1), "already defined"),
+        (EffectKind::new("hit", 2, 0.1), "already added"),
         (EffectKind::new("none", 0, 0.1), "no frames"),
         (EffectKind::new("zero", 2, 0.0), "frame interval 0"),
         (EffectKind::new("tiny", 2, 1e-9), "frame interval"),
-        (EffectKind::new("nan", 2, f32::NAN), "frame interval NaN"),
+        (EffectKind::new("nan", 2, f64::NAN), "frame interval NaN"),
         (EffectKind::new("neg", 2, -0.1), "frame interval -0.1"),
         (
             EffectKind::new("pool", 2, 0.1).pool(5, 4),
@@ -210,16 +210,16 @@ fn invalid_definitions_are_typed_errors_and_define_nothing() {
         ),
     ];
     for (kind, message) in cases {
-        let name = kind.name().to_string();
-        let err = effects.define(kind).unwrap_err();
+        let name = kind.name.clone();
+        let err = effects.add_kind(kind).unwrap_err();
         assert!(err.to_string().contains(message), "{name}: {err}");
         if name != "hit" {
-            assert_eq!(effects.kind(&name), None, "{name} must not be defined");
+            assert_eq!(effects.kind(&name), None, "{name} must not be added");
         }
     }
     assert!(matches!(
-        effects.define(EffectKind::new("hit", 1, 0.1)),
-        Err(DefineError::DuplicateName(name)) if name == "hit"
+        effects.add_kind(EffectKind::new("hit", 1, 0.1)),
+        Err(AddKindError::DuplicateName(name)) if name == "hit"
     ));
     assert_eq!(effects.kinds().len(), 1);
 }
@@ -228,16 +228,16 @@ fn invalid_definitions_are_typed_errors_and_define_nothing() {
 fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
     let mut effects = Effects::new();
     let smoke = effects
-        .define(EffectKind::new("smoke", 50, 0.1).layer(0))
+        .add_kind(EffectKind::new("smoke", 50, 0.1).layer(0))
         .unwrap();
     let fire = effects
-        .define(EffectKind::new("fire", 50, 0.1).layer(1))
+        .add_kind(EffectKind::new("fire", 50, 0.1).layer(1))
         .unwrap();
     let sparks = effects
-        .define(EffectKind::new("sparks", 50, 0.1).layer(1))
+        .add_kind(EffectKind::new("sparks", 50, 0.1).layer(1))
         .unwrap();
     let glow = effects
-        .define(EffectKind::new("glow", 50, 0.1).layer(-3))
+        .add_kind(EffectKind::new("glow", 50, 0.1).layer(-3))
         .unwrap();
     let order = [fire, smoke, sparks, sparks, fire, glow, smoke, fire];
     let mut handles = Vec::new();
@@ -250,8 +250,7 @@ fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
         handles.push(handle);
     }
     effects.stop(handles[3]).unwrap();
-    let drawn: Vec<(i32, f32)> = effects
-        .draw_list()
+    let drawn: Vec<(i32, f32)> = DrawList::new().fill(&effects)
         .iter()
         .map(|d| (d.layer, d.position.x))
         .collect();
@@ -267,7 +266,7 @@ fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
             (1, 7.0)
         ]
     );
-    let item = effects.draw_list()[3];
+    let item = DrawList::new().fill(&effects)[3];
     assert_eq!(
         (item.kind, item.handle, item.tint.r),
         (fire, handles[0], 0.0)
@@ -277,7 +276,7 @@ fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
 #[test]
 fn finished_events_carry_tag_and_position_and_last_one_update() {
     let mut effects = Effects::new();
-    let hit = effects.define(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
     let a = effects.spawn(hit, [1.0, 2.0]).unwrap();
     effects.get_mut(a).unwrap().tag = 99;
     effects.update(0.1).unwrap();
@@ -298,7 +297,7 @@ fn kinds_prewarm_in_steps_and_reinitialize_to_their_initial_size() {
         .iter()
         .map(|name| {
             effects
-                .define_lazy(EffectKind::new(*name, 8, 0.05).pool(1000, 1000))
+                .add_kind_lazy(EffectKind::new(*name, 8, 0.05).pool(1000, 1000))
                 .unwrap()
         })
         .collect();
@@ -327,15 +326,15 @@ fn kinds_prewarm_in_steps_and_reinitialize_to_their_initial_size() {
 #[test]
 fn by_name_conveniences_resolve_and_reject() {
     let mut effects = Effects::new();
-    let hit = effects.define(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
     assert_eq!(effects.spawn_named("hit", [0.0, 0.0]).unwrap().kind(), hit);
     assert_eq!(
         effects.spawn_named("miss", [0.0, 0.0]),
         Err(SpawnError::UnknownName("miss".into()))
     );
     let mut other = Effects::new();
-    other.define(EffectKind::new("a", 1, 0.1)).unwrap();
-    let foreign = other.define(EffectKind::new("b", 1, 0.1)).unwrap();
+    other.add_kind(EffectKind::new("a", 1, 0.1)).unwrap();
+    let foreign = other.add_kind(EffectKind::new("b", 1, 0.1)).unwrap();
     assert_eq!(
         effects.spawn(foreign, [0.0, 0.0]),
         Err(SpawnError::UnknownKind(foreign))
@@ -356,17 +355,17 @@ fn a_kind_capped_at_the_largest_cap_costs_what_it_uses() {
     // the process aborted.
     let mut effects = Effects::new();
     let swarm = effects
-        .define(EffectKind::new("swarm", 3, 0.05).pool(0, pool_effects::MAX_OBJECTS_LIMIT))
+        .add_kind(EffectKind::new("swarm", 3, 0.05).pool(0, pool_effects::MAX_OBJECTS_LIMIT))
         .unwrap();
     let dust = effects
-        .define(EffectKind::new("dust", 3, 0.05).pool(16, 100_000_000))
+        .add_kind(EffectKind::new("dust", 3, 0.05).pool(16, 100_000_000))
         .unwrap();
     for i in 0..1000 {
         effects.spawn(swarm, [i as f32, 0.0]).unwrap();
     }
     effects.spawn(dust, [0.0, 0.0]).unwrap();
     effects.update(FRAME).unwrap();
-    assert_eq!(effects.draw_list().len(), 1001);
+    assert_eq!(DrawList::new().fill(&effects).len(), 1001);
     assert_eq!(effects.stats(swarm).unwrap().pool.total, 1000);
     assert_eq!(effects.stats(dust).unwrap().pool.total, 16);
 }
@@ -375,8 +374,8 @@ fn a_kind_capped_at_the_largest_cap_costs_what_it_uses() {
 fn ids_and_handles_of_another_effects_are_refused() {
     let mut a = Effects::new();
     let mut b = Effects::new();
-    let hit_a = a.define(EffectKind::new("hit", 4, 0.1)).unwrap();
-    let puff_b = b.define(EffectKind::new("puff", 4, 0.1)).unwrap();
+    let hit_a = a.add_kind(EffectKind::new("hit", 4, 0.1)).unwrap();
+    let puff_b = b.add_kind(EffectKind::new("puff", 4, 0.1)).unwrap();
     assert_eq!(hit_a.index(), puff_b.index());
     assert_eq!(
         b.spawn(hit_a, [0.0, 0.0]).unwrap_err(),

@@ -2,7 +2,7 @@
 //! applied to `Effects` and to a plain model (a `Vec` of live effects per kind with
 //! exact microsecond clocks), compared after every step.
 
-use pool_effects::{EffectHandle, EffectKind, Effects, KindId};
+use pool_effects::{DrawList, EffectHandle, EffectKind, Effects, KindId};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -79,12 +79,12 @@ proptest! {
         let mut effects = Effects::new();
         let mut ids: Vec<KindId> = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
-            let mut kind = EffectKind::new(format!("k{i}"), spec.frames, spec.interval_ms as f32 / 1000.0)
+            let mut kind = EffectKind::new(format!("k{i}"), spec.frames, f64::from(spec.interval_ms) / 1000.0)
                 .layer(spec.layer)
                 .pool(0, spec.max);
             if spec.looping { kind = kind.looping(); }
             if spec.strict { kind = kind.strict(); }
-            ids.push(effects.define(kind).unwrap());
+            ids.push(effects.add_kind(kind).unwrap());
         }
         let mut live: Vec<Vec<ModelEffect>> = vec![Vec::new(); specs.len()];
         let mut stale: Vec<EffectHandle> = Vec::new();
@@ -120,7 +120,7 @@ proptest! {
                     }
                 }
                 Op::Update(ms) => {
-                    effects.update(ms as f32 / 1000.0).unwrap();
+                    effects.update(f64::from(ms) / 1000.0).unwrap();
                     let dt = u64::from(ms) * 1000;
                     let mut expected_finished = Vec::new();
                     for (k, spec) in specs.iter().enumerate() {
@@ -182,8 +182,7 @@ proptest! {
                 .flat_map(|(k, es)| es.iter().map(move |e| (specs[k].layer, e.order, e.handle, frame_of(&specs[k], e))))
                 .collect();
             expected.sort_by_key(|(layer, order, _, _)| (*layer, *order));
-            let drawn: Vec<(i32, u64, EffectHandle, u32)> = effects
-                .draw_list()
+            let drawn: Vec<(i32, u64, EffectHandle, u32)> = DrawList::new().fill(&effects)
                 .iter()
                 .map(|d| (d.layer, d.position.y as u64, d.handle, d.frame))
                 .collect();

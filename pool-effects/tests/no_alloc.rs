@@ -1,7 +1,7 @@
 //! Once warm, a frame of effects (spawn, update, finished events, draw list, stop)
 //! never touches the heap: counted through a counting global allocator.
 
-use pool_effects::{EffectKind, Effects};
+use pool_effects::{DrawList, EffectKind, Effects};
 
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
@@ -12,17 +12,17 @@ const FRAMES: u32 = if cfg!(miri) { 30 } else { 600 };
 fn a_warm_frame_of_effects_does_not_allocate() {
     let mut effects = Effects::new();
     let explosion = effects
-        .define(
+        .add_kind(
             EffectKind::new("explosion", 12, 1.0 / 30.0)
                 .layer(1)
                 .pool(200, 200),
         )
         .unwrap();
     let bite = effects
-        .define(EffectKind::new("bite", 6, 0.05).layer(1).pool(200, 200))
+        .add_kind(EffectKind::new("bite", 6, 0.05).layer(1).pool(200, 200))
         .unwrap();
     let fire = effects
-        .define(
+        .add_kind(
             EffectKind::new("fire", 8, 0.05)
                 .layer(0)
                 .looping()
@@ -30,6 +30,9 @@ fn a_warm_frame_of_effects_does_not_allocate() {
         )
         .unwrap();
     let mut loops = Vec::with_capacity(64);
+    // The draw list makes room for every instance at its first fill.
+    let mut draw = DrawList::new();
+    assert!(draw.fill(&effects).is_empty());
 
     let before = alloc_counter::thread_allocations();
     let mut drawn = 0;
@@ -52,7 +55,7 @@ fn a_warm_frame_of_effects_does_not_allocate() {
         }
         effects.update(1.0 / 60.0).unwrap();
         drawn += effects.finished().len();
-        drawn += effects.draw_list().len();
+        drawn += draw.fill(&effects).len();
     }
     let count = alloc_counter::thread_allocations() - before;
     assert_eq!(count, 0, "allocations in {FRAMES} frames");
@@ -73,7 +76,7 @@ fn memory_follows_the_instances_not_the_cap() {
     // A cap of a billion instances: defining it allocates for none of them.
     let defined = alloc_counter::allocations_during(|| {
         effects
-            .define(EffectKind::new("spark", 4, 0.05).pool(0, 1_000_000_000))
+            .add_kind(EffectKind::new("spark", 4, 0.05).pool(0, 1_000_000_000))
             .unwrap();
     });
     assert!(
@@ -81,6 +84,7 @@ fn memory_follows_the_instances_not_the_cap() {
         "{defined} allocations to define an empty kind"
     );
     let spark = effects.kind("spark").unwrap();
+    let mut draw = DrawList::new();
     // Growing by spawning: a frame after the kind grew may grow the buffers once;
     // frames at the same size allocate nothing.
     let mut grown = 0;
@@ -94,7 +98,7 @@ fn memory_follows_the_instances_not_the_cap() {
                 }
             }
             effects.update(1.0 / 60.0).unwrap();
-            let _ = effects.draw_list().len();
+            let _ = draw.fill(&effects).len();
         });
         if growing {
             grown += allocations;
