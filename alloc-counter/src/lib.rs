@@ -28,7 +28,13 @@ thread_local! {
 /// ```
 /// #[global_allocator]
 /// static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-/// # fn main() {}
+///
+/// fn main() {
+///     let before = alloc_counter::thread_allocations();
+///     let boxed = Box::new(7u64);
+///     assert_eq!(alloc_counter::thread_allocations() - before, 1);
+///     assert_eq!(alloc_counter::allocations_during(|| *boxed + 1), 0);
+/// }
 /// ```
 pub struct CountingAllocator;
 

@@ -107,7 +107,9 @@ impl AudioPlay {
         // Stolen voices fade for 10 ms, and a stopped sound leaves kira one
         // processing pass after it stops: render past the fade, update, render one
         // more pass, update, and every slot is free.
-        self.sfx.stop_all(Duration::ZERO);
+        self.sfx
+            .stop_all(fade(Duration::ZERO))
+            .expect("a linear fade is valid");
         for seconds in [0.012, 0.001] {
             let _ = self.manager.backend_mut().render(seconds);
             let _ = self.sfx.update(seconds);
@@ -353,6 +355,14 @@ impl Workload for RenderSecond {
     fn cycle(&mut self) {
         let _ = self.manager.backend_mut().render_into(&mut self.buffer);
         black_box(&self.buffer);
+    }
+}
+
+/// A linear fade of `duration`, starting now.
+fn fade(duration: Duration) -> Tween {
+    Tween {
+        duration,
+        ..Tween::default()
     }
 }
 

@@ -15,7 +15,7 @@
 //! | `slotmap` | raw `slotmap::SlotMap` insert + remove (baseline: no pooling) |
 //! | `box` | `Box::new` + drop (baseline: the heap) |
 //! | `object_pool` | the `object-pool` crate: `pull` + drop of its guard |
-//! | `unity_scan_full` | source 000's Unity algorithm: a queue rotated until an idle source is found, every source busy, so each request scans the whole queue then steals the front |
+//! | `unity_scan_full` | a Unity sound manager's algorithm: a queue rotated until an idle source is found, every source busy, so each request scans the whole queue then steals the front |
 //!
 //! **Effects cases** (`pool-effects`), `size` live effects:
 //!

@@ -193,7 +193,7 @@ impl Workload for ObjectPoolHalfLive {
     }
 }
 
-/// Source 000's Unity `FIFOAudioSourcePool.Retrieve`, in Rust: a queue of sources
+/// A Unity sound manager's FIFO `AudioSource` pool (`Retrieve`), in Rust: a queue of sources
 /// rotated until one that is not playing is found; below the cap a new one is
 /// created; at the cap the front (oldest) one is stopped and reused. Every source is
 /// busy here, so each request rotates the whole queue before stealing.

@@ -17,6 +17,7 @@ pub const MAX_VOICES_PER_SOUND: u32 = 64;
 /// assert_eq!(CopyVolumes::solve(0, 0.5, 0.9), Err(AttenuationError::MaxVoices(0)));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum AttenuationError {
     /// `max_voices` is not in `1..=64`.
     MaxVoices(u32),

@@ -5,16 +5,8 @@
 //! an interval allow for exactly that, so `0.1 s` is six updates at 60 fps and
 //! three at 30 fps.
 
-use crate::error::InvalidTime;
-
-/// Seconds to whole microseconds (rounded, saturating), refusing NaN, infinities
-/// and negative times.
-pub(crate) fn micros(seconds: f64) -> Result<u64, InvalidTime> {
-    if !(seconds.is_finite() && seconds >= 0.0) {
-        return Err(InvalidTime(seconds));
-    }
-    Ok((seconds * 1e6).round() as u64)
-}
+#[cfg(test)]
+use pool_core::seconds_to_micros as micros;
 
 /// `true` once `elapsed` microseconds over `updates` updates reach `interval`,
 /// allowing each update's rounding (at most half a microsecond).

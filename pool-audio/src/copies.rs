@@ -157,7 +157,7 @@ impl Retire<'_> {
     /// emitter waits for kira to empty it, and its copy index is freed with the
     /// sound as the index's outgoing one. The caller gives the voice back to the
     /// pool (or reuses it).
-    pub(crate) fn voice(&mut self, key: VoiceKey, voice: &mut Voice, fade: Option<Duration>) {
+    pub(crate) fn voice(&mut self, key: VoiceKey, voice: &mut Voice, fade: Option<Tween>) {
         let slot = self
             .sounds
             .get(voice.sound as usize)
@@ -169,7 +169,7 @@ impl Retire<'_> {
         let mut outgoing = before;
         if let Some(mut kira) = voice.kira.take() {
             if let Some(fade) = fade {
-                kira.stop(linear(fade));
+                kira.stop(fade);
             }
             // The fading pool holds every kira sound the track may still count:
             // the capacity check in `play` keeps it from filling up.

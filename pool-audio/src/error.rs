@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use kira::Tween;
+use pool_core::StaleHandle;
+
 use crate::loader::LoadError;
 use crate::settings::SettingsError;
 use crate::sound_error::SoundError;
@@ -30,6 +33,9 @@ pub enum ParamError {
     SpatialBlend(f32),
     /// A position with a NaN or infinite coordinate.
     Position([f32; 3]),
+    /// A fade whose easing power is NaN, infinite or negative (kira would compute
+    /// NaN or infinite volumes on the audio thread from it).
+    Fade(Tween),
 }
 
 impl fmt::Display for ParamError {
@@ -45,6 +51,11 @@ impl fmt::Display for ParamError {
             Self::Panning(p) => write!(f, "panning {p} is not in [-1, 1]"),
             Self::SpatialBlend(b) => write!(f, "spatial blend {b} is not in [0, 1]"),
             Self::Position(p) => write!(f, "position {p:?} is not finite"),
+            Self::Fade(t) => write!(
+                f,
+                "fade easing {:?} has a NaN, infinite or negative power",
+                t.easing
+            ),
         }
     }
 }
@@ -68,7 +79,7 @@ pub enum PlayError {
     InvalidParam(ParamError),
     /// All the sound's copies are playing and it refuses when full.
     SoundLimit,
-    /// The voice cap is reached and stealing is [`Stealing::Refuse`](crate::Stealing::Refuse),
+    /// The voice cap is reached and stealing is [`Stealing::Strict`](crate::Stealing::Strict),
     /// or so many voices are still fading out that kira has no room.
     VoiceCap,
     /// The sound was played less than its `min_retrigger` ago.
@@ -112,15 +123,16 @@ impl From<ParamError> for PlayError {
 /// Why a per-voice call (stop, pause, volume, position) did nothing.
 ///
 /// ```
-/// use pool_audio::VoiceError;
+/// use pool_audio::{StaleHandle, VoiceError};
 ///
-/// assert!(VoiceError::Stale.to_string().contains("stale"));
+/// assert!(VoiceError::Stale(StaleHandle).to_string().contains("stale"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum VoiceError {
-    /// The voice ended, was stolen or was stopped: its handle is stale for good.
-    Stale,
+    /// The voice ended, was stolen or was stopped: its handle is stale for good
+    /// (the workspace's one stale-handle error, as `pool_core` returns it).
+    Stale(StaleHandle),
     /// The handle was issued by another [`SoundEffects`](crate::SoundEffects).
     WrongManager,
     /// The value given is out of range; the voice is unchanged.
@@ -130,7 +142,7 @@ pub enum VoiceError {
 impl fmt::Display for VoiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Stale => {
+            Self::Stale(_) => {
                 f.write_str("stale voice handle: the voice ended, was stolen or was stopped")
             }
             Self::WrongManager => f.write_str("the voice handle belongs to another SoundEffects"),
@@ -140,6 +152,12 @@ impl fmt::Display for VoiceError {
 }
 
 impl std::error::Error for VoiceError {}
+
+impl From<StaleHandle> for VoiceError {
+    fn from(error: StaleHandle) -> Self {
+        Self::Stale(error)
+    }
+}
 
 impl From<ParamError> for VoiceError {
     fn from(error: ParamError) -> Self {
@@ -205,25 +223,3 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
-
-/// A negative, NaN or infinite time step given to
-/// [`SoundEffects::update`](crate::SoundEffects::update).
-///
-/// ```
-/// # use pool_audio::InvalidTime;
-/// assert!(InvalidTime(-1.0).to_string().contains("-1"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct InvalidTime(pub f64);
-
-impl fmt::Display for InvalidTime {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "time step {} s is not a finite, non-negative number",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for InvalidTime {}

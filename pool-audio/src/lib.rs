@@ -68,7 +68,7 @@
 //!
 //! // In the game loop:
 //! let voice = sfx.play(explosion, PlayParams::default().playback_rate(1.05).panning(-0.5))?;
-//! assert!(sfx.is_playing(voice));
+//! assert!(sfx.contains(voice));
 //! sfx.update(1.0 / 60.0)?; // once per frame: ended voices go back to the pool
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -86,7 +86,7 @@
 mod attenuation;
 mod clock;
 mod copies;
-mod emitters;
+
 mod error;
 mod limiter;
 mod loader;
@@ -102,15 +102,23 @@ mod stats;
 mod voice;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
-pub use error::{AddSoundError, InvalidTime, ParamError, PlayError, SetupError, VoiceError};
+pub use error::{AddSoundError, ParamError, PlayError, SetupError, VoiceError};
+/// kira, whose types ([`kira::Tween`], [`kira::AudioManager`], sound data) this
+/// crate's signatures take: the version this crate is built against.
+pub use kira;
 pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
 pub use loader::{FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};
+/// The vector types positions are given in (`impl Into<mint::Vector3<f32>>`).
+pub use mint;
 pub use offline::{
     MAX_OFFLINE_SAMPLE_RATE, OfflineBackend, OfflineError, OfflineSettings, Rendered,
 };
 pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, PlayParams};
 pub use peak::SoundPeak;
+/// The workspace's shared errors, from `pool_core`: a stale handle (inside
+/// [`VoiceError::Stale`]) and a bad time step (from [`SoundEffects::update`]).
+pub use pool_core::{StaleHandle, TimeError};
 pub use settings::{SettingsError, SoundEffectsSettings, SoundSettings, Stealing, WhenFull};
 pub use sound_effects::SoundEffects;
 pub use sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};

@@ -322,7 +322,9 @@ impl LimiterHandle {
     ///
     /// ```
     /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// LimiterBuilder::new(LimiterSettings::default())?.handle().reset();
+    /// let limiter = LimiterBuilder::new(LimiterSettings::default())?.handle();
+    /// limiter.reset();
+    /// assert_eq!((limiter.frames(), limiter.take_max_gain_reduction_db()), (0, 0.0));
     /// # Ok::<(), pool_audio::LimiterError>(())
     /// ```
     pub fn reset(&self) {

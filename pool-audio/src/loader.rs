@@ -1,4 +1,4 @@
-//! Where sounds come from (source 000's `ISoundLoader`): a trait, a loader rooted at
+//! Where sounds come from (the loader interface a Unity sound manager injects): a trait, a loader rooted at
 //! a folder, and one over bytes or sounds already in memory. Decoded sounds are
 //! cached by key; kira's `StaticSoundData` clones share their samples, so a cache
 //! hit costs a reference count.
@@ -22,6 +22,7 @@ use kira::sound::static_sound::StaticSoundData;
 /// assert_eq!(err.to_string(), "no sound is known as \"boom\"");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LoadError {
     /// No sound is registered under this key.
     UnknownKey {
@@ -100,12 +101,22 @@ pub trait SoundLoader {
 /// path relative to it, and never reaches outside it (no `..`, no absolute path, no
 /// symbolic link to elsewhere). Decoded sounds are cached.
 ///
-/// ```no_run
-/// use pool_audio::{FileLoader, SoundLoader};
+/// ```
+/// use pool_audio::{FileLoader, LoadError, SoundLoader};
 ///
-/// let mut sounds = FileLoader::new("assets/sfx");
-/// let explosion = sounds.load("explosion.ogg")?;
-/// # Ok::<(), pool_audio::LoadError>(())
+/// # let dir = std::env::temp_dir().join(format!("pool-audio-loader-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let spec = hound::WavSpec { channels: 1, sample_rate: 48_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+/// # let mut wav = hound::WavWriter::create(dir.join("click.wav"), spec)?;
+/// # for i in 0..480 { wav.write_sample((i % 64 * 100) as i16)?; }
+/// # wav.finalize()?;
+/// // `dir` holds click.wav, 480 frames.
+/// let mut sounds = FileLoader::new(&dir);
+/// assert_eq!(sounds.load("click.wav")?.frames.len(), 480);
+/// assert!(matches!(sounds.load("missing.ogg"), Err(LoadError::Missing { .. })));
+/// assert!(matches!(sounds.load("../click.wav"), Err(LoadError::InvalidKey { .. })));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct FileLoader {
@@ -201,8 +212,9 @@ impl MemoryLoader {
     /// An empty loader.
     ///
     /// ```
-    /// # use pool_audio::MemoryLoader;
-    /// let loader = MemoryLoader::new();
+    /// # use pool_audio::{MemoryLoader, SoundLoader};
+    /// let mut loader = MemoryLoader::new();
+    /// assert!(loader.load("anything").is_err());
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -211,9 +223,11 @@ impl MemoryLoader {
     /// Registers an encoded sound file's bytes under `key`, decoded on first load.
     ///
     /// ```
-    /// # use pool_audio::MemoryLoader;
+    /// # use pool_audio::{MemoryLoader, SoundLoader};
     /// let mut loader = MemoryLoader::new();
     /// loader.insert_encoded("click", vec![0u8; 16]);
+    /// // Sixteen zero bytes are no sound file: a typed error that names the key.
+    /// assert!(loader.load("click").unwrap_err().to_string().contains("click"));
     /// ```
     pub fn insert_encoded(&mut self, key: impl Into<String>, bytes: impl Into<Arc<[u8]>>) {
         self.sources

@@ -53,6 +53,7 @@ impl MeterBuilder {
     /// ```
     /// # use pool_audio::MeterBuilder;
     /// let meter = MeterBuilder::new();
+    /// assert_eq!((meter.handle().peak(), meter.handle().samples()), (0.0, 0));
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -162,6 +163,7 @@ impl MeterHandle {
     /// # use pool_audio::MeterBuilder;
     /// let reading = MeterBuilder::new().handle();
     /// reading.reset();
+    /// assert_eq!((reading.peak(), reading.clipped_samples()), (0.0, 0));
     /// ```
     pub fn reset(&self) {
         self.readings.peak_bits.store(0, Ordering::Relaxed);

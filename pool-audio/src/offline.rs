@@ -280,6 +280,8 @@ impl Rendered {
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let audio = manager.backend_mut().render(0.1)?;
     /// let left: Vec<f32> = audio.samples().iter().step_by(2).copied().collect();
+    /// assert_eq!(left.len(), audio.frames());
+    /// assert!(left.iter().all(|s| *s == 0.0), "nothing played: silence");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn samples(&self) -> &[f32] {
@@ -330,11 +332,15 @@ impl Rendered {
     /// # Errors
     /// [`OfflineError::Wav`] when the file cannot be created or written.
     ///
-    /// ```no_run
+    /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
     /// # use pool_audio::OfflineBackend;
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// manager.backend_mut().render(1.0)?.write_wav("target/silence.wav")?;
+    /// let path = std::env::temp_dir().join(format!("pool-audio-doc-{}.wav", std::process::id()));
+    /// manager.backend_mut().render(1.0)?.write_wav(&path)?;
+    /// let wav = hound::WavReader::open(&path)?;
+    /// assert_eq!((wav.spec().channels, wav.len()), (2, 2 * 48_000));
+    /// # std::fs::remove_file(&path)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_wav(&self, path: impl AsRef<Path>) -> Result<(), OfflineError> {

@@ -1,5 +1,7 @@
 //! What a single play asks for.
 
+use kira::Tween;
+
 use crate::error::ParamError;
 
 /// The slowest playback rate a play may ask for: 1/16, four octaves down.
@@ -14,21 +16,31 @@ pub const MIN_PLAYBACK_RATE: f64 = 1.0 / 16.0;
 pub const MAX_PLAYBACK_RATE: f64 = 16.0;
 
 /// How to play one copy: volume, playback rate, panning, position. Validated by
-/// [`SoundEffects::play`](crate::SoundEffects::play).
+/// [`SoundEffects::play`](crate::SoundEffects::play). Like kira's settings structs,
+/// its fields are public and each has a builder method of the same name.
 ///
 /// ```
 /// use pool_audio::PlayParams;
 ///
 /// let params = PlayParams::default().volume(0.8).playback_rate(1.1).panning(-0.3);
+/// assert_eq!((params.volume, params.playback_rate, params.panning), (0.8, 1.1, -0.3));
+/// assert_eq!(params.position, None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[must_use]
 pub struct PlayParams {
-    pub(crate) volume: f64,
-    pub(crate) playback_rate: f64,
-    pub(crate) panning: f32,
-    pub(crate) position: Option<[f32; 3]>,
-    pub(crate) spatial_blend: f32,
+    /// A linear amplitude multiplier on the copy's own volume, in `[0, 1]`
+    /// (default 1).
+    pub volume: f64,
+    /// Speed and pitch, in [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`]
+    /// (default 1).
+    pub playback_rate: f64,
+    /// Stereo position, -1 (left) to 1 (right) (default 0).
+    pub panning: f32,
+    /// Where the sound is in the world (default `None`: not positioned).
+    pub position: Option<mint::Vector3<f32>>,
+    /// How much a positioned sound is spatialized, `0..=1` (default 1).
+    pub spatial_blend: f32,
 }
 
 impl Default for PlayParams {
@@ -49,6 +61,7 @@ impl PlayParams {
     /// ```
     /// # use pool_audio::PlayParams;
     /// let params = PlayParams::default().volume(0.5);
+    /// assert_eq!(params.volume, 0.5);
     /// ```
     pub fn volume(mut self, volume: f64) -> Self {
         self.volume = volume;
@@ -61,6 +74,7 @@ impl PlayParams {
     /// ```
     /// # use pool_audio::PlayParams;
     /// let params = PlayParams::default().playback_rate(0.9);
+    /// assert_eq!(params.playback_rate, 0.9);
     /// ```
     pub fn playback_rate(mut self, rate: f64) -> Self {
         self.playback_rate = rate;
@@ -72,6 +86,7 @@ impl PlayParams {
     /// ```
     /// # use pool_audio::PlayParams;
     /// let params = PlayParams::default().panning(0.5);
+    /// assert_eq!(params.panning, 0.5);
     /// ```
     pub fn panning(mut self, panning: f32) -> Self {
         self.panning = panning;
@@ -81,13 +96,18 @@ impl PlayParams {
     /// Where the sound is in the world: it plays through a pooled emitter (a kira
     /// spatial sub-track) relative to the listener, and
     /// [`Stealing::Furthest`](crate::Stealing::Furthest) uses it.
+    /// Any `mint` vector converts (glam's `Vec3` with its `mint` feature,
+    /// nalgebra's `Point3`), and so does `[f32; 3]`.
     ///
     /// ```
     /// # use pool_audio::PlayParams;
     /// let params = PlayParams::default().position([10.0, 0.0, -3.0]);
+    /// let same = PlayParams::default().position(pool_audio::mint::Vector3 { x: 10.0, y: 0.0, z: -3.0 });
+    /// assert_eq!(params, same);
+    /// assert!(PlayParams::default().position([f32::NAN, 0.0, 0.0]).validate().is_err());
     /// ```
-    pub fn position(mut self, position: [f32; 3]) -> Self {
-        self.position = Some(position);
+    pub fn position(mut self, position: impl Into<mint::Vector3<f32>>) -> Self {
+        self.position = Some(position.into());
         self
     }
 
@@ -97,6 +117,7 @@ impl PlayParams {
     /// ```
     /// # use pool_audio::PlayParams;
     /// let params = PlayParams::default().position([5.0, 0.0, 0.0]).spatial_blend(0.5);
+    /// assert_eq!(params.spatial_blend, 0.5);
     /// ```
     pub fn spatial_blend(mut self, blend: f32) -> Self {
         self.spatial_blend = blend;
@@ -145,8 +166,18 @@ pub(crate) fn check_volume(volume: f64) -> Result<f64, ParamError> {
     }
 }
 
+/// A fade kira can compute: every easing power finite and not negative.
+pub(crate) fn check_fade(fade: Tween) -> Result<Tween, ParamError> {
+    if crate::sound_error::easing_is_safe(fade) {
+        Ok(fade)
+    } else {
+        Err(ParamError::Fade(fade))
+    }
+}
+
 /// Every coordinate finite.
-pub(crate) fn check_position(position: [f32; 3]) -> Result<[f32; 3], ParamError> {
+pub(crate) fn check_position(position: mint::Vector3<f32>) -> Result<[f32; 3], ParamError> {
+    let position: [f32; 3] = position.into();
     if position.iter().all(|c| c.is_finite()) {
         Ok(position)
     } else {

@@ -10,24 +10,28 @@ use crate::limiter::{LimiterError, LimiterSettings};
 /// ```
 /// use pool_audio::{SoundSettings, WhenFull};
 ///
-/// let settings = SoundSettings::default().when_full(WhenFull::Refuse);
+/// let settings = SoundSettings::default().when_full(WhenFull::Strict);
+/// assert_eq!(settings.when_full, WhenFull::Strict);
+/// assert_eq!(SoundSettings::default().when_full, WhenFull::RecycleOldest);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WhenFull {
     /// Stop its oldest copy (with a short fade) and play the new one (the default).
     #[default]
     RecycleOldest,
-    /// Refuse the new play with [`PlayError::SoundLimit`](crate::PlayError::SoundLimit).
-    Refuse,
+    /// Refuse the new play (the word `pool_core` uses for a pool that refuses) with [`PlayError::SoundLimit`](crate::PlayError::SoundLimit).
+    Strict,
 }
 
-/// How one sound is played: copy limit, attenuation, priority.
+/// How one sound is played: copy limit, attenuation, priority. Like kira's settings
+/// structs, its fields are public and each has a builder method of the same name;
+/// [`SoundEffects::add_sound`](crate::SoundEffects::add_sound) validates them.
 ///
 /// ```
 /// use pool_audio::SoundSettings;
 ///
 /// let explosion = SoundSettings::default()
-///     .max_voices(10)          // source 003: about 10 copies carry the sound
+///     .max_voices(10)          // about 10 copies carry a stacked sound
 ///     .first_volume(0.5)       // the first copy at half amplitude
 ///     .headroom_db(-1.0)       // all 10 copies together stay 1 dB under full scale
 ///     .min_retrigger(0.03);    // at most one new copy every 30 ms
@@ -36,13 +40,20 @@ pub enum WhenFull {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[must_use]
 pub struct SoundSettings {
-    pub(crate) max_voices: u32,
-    pub(crate) first_volume: f64,
-    pub(crate) headroom_db: f64,
-    pub(crate) audibility_floor_db: f64,
-    pub(crate) min_retrigger: f64,
-    pub(crate) priority: i32,
-    pub(crate) when_full: WhenFull,
+    /// The most copies of this sound playing at once, `1..=64` (default 8).
+    pub max_voices: u32,
+    /// The first copy's volume, a linear amplitude in `(0, 1]` (default 0.5).
+    pub first_volume: f64,
+    /// The level all copies together reach at most, in dBFS (default -1).
+    pub headroom_db: f64,
+    /// Copies quieter than this, in dB, are not started (default -60).
+    pub audibility_floor_db: f64,
+    /// Seconds between two plays of this sound, `0..=3600` (default 0: none).
+    pub min_retrigger: f64,
+    /// Higher is kept longer by [`Stealing::LowestPriority`] (default 0).
+    pub priority: i32,
+    /// What a play does when every copy is playing (default: recycle the oldest).
+    pub when_full: WhenFull,
 }
 
 impl Default for SoundSettings {
@@ -67,6 +78,8 @@ impl SoundSettings {
     /// ```
     /// # use pool_audio::SoundSettings;
     /// let settings = SoundSettings::default().max_voices(4);
+    /// assert_eq!(settings.max_voices, 4);
+    /// assert!(SoundSettings::default().max_voices(65).validate().is_err());
     /// ```
     pub fn max_voices(mut self, max_voices: u32) -> Self {
         self.max_voices = max_voices;
@@ -78,6 +91,8 @@ impl SoundSettings {
     /// ```
     /// # use pool_audio::SoundSettings;
     /// let settings = SoundSettings::default().first_volume(0.8);
+    /// assert_eq!(settings.first_volume, 0.8);
+    /// assert!(SoundSettings::default().first_volume(0.0).validate().is_err());
     /// ```
     pub fn first_volume(mut self, volume: f64) -> Self {
         self.first_volume = volume;
@@ -89,6 +104,8 @@ impl SoundSettings {
     /// ```
     /// # use pool_audio::SoundSettings;
     /// let settings = SoundSettings::default().headroom_db(-3.0);
+    /// assert_eq!(settings.headroom_db, -3.0);
+    /// assert!(SoundSettings::default().headroom_db(1.0).validate().is_err());
     /// ```
     pub fn headroom_db(mut self, decibels: f64) -> Self {
         self.headroom_db = decibels;
@@ -100,6 +117,7 @@ impl SoundSettings {
     /// ```
     /// # use pool_audio::SoundSettings;
     /// let settings = SoundSettings::default().audibility_floor_db(-50.0);
+    /// assert_eq!(settings.audibility_floor_db, -50.0);
     /// ```
     pub fn audibility_floor_db(mut self, decibels: f64) -> Self {
         self.audibility_floor_db = decibels;
@@ -114,6 +132,8 @@ impl SoundSettings {
     /// ```
     /// # use pool_audio::SoundSettings;
     /// let settings = SoundSettings::default().min_retrigger(0.05);
+    /// assert_eq!(settings.min_retrigger, 0.05);
+    /// assert!(SoundSettings::default().min_retrigger(f64::NAN).validate().is_err());
     /// ```
     pub fn min_retrigger(mut self, seconds: f64) -> Self {
         self.min_retrigger = seconds;
@@ -125,6 +145,7 @@ impl SoundSettings {
     /// ```
     /// # use pool_audio::SoundSettings;
     /// let settings = SoundSettings::default().priority(10);
+    /// assert_eq!(settings.priority, 10);
     /// ```
     pub fn priority(mut self, priority: i32) -> Self {
         self.priority = priority;
@@ -135,7 +156,8 @@ impl SoundSettings {
     ///
     /// ```
     /// # use pool_audio::{SoundSettings, WhenFull};
-    /// let settings = SoundSettings::default().when_full(WhenFull::Refuse);
+    /// let settings = SoundSettings::default().when_full(WhenFull::Strict);
+    /// assert_eq!(settings.when_full, WhenFull::Strict);
     /// ```
     pub fn when_full(mut self, when_full: WhenFull) -> Self {
         self.when_full = when_full;
@@ -246,6 +268,8 @@ impl std::error::Error for SettingsError {}
 /// use pool_audio::{SoundEffectsSettings, Stealing};
 ///
 /// let settings = SoundEffectsSettings { stealing: Stealing::Quietest, ..Default::default() };
+/// assert!(settings.validate().is_ok());
+/// assert_eq!(SoundEffectsSettings::default().stealing, Stealing::Oldest);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Stealing {
@@ -259,8 +283,8 @@ pub enum Stealing {
     Furthest,
     /// The voice of the lowest-priority sound; the oldest among equals.
     LowestPriority,
-    /// Refuse the new play with [`PlayError::VoiceCap`](crate::PlayError::VoiceCap).
-    Refuse,
+    /// Refuse the new play (the word `pool_core` uses for a pool that refuses) with [`PlayError::VoiceCap`](crate::PlayError::VoiceCap).
+    Strict,
 }
 
 /// Settings of the whole sound-effects layer.
@@ -274,6 +298,9 @@ pub enum Stealing {
 ///     steal_fade: Duration::from_millis(5),
 ///     ..Default::default()
 /// };
+/// assert!(settings.validate().is_ok());
+/// let too_long = SoundEffectsSettings { steal_fade: Duration::from_secs(2), ..settings };
+/// assert!(too_long.validate().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SoundEffectsSettings {

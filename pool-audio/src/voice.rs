@@ -48,11 +48,18 @@ pub struct SoundId {
 }
 
 impl SoundId {
-    /// Its position in registration order.
+    /// Its position in the order sounds were added.
     ///
     /// ```
-    /// # use pool_audio::SoundId;
-    /// fn index_of(sound: SoundId) -> usize { sound.index() }
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let first = sfx.add_sound("click", click.clone(), SoundSettings::default())?;
+    /// let second = sfx.add_sound("clack", click, SoundSettings::default())?;
+    /// assert_eq!((first.index(), second.index()), (0, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn index(self) -> usize {
         self.index as usize
@@ -124,7 +131,7 @@ impl ExhaustionPolicy<Voice> for StealPolicy {
             }
         };
         match self.stealing {
-            Stealing::Refuse => return None,
+            Stealing::Strict => return None,
             Stealing::Oldest => return live.oldest(),
             Stealing::Quietest => live.iter().for_each(|(h, v)| consider(h, v.volume)),
             Stealing::LowestPriority => live

@@ -1,4 +1,4 @@
-//! Source 003's problem, reproduced through plain kira on the offline backend: N
+//! The stacked-sound problem, reproduced through plain kira on the offline backend: N
 //! in-phase copies of a sound sum to N times its amplitude before kira's output
 //! clamp, and the meter sees what the clamp hides.
 

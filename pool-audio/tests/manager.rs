@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use kira::track::MainTrackBuilder;
-use kira::{AudioManager, AudioManagerSettings};
+use kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
     MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayError, PlayParams,
     SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Stealing, WhenFull,
@@ -96,8 +96,8 @@ fn recycling_takes_the_oldest_copy_and_its_handle_goes_stale() {
         frame(&mut manager, &mut sfx);
     }
     let newest = sfx.play(shot, PlayParams::default()).unwrap();
-    assert!(!sfx.is_playing(voices[0]), "the oldest copy was recycled");
-    assert!(sfx.is_playing(voices[1]) && sfx.is_playing(voices[2]) && sfx.is_playing(newest));
+    assert!(!sfx.contains(voices[0]), "the oldest copy was recycled");
+    assert!(sfx.contains(voices[1]) && sfx.contains(voices[2]) && sfx.contains(newest));
     assert_eq!(sfx.copies_playing(shot), 3);
     assert_eq!(sfx.stats().recycled_copies, 1);
     assert_eq!(
@@ -124,7 +124,7 @@ fn a_sound_that_refuses_when_full_keeps_its_copies() {
             sine(1.0),
             SoundSettings::default()
                 .max_voices(2)
-                .when_full(WhenFull::Refuse),
+                .when_full(WhenFull::Strict),
         )
         .unwrap();
     let a = sfx.play(ui, PlayParams::default()).unwrap();
@@ -133,7 +133,7 @@ fn a_sound_that_refuses_when_full_keeps_its_copies() {
         sfx.play(ui, PlayParams::default()),
         Err(PlayError::SoundLimit)
     );
-    assert!(sfx.is_playing(a) && sfx.is_playing(b));
+    assert!(sfx.contains(a) && sfx.contains(b));
     assert_eq!(sfx.stats().refused_sound_limit, 1);
 }
 
@@ -172,7 +172,7 @@ fn steal_with(stealing: Stealing) -> (Vec<bool>, SoundEffects) {
         })
         .collect();
     let _ = sfx.play(sounds[3], PlayParams::default());
-    (voices.iter().map(|v| sfx.is_playing(*v)).collect(), sfx)
+    (voices.iter().map(|v| sfx.contains(*v)).collect(), sfx)
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn the_voice_cap_steals_by_each_policy() {
     assert_eq!(steal_with(Stealing::Quietest).0, [true, true, false]);
     assert_eq!(steal_with(Stealing::Furthest).0, [true, false, true]);
     assert_eq!(steal_with(Stealing::LowestPriority).0, [true, false, true]);
-    let (alive, sfx) = steal_with(Stealing::Refuse);
+    let (alive, sfx) = steal_with(Stealing::Strict);
     assert_eq!(alive, [true, true, true]);
     assert_eq!(sfx.stats().refused_voice_cap, 1);
     let (_, sfx) = steal_with(Stealing::Oldest);
@@ -229,13 +229,18 @@ fn ended_voices_go_back_to_the_pool_on_update_and_their_handles_go_stale() {
         .unwrap();
     let voice = sfx.play(blip, PlayParams::default()).unwrap();
     manager.backend_mut().render(0.05).unwrap();
-    assert!(sfx.is_playing(voice), "until update notices");
+    assert!(sfx.contains(voice), "until update notices");
     sfx.update(FRAME).unwrap();
-    assert!(!sfx.is_playing(voice));
+    assert!(!sfx.contains(voice));
     assert_eq!(sfx.copies_playing(blip), 0);
-    assert!(sfx.stop(voice, Duration::ZERO).is_err());
-    assert!(sfx.pause(voice).is_err() && sfx.resume(voice).is_err());
-    assert!(sfx.set_volume(voice, 0.5).is_err() && sfx.set_position(voice, [0.0; 3]).is_err());
+    assert!(sfx.stop(voice, fade(Duration::ZERO)).is_err());
+    assert!(
+        sfx.pause(voice, Tween::default()).is_err() && sfx.resume(voice, Tween::default()).is_err()
+    );
+    assert!(
+        sfx.set_volume(voice, 0.5, Tween::default()).is_err()
+            && sfx.set_position(voice, [0.0; 3]).is_err()
+    );
 }
 
 #[test]
@@ -246,16 +251,16 @@ fn pause_resume_and_stop_control_the_kira_sound() {
         .unwrap();
     let voice = sfx.play(hum, PlayParams::default()).unwrap();
     frame(&mut manager, &mut sfx);
-    sfx.pause(voice).unwrap();
+    sfx.pause(voice, Tween::default()).unwrap();
     frame(&mut manager, &mut sfx);
     meter.reset();
     manager.backend_mut().render(0.1).unwrap();
     assert_eq!(meter.peak(), 0.0, "silent while paused");
-    assert!(sfx.is_playing(voice), "a paused voice keeps its voice");
-    sfx.resume(voice).unwrap();
+    assert!(sfx.contains(voice), "a paused voice keeps its voice");
+    sfx.resume(voice, Tween::default()).unwrap();
     manager.backend_mut().render(0.1).unwrap();
     assert!(meter.peak() > 0.1, "audible again");
-    sfx.stop(voice, Duration::from_millis(5)).unwrap();
+    sfx.stop(voice, fade(Duration::from_millis(5))).unwrap();
     frame(&mut manager, &mut sfx);
     meter.reset();
     manager.backend_mut().render(0.1).unwrap();
@@ -316,7 +321,7 @@ proptest! {
     #[test]
     fn random_sequences_respect_every_limit_and_never_hit_kiras(
         cap in 1..6usize,
-        stealing in prop::sample::select(vec![Stealing::Oldest, Stealing::Quietest, Stealing::Refuse]),
+        stealing in prop::sample::select(vec![Stealing::Oldest, Stealing::Quietest, Stealing::Strict]),
         ops in prop::collection::vec(op(), 0..120),
     ) {
         let (mut manager, mut sfx, _) = setup(SoundEffectsSettings { voice_cap: cap, stealing, emitters: 2, ..Default::default() });
@@ -345,11 +350,11 @@ proptest! {
                 },
                 Op::Stop(i) if !handles.is_empty() => {
                     // Fades from none to longer than a frame.
-                    let fade = Duration::from_millis((i % 40) as u64);
-                    let _ = sfx.stop(handles[i % handles.len()], fade);
+                    let out = fade(Duration::from_millis((i % 40) as u64));
+                    let _ = sfx.stop(handles[i % handles.len()], out);
                 }
-                Op::Pause(i) if !handles.is_empty() => { let _ = sfx.pause(handles[i % handles.len()]); }
-                Op::Resume(i) if !handles.is_empty() => { let _ = sfx.resume(handles[i % handles.len()]); }
+                Op::Pause(i) if !handles.is_empty() => { let _ = sfx.pause(handles[i % handles.len()], Tween::default()); }
+                Op::Resume(i) if !handles.is_empty() => { let _ = sfx.resume(handles[i % handles.len()], Tween::default()); }
                 Op::Frame => frame(&mut manager, &mut sfx),
                 _ => {}
             }
@@ -361,7 +366,7 @@ proptest! {
                 // One outgoing copy tracked per index at most.
                 prop_assert!(sfx.copies_fading(*sound) <= limit as usize);
             }
-            let live = handles.iter().filter(|h| sfx.is_playing(**h)).count();
+            let live = handles.iter().filter(|h| sfx.contains(**h)).count();
             prop_assert_eq!(live, stats.active_voices);
         }
     }
@@ -394,7 +399,8 @@ fn kiras_sound_limit_never_surfaces_however_seldom_kira_renders() {
                 Err(other) => panic!("round {round}: {other:?}"),
             }
         }
-        sfx.stop_all(Duration::ZERO);
+        sfx.stop_all(fade(Duration::ZERO))
+            .expect("a linear fade is valid");
         if round % 3 == 0 {
             manager.backend_mut().render(0.001).unwrap(); // a single processing pass
         }
@@ -485,4 +491,12 @@ fn the_manager_handles_and_readings_cross_threads() {
     send_sync::<pool_audio::LimiterHandle>();
     send_sync::<MeterHandle>();
     send_sync::<pool_audio::SoundPeak>();
+}
+
+/// A linear fade of `duration`, starting now.
+fn fade(duration: Duration) -> Tween {
+    Tween {
+        duration,
+        ..Tween::default()
+    }
 }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use kira::Tween;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
@@ -61,7 +62,8 @@ fn update_does_not_allocate() {
             }
         }
         if frame % 10 == 0 {
-            sfx.stop_sound(sounds[0], Duration::from_millis(5));
+            sfx.stop_sound(sounds[0], fade(Duration::from_millis(5)))
+                .expect("a linear fade is valid");
         }
         manager.backend_mut().render(1.0 / 60.0).unwrap();
         let before = alloc_counter::thread_allocations();
@@ -95,4 +97,12 @@ fn the_limiter_allocates_nothing_on_the_audio_thread() {
         "the limiter was acting"
     );
     assert_eq!(in_render, 0);
+}
+
+/// A linear fade of `duration`, starting now.
+fn fade(duration: Duration) -> Tween {
+    Tween {
+        duration,
+        ..Tween::default()
+    }
 }

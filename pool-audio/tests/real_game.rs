@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
-use kira::{AudioManager, AudioManagerSettings, Frame};
+use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
     MemoryLoader, MeterBuilder, MeterHandle, OfflineBackend, OfflineError, OfflineSettings,
     ParamError, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundError, SoundLoader,
@@ -251,7 +251,7 @@ fn a_stopped_copy_with_a_long_fade_does_not_stack_with_the_next_one() {
         .unwrap();
     let first = game.sfx.play(tone, PlayParams::default()).unwrap();
     game.frame(FRAME);
-    game.sfx.stop(first, Duration::from_secs(1)).unwrap();
+    game.sfx.stop(first, fade(Duration::from_secs(1))).unwrap();
     assert_eq!(game.sfx.copies_fading(tone), 1);
     game.sfx.play(tone, PlayParams::default()).unwrap();
     game.render(0.5);
@@ -354,7 +354,7 @@ fn a_nan_spatial_blend_position_or_listener_is_refused_and_the_mix_stays_finite(
     ));
     assert!(game.sfx.set_listener([0.0, 0.0, f32::NAN]).is_err());
     assert!(matches!(
-        game.sfx.set_volume(voice, f64::NAN),
+        game.sfx.set_volume(voice, f64::NAN, Tween::default()),
         Err(VoiceError::InvalidParam(ParamError::Volume(_)))
     ));
     // Extreme but finite positions are fine: kira's spatialization stays finite.
@@ -402,8 +402,16 @@ fn playback_rates_volumes_and_pans_out_of_range_are_refused() {
                 .is_err()
         );
     }
-    assert!(game.sfx.set_track_volume(1.5, Duration::ZERO).is_err());
-    assert!(game.sfx.set_track_volume(f64::NAN, Duration::ZERO).is_err());
+    assert!(
+        game.sfx
+            .set_track_volume(1.5, fade(Duration::ZERO))
+            .is_err()
+    );
+    assert!(
+        game.sfx
+            .set_track_volume(f64::NAN, fade(Duration::ZERO))
+            .is_err()
+    );
     // The fastest rate renders in bounded time; nothing was refused silently.
     game.render(0.1);
     assert_eq!(game.sfx.stats().plays, 2);
@@ -548,19 +556,24 @@ fn ids_and_handles_from_another_manager_are_refused() {
     assert!(b.sfx.sound_name(tone_a).is_none());
     let voice_a = a.sfx.play(tone_a, PlayParams::default()).unwrap();
     let voice_b = b.sfx.play(tone_b, PlayParams::default()).unwrap();
-    assert!(!b.sfx.is_playing(voice_a));
+    assert!(!b.sfx.contains(voice_a));
     assert_eq!(
-        b.sfx.stop(voice_a, Duration::ZERO),
+        b.sfx.stop(voice_a, fade(Duration::ZERO)),
         Err(VoiceError::WrongManager)
     );
     assert_eq!(
-        b.sfx.set_volume(voice_a, 0.1),
+        b.sfx.set_volume(voice_a, 0.1, Tween::default()),
         Err(VoiceError::WrongManager)
     );
-    assert_eq!(b.sfx.pause(voice_a), Err(VoiceError::WrongManager));
-    b.sfx.stop_sound(tone_a, Duration::ZERO);
-    assert!(b.sfx.is_playing(voice_b), "b's own voice was not touched");
-    assert!(a.sfx.is_playing(voice_a));
+    assert_eq!(
+        b.sfx.pause(voice_a, Tween::default()),
+        Err(VoiceError::WrongManager)
+    );
+    b.sfx
+        .stop_sound(tone_a, fade(Duration::ZERO))
+        .expect("a linear fade is valid");
+    assert!(b.sfx.contains(voice_b), "b's own voice was not touched");
+    assert!(a.sfx.contains(voice_a));
 }
 
 #[test]
@@ -585,5 +598,13 @@ fn min_retrigger_counts_exact_frames() {
             }
         }
         assert_eq!(waited, frames, "{fps} fps");
+    }
+}
+
+/// A linear fade of `duration`, starting now.
+fn fade(duration: Duration) -> Tween {
+    Tween {
+        duration,
+        ..Tween::default()
     }
 }

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use kira::Tween;
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Frame};
@@ -200,7 +201,7 @@ fn render(
                 .max_voices(spec.max_voices)
                 .first_volume(spec.first_volume);
             if spec.refuse {
-                settings = settings.when_full(WhenFull::Refuse);
+                settings = settings.when_full(WhenFull::Strict);
             }
             sfx.add_sound(&format!("s{i}"), build(spec), settings)
                 .unwrap()
@@ -228,7 +229,7 @@ fn render(
                 }
             }
             Op::Stop(i, ms) if !voices.is_empty() => {
-                let _ = sfx.stop(voices[i % voices.len()], Duration::from_millis(*ms));
+                let _ = sfx.stop(voices[i % voices.len()], fade(Duration::from_millis(*ms)));
             }
             Op::Stop(..) => {}
             Op::Frame(ms) => {
@@ -290,5 +291,13 @@ proptest! {
         prop_assert!(peak <= CEILING + 1e-5, "peak {peak} above the ceiling");
         prop_assert_eq!(clipped, 0);
         prop_assert_eq!(nan, 0);
+    }
+}
+
+/// A linear fade of `duration`, starting now.
+fn fade(duration: Duration) -> Tween {
+    Tween {
+        duration,
+        ..Tween::default()
     }
 }

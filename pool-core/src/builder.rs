@@ -147,7 +147,10 @@ impl<T, P, K> PoolBuilder<T, P, K> {
     ///
     /// ```
     /// # use pool_core::{Pool, RecycleOldest};
-    /// let pool = Pool::builder(|| 0u8).max_objects(8).policy(RecycleOldest).build().unwrap();
+    /// let mut pool = Pool::builder(|| 0u8).max_objects(1).policy(RecycleOldest).build().unwrap();
+    /// let first = pool.acquire();
+    /// let second = pool.acquire(); // full: the oldest is recycled
+    /// assert!(!pool.contains(first) && pool.contains(second));
     /// ```
     pub fn policy<Q>(self, policy: Q) -> PoolBuilder<T, Q, K> {
         self.map_policy(|_| policy)
@@ -174,6 +177,7 @@ impl<T, P, K> PoolBuilder<T, P, K> {
     ///
     /// let mut pool = Pool::builder(|| 0u8).max_objects(8).handle::<BulletHandle>().build().unwrap();
     /// let bullet: BulletHandle = pool.acquire();
+    /// assert!(pool.contains(bullet));
     /// ```
     pub fn handle<L>(self) -> PoolBuilder<T, P, L> {
         self.map_policy(|policy| policy)
@@ -310,6 +314,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> PoolBuilder<T, P, K> {
     pub fn build_lazy(self) -> Result<Pool<T, P, K>, ConfigError> {
         self.validate()?;
         let max_objects = self.cap();
-        Ok(Pool::from_parts(self.hooks, self.initial, max_objects, self.policy))
+        Ok(Pool::from_parts(
+            self.hooks,
+            self.initial,
+            max_objects,
+            self.policy,
+        ))
     }
 }

@@ -159,11 +159,7 @@ impl fmt::Display for KeyedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownKind(kind) => {
-                write!(
-                    f,
-                    "kind #{} is not added in this pool set",
-                    kind.index()
-                )
+                write!(f, "kind #{} is not added in this pool set", kind.index())
             }
             Self::Acquire(error) => error.fmt(f),
             Self::Stale(error) => error.fmt(f),
@@ -232,7 +228,8 @@ impl core::error::Error for AddKindError {}
 /// // Every frame: ids only, no string hashing.
 /// let boom = effects.acquire(explosion);
 /// effects.get_mut(boom).unwrap().frame += 1;
-/// effects.reclaim(|_kind, _handle, effect| effect.frame >= 12);
+/// assert_eq!(effects.reclaim(|_kind, _handle, effect| effect.frame >= 12), 0);
+/// assert!(effects.contains(boom));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct KeyedPool<T, P = PolicyChoice, K = Handle> {
@@ -511,6 +508,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
     /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// let object = pools.acquire(a);
+    /// assert_eq!(object.kind(), a);
+    /// assert!(pools.contains(object));
     /// ```
     #[track_caller]
     #[must_use = "a handle is the only way to release its object: dropping it leaks the object until `clear` or `reclaim`"]

@@ -32,7 +32,12 @@
 //! let (handle, spark) = sparks.acquire_mut();
 //! spark.life = 0.25;
 //! sparks.get_mut(handle).unwrap().x += 1.0;
-//! sparks.reclaim(|_, spark| { spark.life -= 1.0 / 60.0; spark.life <= 0.0 });
+//! for _frame in 0..16 {
+//!     sparks.reclaim(|_, spark| { spark.life -= 1.0 / 60.0; spark.life <= 0.0 });
+//! }
+//! // A quarter second (and a frame) later the spark is back in the pool, its handle stale.
+//! assert!(sparks.get(handle).is_none());
+//! assert_eq!(sparks.stats().idle, 64);
 //! # Ok::<(), pool_core::ConfigError>(())
 //! ```
 //!

@@ -130,6 +130,11 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     ///         live.oldest()
     ///     }
     /// }
+    /// # use pool_core::Pool;
+    /// let mut pool = Pool::builder(|| 0u8).max_objects(2).policy(Oldest).build().unwrap();
+    /// let (first, second) = (pool.acquire(), pool.acquire());
+    /// assert_eq!(pool.try_acquire_detailed().unwrap().recycled, Some(first));
+    /// assert!(pool.contains(second));
     /// ```
     #[inline]
     pub fn oldest(&self) -> Option<K> {
@@ -147,6 +152,11 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     ///         live.newest()
     ///     }
     /// }
+    /// # use pool_core::Pool;
+    /// let mut pool = Pool::builder(|| 0u8).max_objects(2).policy(Newest).build().unwrap();
+    /// let (first, second) = (pool.acquire(), pool.acquire());
+    /// assert_eq!(pool.try_acquire_detailed().unwrap().recycled, Some(second));
+    /// assert!(pool.contains(first));
     /// ```
     #[inline]
     pub fn newest(&self) -> Option<K> {
@@ -164,6 +174,13 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     ///         if live.len() >= 8 { live.oldest() } else { None }
     ///     }
     /// }
+    /// # use pool_core::Pool;
+    /// let mut small = Pool::builder(|| 0u8).max_objects(2).policy(RefuseUnlessMany).build().unwrap();
+    /// let _ = (small.acquire(), small.acquire());
+    /// assert!(small.try_acquire().is_err(), "2 live: refused");
+    /// let mut big = Pool::builder(|| 0u8).max_objects(8).policy(RefuseUnlessMany).build().unwrap();
+    /// for _ in 0..8 { let _ = big.acquire(); }
+    /// assert!(big.try_acquire().is_ok(), "8 live: the oldest is recycled");
     /// ```
     pub fn len(&self) -> usize {
         self.len
@@ -180,6 +197,10 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     ///         if live.is_empty() { None } else { live.oldest() }
     ///     }
     /// }
+    /// # use pool_core::Pool;
+    /// let mut pool = Pool::builder(|| 0u8).max_objects(1).policy(Careful).build().unwrap();
+    /// let first = pool.acquire();
+    /// assert_eq!(pool.try_acquire_detailed().unwrap().recycled, Some(first));
     /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
@@ -196,6 +217,11 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     ///         live.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|(handle, _)| handle)
     ///     }
     /// }
+    /// # use pool_core::Pool;
+    /// let mut voices = Pool::builder(|| 0.0f32).max_objects(3).policy(Loudest).build().unwrap();
+    /// let volumes = [0.2, 0.9, 0.5];
+    /// let handles: Vec<_> = volumes.iter().map(|v| { let (h, o) = voices.acquire_mut(); *o = *v; h }).collect();
+    /// assert_eq!(voices.try_acquire_detailed().unwrap().recycled, Some(handles[1]));
     /// ```
     pub fn iter(&self) -> Iter<'a, T, K> {
         Iter::new(self.slots, self.len)
@@ -203,8 +229,8 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
 }
 
 /// Refuse: a full pool hands out nothing and `try_acquire` returns
-/// [`AcquireError::Exhausted`](crate::AcquireError::Exhausted). Source 000's strict
-/// pool ("limit concurrent sound effects; give up"). The default policy, because it
+/// [`AcquireError::Exhausted`](crate::AcquireError::Exhausted). A Unity sound
+/// manager's strict pool ("limit concurrent sound effects; give up"). The default policy, because it
 /// never takes an object away from code that holds it.
 ///
 /// ```
@@ -225,7 +251,7 @@ impl<T> ExhaustionPolicy<T> for Strict {
 }
 
 /// FIFO-recycle: a full pool resets its oldest live object and hands it out again.
-/// O(1). Source 000's FIFO pool: the newest request always wins, and the object cut
+/// O(1). The FIFO pool of a Unity sound manager: the newest request always wins, and the object cut
 /// off is the one that has been live the longest.
 ///
 /// ```

@@ -86,7 +86,12 @@ pub struct Pool<T, P = Strict, K = Handle> {
 
 impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// A pool with no object yet; the builder validated the sizes.
-    pub(crate) fn from_parts(hooks: Hooks<T>, initial: usize, max_objects: usize, policy: P) -> Self {
+    pub(crate) fn from_parts(
+        hooks: Hooks<T>,
+        initial: usize,
+        max_objects: usize,
+        policy: P,
+    ) -> Self {
         let mut slots = Vec::with_capacity(initial + 1);
         slots.push(Slot::sentinel());
         Self {
@@ -616,7 +621,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         self.slots[SENTINEL as usize].next
     }
 
-    /// Source 000's `Reinitialize`: every live object is reset (release hook) and
+    /// For a level change: every live object is reset (release hook) and
     /// made idle, every outstanding handle becomes stale, and the pool returns to
     /// exactly `initial` objects, destroying the surplus or creating the shortfall.
     ///
@@ -644,7 +649,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         self.prewarm();
     }
 
-    /// Source 004's `Clear`: drops every idle object, and with `include_live` every
+    /// Drops every idle object, and with `include_live` every
     /// live one too (their handles become stale; the release hook is not run, the
     /// destroy hook is). Slots are kept for reuse; the pool grows again on demand.
     ///
@@ -821,7 +826,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     /// # use pool_core::{Pool, PolicyChoice};
     /// let mut pool = Pool::builder(|| 0u8).max_objects(1).policy(PolicyChoice::Strict).build().unwrap();
+    /// let first = pool.acquire();
+    /// assert!(pool.try_acquire().is_err());
     /// *pool.policy_mut() = PolicyChoice::RecycleOldest;
+    /// assert!(pool.try_acquire().is_ok());
+    /// assert!(!pool.contains(first));
     /// ```
     pub fn policy_mut(&mut self) -> &mut P {
         &mut self.policy

@@ -3,9 +3,9 @@
 use std::sync::{Arc, Mutex};
 
 use pool_core::{
-    AcquireError, ConfigError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool, LiveObjects,
-    MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest, AddKindError,
-    StaleHandle, Strict, new_handle_type,
+    AcquireError, AddKindError, ConfigError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool,
+    LiveObjects, MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest, StaleHandle,
+    Strict, new_handle_type,
 };
 
 #[test]

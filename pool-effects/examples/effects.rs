@@ -1,4 +1,4 @@
-//! Source 001's scene, headless: three effect kinds with 1000 instances each,
+//! A mobile action game's effect scene, headless: three effect kinds with 1000 instances each,
 //! waves of enemies dying and spawning effects for six simulated seconds.
 //!
 //! `cargo run --release -p pool-effects --example effects [-- --out DIR] [--tsv]`
@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // Written with `?`, so a closed pipe (`| head`) ends the run instead of panicking.
     let mut out = std::io::stdout().lock();
 
-    // Source 001: one pool per kind, 1000 of each. Created lazily and prewarmed in
+    // One pool per kind, 1000 of each. Created lazily and prewarmed in
     // steps of 750 over the first frames, so no single frame pays for all 3000.
     let mut effects = Effects::new();
     let mut draw = DrawList::new();

@@ -3,8 +3,8 @@
 use core::num::NonZeroU64;
 
 use crate::clock;
-use pool_core::TimeError;
 use crate::kind::Timing;
+use pool_core::TimeError;
 
 /// A 2-D position or scale: [mint](https://docs.rs/mint)'s vector, the type glam,
 /// nalgebra, cgmath and kira convert to and from. `[f32; 2]` converts too.

@@ -422,6 +422,7 @@ impl Effects {
     /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.get_mut(spark).unwrap().position.x += 1.0;
+    /// assert_eq!(effects.get(spark).unwrap().position.x, 1.0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]

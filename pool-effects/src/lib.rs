@@ -96,13 +96,13 @@ pub use effect::{Effect, Rgba, Vec2};
 pub use effects::{EffectHandle, Effects, Finished, KindStats};
 pub use error::{AddKindError, SpawnError};
 pub use kind::{EffectKind, Playback};
+/// The vector types of [`Vec2`], for converting from your math library.
+pub use mint;
 /// Types of `pool_core` that this crate's signatures expose.
 pub use pool_core::{
     AcquireError, ConfigError, KindId, MAX_OBJECTS_LIMIT, PolicyChoice, PoolStats, StaleHandle,
     TimeError,
 };
-/// The vector types of [`Vec2`], for converting from your math library.
-pub use mint;
 
 /// The longest a kind's animation (`frame_count * frame_interval`) may last, in
 /// seconds: clocks count microseconds in a `u32`, which keeps an effect at 64 bytes.

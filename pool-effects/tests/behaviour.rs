@@ -1,6 +1,6 @@
 //! Behaviour of pooled effects, one test per promise.
 
-use pool_effects::{DrawList, AddKindError, EffectKind, Effects, Rgba, SpawnError, TimeError};
+use pool_effects::{AddKindError, DrawList, EffectKind, Effects, Rgba, SpawnError, TimeError};
 
 const FRAME: f64 = 1.0 / 60.0;
 
@@ -250,7 +250,8 @@ fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
         handles.push(handle);
     }
     effects.stop(handles[3]).unwrap();
-    let drawn: Vec<(i32, f32)> = DrawList::new().fill(&effects)
+    let drawn: Vec<(i32, f32)> = DrawList::new()
+        .fill(&effects)
         .iter()
         .map(|d| (d.layer, d.position.x))
         .collect();
