@@ -33,7 +33,7 @@ thread_local! {
 ///     let before = alloc_counter::thread_allocations();
 ///     let boxed = Box::new(7u64);
 ///     assert_eq!(alloc_counter::thread_allocations() - before, 1);
-///     assert_eq!(alloc_counter::allocations_during(|| *boxed + 1), 0);
+///     assert_eq!(alloc_counter::allocations_during(|| assert_eq!(*boxed, 7)), 0);
 /// }
 /// ```
 pub struct CountingAllocator;

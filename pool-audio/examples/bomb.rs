@@ -1,5 +1,6 @@
 //! 100 explosions in one frame, and a battle: plain kira against the pool, on the
-//! offline backend, metered before kira's output clamp.
+//! offline backend, metered before kira's output clamp. (Slightly over the
+//! ~600-line guide: the two scenes, their tables and their pictures are one demo.)
 //!
 //! `cargo run --release -p pool-audio --example bomb [-- --out DIR] [--tsv]`
 //!

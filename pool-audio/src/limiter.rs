@@ -1,5 +1,9 @@
 //! The mix ceiling: a look-ahead peak limiter as a kira effect.
 //!
+//! Over the workspace's ~600-line guide because its unit tests (the ceiling under
+//! every look-ahead, release and sample rate; no allocation on the audio thread)
+//! live beside the algorithm they pin down: the limiter itself is under 600 lines.
+//!
 //! The copy attenuation keeps each sound's stack under the headroom, but several
 //! different sounds at once add up. The limiter is the last line: it sees every
 //! peak `lookahead` before it is heard and lowers the gain smoothly so that no

@@ -2,7 +2,8 @@
 //! continuous and mixed sounds, and every bad number a game can pass in. One test
 //! per situation; each failed before the peaks were measured, the pan law
 //! compensated, the copy index handed off, the limiter added and the numbers
-//! checked.
+//! checked. (Just over the ~600-line guide: one situation per test, read side by
+//! side.)
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -119,6 +119,13 @@
 //! [`KeyedPool`] holds one pool per kind (effect name -> pool). A name
 //! is resolved once to a [`KindId`]; every hot-path call takes the id.
 //!
+//! # Shared with the game layers
+//! The workspace's game layers (`pool-effects`, `pool-audio`) name things as this
+//! crate does: a stale handle is [`StaleHandle`], a full pool that refuses is
+//! [`Strict`], registration is `add_*` ([`KeyedPool::add_kind`]), liveness is
+//! `contains`. Their `update(dt)` takes `f64` seconds through
+//! [`seconds_to_micros`] and fails with [`TimeError`], both defined here.
+//!
 //! # Portability
 //! `#![no_std]` with `alloc`. `Pool<T>` is `Send` and `Sync` when `T` is; hooks and
 //! the factory must therefore be `Send + Sync`. No `unsafe` code of its own (the

@@ -2,6 +2,7 @@
 //! act on many voices at once. A voice ends only through `end_voice` or the
 //! stop-where sweep, both of which end it through `Slots::retire`.
 
+use kira::sound::static_sound::StaticSoundHandle;
 use kira::{Decibels, Tween};
 use pool_core::StaleHandle;
 
@@ -268,11 +269,7 @@ impl SoundEffects {
     /// ```
     pub fn pause_all(&mut self, fade: Tween) -> Result<(), ParamError> {
         let fade = check_fade(fade)?;
-        self.voices.for_each_mut(|_, voice| {
-            if let Some(kira) = &mut voice.kira {
-                kira.pause(fade);
-            }
-        });
+        self.each_kira_sound(|kira| kira.pause(fade));
         Ok(())
     }
 
@@ -292,11 +289,16 @@ impl SoundEffects {
     /// ```
     pub fn resume_all(&mut self, fade: Tween) -> Result<(), ParamError> {
         let fade = check_fade(fade)?;
+        self.each_kira_sound(|kira| kira.resume(fade));
+        Ok(())
+    }
+
+    /// Calls `f` on the kira sound of every live voice.
+    fn each_kira_sound(&mut self, mut f: impl FnMut(&mut StaticSoundHandle)) {
         self.voices.for_each_mut(|_, voice| {
             if let Some(kira) = &mut voice.kira {
-                kira.resume(fade);
+                f(kira);
             }
         });
-        Ok(())
     }
 }
