@@ -3,64 +3,12 @@
 
 use std::fmt;
 
-use kira::Tween;
 use pool_core::StaleHandle;
 
 use crate::loader::LoadError;
+use crate::params::ParamError;
 use crate::settings::SettingsError;
 use crate::sound_error::SoundError;
-
-/// A number given to the manager that is NaN, infinite or out of range. Nothing
-/// changes when one is refused, and no bad value ever reaches kira's audio thread.
-///
-/// ```
-/// use pool_audio::{ParamError, PlayError, PlayParams};
-///
-/// let err = PlayParams::default().spatial_blend(f32::NAN).validate().unwrap_err();
-/// assert!(matches!(err, ParamError::SpatialBlend(_)));
-/// assert!(err.to_string().contains("spatial blend"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub enum ParamError {
-    /// A volume (linear amplitude) not in `[0, 1]`.
-    Volume(f64),
-    /// A playback rate not in [`MIN_PLAYBACK_RATE`](crate::MIN_PLAYBACK_RATE)`..=`[`MAX_PLAYBACK_RATE`](crate::MAX_PLAYBACK_RATE).
-    PlaybackRate(f64),
-    /// A panning not in `[-1, 1]`.
-    Panning(f32),
-    /// A spatial blend not in `[0, 1]`.
-    SpatialBlend(f32),
-    /// A position with a NaN or infinite coordinate.
-    Position([f32; 3]),
-    /// A fade whose easing power is NaN, infinite or negative (kira would compute
-    /// NaN or infinite volumes on the audio thread from it).
-    Fade(Tween),
-}
-
-impl fmt::Display for ParamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Volume(v) => write!(f, "volume {v} is not a linear amplitude in [0, 1]"),
-            Self::PlaybackRate(r) => write!(
-                f,
-                "playback rate {r} is not in {}..={}",
-                crate::params::MIN_PLAYBACK_RATE,
-                crate::params::MAX_PLAYBACK_RATE
-            ),
-            Self::Panning(p) => write!(f, "panning {p} is not in [-1, 1]"),
-            Self::SpatialBlend(b) => write!(f, "spatial blend {b} is not in [0, 1]"),
-            Self::Position(p) => write!(f, "position {p:?} is not finite"),
-            Self::Fade(t) => write!(
-                f,
-                "fade easing {:?} has a NaN, infinite or negative power",
-                t.easing
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ParamError {}
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each
 /// refusal is also counted in [`AudioStats`](crate::AudioStats).

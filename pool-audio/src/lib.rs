@@ -86,8 +86,10 @@
 mod attenuation;
 mod clock;
 mod copies;
+mod emitter_pool;
 
 mod error;
+mod level;
 mod limiter;
 mod loader;
 mod meter;
@@ -102,7 +104,7 @@ mod stats;
 mod voice;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
-pub use error::{AddSoundError, ParamError, PlayError, SetupError, VoiceError};
+pub use error::{AddSoundError, PlayError, SetupError, VoiceError};
 /// kira, whose types ([`kira::Tween`], [`kira::AudioManager`], sound data) this
 /// crate's signatures take: the version this crate is built against.
 pub use kira;
@@ -114,7 +116,7 @@ pub use mint;
 pub use offline::{
     MAX_OFFLINE_SAMPLE_RATE, OfflineBackend, OfflineError, OfflineSettings, Rendered,
 };
-pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, PlayParams};
+pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, ParamError, PlayParams};
 pub use peak::SoundPeak;
 /// The workspace's shared errors, from `pool_core`: a stale handle (inside
 /// [`VoiceError::Stale`]) and a bad time step (from [`SoundEffects::update`]).

@@ -31,7 +31,7 @@ use kira::Frame;
 use kira::effect::{Effect, EffectBuilder};
 use kira::info::Info;
 
-use crate::settings::amplitude;
+use crate::level::amplitude;
 
 /// The sample rate the limiter's buffers are sized for at least; above it the
 /// look-ahead is shortened to what fits (the ceiling still holds).

@@ -10,9 +10,8 @@
 
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
-use kira::sound::{EndPosition, PlaybackPosition};
 
-use crate::sound_error::SoundError;
+use crate::sound_error::{SoundError, loop_region, samples};
 
 /// The loudest a sound can come out of kira, per channel, measured when the sound
 /// is added.
@@ -172,26 +171,6 @@ impl SoundPeak {
     }
 }
 
-/// kira's own conversion of a position to frames (`PlaybackPosition::into_samples`
-/// is private to kira; a float cast saturates, NaN goes to 0).
-pub(crate) fn samples(position: PlaybackPosition, sample_rate: u32) -> usize {
-    match position {
-        PlaybackPosition::Seconds(seconds) => (seconds * f64::from(sample_rate)).round() as usize,
-        PlaybackPosition::Samples(samples) => samples,
-    }
-}
-
-/// The loop region in frames, as kira's transport computes it; `None` without one.
-pub(crate) fn loop_region(data: &StaticSoundData, frames: usize) -> Option<(usize, usize)> {
-    data.settings.loop_region.map(|region| {
-        let end = match region.end {
-            EndPosition::EndOfAudio => frames,
-            EndPosition::Custom(end) => samples(end, data.sample_rate),
-        };
-        (samples(region.start, data.sample_rate), end)
-    })
-}
-
 /// The largest magnitude kira's interpolator can produce from one channel: every
 /// window of the padded data (a silent frame before the start position, silence
 /// after the end), and the windows across the loop point.
@@ -295,6 +274,7 @@ pub(crate) fn window_peak(a: f32, b: f32, c: f32, d: f32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kira::sound::PlaybackPosition;
     use proptest::prelude::*;
 
     fn kira_cubic(a: f32, b: f32, c: f32, d: f32, t: f32) -> f32 {

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::attenuation::{AttenuationError, CopyVolumes};
+use crate::level::amplitude;
 use crate::limiter::{LimiterError, LimiterSettings};
 
 /// What a sound does when all its `max_voices` copies are playing.
@@ -362,14 +363,4 @@ impl SoundEffectsSettings {
         }
         Ok(())
     }
-}
-
-/// dB to linear amplitude.
-pub(crate) fn amplitude(decibels: f64) -> f64 {
-    10f64.powf(decibels / 20.0)
-}
-
-/// Linear amplitude to dB (`-inf` for 0).
-pub(crate) fn decibels(amplitude: f64) -> f64 {
-    20.0 * amplitude.log10()
 }

@@ -22,16 +22,17 @@ use pool_core::{Pool, TimeError, seconds_to_micros};
 
 use crate::attenuation::CopyVolumes;
 use crate::copies::{CopySlot, Fading, Sound, audible};
-use crate::error::{AddSoundError, ParamError, SetupError, VoiceError};
+use crate::emitter_pool::{Emitters, vector};
+use crate::error::{AddSoundError, SetupError, VoiceError};
+use crate::level::decibels;
 use crate::limiter::{LimiterBuilder, LimiterHandle};
 use crate::loader::SoundLoader;
-use crate::params::{check_fade, check_volume};
+use crate::params::{ParamError, check_fade, check_volume};
 use crate::passes::{Probe, ProbeBuilder};
 use crate::peak::SoundPeak;
-use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings, decibels};
+use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings};
 use crate::stats::AudioStats;
 use crate::voice::{SoundId, StealPolicy, Voice, VoiceHandle, VoiceKey, next_owner};
-use emitters::{Emitters, vector};
 use slots::Slots;
 
 /// Sound-effect voices on the game's own kira [`AudioManager`]: per-sound copy

@@ -6,9 +6,8 @@ use std::fmt;
 
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
+use kira::sound::{EndPosition, PlaybackPosition};
 use kira::{Easing, Tween};
-
-use crate::peak::{loop_region, samples};
 
 /// The highest sample rate a sound may have. kira's resampler reads
 /// `sample rate x playback rate / output rate` frames per output frame; with this
@@ -145,4 +144,24 @@ pub(crate) fn easing_is_safe(tween: Tween) -> bool {
         Easing::InPowi(p) | Easing::OutPowi(p) | Easing::InOutPowi(p) => p >= 0,
         Easing::InPowf(p) | Easing::OutPowf(p) | Easing::InOutPowf(p) => p.is_finite() && p >= 0.0,
     }
+}
+
+/// kira's own conversion of a position to frames (`PlaybackPosition::into_samples`
+/// is private to kira; a float cast saturates, NaN goes to 0).
+pub(crate) fn samples(position: PlaybackPosition, sample_rate: u32) -> usize {
+    match position {
+        PlaybackPosition::Seconds(seconds) => (seconds * f64::from(sample_rate)).round() as usize,
+        PlaybackPosition::Samples(samples) => samples,
+    }
+}
+
+/// The loop region in frames, as kira's transport computes it; `None` without one.
+pub(crate) fn loop_region(data: &StaticSoundData, frames: usize) -> Option<(usize, usize)> {
+    data.settings.loop_region.map(|region| {
+        let end = match region.end {
+            EndPosition::EndOfAudio => frames,
+            EndPosition::Custom(end) => samples(end, data.sample_rate),
+        };
+        (samples(region.start, data.sample_rate), end)
+    })
 }

@@ -7,8 +7,9 @@ use slotmap::Key;
 
 use crate::error::ConfigError;
 use crate::handle::Handle;
+use crate::lifecycle::Hooks;
 use crate::policy::{ExhaustionPolicy, Strict};
-use crate::pool::{Hooks, Pool};
+use crate::pool::Pool;
 use crate::slot::NIL;
 
 /// The largest `max_objects` a pool accepts: a handle's slot index is 32 bits and

@@ -142,6 +142,7 @@ mod generation;
 mod handle;
 mod iter;
 mod keyed;
+mod lifecycle;
 mod policy;
 mod pool;
 mod slot;

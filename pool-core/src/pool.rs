@@ -8,8 +8,6 @@
 mod hooks;
 mod storage;
 
-pub(crate) use hooks::Hooks;
-
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
@@ -19,6 +17,7 @@ use slotmap::Key;
 use crate::error::{AcquireError, StaleHandle};
 use crate::handle::{self, Handle};
 use crate::iter::Iter;
+use crate::lifecycle::Hooks;
 use crate::policy::{ExhaustionPolicy, LiveObjects, Strict};
 use crate::slot::{NIL, SENTINEL, Slot};
 use crate::stats::PoolStats;

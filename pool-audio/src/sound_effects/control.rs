@@ -7,9 +7,9 @@ use kira::{Decibels, Tween};
 use pool_core::StaleHandle;
 
 use super::SoundEffects;
-use crate::error::{ParamError, VoiceError};
-use crate::params::{check_fade, check_position, check_volume};
-use crate::settings::decibels;
+use crate::error::VoiceError;
+use crate::level::decibels;
+use crate::params::{ParamError, check_fade, check_position, check_volume};
 use crate::voice::{SoundId, Voice, VoiceHandle, VoiceKey};
 
 impl SoundEffects {

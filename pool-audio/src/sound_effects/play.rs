@@ -10,8 +10,9 @@ use super::SoundEffects;
 use crate::clock;
 use crate::copies::{Placement, linear};
 use crate::error::PlayError;
+use crate::level::decibels;
 use crate::params::PlayParams;
-use crate::settings::{WhenFull, decibels};
+use crate::settings::WhenFull;
 use crate::voice::{SoundId, Voice, VoiceHandle, VoiceKey};
 
 impl SoundEffects {

@@ -13,8 +13,8 @@ use std::time::Duration;
 use kira::StartTime;
 use kira::sound::PlaybackState;
 
-use super::emitters::Emitters;
 use crate::copies::{FadingPool, Retire, Sound};
+use crate::emitter_pool::Emitters;
 use crate::passes::Probe;
 
 pub(super) struct Slots {

@@ -2,34 +2,10 @@
 //! unwind guards: if a hook panics, the guard puts the pool back in a consistent
 //! state before the panic leaves it (see "Panics in user code" in the crate docs).
 
-use alloc::boxed::Box;
-
 use slotmap::Key;
 
 use super::Pool;
 use crate::policy::ExhaustionPolicy;
-
-type Factory<T> = Box<dyn FnMut() -> T + Send + Sync>;
-type Hook<T> = Box<dyn FnMut(&mut T) + Send + Sync>;
-type DestroyHook<T> = Box<dyn FnMut(T) + Send + Sync>;
-
-pub(crate) struct Hooks<T> {
-    pub(crate) factory: Factory<T>,
-    pub(crate) on_acquire: Option<Hook<T>>,
-    pub(crate) on_release: Option<Hook<T>>,
-    pub(crate) on_destroy: Option<DestroyHook<T>>,
-}
-
-impl<T> Hooks<T> {
-    pub(crate) fn new(factory: Factory<T>) -> Self {
-        Self {
-            factory,
-            on_acquire: None,
-            on_release: None,
-            on_destroy: None,
-        }
-    }
-}
 
 impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// `activate` with an acquire hook, wholly out of line (see

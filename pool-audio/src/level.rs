@@ -1,0 +1,12 @@
+//! Levels: decibels relative to full scale and linear amplitudes, the two units
+//! of the crate's vocabulary (`volume` is an amplitude, `*_db` is in decibels).
+
+/// dB to linear amplitude.
+pub(crate) fn amplitude(decibels: f64) -> f64 {
+    10f64.powf(decibels / 20.0)
+}
+
+/// Linear amplitude to dB (`-inf` for 0).
+pub(crate) fn decibels(amplitude: f64) -> f64 {
+    20.0 * amplitude.log10()
+}
