@@ -21,6 +21,7 @@ use pool_core::{Pool, Strict};
 
 use crate::attenuation::{CopyVolumes, MAX_VOICES_PER_SOUND};
 use crate::peak::SoundPeak;
+use crate::playhead::Timeline;
 use crate::settings::SoundSettings;
 use crate::voice::{Voice, VoiceKey};
 
@@ -96,9 +97,25 @@ pub(crate) struct Sound {
     pub(crate) volumes: CopyVolumes,
     pub(crate) min_retrigger: u64,
     pub(crate) copies: ArrayVec<CopySlot, { MAX_VOICES_PER_SOUND as usize }>,
-    /// Game time (microseconds) and update count of the last play.
-    pub(crate) last_play: Option<(u64, u64)>,
+    /// Game time (microseconds), update count and place of the latest plays,
+    /// newest last: one without a retrigger radius, up to `RECENT_PLAYS` with one.
+    pub(crate) recent: ArrayVec<RecentPlay, RECENT_PLAYS>,
+    /// Where its voices are in time (see `playhead.rs`).
+    pub(crate) timeline: Timeline,
 }
+
+/// A play remembered for the retrigger interval.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RecentPlay {
+    pub(crate) micros: u64,
+    pub(crate) frame: u64,
+    pub(crate) position: [f32; 3],
+}
+
+/// Plays remembered per sound with a retrigger radius: a play is held back by any
+/// of them within the radius and the interval. Beyond 16 places at once in one
+/// interval, the oldest is forgotten (and may let one more play through).
+pub(crate) const RECENT_PLAYS: usize = 16;
 
 /// Where a new copy goes.
 pub(crate) enum Placement {
@@ -149,14 +166,17 @@ pub(crate) struct Retire<'a> {
     pub(crate) sounds: &'a mut [Sound],
     pub(crate) fading: &'a mut FadingPool,
     pub(crate) quarantined: &'a mut Vec<u16>,
+    /// The real voices (those with a kira sound).
+    pub(crate) real: &'a mut Vec<VoiceKey>,
 }
 
 impl Retire<'_> {
-    /// Ends `voice` (known as `key`): its kira sound is stopped with `fade` (or has
-    /// stopped by itself: `None`) and counted as fading until kira lets it go, its
-    /// emitter waits for kira to empty it, and its copy index is freed with the
-    /// sound as the index's outgoing one. The caller gives the voice back to the
-    /// pool (or reuses it).
+    /// Ends `voice` (known as `key`) as a real voice: its kira sound is stopped
+    /// with `fade` (or has stopped by itself: `None`) and counted as fading until
+    /// kira lets it go, its emitter waits for kira to empty it, and its copy index
+    /// is freed with the sound as the index's outgoing one. The caller gives the
+    /// voice back to the pool, keeps it as a virtual voice, or reuses it. A virtual
+    /// voice has nothing to end here.
     pub(crate) fn voice(&mut self, key: VoiceKey, voice: &mut Voice, fade: Option<Tween>) {
         let slot = self
             .sounds
@@ -168,6 +188,9 @@ impl Retire<'_> {
             .filter(|previous| audible(self.fading, Some(*previous)));
         let mut outgoing = before;
         if let Some(mut kira) = voice.kira.take() {
+            if let Some(at) = self.real.iter().position(|k| *k == key) {
+                self.real.swap_remove(at);
+            }
             if let Some(fade) = fade {
                 kira.stop(fade);
             }

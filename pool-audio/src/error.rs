@@ -30,7 +30,11 @@ pub enum PlayError {
     /// The voice cap is reached and stealing is [`Stealing::Strict`](crate::Stealing::Strict),
     /// or so many voices are still fading out that kira has no room.
     VoiceCap,
-    /// The sound was played less than its `min_retrigger` ago.
+    /// The sound's group is at its cap and its stealing is
+    /// [`Stealing::Strict`](crate::Stealing::Strict).
+    GroupCap,
+    /// The sound was played less than its `min_retrigger` ago (within its
+    /// retrigger radius, if it has one).
     Retrigger,
     /// The copy would be quieter than the sound's audibility floor: not started.
     Inaudible,
@@ -50,6 +54,7 @@ impl fmt::Display for PlayError {
                 f.write_str("all copies of this sound are playing and it refuses when full")
             }
             Self::VoiceCap => f.write_str("every voice is busy and stealing is off"),
+            Self::GroupCap => f.write_str("the sound's group is full and its stealing is off"),
             Self::Retrigger => {
                 f.write_str("the sound was played more recently than its retrigger interval")
             }
@@ -131,6 +136,8 @@ pub enum AddSoundError {
     Sound(SoundError),
     /// Its loader failed.
     Load(LoadError),
+    /// Its settings name a group this manager did not add.
+    UnknownGroup,
 }
 
 impl fmt::Display for AddSoundError {
@@ -140,11 +147,41 @@ impl fmt::Display for AddSoundError {
             Self::Settings(error) => error.fmt(f),
             Self::Sound(error) => error.fmt(f),
             Self::Load(error) => error.fmt(f),
+            Self::UnknownGroup => f.write_str("the sound's group was not added to this manager"),
         }
     }
 }
 
 impl std::error::Error for AddSoundError {}
+
+/// Why [`SoundEffects::add_group`](crate::SoundEffects::add_group) added nothing.
+///
+/// ```
+/// # use pool_audio::AddGroupError;
+/// assert!(AddGroupError::MaxVoices(0).to_string().contains("1..=4096"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AddGroupError {
+    /// A group of that name exists.
+    DuplicateName(String),
+    /// Its cap is not in `1..=4096`.
+    MaxVoices(usize),
+    /// The manager holds 256 groups already.
+    TooMany,
+}
+
+impl fmt::Display for AddGroupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DuplicateName(name) => write!(f, "a group named {name:?} already exists"),
+            Self::MaxVoices(n) => write!(f, "group max_voices {n} is not in 1..=4096"),
+            Self::TooMany => f.write_str("a manager holds at most 256 groups"),
+        }
+    }
+}
+
+impl std::error::Error for AddGroupError {}
 
 /// Why [`SoundEffects::new`](crate::SoundEffects::new) failed.
 ///

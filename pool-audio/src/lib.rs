@@ -84,11 +84,13 @@
 #![forbid(unsafe_code)]
 
 mod attenuation;
+mod audibility;
 mod clock;
 mod copies;
 mod emitter_pool;
 
 mod error;
+mod groups;
 mod level;
 mod limiter;
 mod loader;
@@ -97,6 +99,7 @@ mod offline;
 mod params;
 mod passes;
 mod peak;
+mod playhead;
 mod settings;
 mod sound_effects;
 mod sound_error;
@@ -104,7 +107,8 @@ mod stats;
 mod voice;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
-pub use error::{AddSoundError, PlayError, SetupError, VoiceError};
+pub use error::{AddGroupError, AddSoundError, PlayError, SetupError, VoiceError};
+pub use groups::{GroupId, GroupSettings, GroupStats};
 /// kira, whose types ([`kira::Tween`], [`kira::AudioManager`], sound data) this
 /// crate's signatures take: the version this crate is built against.
 pub use kira;
@@ -121,8 +125,10 @@ pub use peak::SoundPeak;
 /// The workspace's shared errors, from `pool_core`: a stale handle (inside
 /// [`VoiceError::Stale`]) and a bad time step (from [`SoundEffects::update`]).
 pub use pool_core::{StaleHandle, TimeError};
-pub use settings::{SettingsError, SoundEffectsSettings, SoundSettings, Stealing, WhenFull};
+pub use settings::{
+    Resume, SettingsError, SoundEffectsSettings, SoundSettings, Stealing, Virtualization, WhenFull,
+};
 pub use sound_effects::SoundEffects;
 pub use sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
 pub use stats::AudioStats;
-pub use voice::{SoundId, VoiceHandle};
+pub use voice::{Played, SoundId, VoiceHandle, VoiceState};

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::attenuation::{AttenuationError, CopyVolumes};
+use crate::groups::GroupId;
 use crate::level::amplitude;
 use crate::limiter::{LimiterError, LimiterSettings};
 
@@ -22,6 +23,42 @@ pub enum WhenFull {
     RecycleOldest,
     /// Refuse the new play (the word `pool_core` uses for a pool that refuses) with [`PlayError::SoundLimit`](crate::PlayError::SoundLimit).
     Strict,
+}
+
+/// What happens to a voice of a sound when it cannot be real: the voice cap or
+/// its group's cap is reached, it is below the audibility floor, or it is stolen.
+/// FMOD and Wwise call the same choice a sound's virtual voice behaviour, Unreal
+/// its virtualization mode.
+///
+/// ```
+/// use pool_audio::{Resume, SoundSettings, Virtualization};
+///
+/// let torch = SoundSettings::default().virtualization(Virtualization::Virtualize(Resume::FromElapsed));
+/// assert_eq!(torch.virtualization, Virtualization::Virtualize(Resume::FromElapsed));
+/// assert_eq!(SoundSettings::default().virtualization, Virtualization::Kill);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Virtualization {
+    /// The voice ends (a play is refused, a stolen voice is stopped): the
+    /// behaviour of one-shots nobody misses (the default).
+    #[default]
+    Kill,
+    /// The voice goes virtual: it keeps its handle, parameters, position and
+    /// playhead, costs no mixing, and becomes real again when it is among the
+    /// most audible voices (see [`SoundEffects::update`](crate::SoundEffects::update)).
+    Virtualize(Resume),
+}
+
+/// Where a virtual voice starts when it becomes real again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Resume {
+    /// Where it would be had it played all along: its playhead, advanced by the
+    /// game's time steps times its playback rate (Wwise's "play from elapsed
+    /// time"; loops, engines, ambiences).
+    #[default]
+    FromElapsed,
+    /// From its start (Wwise's "play from beginning", Unreal's "restart").
+    FromStart,
 }
 
 /// How one sound is played: copy limit, attenuation, priority. Like kira's settings
@@ -53,8 +90,21 @@ pub struct SoundSettings {
     pub min_retrigger: f64,
     /// Higher is kept longer by [`Stealing::LowestPriority`] (default 0).
     pub priority: i32,
-    /// What a play does when every copy is playing (default: recycle the oldest).
+    /// What a play of a [`Virtualization::Kill`] sound does when every copy is
+    /// playing (default: recycle the oldest). A virtualizing sound's new copy
+    /// instead replaces its least audible copy if it is more audible (by the
+    /// margin), or starts virtual.
     pub when_full: WhenFull,
+    /// What happens when a voice of this sound cannot be real (default: it ends).
+    pub virtualization: Virtualization,
+    /// The voice group the sound belongs to (default `None`: only the voice cap
+    /// limits it), from [`SoundEffects::add_group`](crate::SoundEffects::add_group).
+    pub group: Option<GroupId>,
+    /// With `min_retrigger`, the distance within which the interval applies
+    /// (default `None`: everywhere). Two plays further apart than this are not
+    /// held back by each other: gunshots at opposite ends of the map both sound,
+    /// ten at one spot do not. An unpositioned play counts as at the listener.
+    pub retrigger_radius: Option<f32>,
 }
 
 impl Default for SoundSettings {
@@ -69,6 +119,9 @@ impl Default for SoundSettings {
             min_retrigger: 0.0,
             priority: 0,
             when_full: WhenFull::RecycleOldest,
+            virtualization: Virtualization::Kill,
+            group: None,
+            retrigger_radius: None,
         }
     }
 }
@@ -165,6 +218,48 @@ impl SoundSettings {
         self
     }
 
+    /// What happens when a voice of this sound cannot be real.
+    ///
+    /// ```
+    /// # use pool_audio::{Resume, SoundSettings, Virtualization};
+    /// let settings = SoundSettings::default().virtualization(Virtualization::Virtualize(Resume::FromStart));
+    /// assert_eq!(settings.virtualization, Virtualization::Virtualize(Resume::FromStart));
+    /// ```
+    pub fn virtualization(mut self, virtualization: Virtualization) -> Self {
+        self.virtualization = virtualization;
+        self
+    }
+
+    /// The voice group the sound belongs to.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{GroupSettings, OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let footsteps = sfx.add_group("footsteps", GroupSettings::default().max_voices(6))?;
+    /// let settings = SoundSettings::default().group(footsteps);
+    /// assert_eq!(settings.group, Some(footsteps));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn group(mut self, group: GroupId) -> Self {
+        self.group = Some(group);
+        self
+    }
+
+    /// The distance within which `min_retrigger` applies (finite, `> 0`).
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let gunshot = SoundSettings::default().min_retrigger(0.1).retrigger_radius(20.0);
+    /// assert_eq!(gunshot.retrigger_radius, Some(20.0));
+    /// assert!(SoundSettings::default().retrigger_radius(f32::NAN).validate().is_err());
+    /// ```
+    pub fn retrigger_radius(mut self, radius: f32) -> Self {
+        self.retrigger_radius = Some(radius);
+        self
+    }
+
     /// Checks every value.
     ///
     /// # Errors
@@ -198,6 +293,11 @@ impl SoundSettings {
         if !(self.min_retrigger.is_finite() && (0.0..=MAX_RETRIGGER).contains(&self.min_retrigger))
         {
             return Err(SettingsError::MinRetrigger(self.min_retrigger));
+        }
+        if let Some(radius) = self.retrigger_radius
+            && !(radius.is_finite() && radius > 0.0)
+        {
+            return Err(SettingsError::RetriggerRadius(radius));
         }
         // What the copies' volumes may sum to, as a gain on the data.
         let budget = if peak > 0.0 {
@@ -239,6 +339,8 @@ pub enum SettingsError {
     AudibilityFloor(f64),
     /// Retrigger interval negative, NaN, or above an hour.
     MinRetrigger(f64),
+    /// Retrigger radius not finite and above 0.
+    RetriggerRadius(f32),
     /// A [`SoundEffectsSettings`] value out of range, named.
     Manager(&'static str),
     /// The limiter's settings are out of range.
@@ -255,6 +357,7 @@ impl std::fmt::Display for SettingsError {
             Self::MinRetrigger(s) => {
                 write!(f, "min_retrigger {s} s is not in 0..=3600")
             }
+            Self::RetriggerRadius(r) => write!(f, "retrigger radius {r} is not a distance above 0"),
             Self::Manager(what) => write!(f, "sound-effects settings: {what}"),
             Self::Limiter(error) => error.fmt(f),
         }
@@ -317,6 +420,14 @@ pub struct SoundEffectsSettings {
     /// voices playing at once (default 16). Created when first needed, or up front
     /// with [`SoundEffects::prewarm_emitters`](crate::SoundEffects::prewarm_emitters).
     pub emitters: usize,
+    /// Virtual voices (see [`Virtualization`]) kept besides the real ones, at most
+    /// `0..=65536` (default 1024). When they are all taken, a new one replaces the
+    /// least audible virtual voice (its handle goes stale).
+    pub virtual_voices: usize,
+    /// Hysteresis between real and virtual, in dB (`0..=24`, default 3): a virtual
+    /// voice takes the place of a real one of the same priority only when it is
+    /// this much more audible, so voices near the edge do not flap.
+    pub virtual_margin_db: f64,
     /// The mix ceiling on the sound-effects track: a look-ahead peak limiter, last
     /// on the track (default: on, at -1 dBFS). `None` leaves the track unlimited.
     pub limiter: Option<LimiterSettings>,
@@ -329,6 +440,8 @@ impl Default for SoundEffectsSettings {
             stealing: Stealing::Oldest,
             steal_fade: Duration::from_millis(10),
             emitters: 16,
+            virtual_voices: 1024,
+            virtual_margin_db: 3.0,
             limiter: Some(LimiterSettings::default()),
         }
     }
@@ -339,7 +452,8 @@ impl SoundEffectsSettings {
     ///
     /// # Errors
     /// [`SettingsError::Manager`] naming the value out of range (voice cap not in
-    /// `1..=4096`, more than 1024 emitters, a steal fade not in `1 ms..=1 s`), or
+    /// `1..=4096`, more than 1024 emitters, a steal fade not in `1 ms..=1 s`, more
+    /// than 65536 virtual voices, a virtual margin not in `0..=24` dB), or
     /// [`SettingsError::Limiter`].
     ///
     /// ```
@@ -357,6 +471,16 @@ impl SoundEffectsSettings {
         }
         if !(Duration::from_millis(1)..=Duration::from_secs(1)).contains(&self.steal_fade) {
             return Err(SettingsError::Manager("steal_fade must be in 1 ms..=1 s"));
+        }
+        if self.virtual_voices > 65_536 {
+            return Err(SettingsError::Manager(
+                "virtual_voices must be at most 65536",
+            ));
+        }
+        if !(0.0..=24.0).contains(&self.virtual_margin_db) {
+            return Err(SettingsError::Manager(
+                "virtual_margin_db must be in 0..=24",
+            ));
         }
         if let Some(limiter) = &self.limiter {
             limiter.validate().map_err(SettingsError::Limiter)?;

@@ -6,7 +6,9 @@
 
 mod control;
 mod emitters;
+mod groups;
 mod play;
+mod selection;
 mod slots;
 
 use std::collections::HashMap;
@@ -14,25 +16,26 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use kira::backend::Backend;
-use kira::sound::PlaybackState;
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, Decibels, Tween};
-use pool_core::{Pool, TimeError, seconds_to_micros};
+use pool_core::{Pool, seconds_to_micros};
 
 use crate::attenuation::CopyVolumes;
 use crate::copies::{CopySlot, Fading, Sound, audible};
 use crate::emitter_pool::{Emitters, vector};
 use crate::error::{AddSoundError, SetupError, VoiceError};
+use crate::groups::Group;
 use crate::level::decibels;
 use crate::limiter::{LimiterBuilder, LimiterHandle};
 use crate::loader::SoundLoader;
 use crate::params::{ParamError, check_fade, check_volume};
 use crate::passes::{Probe, ProbeBuilder};
 use crate::peak::SoundPeak;
+use crate::playhead::Timeline;
 use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings};
 use crate::stats::AudioStats;
-use crate::voice::{SoundId, StealPolicy, Voice, VoiceHandle, VoiceKey, next_owner};
+use crate::voice::{DropLeastAudible, SoundId, Voice, VoiceHandle, VoiceKey, next_owner};
 use slots::Slots;
 
 /// Sound-effect voices on the game's own kira [`AudioManager`]: per-sound copy
@@ -72,10 +75,17 @@ pub struct SoundEffects {
     owner: u32,
     track: TrackHandle,
     limiter: Option<LimiterHandle>,
-    voices: Pool<Voice, StealPolicy, VoiceKey>,
+    /// Every voice, real or virtual: `voice_cap + virtual_voices` records.
+    voices: Pool<Voice, DropLeastAudible, VoiceKey>,
     slots: Slots,
     names: HashMap<String, SoundId>,
+    groups: Vec<Group>,
     settings: SoundEffectsSettings,
+    listener: [f32; 3],
+    /// `virtual_margin_db` as a gain.
+    margin: f32,
+    /// Scratch for `update`'s choice of real voices, as long as the voice pool.
+    candidates: Vec<(crate::audibility::Rank, VoiceKey)>,
     /// Game time in microseconds (see `clock.rs`).
     now: u64,
     frame: u64,
@@ -157,13 +167,11 @@ impl SoundEffects {
         let listener = manager
             .add_listener(vector([0.0; 3]), Emitters::orientation())
             .map_err(|_| SetupError::TrackLimit)?;
+        let records = settings.voice_cap + settings.virtual_voices;
         let voices = Pool::builder(Voice::idle)
-            .initial(settings.voice_cap)
-            .max_objects(settings.voice_cap)
-            .policy(StealPolicy {
-                stealing: settings.stealing,
-                listener: [0.0; 3],
-            })
+            .initial(records)
+            .max_objects(records)
+            .policy(DropLeastAudible)
             .handle::<VoiceKey>()
             .build()
             .map_err(|_| SetupError::Settings(SettingsError::Manager("voice_cap")))?;
@@ -184,9 +192,14 @@ impl SoundEffects {
                 emitters: Emitters::new(listener, settings.emitters),
                 probe,
                 capacity: kira_capacity,
+                real: Vec::with_capacity(settings.voice_cap),
             },
             names: HashMap::new(),
+            groups: Vec::new(),
             settings,
+            listener: [0.0; 3],
+            margin: crate::level::amplitude(settings.virtual_margin_db) as f32,
+            candidates: Vec::with_capacity(records),
             now: 0,
             frame: 0,
             next_order: 0,
@@ -225,6 +238,11 @@ impl SoundEffects {
         if self.names.contains_key(name) {
             return Err(AddSoundError::DuplicateName(name.to_string()));
         }
+        if let Some(group) = settings.group
+            && (group.owner != self.owner || group.index as usize >= self.groups.len())
+        {
+            return Err(AddSoundError::UnknownGroup);
+        }
         let peak = SoundPeak::measure(&data).map_err(AddSoundError::Sound)?;
         let volumes = settings
             .copy_volumes(peak.max())
@@ -239,13 +257,14 @@ impl SoundEffects {
         }
         self.slots.sounds.push(Sound {
             name: name.to_string(),
-            data,
             settings,
             peak,
             volumes,
             min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
             copies,
-            last_play: None,
+            recent: ArrayVec::new(),
+            timeline: Timeline::of(&data),
+            data,
         });
         self.names.insert(name.to_string(), id);
         Ok(id)
@@ -305,44 +324,8 @@ impl SoundEffects {
         }
     }
 
-    /// Once per frame: advances the game clock (for retrigger intervals) by `dt`
-    /// seconds, gives every voice whose kira sound has stopped back to the pool
-    /// (freeing its copy index), and forgets faded-out sounds. O(active voices), no
-    /// heap allocation.
-    ///
-    /// # Errors
-    /// [`TimeError`] for a negative, NaN or infinite `dt`; nothing changes.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// sfx.update(1.0 / 60.0)?;
-    /// assert!(sfx.update(f64::NAN).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn update(&mut self, dt: f64) -> Result<(), TimeError> {
-        let dt = seconds_to_micros(dt)?;
-        self.now = self.now.saturating_add(dt);
-        self.frame += 1;
-        let mut retire = self.slots.retire();
-        self.voices.reclaim(|key, voice| {
-            let stopped = voice
-                .kira
-                .as_ref()
-                .is_none_or(|kira| kira.state() == PlaybackState::Stopped);
-            if stopped {
-                retire.voice(key, voice, None);
-            }
-            stopped
-        });
-        self.slots.forget_released();
-        Ok(())
-    }
-
-    /// `true` while the voice is live (playing, paused or fading in); `false` once
-    /// it ended, was stopped or stolen, and for another manager's handle.
+    /// `true` while the voice is live (real or virtual, playing or paused); `false`
+    /// once it ended, was stopped or stolen, and for another manager's handle.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -362,7 +345,7 @@ impl SoundEffects {
             .is_ok_and(|key| self.voices.contains(key))
     }
 
-    /// Copies of `sound` playing now.
+    /// Real copies of `sound` playing now (virtual ones are not counted).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -467,7 +450,8 @@ impl SoundEffects {
     /// ```
     pub fn stats(&self) -> AudioStats {
         AudioStats {
-            active_voices: self.voices.live_len(),
+            active_voices: self.slots.real.len(),
+            virtual_voices: self.voices.live_len() - self.slots.real.len(),
             fading_voices: self.slots.fading.live_len(),
             ..self.stats
         }

@@ -10,9 +10,11 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct AudioStats {
-    /// Voices playing (or paused) now.
+    /// Real voices now: playing (or paused) in kira.
     pub active_voices: usize,
-    /// The most voices ever active at once.
+    /// Virtual voices now: tracked, not mixed.
+    pub virtual_voices: usize,
+    /// The most real voices ever at once.
     pub peak_voices: usize,
     /// Stopped or stolen voices still fading out in kira.
     pub fading_voices: usize,
@@ -23,13 +25,24 @@ pub struct AudioStats {
     pub delayed_starts: u64,
     /// Copies stopped because their sound was at `max_voices` (recycle-oldest).
     pub recycled_copies: u64,
-    /// Voices stolen because the voice cap was reached.
+    /// Voices of killing sounds stolen (ended) because a cap was reached or a
+    /// more audible voice took their place.
     pub stolen_voices: u64,
+    /// Real voices that went virtual (displaced, or under the audibility floor).
+    pub virtualized: u64,
+    /// Virtual voices that became real again.
+    pub promoted: u64,
+    /// Virtual voices dropped because every virtual voice was taken.
+    pub dropped_virtual: u64,
+    /// Virtual one-shots that ended while virtual.
+    pub ended_virtual: u64,
     /// Plays refused: the sound's copies were all playing and it refuses.
     pub refused_sound_limit: u64,
     /// Plays refused: the voice cap was reached and stealing is off, or kira had
     /// no room left for another fading voice.
     pub refused_voice_cap: u64,
+    /// Plays refused: the sound's group was full and its stealing is strict.
+    pub refused_group_cap: u64,
     /// Plays refused by the retrigger interval.
     pub refused_retrigger: u64,
     /// Positioned plays refused because every emitter was busy.

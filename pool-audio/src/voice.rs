@@ -1,11 +1,13 @@
-//! A voice: one playing copy of a sound, pooled; the ids a manager hands out; and
-//! the policy that picks which voice a full cap gives up.
+//! A voice: one playing copy of a sound, real or virtual, pooled; the ids a
+//! manager hands out; what a play did; and the policies that pick which voice a
+//! full cap gives up.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use kira::sound::static_sound::StaticSoundHandle;
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
+use crate::audibility::{Rank, compare, distance};
 use crate::settings::Stealing;
 
 pool_core::new_handle_type! {
@@ -66,25 +68,43 @@ impl SoundId {
     }
 }
 
-/// One playing copy. Pooled: created when the manager starts, reused forever.
+/// One voice: a playing copy of a sound, real (a kira sound behind it) or
+/// virtual (a record only). Pooled: created when the manager starts, reused
+/// forever; the handle stays the same across real and virtual.
 pub(crate) struct Voice {
     pub(crate) sound: u32,
+    /// The copy index, while real.
     pub(crate) copy: u8,
+    /// `Some` while real.
     pub(crate) kira: Option<StaticSoundHandle>,
     /// The copy's volume with the pan law compensated: what the play's volume
-    /// multiplies.
+    /// multiplies (while real).
     pub(crate) base_volume: f64,
+    /// The play's own volume, in `[0, 1]`.
+    pub(crate) play_volume: f64,
     /// Linear amplitude it plays at (`base_volume` times the play's volume).
     pub(crate) volume: f64,
+    pub(crate) playback_rate: f64,
+    pub(crate) panning: f32,
+    pub(crate) spatial_blend: f32,
     pub(crate) priority: i32,
     pub(crate) position: Option<[f32; 3]>,
-    /// The emitter a positioned voice plays through.
+    /// The emitter a positioned voice plays through (while real).
     pub(crate) emitter: Option<u16>,
     /// The manager's update count when it started: "started this frame" means no
     /// audio of it has been rendered yet.
     pub(crate) frame: u64,
     /// Start order, to find a sound's oldest copy.
     pub(crate) order: u64,
+    /// Its transport position in frames, while virtual (see `playhead.rs`).
+    pub(crate) playhead: f64,
+    /// Paused by the game.
+    pub(crate) paused: bool,
+    /// Its level before distance: the sound's first-copy volume times the play's
+    /// volume (see `audibility.rs`).
+    pub(crate) reference: f32,
+    /// Its priority and audibility, as of the last play or update.
+    pub(crate) rank: Rank,
 }
 
 impl Voice {
@@ -94,53 +114,131 @@ impl Voice {
             copy: 0,
             kira: None,
             base_volume: 0.0,
+            play_volume: 0.0,
             volume: 0.0,
+            playback_rate: 1.0,
+            panning: 0.0,
+            spatial_blend: 1.0,
             priority: 0,
             position: None,
             emitter: None,
             frame: 0,
             order: 0,
+            playhead: 0.0,
+            paused: false,
+            reference: 0.0,
+            rank: Rank::SILENT,
         }
     }
-}
 
-/// The voice pool's exhaustion policy: [`Stealing`] plus the listener position.
-pub(crate) struct StealPolicy {
-    pub(crate) stealing: Stealing,
-    pub(crate) listener: [f32; 3],
-}
+    pub(crate) fn is_real(&self) -> bool {
+        self.kira.is_some()
+    }
 
-impl StealPolicy {
-    fn distance_squared(&self, voice: &Voice) -> f32 {
-        voice.position.map_or(0.0, |p| {
-            p.iter()
-                .zip(self.listener)
-                .map(|(a, b)| (a - b) * (a - b))
-                .sum()
-        })
+    /// Its rank as a candidate to give up its place: a paused voice is heard by
+    /// no one and goes first.
+    pub(crate) fn holding_rank(&self) -> Rank {
+        if self.paused { Rank::SILENT } else { self.rank }
     }
 }
 
-impl ExhaustionPolicy<Voice> for StealPolicy {
+/// What a voice is doing now, from [`SoundEffects::state`](crate::SoundEffects::state).
+///
+/// ```
+/// use pool_audio::VoiceState;
+/// assert!(VoiceState::Virtual.is_live() && !VoiceState::Gone.is_live());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum VoiceState {
+    /// Playing in kira: mixed and heard.
+    Real,
+    /// Tracked but not mixed: its playhead runs on, and it becomes real again when
+    /// it is among the most audible voices.
+    Virtual,
+    /// Paused by the game (real or virtual); it keeps its place.
+    Paused,
+    /// Real, with its kira sound fading towards a pause or back from one.
+    Fading,
+    /// Ended, stopped, stolen, or another manager's handle: the handle is stale.
+    Gone,
+}
+
+impl VoiceState {
+    /// `true` unless [`Gone`](Self::Gone).
+    ///
+    /// ```
+    /// assert!(pool_audio::VoiceState::Paused.is_live());
+    /// ```
+    pub fn is_live(self) -> bool {
+        self != Self::Gone
+    }
+}
+
+/// What a play did, from [`SoundEffects::play_detailed`](crate::SoundEffects::play_detailed).
+///
+/// ```
+/// # use kira::{AudioManager, AudioManagerSettings};
+/// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceState};
+/// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 480].into(), settings: Default::default(), slice: None };
+/// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+/// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+/// let id = sfx.add_sound("click", click, SoundSettings::default())?;
+/// let played = sfx.play_detailed(id, PlayParams::default())?;
+/// assert_eq!((played.state, played.displaced), (VoiceState::Real, None));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Played {
+    /// The new voice.
+    pub voice: VoiceHandle,
+    /// [`VoiceState::Real`] or [`VoiceState::Virtual`].
+    pub state: VoiceState,
+    /// The voice that gave up its place for it, if any, and what became of it:
+    /// [`VoiceState::Virtual`] (it virtualizes) or [`VoiceState::Gone`] (stopped
+    /// with the steal fade, recycled, taken over, or a virtual voice dropped
+    /// because the virtual voices were all taken).
+    pub displaced: Option<(VoiceHandle, VoiceState)>,
+}
+
+/// The voice pool's exhaustion policy: when every record is taken (the virtual
+/// voices are all in use), the least audible virtual voice gives its record up.
+/// Real voices are never chosen here: the voice cap is enforced before a record
+/// is asked for.
+pub(crate) struct DropLeastAudible;
+
+impl ExhaustionPolicy<Voice> for DropLeastAudible {
     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, Voice, K>) -> Option<K> {
-        // Live voices come oldest first: strict comparisons keep the oldest of equals.
-        let mut best: Option<(K, f64)> = None;
-        let mut consider = |handle: K, score: f64| {
-            if best.is_none_or(|(_, lowest)| score < lowest) {
-                best = Some((handle, score));
-            }
-        };
-        match self.stealing {
-            Stealing::Strict => return None,
-            Stealing::Oldest => return live.oldest(),
-            Stealing::Quietest => live.iter().for_each(|(h, v)| consider(h, v.volume)),
-            Stealing::LowestPriority => live
-                .iter()
-                .for_each(|(h, v)| consider(h, f64::from(v.priority))),
-            Stealing::Furthest => live
-                .iter()
-                .for_each(|(h, v)| consider(h, -f64::from(self.distance_squared(v)))),
-        }
-        best.map(|(handle, _)| handle)
+        live.iter()
+            .filter(|(_, v)| !v.is_real())
+            .min_by(|(_, a), (_, b)| compare(a.holding_rank(), b.holding_rank()))
+            .map(|(key, _)| key)
     }
+}
+
+/// The voice a full cap (global or group) gives up for a new play of a
+/// [`Virtualization::Kill`](crate::Virtualization::Kill) sound, among
+/// `candidates` (real voices, oldest first or in any order: `order` decides ties).
+pub(crate) fn steal<'a>(
+    stealing: Stealing,
+    listener: [f32; 3],
+    candidates: impl Iterator<Item = (VoiceKey, &'a Voice)>,
+) -> Option<VoiceKey> {
+    let score = |v: &Voice| -> f64 {
+        match stealing {
+            Stealing::Strict => 0.0,
+            Stealing::Oldest => v.order as f64,
+            Stealing::Quietest => v.volume,
+            Stealing::LowestPriority => f64::from(v.priority),
+            Stealing::Furthest => -f64::from(v.position.map_or(0.0, |p| distance(p, listener))),
+        }
+    };
+    if stealing == Stealing::Strict {
+        return None;
+    }
+    // Lowest score; the oldest among equals.
+    candidates
+        .min_by(|(_, a), (_, b)| score(a).total_cmp(&score(b)).then(a.order.cmp(&b.order)))
+        .map(|(key, _)| key)
 }

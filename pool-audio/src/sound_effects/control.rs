@@ -66,6 +66,8 @@ impl SoundEffects {
     }
 
     /// Pauses a voice (it keeps its voice and copy index), fading out with `fade`.
+    /// A paused virtual voice keeps its playhead; a paused voice is the first to
+    /// give up its place to a virtual one, and is never made real.
     ///
     /// # Errors
     /// As [`stop`](Self::stop).
@@ -85,7 +87,9 @@ impl SoundEffects {
     /// ```
     pub fn pause(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
         let fade = check_fade(fade)?;
-        if let Some(kira) = &mut self.voice_mut(voice)?.kira {
+        let voice = self.voice_mut(voice)?;
+        voice.paused = true;
+        if let Some(kira) = &mut voice.kira {
             kira.pause(fade);
         }
         Ok(())
@@ -111,7 +115,9 @@ impl SoundEffects {
     /// ```
     pub fn resume(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
         let fade = check_fade(fade)?;
-        if let Some(kira) = &mut self.voice_mut(voice)?.kira {
+        let voice = self.voice_mut(voice)?;
+        voice.paused = false;
+        if let Some(kira) = &mut voice.kira {
             kira.resume(fade);
         }
         Ok(())
@@ -144,7 +150,15 @@ impl SoundEffects {
     ) -> Result<(), VoiceError> {
         let volume = check_volume(volume)?;
         let fade = check_fade(fade)?;
+        let first = self
+            .own_voice(voice)
+            .ok()
+            .and_then(|key| self.voices.get(key))
+            .and_then(|v| self.slots.sounds.get(v.sound as usize))
+            .map_or(0.0, |s| s.volumes.volume(0));
         let voice = self.voice_mut(voice)?;
+        voice.play_volume = volume;
+        voice.reference = (first * volume) as f32;
         voice.volume = voice.base_volume * volume;
         let amplitude = voice.volume;
         if let Some(kira) = &mut voice.kira {
@@ -153,8 +167,9 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Moves a voice: its emitter, if it is positioned, and its place for
-    /// [`Stealing::Furthest`](crate::Stealing::Furthest).
+    /// Moves a voice: its emitter, if it is positioned and real, its place for
+    /// [`Stealing::Furthest`](crate::Stealing::Furthest), and its audibility from
+    /// the next update.
     ///
     /// # Errors
     /// [`VoiceError::InvalidParam`] for a NaN or infinite coordinate (the voice is
@@ -269,7 +284,7 @@ impl SoundEffects {
     /// ```
     pub fn pause_all(&mut self, fade: Tween) -> Result<(), ParamError> {
         let fade = check_fade(fade)?;
-        self.each_kira_sound(|kira| kira.pause(fade));
+        self.each_voice(true, |kira| kira.pause(fade));
         Ok(())
     }
 
@@ -289,13 +304,14 @@ impl SoundEffects {
     /// ```
     pub fn resume_all(&mut self, fade: Tween) -> Result<(), ParamError> {
         let fade = check_fade(fade)?;
-        self.each_kira_sound(|kira| kira.resume(fade));
+        self.each_voice(false, |kira| kira.resume(fade));
         Ok(())
     }
 
-    /// Calls `f` on the kira sound of every live voice.
-    fn each_kira_sound(&mut self, mut f: impl FnMut(&mut StaticSoundHandle)) {
+    /// Marks every live voice paused (or not) and calls `f` on each kira sound.
+    fn each_voice(&mut self, paused: bool, mut f: impl FnMut(&mut StaticSoundHandle)) {
         self.voices.for_each_mut(|_, voice| {
+            voice.paused = paused;
             if let Some(kira) = &mut voice.kira {
                 f(kira);
             }

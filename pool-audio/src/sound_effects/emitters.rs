@@ -44,7 +44,7 @@ impl SoundEffects {
         position: impl Into<mint::Vector3<f32>>,
     ) -> Result<(), ParamError> {
         let position = check_position(position.into())?;
-        self.voices.policy_mut().listener = position;
+        self.listener = position;
         self.slots.emitters.set_listener(position);
         Ok(())
     }

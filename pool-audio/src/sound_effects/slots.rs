@@ -16,6 +16,7 @@ use kira::sound::PlaybackState;
 use crate::copies::{FadingPool, Retire, Sound};
 use crate::emitter_pool::Emitters;
 use crate::passes::Probe;
+use crate::voice::VoiceKey;
 
 pub(super) struct Slots {
     pub(super) sounds: Vec<Sound>,
@@ -26,6 +27,8 @@ pub(super) struct Slots {
     pub(super) probe: Arc<Probe>,
     /// The track's kira sound capacity: twice the voice cap.
     pub(super) capacity: usize,
+    /// The real voices (a kira sound behind each), at most the voice cap.
+    pub(super) real: Vec<VoiceKey>,
 }
 
 impl Slots {
@@ -36,20 +39,27 @@ impl Slots {
             sounds: &mut self.sounds,
             fading: &mut self.fading,
             quarantined: &mut self.emitters.quarantined,
+            real: &mut self.real,
         }
     }
 
-    /// Room on the track for one more kira sound besides `live_voices`, counting
-    /// the ones fading out.
-    pub(super) fn has_room(&self, live_voices: usize) -> bool {
-        live_voices + self.fading.live_len() < self.capacity
+    /// Room on the track for one more kira sound besides the real voices,
+    /// counting the ones fading out.
+    pub(super) fn has_room(&self) -> bool {
+        self.real.len() + self.fading.live_len() < self.capacity
+    }
+
+    /// How long a copy that takes over an index waits: the steal fade and one
+    /// kira chunk (see `passes.rs`).
+    pub(super) fn handoff_delay(&self, steal_fade: Duration) -> Duration {
+        steal_fade + self.probe.chunk() + Duration::from_micros(1)
     }
 
     /// When a copy that takes over an index may start: after the steal fade and
     /// one kira chunk (see `passes.rs`), or later if the data asks for later. A
     /// clock-synced start is kept as it is.
     pub(super) fn handoff(&self, start: StartTime, steal_fade: Duration) -> StartTime {
-        let wait = steal_fade + self.probe.chunk() + Duration::from_micros(1);
+        let wait = self.handoff_delay(steal_fade);
         match start {
             StartTime::Immediate => StartTime::Delayed(wait),
             StartTime::Delayed(own) => StartTime::Delayed(own.max(wait)),

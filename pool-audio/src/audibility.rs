@@ -1,0 +1,120 @@
+//! How audible a voice is, the measure that decides which voices are real.
+//!
+//! A voice's audibility is the level it would reach as its sound's first copy:
+//! the sound's first-copy volume, times the play's volume, times the distance
+//! attenuation of its emitter. The distance attenuation is kira's own curve for a
+//! spatial track with its default distances and easing (the emitters use them):
+//! full level within 1 m, then linear in decibels from 0 dB at 1 m down to -60 dB
+//! (silence) at 100 m and beyond. Unpositioned voices are not attenuated. The
+//! copy index and the pan law are left out on purpose: they would make a voice's
+//! audibility change with where it happens to be placed, and voices would flap.
+//!
+//! Voices are ranked by priority first and audibility second (FMOD's order): a
+//! higher-priority voice is always kept over a lower one, and among equals a
+//! virtual voice replaces a real one only when it is louder by the margin
+//! (hysteresis, [`SoundEffectsSettings::virtual_margin_db`](crate::SoundEffectsSettings::virtual_margin_db)).
+
+/// kira's spatial track: full level within this distance.
+pub(crate) const MIN_DISTANCE: f32 = 1.0;
+/// kira's spatial track: silent from this distance on.
+pub(crate) const MAX_DISTANCE: f32 = 100.0;
+/// kira's `Decibels::SILENCE`.
+const SILENCE_DB: f32 = -60.0;
+
+/// The gain kira's spatial track applies at `distance` (kira's
+/// `SpatialTrackDistances::relative_distance` with `Easing::Linear`, interpolated
+/// in decibels from silence to 0 dB; silence is an amplitude of 0).
+pub(crate) fn distance_gain(distance: f32) -> f32 {
+    let clamped = distance.clamp(MIN_DISTANCE, MAX_DISTANCE);
+    let relative = (clamped - MIN_DISTANCE) / (MAX_DISTANCE - MIN_DISTANCE);
+    let db = SILENCE_DB * relative;
+    if db <= SILENCE_DB {
+        0.0
+    } else {
+        10f32.powf(db / 20.0)
+    }
+}
+
+/// The distance between a voice and the listener.
+pub(crate) fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<f32>()
+        .sqrt()
+}
+
+/// A voice's rank: priority, then audibility (a linear amplitude).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Rank {
+    pub(crate) priority: i32,
+    pub(crate) level: f32,
+}
+
+impl Rank {
+    /// A rank below every audible voice (a paused one).
+    pub(crate) const SILENT: Rank = Rank {
+        priority: i32::MIN,
+        level: 0.0,
+    };
+
+    /// `true` if `self` should take the place of `other`: a higher priority, or
+    /// the same priority and louder by `margin` (a gain >= 1).
+    pub(crate) fn beats(self, other: Rank, margin: f32) -> bool {
+        match self.priority.cmp(&other.priority) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => self.level > other.level * margin,
+        }
+    }
+
+    /// Total order, loudest last (for sorting candidates).
+    pub(crate) fn key(self) -> (i32, f32) {
+        (self.priority, self.level)
+    }
+}
+
+/// Orders two ranks (levels are never NaN: volumes and positions are checked).
+pub(crate) fn compare(a: Rank, b: Rank) -> std::cmp::Ordering {
+    a.key().0.cmp(&b.key().0).then(a.level.total_cmp(&b.level))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kira_curve_endpoints() {
+        assert_eq!(distance_gain(0.0), 1.0);
+        assert_eq!(distance_gain(1.0), 1.0);
+        assert_eq!(distance_gain(100.0), 0.0);
+        assert_eq!(distance_gain(1_000.0), 0.0);
+        // Half way (in relative distance) is -30 dB.
+        let half = distance_gain(50.5);
+        assert!((20.0 * half.log10() + 30.0).abs() < 1e-3, "{half}");
+    }
+
+    #[test]
+    fn priority_first_then_level_with_margin() {
+        let quiet_important = Rank {
+            priority: 1,
+            level: 0.01,
+        };
+        let loud = Rank {
+            priority: 0,
+            level: 1.0,
+        };
+        assert!(quiet_important.beats(loud, 1.4));
+        assert!(!loud.beats(quiet_important, 1.4));
+        let a = Rank {
+            priority: 0,
+            level: 0.5,
+        };
+        let b = Rank {
+            priority: 0,
+            level: 0.4,
+        };
+        assert!(a.beats(b, 1.0));
+        assert!(!a.beats(b, 1.4), "within the margin: no swap");
+    }
+}
