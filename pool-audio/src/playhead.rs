@@ -43,9 +43,9 @@ impl Timeline {
         self.start
     }
 
-    /// The transport position kira reports as `seconds` (its handle's position).
-    pub(crate) fn position_at(&self, seconds: f64) -> f64 {
-        seconds * self.sample_rate
+    /// +1 for a sound kira plays forwards, -1 for a reversed one.
+    pub(crate) fn direction(&self) -> f64 {
+        if self.reverse { -1.0 } else { 1.0 }
     }
 
     /// `position` advanced by `seconds` of playback at `rate`; `None` once a sound

@@ -77,10 +77,15 @@ impl SoundEffects {
                     retire.voice(key, voice, None);
                     return true;
                 }
+                if !voice.paused
+                    && let Some(playhead) =
+                        timeline.advance(voice.playhead, seconds, voice.playback_rate)
+                {
+                    voice.playhead = playhead;
+                }
                 let under_floor =
                     decibels(f64::from(voice.rank.level)) < settings.audibility_floor_db;
                 if under_floor && !voice.paused && virtualizes(settings.virtualization) {
-                    voice.playhead = timeline.position_at(kira.position());
                     retire.voice(key, voice, Some(fade));
                     virtualized += 1;
                 }
@@ -257,11 +262,10 @@ impl SoundEffects {
         let Some(voice) = self.voices.get_mut(key) else {
             return;
         };
-        let Some(kira) = &voice.kira else {
+        if voice.kira.is_none() {
             return;
-        };
-        let timeline = self.slots.sounds[voice.sound as usize].timeline;
-        voice.playhead = timeline.position_at(kira.position());
+        }
+        // Its playhead ran on with the game clock while it was real.
         self.slots.retire().voice(key, voice, Some(fade));
     }
 
@@ -289,6 +293,8 @@ impl SoundEffects {
             .panning(Panning(voice.panning));
         let delay = if start.wait {
             self.stats.delayed_starts += 1;
+            // A new play is heard from its start only after the wait: its playhead
+            // begins that far before its start (a resumed voice skips ahead instead).
             data = data.start_time(
                 self.slots
                     .handoff(data.settings.start_time, self.settings.steal_fade),
@@ -308,6 +314,7 @@ impl SoundEffects {
                 data = data.start_position(entry.timeline.start_position(at));
             }
         }
+        let frames_per_second = f64::from(entry.data.sample_rate) * entry.timeline.direction();
         let emitter = voice
             .position
             .and_then(|position| self.slots.emitters.take(position, voice.spatial_blend));
@@ -325,6 +332,9 @@ impl SoundEffects {
             }
         };
         if let Some(voice) = self.voices.get_mut(key) {
+            if start.resume.is_none() {
+                voice.playhead -= delay.as_secs_f64() * voice.playback_rate * frames_per_second;
+            }
             voice.kira = Some(kira);
             voice.copy = copy as u8;
             voice.base_volume = base_volume;

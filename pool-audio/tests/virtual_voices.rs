@@ -1,0 +1,521 @@
+//! Virtual voices: what happens when a game starts more sounds than it can mix.
+//! Voices beyond the cap go virtual and come back by audibility; virtual ones
+//! keep their playhead, end when their time is up, obey every per-voice call;
+//! groups cap, steal and protect; the retrigger interval can apply within a
+//! radius; and a resumed loop is where an unvirtualized one is.
+
+mod common;
+
+use kira::sound::static_sound::StaticSoundData;
+use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
+use pool_audio::{
+    GroupSettings, OfflineBackend, PlayError, PlayParams, Resume, SoundEffects,
+    SoundEffectsSettings, SoundId, SoundSettings, Stealing, Virtualization, VoiceHandle,
+    VoiceState,
+};
+
+const FRAME: f64 = 1.0 / 60.0;
+const VIRTUALIZE: Virtualization = Virtualization::Virtualize(Resume::FromElapsed);
+
+struct Game {
+    manager: AudioManager<OfflineBackend>,
+    sfx: SoundEffects,
+}
+
+impl Game {
+    fn new(settings: SoundEffectsSettings) -> Self {
+        let mut manager =
+            AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+        let sfx = SoundEffects::new(&mut manager, settings).unwrap();
+        Self { manager, sfx }
+    }
+
+    fn capped(cap: usize) -> Self {
+        Self::new(SoundEffectsSettings {
+            voice_cap: cap,
+            emitters: 2 * cap,
+            ..Default::default()
+        })
+    }
+
+    fn frame(&mut self) {
+        self.sfx.update(FRAME).unwrap();
+        self.manager.backend_mut().render(FRAME).unwrap();
+    }
+
+    fn states(&self, voices: &[VoiceHandle]) -> Vec<VoiceState> {
+        voices.iter().map(|v| self.sfx.state(*v)).collect()
+    }
+}
+
+fn looped(seconds: f32) -> StaticSoundData {
+    common::sine(220.0, seconds).loop_region(..)
+}
+
+fn at(x: f32) -> PlayParams {
+    PlayParams::default().position([x, 0.0, 0.0])
+}
+
+/// Twelve torches 10 m apart; four voices.
+fn torches(game: &mut Game) -> (SoundId, Vec<VoiceHandle>) {
+    let torch = game
+        .sfx
+        .add_sound(
+            "torch",
+            looped(1.0),
+            SoundSettings::default()
+                .max_voices(16)
+                .virtualization(VIRTUALIZE),
+        )
+        .unwrap();
+    let voices = (0..12)
+        .map(|i| game.sfx.play(torch, at(5.0 + 10.0 * i as f32)).unwrap())
+        .collect();
+    (torch, voices)
+}
+
+#[test]
+fn voices_beyond_the_cap_go_virtual_and_come_back_when_the_listener_walks_up() {
+    let mut game = Game::capped(4);
+    let (_, voices) = torches(&mut game);
+    game.frame();
+    use VoiceState::{Real as R, Virtual as V};
+    assert_eq!(game.states(&voices), [R, R, R, R, V, V, V, V, V, V, V, V]);
+    let stats = game.sfx.stats();
+    assert_eq!((stats.active_voices, stats.virtual_voices), (4, 8));
+
+    // The listener walks to the far end: the four nearest there become real.
+    game.sfx.set_listener([120.0, 0.0, 0.0]).unwrap();
+    for _ in 0..3 {
+        game.frame();
+    }
+    assert_eq!(game.states(&voices), [V, V, V, V, V, V, V, V, R, R, R, R]);
+    let stats = game.sfx.stats();
+    assert_eq!((stats.active_voices, stats.virtual_voices), (4, 8));
+    assert!(stats.promoted >= 4 && stats.virtualized >= 4, "{stats:?}");
+    assert!(
+        voices.iter().all(|v| game.sfx.contains(*v)),
+        "nothing was lost"
+    );
+}
+
+#[test]
+fn within_the_margin_nothing_flaps() {
+    let mut game = Game::capped(1);
+    let torch = game
+        .sfx
+        .add_sound(
+            "torch",
+            looped(1.0),
+            SoundSettings::default().virtualization(VIRTUALIZE),
+        )
+        .unwrap();
+    let a = game.sfx.play(torch, at(10.0)).unwrap();
+    let b = game.sfx.play(torch, at(12.0)).unwrap();
+    assert_eq!(
+        game.states(&[a, b]),
+        [VoiceState::Real, VoiceState::Virtual]
+    );
+    // b is now 1.2 dB nearer than a: within the 3 dB margin, a stays real.
+    game.sfx.set_position(b, [8.0, 0.0, 0.0]).unwrap();
+    game.frame();
+    assert_eq!(
+        game.states(&[a, b]),
+        [VoiceState::Real, VoiceState::Virtual]
+    );
+    // Much nearer: b takes the voice.
+    game.sfx.set_position(b, [1.0, 0.0, 0.0]).unwrap();
+    game.frame();
+    assert_eq!(
+        game.states(&[a, b]),
+        [VoiceState::Virtual, VoiceState::Real]
+    );
+}
+
+#[test]
+fn a_virtual_one_shot_ends_when_its_time_is_up_and_a_loop_lives_on() {
+    let mut game = Game::capped(1);
+    let settings = SoundSettings::default().virtualization(VIRTUALIZE);
+    let shot = game
+        .sfx
+        .add_sound("shot", common::sine(220.0, 0.5), settings)
+        .unwrap();
+    let hum = game.sfx.add_sound("hum", looped(0.5), settings).unwrap();
+    let near = game.sfx.play(hum, at(1.0)).unwrap();
+    let far_shot = game.sfx.play(shot, at(30.0)).unwrap();
+    let far_hum = game.sfx.play(hum, at(30.0)).unwrap();
+    assert_eq!(
+        game.states(&[near, far_shot, far_hum]),
+        [VoiceState::Real, VoiceState::Virtual, VoiceState::Virtual]
+    );
+    for _ in 0..24 {
+        game.frame(); // 0.4 s
+    }
+    assert!(game.sfx.contains(far_shot));
+    for _ in 0..8 {
+        game.frame(); // 0.53 s
+    }
+    assert!(!game.sfx.contains(far_shot), "the one-shot's time is up");
+    assert_eq!(game.sfx.stats().ended_virtual, 1);
+    for _ in 0..300 {
+        game.frame(); // 5 s: the loop wraps ten times
+    }
+    assert_eq!(game.sfx.state(far_hum), VoiceState::Virtual);
+    // A faster playback rate ends a one-shot sooner: 0.5 s at rate 2 is 0.25 s.
+    let fast = game.sfx.play(shot, at(30.0).playback_rate(2.0)).unwrap();
+    for _ in 0..16 {
+        game.frame();
+    }
+    assert!(!game.sfx.contains(fast));
+}
+
+#[test]
+fn every_per_voice_operation_works_on_a_virtual_voice() {
+    let mut game = Game::capped(1);
+    let hum = game
+        .sfx
+        .add_sound(
+            "hum",
+            looped(0.5),
+            SoundSettings::default().virtualization(VIRTUALIZE),
+        )
+        .unwrap();
+    let near = game.sfx.play(hum, at(20.0)).unwrap();
+    let far = game.sfx.play(hum, at(50.0)).unwrap();
+    assert_eq!(game.sfx.state(far), VoiceState::Virtual);
+    game.sfx.set_volume(far, 0.5, Tween::default()).unwrap();
+    assert!(
+        game.sfx
+            .set_volume(far, f64::NAN, Tween::default())
+            .is_err()
+    );
+    assert!(game.sfx.set_position(far, [f32::NAN, 0.0, 0.0]).is_err());
+    game.sfx.pause(far, Tween::default()).unwrap();
+    assert_eq!(game.sfx.state(far), VoiceState::Paused);
+    // A paused voice is never made real, even next to the listener.
+    game.sfx.set_position(far, [0.0, 0.0, 0.0]).unwrap();
+    game.sfx.set_volume(far, 1.0, Tween::default()).unwrap();
+    game.frame();
+    assert_eq!(
+        game.states(&[near, far]),
+        [VoiceState::Real, VoiceState::Paused]
+    );
+    game.sfx.resume(far, Tween::default()).unwrap();
+    game.frame();
+    assert_eq!(
+        game.states(&[near, far]),
+        [VoiceState::Virtual, VoiceState::Real]
+    );
+    game.sfx.stop(near, Tween::default()).unwrap();
+    assert_eq!(game.sfx.state(near), VoiceState::Gone);
+    assert!(game.sfx.stop(near, Tween::default()).is_err());
+    game.sfx.stop_all(Tween::default()).unwrap();
+    let stats = game.sfx.stats();
+    assert_eq!((stats.active_voices, stats.virtual_voices), (0, 0));
+}
+
+#[test]
+fn under_the_floor_a_virtualizing_play_is_virtual_and_a_killing_one_refused() {
+    let mut game = Game::capped(4);
+    let hum = game
+        .sfx
+        .add_sound(
+            "hum",
+            looped(0.5),
+            SoundSettings::default().virtualization(VIRTUALIZE),
+        )
+        .unwrap();
+    let bang = game
+        .sfx
+        .add_sound("bang", common::sine(220.0, 0.5), SoundSettings::default())
+        .unwrap();
+    // 150 m: kira's spatial curve is silent from 100 m on.
+    let played = game.sfx.play_detailed(hum, at(150.0)).unwrap();
+    assert_eq!(played.state, VoiceState::Virtual);
+    assert_eq!(game.sfx.play(bang, at(150.0)), Err(PlayError::Inaudible));
+    // Walking up makes it real; walking away sends it back.
+    game.sfx.set_listener([140.0, 0.0, 0.0]).unwrap();
+    game.frame();
+    assert_eq!(game.sfx.state(played.voice), VoiceState::Real);
+    game.sfx.set_listener([0.0, 0.0, 0.0]).unwrap();
+    game.frame();
+    assert_eq!(game.sfx.state(played.voice), VoiceState::Virtual);
+}
+
+#[test]
+fn killing_sounds_keep_the_stealing_policies_and_report_what_they_displaced() {
+    let mut game = Game::new(SoundEffectsSettings {
+        voice_cap: 2,
+        stealing: Stealing::Oldest,
+        ..Default::default()
+    });
+    let hum = game
+        .sfx
+        .add_sound(
+            "hum",
+            looped(0.5),
+            SoundSettings::default().virtualization(VIRTUALIZE),
+        )
+        .unwrap();
+    let bang = game
+        .sfx
+        .add_sound("bang", common::sine(220.0, 0.5), SoundSettings::default())
+        .unwrap();
+    let oldest = game.sfx.play(hum, PlayParams::default()).unwrap();
+    game.frame();
+    let second = game.sfx.play(bang, PlayParams::default()).unwrap();
+    game.frame();
+    // The oldest voice is stolen; its sound virtualizes, so it goes virtual.
+    let third = game.sfx.play_detailed(bang, PlayParams::default()).unwrap();
+    assert_eq!(third.state, VoiceState::Real);
+    assert_eq!(third.displaced, Some((oldest, VoiceState::Virtual)));
+    game.frame();
+    // Now the oldest real voice is a killing one: it is stopped.
+    let fourth = game.sfx.play_detailed(bang, PlayParams::default()).unwrap();
+    assert_eq!(fourth.displaced, Some((second, VoiceState::Gone)));
+    assert_eq!(game.sfx.stats().stolen_voices, 1);
+}
+
+#[test]
+fn the_virtual_voices_have_their_own_cap() {
+    let mut game = Game::new(SoundEffectsSettings {
+        voice_cap: 1,
+        virtual_voices: 2,
+        ..Default::default()
+    });
+    let hum = game
+        .sfx
+        .add_sound(
+            "hum",
+            looped(0.5),
+            SoundSettings::default().virtualization(VIRTUALIZE),
+        )
+        .unwrap();
+    let real = game.sfx.play(hum, at(1.0)).unwrap();
+    let far = game.sfx.play(hum, at(60.0)).unwrap();
+    let mid = game.sfx.play(hum, at(30.0)).unwrap();
+    // A third virtual voice: the least audible virtual one gives its record up.
+    let played = game.sfx.play_detailed(hum, at(40.0)).unwrap();
+    assert_eq!(played.state, VoiceState::Virtual);
+    assert_eq!(played.displaced, Some((far, VoiceState::Gone)));
+    assert_eq!(
+        game.states(&[real, far, mid]),
+        [VoiceState::Real, VoiceState::Gone, VoiceState::Virtual]
+    );
+    assert_eq!(game.sfx.stats().dropped_virtual, 1);
+}
+
+#[test]
+fn groups_cap_steal_within_and_protect_their_voices() {
+    let mut game = Game::new(SoundEffectsSettings {
+        voice_cap: 4,
+        ..Default::default()
+    });
+    let barks = game
+        .sfx
+        .add_group(
+            "barks",
+            GroupSettings::default()
+                .max_voices(2)
+                .stealing(Stealing::Strict),
+        )
+        .unwrap();
+    let steps = game
+        .sfx
+        .add_group(
+            "steps",
+            GroupSettings::default()
+                .max_voices(2)
+                .stealing(Stealing::Oldest),
+        )
+        .unwrap();
+    let ui = game
+        .sfx
+        .add_group("ui", GroupSettings::default().max_voices(4).protected(true))
+        .unwrap();
+    let tone = common::sine(220.0, 2.0);
+    let sound = |game: &mut Game, name: &str, group| {
+        game.sfx
+            .add_sound(name, tone.clone(), SoundSettings::default().group(group))
+            .unwrap()
+    };
+    let (bark, step, click) = (
+        sound(&mut game, "bark", barks),
+        sound(&mut game, "step", steps),
+        sound(&mut game, "click", ui),
+    );
+    game.sfx.play(bark, PlayParams::default()).unwrap();
+    game.sfx.play(bark, PlayParams::default()).unwrap();
+    assert_eq!(
+        game.sfx.play(bark, PlayParams::default()),
+        Err(PlayError::GroupCap)
+    );
+    let first_step = game.sfx.play(step, PlayParams::default()).unwrap();
+    game.frame();
+    game.sfx.play(step, PlayParams::default()).unwrap();
+    game.frame();
+    // The steps group is full: its own oldest step gives way, nothing else.
+    let played = game.sfx.play_detailed(step, PlayParams::default()).unwrap();
+    assert_eq!(played.displaced, Some((first_step, VoiceState::Gone)));
+    // The global cap (4) is full of barks and steps: a UI click steals one.
+    assert!(game.sfx.play(click, PlayParams::default()).is_ok());
+    game.frame();
+    // Now fill the UI: its voices are never stolen by the other groups.
+    for _ in 0..3 {
+        game.sfx.play(click, PlayParams::default()).unwrap();
+        game.frame();
+    }
+    assert_eq!(game.sfx.group_stats(ui).unwrap().real_voices, 4);
+    assert_eq!(
+        game.sfx.play(step, PlayParams::default()),
+        Err(PlayError::VoiceCap)
+    );
+    assert_eq!(game.sfx.group_stats(ui).unwrap().real_voices, 4);
+    let stats = game.sfx.group_stats(barks).unwrap();
+    assert_eq!((stats.plays, stats.refused), (2, 1));
+    let stats = game.sfx.group_stats(steps).unwrap();
+    assert_eq!((stats.plays, stats.refused, stats.real_voices), (3, 1, 0));
+    assert!(stats.stolen >= 2, "{stats:?}");
+    // Another manager's group is unknown here.
+    let mut other = Game::capped(1);
+    let foreign = other
+        .sfx
+        .add_group("barks", GroupSettings::default())
+        .unwrap();
+    assert!(game.sfx.group_stats(foreign).is_none());
+    assert!(
+        game.sfx
+            .add_sound("x", tone, SoundSettings::default().group(foreign))
+            .is_err()
+    );
+}
+
+#[test]
+fn the_retrigger_interval_can_apply_within_a_radius_only() {
+    let mut game = Game::capped(8);
+    let gunshot = game
+        .sfx
+        .add_sound(
+            "gunshot",
+            common::sine(220.0, 0.2),
+            SoundSettings::default()
+                .min_retrigger(0.5)
+                .retrigger_radius(10.0),
+        )
+        .unwrap();
+    assert!(game.sfx.play(gunshot, at(0.0)).is_ok());
+    assert_eq!(game.sfx.play(gunshot, at(3.0)), Err(PlayError::Retrigger));
+    assert!(
+        game.sfx.play(gunshot, at(50.0)).is_ok(),
+        "the other end of the map"
+    );
+    assert_eq!(game.sfx.play(gunshot, at(1.0)), Err(PlayError::Retrigger));
+    assert_eq!(game.sfx.play(gunshot, at(52.0)), Err(PlayError::Retrigger));
+    for _ in 0..31 {
+        game.frame();
+    }
+    assert!(
+        game.sfx.play(gunshot, at(1.0)).is_ok(),
+        "the interval is over"
+    );
+}
+
+/// The ramp's loop length: the alarm's half second is not a whole number of loops.
+const LOOP: f64 = 0.8;
+
+/// A loop that is a ramp: its output says where its playhead is.
+fn ramp(seconds: f64) -> StaticSoundData {
+    let frames = (seconds * f64::from(common::RATE)) as usize;
+    let samples: Vec<Frame> = (0..frames)
+        .map(|i| Frame::from_mono(i as f32 / frames as f32 - 0.5))
+        .collect();
+    StaticSoundData {
+        sample_rate: common::RATE,
+        frames: samples.into(),
+        settings: Default::default(),
+        slice: None,
+    }
+    .loop_region(..)
+}
+
+/// Renders `seconds` of a game that plays the ramp at 0 and, if `interrupt`, a
+/// higher-priority sound from 1 s to 1.5 s that takes the only voice.
+fn ramp_render(interrupt: bool, resume: Resume) -> Vec<f32> {
+    let mut game = Game::new(SoundEffectsSettings {
+        voice_cap: 1,
+        limiter: None,
+        ..Default::default()
+    });
+    let settings = SoundSettings::default()
+        .max_voices(1)
+        .first_volume(0.5)
+        .virtualization(Virtualization::Virtualize(resume));
+    let ramp = game.sfx.add_sound("ramp", ramp(LOOP), settings).unwrap();
+    let voice = game.sfx.play(ramp, PlayParams::default()).unwrap();
+    let alarm = game
+        .sfx
+        .add_sound(
+            "alarm",
+            common::sine(330.0, 1.0),
+            SoundSettings::default().priority(1),
+        )
+        .unwrap();
+    let mut out = Vec::new();
+    for frame in 0..180 {
+        if interrupt && frame == 60 {
+            let played = game
+                .sfx
+                .play_detailed(alarm, PlayParams::default())
+                .unwrap();
+            assert_eq!(played.displaced, Some((voice, VoiceState::Virtual)));
+        }
+        if interrupt && frame == 90 {
+            game.sfx.stop_sound(alarm, Tween::default()).unwrap();
+        }
+        // Render, then update: the game clock and the audio clock agree.
+        let rendered = game.manager.backend_mut().render(FRAME).unwrap();
+        out.extend(rendered.samples().iter().step_by(2)); // left channel
+        game.sfx.update(FRAME).unwrap();
+    }
+    assert!(game.sfx.contains(voice));
+    out
+}
+
+/// Where the ramp's playhead is in the output at `sample`, in its loop (seconds).
+fn ramp_position(out: &[f32], sample: usize, amplitude: f32) -> f64 {
+    f64::from(out[sample] / amplitude + 0.5) * LOOP
+}
+
+#[test]
+fn a_resumed_loop_is_within_one_audio_block_of_an_unvirtualized_one() {
+    let reference = ramp_render(false, Resume::FromElapsed);
+    let resumed = ramp_render(true, Resume::FromElapsed);
+    let restarted = ramp_render(true, Resume::FromStart);
+    // The ramp's amplitude as played: half its peak-to-peak in the reference.
+    let window = &reference[..48_000];
+    let amplitude = window.iter().fold(0.0f32, |m, s| m.max(s.abs())) / 0.5;
+    // Compare at 2.0 s to 2.9 s: the alarm is long gone, the fade-in over.
+    let mut worst: f64 = 0.0;
+    for sample in (96_000..139_000).step_by(997) {
+        let expected = ramp_position(&reference, sample, amplitude);
+        let got = ramp_position(&resumed, sample, amplitude);
+        // Distance on the loop (it wraps every `LOOP` seconds).
+        let d = (expected - got).rem_euclid(LOOP);
+        let d = d.min(LOOP - d);
+        // Samples right at the wrap read as either end: skip them.
+        if expected > 0.01 && expected < LOOP - 0.01 {
+            worst = worst.max(d);
+        }
+    }
+    assert!(
+        worst <= 0.010,
+        "the resumed loop is {:.1} ms from the reference",
+        worst * 1000.0
+    );
+    // Restarting from the start is measurably elsewhere.
+    let sample = 120_000;
+    let expected = ramp_position(&reference, sample, amplitude);
+    let got = ramp_position(&restarted, sample, amplitude);
+    let d = (expected - got).rem_euclid(LOOP);
+    assert!(d.min(LOOP - d) > 0.05, "restart is not resume: {d}");
+}
