@@ -8,7 +8,8 @@ use kira::Tween;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    OfflineBackend, PlayParams, Resume, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    Virtualization,
 };
 
 #[global_allocator]
@@ -97,6 +98,52 @@ fn the_limiter_allocates_nothing_on_the_audio_thread() {
         "the limiter was acting"
     );
     assert_eq!(in_render, 0);
+}
+
+#[test]
+fn update_with_a_thousand_virtual_voices_does_not_allocate() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(
+        &mut manager,
+        SoundEffectsSettings {
+            voice_cap: 32,
+            emitters: 32,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let frames: Arc<[Frame]> = vec![Frame::from_mono(0.1); 4800].into();
+    let data = StaticSoundData {
+        sample_rate: 48_000,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    }
+    .loop_region(..);
+    let settings = SoundSettings::default()
+        .max_voices(32)
+        .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
+    let torch = sfx.add_sound("torch", data, settings).unwrap();
+    for i in 0..1032 {
+        // A spiral: every torch at its own distance.
+        let angle = i as f32 * 0.1;
+        let radius = 2.0 + i as f32 * 0.09;
+        let position = [radius * angle.cos(), 0.0, radius * angle.sin()];
+        sfx.play(torch, PlayParams::default().position(position))
+            .unwrap();
+    }
+    for _ in 0..3 {
+        manager.backend_mut().render(1.0 / 60.0).unwrap();
+        sfx.update(1.0 / 60.0).unwrap();
+    }
+    let stats = sfx.stats();
+    assert_eq!((stats.active_voices, stats.virtual_voices), (32, 1000));
+    let in_update = alloc_counter::allocations_during(|| {
+        for _ in 0..60 {
+            sfx.update(1.0 / 60.0).unwrap();
+        }
+    });
+    assert_eq!(in_update, 0, "allocations inside update");
 }
 
 /// A linear fade of `duration`, starting now.

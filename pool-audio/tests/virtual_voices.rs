@@ -519,3 +519,126 @@ fn a_resumed_loop_is_within_one_audio_block_of_an_unvirtualized_one() {
     let d = (expected - got).rem_euclid(LOOP);
     assert!(d.min(LOOP - d) > 0.05, "restart is not resume: {d}");
 }
+
+mod model {
+    //! After every update, the real voices are the most audible ones within the
+    //! hysteresis margin: checked against a model that knows only the documented
+    //! rule (priority first, then first-copy volume times play volume times kira's
+    //! distance curve, and a 3 dB margin). A step of the model is three frames:
+    //! kira lets go of a stopped sound's slot one render after it has faded out,
+    //! so after a burst of plays a promotion can wait two frames for room.
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        /// Play sound `s` (0: priority 0, 1: priority 1) at x, with volume v/10.
+        Play(usize, i16, u8),
+        Move(usize, i16),
+        Listener(i16),
+        Stop(usize),
+        Frame,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0..2usize, -150..150i16, 1..=10u8).prop_map(|(s, x, v)| Op::Play(s, x, v)),
+            3 => (any::<usize>(), -150..150i16).prop_map(|(i, x)| Op::Move(i, x)),
+            1 => (-150..150i16).prop_map(Op::Listener),
+            1 => any::<usize>().prop_map(Op::Stop),
+            4 => Just(Op::Frame),
+        ]
+    }
+
+    /// kira's spatial curve, written out again from its documentation.
+    fn gain(distance: f32) -> f32 {
+        let relative = ((distance.clamp(1.0, 100.0)) - 1.0) / 99.0;
+        if relative >= 1.0 {
+            0.0
+        } else {
+            10f32.powf(-60.0 * relative / 20.0)
+        }
+    }
+
+    struct Model {
+        x: f32,
+        volume: f32,
+        sound: usize,
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn real_voices_are_the_most_audible_within_the_margin(
+            cap in 1..6usize,
+            ops in prop::collection::vec(op(), 1..150),
+        ) {
+            let mut game = Game::new(SoundEffectsSettings {
+                voice_cap: cap,
+                emitters: 2 * cap + 2,
+                ..Default::default()
+            });
+            let sounds: Vec<SoundId> = (0..2)
+                .map(|i| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), SoundSettings::default()
+                    .max_voices(16).first_volume(0.3).priority(i).virtualization(VIRTUALIZE)).unwrap())
+                .collect();
+            let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
+            let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
+            let mut listener = 0.0f32;
+            let mut voices: Vec<(VoiceHandle, Model)> = Vec::new();
+            for op in ops {
+                match op {
+                    Op::Play(s, x, v) => {
+                        let volume = f32::from(v) / 10.0;
+                        let played = game.sfx.play(sounds[s], at(f32::from(x)).volume(f64::from(volume)));
+                        let voice = played.expect("a virtualizing sound is never refused");
+                        voices.push((voice, Model { x: f32::from(x), volume, sound: s }));
+                    }
+                    Op::Move(i, x) if !voices.is_empty() => {
+                        let n = voices.len();
+                        let (voice, model) = &mut voices[i % n];
+                        game.sfx.set_position(*voice, [f32::from(x), 0.0, 0.0]).unwrap();
+                        model.x = f32::from(x);
+                    }
+                    Op::Listener(x) => {
+                        listener = f32::from(x);
+                        game.sfx.set_listener([listener, 0.0, 0.0]).unwrap();
+                    }
+                    Op::Stop(i) if !voices.is_empty() => {
+                        let (voice, _) = voices.remove(i % voices.len());
+                        game.sfx.stop(voice, Tween::default()).unwrap();
+                    }
+                    Op::Frame => {
+                        // kira frees a stopped sound's slot the render after it has
+                        // faded out: after a burst of plays, a promotion may wait two
+                        // frames for room on the track.
+                        for _ in 0..3 {
+                            game.frame();
+                        }
+                        let rank = |m: &Model| (m.sound, first * m.volume * gain((m.x - listener).abs()));
+                        let states: Vec<VoiceState> = voices.iter().map(|(v, _)| game.sfx.state(*v)).collect();
+                        let real: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Real).map(|((_, m), _)| rank(m)).collect();
+                        let waiting: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Virtual)
+                            .map(|((_, m), _)| rank(m)).filter(|(_, level)| *level > 0.0 && 20.0 * level.log10() >= -60.0).collect();
+                        prop_assert!(real.len() <= cap);
+                        prop_assert!(states.iter().all(|s| matches!(s, VoiceState::Real | VoiceState::Virtual)), "{states:?}");
+                        for r in &real {
+                            prop_assert!(r.1 > 0.0 && 20.0 * r.1.log10() >= -60.0 - 1e-3, "a real voice under the floor: {r:?}");
+                        }
+                        for v in &waiting {
+                            for r in &real {
+                                let beats = v.0 > r.0 || (v.0 == r.0 && v.1 > r.1 * margin);
+                                prop_assert!(!beats, "virtual {v:?} beats real {r:?} (listener at {listener})");
+                            }
+                        }
+                        if real.len() < cap {
+                            prop_assert!(waiting.is_empty(), "room for {} more, yet {waiting:?} wait", cap - real.len());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -36,6 +36,15 @@ impl SoundEffects {
     /// sound kills), the virtual one starts in kira at its playhead with a
     /// steal-fade fade-in, on an emitter if it is positioned. A virtualizing real
     /// voice that fell under its sound's audibility floor goes virtual.
+    /// A promotion that finds no room on kira's track (a stopped sound holds its
+    /// slot until the render after it has faded out) or no free emitter waits for
+    /// a later update: after a burst of plays, up to two frames.
+    ///
+    /// Virtual playheads run on the game clock, and so do real ones: offline,
+    /// where each update follows the audio of its time step, a resumed voice
+    /// starts where it would be had it played all along (the tests measure one
+    /// sample). On a device the game and audio clocks differ by up to one audio
+    /// block and the output latency.
     ///
     /// O(voices) plus O(cap log cap) for the candidates, no heap allocation.
     ///
