@@ -14,8 +14,8 @@ use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
-    LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, SoundEffects,
-    SoundEffectsSettings, SoundId, SoundSettings,
+    LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, Resume,
+    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization,
 };
 
 use crate::{Sample, Workload};
@@ -358,6 +358,148 @@ impl Workload for RenderSecond {
     }
 }
 
+/// A looping tone for torches: every voice of it loops forever.
+fn torch_settings(copies: u32) -> SoundSettings {
+    SoundSettings::default()
+        .max_voices(copies)
+        .first_volume(0.05)
+        .virtualization(Virtualization::Virtualize(Resume::FromElapsed))
+}
+
+/// A spiral of `count` emitters around the listener, each at its own distance
+/// (2 m to about 92 m).
+fn spiral(count: usize) -> impl Iterator<Item = [f32; 3]> {
+    (0..count).map(move |i| {
+        let angle = i as f32 * 0.1;
+        let radius = 2.0 + i as f32 * 90.0 / count as f32;
+        [radius * angle.cos(), 0.0, radius * angle.sin()]
+    })
+}
+
+/// `SoundEffects::update` with 1,000 virtual and 32 real looping voices, one
+/// frame (1/60 s) per cycle: every playhead advances, every voice is ranked, and
+/// the listener stays put, so no voice changes places.
+pub struct AudioUpdateVirtual {
+    _manager: AudioManager<OfflineBackend>,
+    sfx: SoundEffects,
+}
+
+impl AudioUpdateVirtual {
+    /// Voices in the workload.
+    pub const VOICES: usize = 1_032;
+
+    /// 1,032 torches, 32 real.
+    pub fn new() -> Self {
+        let mut manager = manager();
+        let mut sfx = SoundEffects::new(
+            &mut manager,
+            SoundEffectsSettings {
+                voice_cap: 32,
+                emitters: 32,
+                ..Default::default()
+            },
+        )
+        .expect("valid settings");
+        let torch = sfx
+            .add_sound("torch", tone().loop_region(..), torch_settings(32))
+            .expect("valid sound");
+        for position in spiral(Self::VOICES) {
+            sfx.play(torch, PlayParams::default().position(position))
+                .expect("a virtualizing play is never refused");
+        }
+        for _ in 0..3 {
+            let _ = manager.backend_mut().render(1.0 / 60.0);
+            let _ = sfx.update(1.0 / 60.0);
+        }
+        Self {
+            _manager: manager,
+            sfx,
+        }
+    }
+
+    /// Real and virtual voices (for the tests).
+    pub fn voices(&self) -> (usize, usize) {
+        let stats = self.sfx.stats();
+        (stats.active_voices, stats.virtual_voices)
+    }
+}
+
+impl Default for AudioUpdateVirtual {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Workload for AudioUpdateVirtual {
+    fn cycle(&mut self) {
+        let _ = black_box(self.sfx.update(1.0 / 60.0));
+    }
+}
+
+/// One second of audio with voices that are real or virtual: 300 looping
+/// positioned torches of which at most 32 are real (`virtual_render`), 32
+/// positioned real voices (`real_render_32_positioned`), or 32 plain real voices
+/// (`real_render_32`). Virtual voices cost no mixing: the first two should be
+/// close; the third shows what kira's spatial tracks (the emitters) cost.
+pub struct VoicesRender {
+    manager: AudioManager<OfflineBackend>,
+    _sfx: SoundEffects,
+    buffer: Vec<f32>,
+}
+
+impl VoicesRender {
+    /// `torches` looping voices (at most 32 real), positioned through emitters or
+    /// not.
+    pub fn new(torches: usize, positioned: bool) -> Self {
+        let mut manager = manager();
+        let mut sfx = SoundEffects::new(
+            &mut manager,
+            SoundEffectsSettings {
+                voice_cap: 32,
+                emitters: 32,
+                limiter: None,
+                ..Default::default()
+            },
+        )
+        .expect("valid settings");
+        let torch = sfx
+            .add_sound("torch", tone().loop_region(..), torch_settings(32))
+            .expect("valid sound");
+        // The same places as the nearest of 300: the same real voices either way.
+        for position in spiral(300).take(torches) {
+            let params = if positioned {
+                PlayParams::default().position(position)
+            } else {
+                PlayParams::default()
+            };
+            sfx.play(torch, params)
+                .expect("a virtualizing play is never refused");
+        }
+        for _ in 0..3 {
+            let _ = manager.backend_mut().render(1.0 / 60.0);
+            let _ = sfx.update(1.0 / 60.0);
+        }
+        Self {
+            manager,
+            _sfx: sfx,
+            buffer: vec![0.0; 2 * SECOND],
+        }
+    }
+
+    /// Real and virtual voices (for the tests).
+    pub fn voices(&self) -> (usize, usize) {
+        let stats = self._sfx.stats();
+        (stats.active_voices, stats.virtual_voices)
+    }
+}
+
+impl Workload for VoicesRender {
+    fn cycle(&mut self) {
+        let _ = self.manager.backend_mut().render_into(&mut self.buffer);
+        black_box(&self.buffer);
+    }
+}
+
 /// A linear fade of `duration`, starting now.
 fn fade(duration: Duration) -> Tween {
     Tween {
@@ -407,6 +549,14 @@ mod tests {
             "still playing after 2 s"
         );
         assert_eq!(render._sfx.stats().active_voices, 10);
+    }
+
+    #[test]
+    fn the_virtual_cases_hold_what_they_say() {
+        assert_eq!(AudioUpdateVirtual::new().voices(), (32, 1_000));
+        assert_eq!(VoicesRender::new(300, true).voices(), (32, 268));
+        assert_eq!(VoicesRender::new(32, true).voices(), (32, 0));
+        assert_eq!(VoicesRender::new(32, false).voices(), (32, 0));
     }
 
     #[test]

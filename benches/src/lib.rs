@@ -41,7 +41,9 @@ mod audio_cases;
 mod effects_cases;
 mod pool_cases;
 
-pub use audio_cases::{AudioPlay, AudioUpdate, KiraPlay, LimiterSecond, RenderSecond};
+pub use audio_cases::{
+    AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, LimiterSecond, RenderSecond, VoicesRender,
+};
 pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolFull, PoolHalfLive, SlotMapHalfLive, UnityScanFull,
@@ -152,15 +154,22 @@ pub const EFFECTS_CASES: [&str; 4] = [
 ];
 
 /// The audio cases of the report, in its row order (their size is the voice cap).
-pub const AUDIO_CASES: [&str; 4] = [
+pub const AUDIO_CASES: [&str; 5] = [
     "audio_play",
     "audio_play_steal",
     "kira_play",
     "audio_update",
+    "audio_update_virtual",
 ];
 
 /// The mix-ceiling cases of the report: one cycle is one second of audio.
-pub const MIX_CASES: [&str; 2] = ["limiter", "render_10_voices"];
+pub const MIX_CASES: [&str; 5] = [
+    "limiter",
+    "render_10_voices",
+    "virtual_render",
+    "real_render_32_positioned",
+    "real_render_32",
+];
 
 /// Builds case `name` at `size`, warmed up (the working set exists and every
 /// structure has reached its size). `None` for an unknown name.
@@ -184,6 +193,10 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "audio_update" => Box::new(AudioUpdate::new()),
         "limiter" => Box::new(LimiterSecond::new()),
         "render_10_voices" => Box::new(RenderSecond::new()),
+        "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
+        "virtual_render" => Box::new(VoicesRender::new(300, true)),
+        "real_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
+        "real_render_32" => Box::new(VoicesRender::new(32, false)),
         _ => return None,
     })
 }

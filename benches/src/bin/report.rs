@@ -176,6 +176,13 @@ fn print_audio_table(rows: &[Measured]) {
             row.case, row.ns_per_cycle, row.vs_baseline, row.allocs_per_cycle
         );
     }
+    if let Some(row) = rows.iter().find(|row| row.case == "audio_update_virtual") {
+        println!();
+        println!(
+            "`audio_update_virtual` (voice cap 32, 1,000 virtual + 32 real looping voices): {:.1} ns per voice.",
+            row.ns_per_cycle / benches::AudioUpdateVirtual::VOICES as f64
+        );
+    }
 }
 
 /// The mix-ceiling rows: the limiter over one second of audio beside the render
@@ -185,8 +192,15 @@ fn measure_mix(settings: &Settings) -> Vec<Measured> {
 }
 
 fn print_mix_table(rows: &[Measured]) {
-    println!("Mix ceiling: one second of 48 kHz stereo audio through the limiter, beside the");
-    println!("offline render of the ten voices it protects (no limiter in that render).");
+    let per = |case: &str| {
+        rows.iter()
+            .find(|row| row.case == case)
+            .map(|row| row.ns_per_cycle)
+    };
+    println!("Mix: one second of 48 kHz stereo audio through the limiter, beside the offline");
+    println!("render of the ten voices it protects (no limiter in that render); and renders of");
+    println!("300 positioned voices of which 32 are real, beside 32 real positioned voices and");
+    println!("32 real plain ones (positioned voices play through kira spatial tracks).");
     println!();
     println!("| case | µs per second of audio | vs `render_10_voices` | allocs/cycle |");
     println!("|---|---:|---:|---:|");
@@ -197,6 +211,18 @@ fn print_mix_table(rows: &[Measured]) {
             row.ns_per_cycle / 1e3,
             row.vs_baseline,
             row.allocs_per_cycle
+        );
+    }
+    if let (Some(virtual_render), Some(positioned), Some(plain)) = (
+        per("virtual_render"),
+        per("real_render_32_positioned"),
+        per("real_render_32"),
+    ) {
+        println!();
+        println!(
+            "300 positioned voices, 32 real (`virtual_render`) / 32 positioned real voices: {:.2}x; / 32 plain voices (`real_render_32`): {:.2}x.",
+            virtual_render / positioned,
+            virtual_render / plain
         );
     }
 }
