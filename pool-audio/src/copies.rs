@@ -102,6 +102,8 @@ pub(crate) struct Sound {
     pub(crate) recent: ArrayVec<RecentPlay, RECENT_PLAYS>,
     /// Where its voices are in time (see `playhead.rs`).
     pub(crate) timeline: Timeline,
+    /// The audibility floor as an amplitude (0 for a floor of -infinity).
+    pub(crate) floor: f32,
 }
 
 /// A play remembered for the retrigger interval.

@@ -264,6 +264,7 @@ impl SoundEffects {
             copies,
             recent: ArrayVec::new(),
             timeline: Timeline::of(&data),
+            floor: crate::level::amplitude(settings.audibility_floor_db) as f32,
             data,
         });
         self.names.insert(name.to_string(), id);

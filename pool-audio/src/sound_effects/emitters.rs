@@ -6,7 +6,7 @@ use crate::params::{ParamError, check_position};
 
 impl SoundEffects {
     /// Creates up to `count` more emitters now (never beyond
-    /// [`SoundEffectsSettings::emitters`]), so the first positioned sounds do not
+    /// [`SoundEffectsSettings::emitters`](crate::SoundEffectsSettings::emitters)), so the first positioned sounds do not
     /// create them; returns how many were created. Each idle emitter costs the
     /// audio thread a little, which is why none exists until needed.
     ///

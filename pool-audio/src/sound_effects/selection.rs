@@ -73,7 +73,8 @@ impl SoundEffects {
         let slots = &mut self.slots;
         self.voices.reclaim(|key, voice| {
             let sound = &slots.sounds[voice.sound as usize];
-            let (timeline, settings) = (sound.timeline, sound.settings);
+            let (timeline, floor) = (sound.timeline, sound.floor);
+            let virtualization = sound.settings.virtualization;
             voice.rank = rank_of(voice, listener);
             let mut retire = Retire {
                 sounds: &mut slots.sounds,
@@ -92,9 +93,8 @@ impl SoundEffects {
                 {
                     voice.playhead = playhead;
                 }
-                let under_floor =
-                    decibels(f64::from(voice.rank.level)) < settings.audibility_floor_db;
-                if under_floor && !voice.paused && virtualizes(settings.virtualization) {
+                let under_floor = voice.rank.level < floor;
+                if under_floor && !voice.paused && virtualizes(virtualization) {
                     retire.voice(key, voice, Some(fade));
                     virtualized += 1;
                 }
@@ -108,9 +108,7 @@ impl SoundEffects {
                         return true;
                     }
                 }
-                if decibels(f64::from(voice.rank.level)) >= settings.audibility_floor_db
-                    && voice.rank.level > 0.0
-                {
+                if voice.rank.level >= floor && voice.rank.level > 0.0 {
                     candidates.push((voice.rank, key));
                 }
             }
