@@ -85,7 +85,11 @@ pub struct SoundEffects {
     /// `virtual_margin_db` as a gain.
     margin: f32,
     /// Scratch for `update`'s choice of real voices, as long as the voice pool.
-    candidates: Vec<(crate::audibility::Rank, VoiceKey)>,
+    candidates: Vec<(crate::audibility::Rank, VoiceKey, u32)>,
+    /// Scratch for `update`: real voices and the least audible one, per group and
+    /// per sound (grown when a group or sound is added, never in `update`).
+    group_scratch: Vec<(usize, Option<crate::audibility::Rank>)>,
+    sound_scratch: Vec<(usize, Option<crate::audibility::Rank>)>,
     /// Game time in microseconds (see `clock.rs`).
     now: u64,
     frame: u64,
@@ -200,6 +204,8 @@ impl SoundEffects {
             listener: [0.0; 3],
             margin: crate::level::amplitude(settings.virtual_margin_db) as f32,
             candidates: Vec::with_capacity(records),
+            group_scratch: Vec::new(),
+            sound_scratch: Vec::new(),
             now: 0,
             frame: 0,
             next_order: 0,
@@ -268,6 +274,7 @@ impl SoundEffects {
             data,
         });
         self.names.insert(name.to_string(), id);
+        self.sound_scratch.push((0, None));
         Ok(id)
     }
 

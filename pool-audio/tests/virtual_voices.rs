@@ -641,4 +641,93 @@ mod model {
             }
         }
     }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// With groups: sound 0 in group A (at most 2 real), sound 1 in group B (at
+        /// most 3, protected), inside a voice cap of 4. A waiting virtual voice may
+        /// replace only a voice of its own group when its group is full, and never
+        /// one of another protected group; within those rules it does not beat any
+        /// real voice it may replace, and it does not wait while there is room.
+        #[test]
+        fn groups_cap_and_protect_while_audibility_chooses(
+            ops in prop::collection::vec(op(), 1..150),
+        ) {
+            const CAP: usize = 4;
+            const GROUP_CAPS: [usize; 2] = [2, 3];
+            let mut game = Game::new(SoundEffectsSettings {
+                voice_cap: CAP,
+                emitters: 2 * CAP + 2,
+                ..Default::default()
+            });
+            let a = game.sfx.add_group("a", GroupSettings::default().max_voices(GROUP_CAPS[0])).unwrap();
+            let b = game.sfx.add_group("b", GroupSettings::default().max_voices(GROUP_CAPS[1]).protected(true)).unwrap();
+            let sounds: Vec<SoundId> = [a, b].iter().enumerate()
+                .map(|(i, g)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), SoundSettings::default()
+                    .max_voices(16).first_volume(0.3).group(*g).virtualization(VIRTUALIZE)).unwrap())
+                .collect();
+            let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
+            let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
+            let mut listener = 0.0f32;
+            let mut voices: Vec<(VoiceHandle, Model)> = Vec::new();
+            for op in ops {
+                match op {
+                    Op::Play(s, x, v) => {
+                        let volume = f32::from(v) / 10.0;
+                        let voice = game.sfx.play(sounds[s], at(f32::from(x)).volume(f64::from(volume)))
+                            .expect("a virtualizing sound is never refused");
+                        voices.push((voice, Model { x: f32::from(x), volume, sound: s }));
+                    }
+                    Op::Move(i, x) if !voices.is_empty() => {
+                        let n = voices.len();
+                        let (voice, model) = &mut voices[i % n];
+                        game.sfx.set_position(*voice, [f32::from(x), 0.0, 0.0]).unwrap();
+                        model.x = f32::from(x);
+                    }
+                    Op::Listener(x) => {
+                        listener = f32::from(x);
+                        game.sfx.set_listener([listener, 0.0, 0.0]).unwrap();
+                    }
+                    Op::Stop(i) if !voices.is_empty() => {
+                        let (voice, _) = voices.remove(i % voices.len());
+                        game.sfx.stop(voice, Tween::default()).unwrap();
+                    }
+                    Op::Frame => {
+                        for _ in 0..3 {
+                            game.frame();
+                        }
+                        let level = |m: &Model| first * m.volume * gain((m.x - listener).abs());
+                        let audible = |l: f32| l > 0.0 && 20.0 * l.log10() >= -60.0;
+                        let mut real = Vec::new();
+                        let mut waiting = Vec::new();
+                        for (voice, model) in &voices {
+                            match game.sfx.state(*voice) {
+                                VoiceState::Real => real.push((model.sound, level(model))),
+                                VoiceState::Virtual if audible(level(model)) => waiting.push((model.sound, level(model))),
+                                VoiceState::Virtual => {}
+                                other => prop_assert!(false, "unexpected {other:?}"),
+                            }
+                        }
+                        let in_group = |g: usize| real.iter().filter(|(s, _)| *s == g).count();
+                        prop_assert!(real.len() <= CAP);
+                        prop_assert!(in_group(0) <= GROUP_CAPS[0] && in_group(1) <= GROUP_CAPS[1], "{real:?}");
+                        prop_assert_eq!(game.sfx.group_stats(a).unwrap().real_voices, in_group(0));
+                        prop_assert_eq!(game.sfx.group_stats(b).unwrap().real_voices, in_group(1));
+                        for (g, l) in &waiting {
+                            let group_full = in_group(*g) >= GROUP_CAPS[*g];
+                            let full = group_full || real.len() >= CAP;
+                            prop_assert!(full, "room, yet group {g} at {l} waits: {real:?}");
+                            for (rg, rl) in &real {
+                                let may_replace = if group_full { rg == g } else { rg == g || *rg != 1 };
+                                prop_assert!(!(may_replace && *l > rl * margin),
+                                    "virtual (group {g}, {l}) beats real (group {rg}, {rl})");
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
 }

@@ -43,6 +43,7 @@ impl SoundEffects {
         if self.groups.len() >= MAX_GROUPS {
             return Err(AddGroupError::TooMany);
         }
+        self.group_scratch.push((0, None));
         self.groups.push(Group {
             name: name.to_string(),
             settings,

@@ -109,7 +109,7 @@ impl SoundEffects {
                     }
                 }
                 if voice.rank.level >= floor && voice.rank.level > 0.0 {
-                    candidates.push((voice.rank, key));
+                    candidates.push((voice.rank, key, voice.sound));
                 }
             }
             false
@@ -118,20 +118,82 @@ impl SoundEffects {
         self.stats.virtualized += virtualized;
         self.slots.forget_released();
 
-        // The most audible candidates first; no more than the cap can become real.
-        let take = candidates.len().min(self.settings.voice_cap);
-        if take > 0 {
-            let descending = |a: &(Rank, VoiceKey), b: &(Rank, VoiceKey)| compare(b.0, a.0);
-            if take < candidates.len() {
-                candidates.select_nth_unstable_by(take - 1, descending);
-            }
-            candidates[..take].sort_unstable_by(descending);
-            for &(rank, key) in &candidates[..take] {
-                self.promote(key, rank);
-            }
+        // Only candidates that could become real are sorted, most audible first.
+        self.keep_promotable(&mut candidates);
+        candidates.sort_unstable_by(|a, b| compare(b.0, a.0));
+        for &(rank, key, _) in &candidates {
+            self.promote(key, rank);
         }
         self.candidates = candidates;
         Ok(())
+    }
+
+    /// Keeps the candidates that have room in every limit that applies to them, or
+    /// beat (by the margin) the least audible real voice they may replace: the
+    /// sound's least audible copy when its copies are all real; else its group's
+    /// least audible voice when its group is full; else, when the voice cap is
+    /// reached, the least audible voice not in another protected group. One pass
+    /// over the real voices, one over the candidates. Promotions only raise those
+    /// minima and fill that room, so no candidate left out could have become real.
+    fn keep_promotable(&mut self, candidates: &mut Vec<(Rank, VoiceKey, u32)>) {
+        fn lower(min: &mut Option<Rank>, rank: Rank) {
+            if min.is_none_or(|m| compare(rank, m).is_lt()) {
+                *min = Some(rank);
+            }
+        }
+        self.group_scratch.fill((0, None));
+        self.sound_scratch.fill((0, None));
+        let mut unprotected = None;
+        for key in &self.slots.real {
+            let Some(voice) = self.voices.get(*key) else {
+                continue;
+            };
+            let (rank, sound) = (voice.holding_rank(), voice.sound as usize);
+            let copies = &mut self.sound_scratch[sound];
+            copies.0 += 1;
+            lower(&mut copies.1, rank);
+            match self.slots.sounds[sound].settings.group {
+                Some(group) => {
+                    let g = group.index as usize;
+                    self.group_scratch[g].0 += 1;
+                    lower(&mut self.group_scratch[g].1, rank);
+                    if !self.groups[g].settings.protected {
+                        lower(&mut unprotected, rank);
+                    }
+                }
+                None => lower(&mut unprotected, rank),
+            }
+        }
+        let global_full = self.slots.real.len() >= self.settings.voice_cap;
+        let margin = self.margin;
+        candidates.retain(|&(rank, _, sound)| {
+            let sound = sound as usize;
+            let entry = &self.slots.sounds[sound];
+            let (copies, sound_min) = self.sound_scratch[sound];
+            let threshold = if copies >= entry.copies.len() {
+                sound_min
+            } else if let Some(group) = entry.settings.group {
+                let (real, group_min) = self.group_scratch[group.index as usize];
+                let settings = self.groups[group.index as usize].settings;
+                if real >= settings.max_voices {
+                    group_min
+                } else if !global_full {
+                    return true;
+                } else if settings.protected {
+                    match (unprotected, group_min) {
+                        (Some(u), Some(g)) => Some(if compare(u, g).is_lt() { u } else { g }),
+                        (u, g) => u.or(g),
+                    }
+                } else {
+                    unprotected
+                }
+            } else if !global_full {
+                return true;
+            } else {
+                unprotected
+            };
+            threshold.is_some_and(|lowest| rank.beats(lowest, margin))
+        });
     }
 
     /// A virtual voice becomes real if it beats the least audible real voice it
