@@ -376,6 +376,14 @@ fn spiral(count: usize) -> impl Iterator<Item = [f32; 3]> {
     })
 }
 
+/// Three frames (render, then update): the real voices are chosen and started.
+fn settle(manager: &mut AudioManager<OfflineBackend>, sfx: &mut SoundEffects) {
+    for _ in 0..3 {
+        let _ = manager.backend_mut().render(1.0 / 60.0);
+        let _ = sfx.update(1.0 / 60.0);
+    }
+}
+
 /// `SoundEffects::update` with 1,000 virtual and 32 real looping voices, one
 /// frame (1/60 s) per cycle: every playhead advances, every voice is ranked, and
 /// the listener stays put, so no voice changes places.
@@ -407,10 +415,7 @@ impl AudioUpdateVirtual {
             sfx.play(torch, PlayParams::default().position(position))
                 .expect("a virtualizing play is never refused");
         }
-        for _ in 0..3 {
-            let _ = manager.backend_mut().render(1.0 / 60.0);
-            let _ = sfx.update(1.0 / 60.0);
-        }
+        settle(&mut manager, &mut sfx);
         Self {
             _manager: manager,
             sfx,
@@ -475,10 +480,7 @@ impl VoicesRender {
             sfx.play(torch, params)
                 .expect("a virtualizing play is never refused");
         }
-        for _ in 0..3 {
-            let _ = manager.backend_mut().render(1.0 / 60.0);
-            let _ = sfx.update(1.0 / 60.0);
-        }
+        settle(&mut manager, &mut sfx);
         Self {
             manager,
             _sfx: sfx,

@@ -67,16 +67,14 @@ impl Rank {
             std::cmp::Ordering::Equal => self.level > other.level * margin,
         }
     }
-
-    /// Total order, loudest last (for sorting candidates).
-    pub(crate) fn key(self) -> (i32, f32) {
-        (self.priority, self.level)
-    }
 }
 
-/// Orders two ranks (levels are never NaN: volumes and positions are checked).
+/// Orders two ranks, priority first, loudest last (levels are never NaN:
+/// volumes and positions are checked).
 pub(crate) fn compare(a: Rank, b: Rank) -> std::cmp::Ordering {
-    a.key().0.cmp(&b.key().0).then(a.level.total_cmp(&b.level))
+    a.priority
+        .cmp(&b.priority)
+        .then(a.level.total_cmp(&b.level))
 }
 
 #[cfg(test)]

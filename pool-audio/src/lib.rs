@@ -29,10 +29,11 @@
 //!    however many recycles a frame brings; or the play is refused ([`WhenFull`]).
 //!    A copy started in the same frame is simply taken over: nothing of it has been
 //!    heard, so 200 plays in one frame ask kira for 10 sounds, not 200.
-//! 3. **A voice cap** (default 64) steals by [`Stealing`] policy (oldest, quietest,
-//!    furthest, lowest priority, or refuse), fading the stolen voice out. Voices are
-//!    `pool_core` pooled objects behind generational [`VoiceHandle`]s, and stealing
-//!    is a `pool_core` exhaustion policy.
+//! 3. **A voice cap** (default 64, and per [group](GroupSettings)) steals by
+//!    [`Stealing`] policy (oldest, quietest, furthest, lowest priority, or refuse),
+//!    fading the stolen voice out. Voices, real and virtual, are `pool_core` pooled
+//!    objects behind generational [`VoiceHandle`]s; when the virtual voices are all
+//!    taken, a `pool_core` exhaustion policy gives up the least audible one.
 //! 4. **A mix ceiling**: a look-ahead peak limiter ([`LimiterBuilder`]) last on the
 //!    sound-effects track, so several sounds at once never exceed the ceiling
 //!    (default -1 dBFS) either. In a storm of one sound it does nothing: the

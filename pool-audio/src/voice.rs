@@ -227,8 +227,7 @@ pub(crate) fn steal<'a>(
 ) -> Option<VoiceKey> {
     let score = |v: &Voice| -> f64 {
         match stealing {
-            Stealing::Strict => 0.0,
-            Stealing::Oldest => v.order as f64,
+            Stealing::Strict | Stealing::Oldest => v.order as f64,
             Stealing::Quietest => v.volume,
             Stealing::LowestPriority => f64::from(v.priority),
             Stealing::Furthest => -f64::from(v.position.map_or(0.0, |p| distance(p, listener))),

@@ -183,6 +183,11 @@ fn every_per_voice_operation_works_on_a_virtual_voice() {
     let near = game.sfx.play(hum, at(20.0)).unwrap();
     let far = game.sfx.play(hum, at(50.0)).unwrap();
     assert_eq!(game.sfx.state(far), VoiceState::Virtual);
+    // Another manager knows nothing of it, virtual or not.
+    let mut other = Game::capped(1);
+    assert_eq!(other.sfx.state(far), VoiceState::Gone);
+    assert!(other.sfx.stop(far, Tween::default()).is_err());
+    assert!(other.sfx.set_position(far, [0.0, 0.0, 0.0]).is_err());
     game.sfx.set_volume(far, 0.5, Tween::default()).unwrap();
     assert!(
         game.sfx
@@ -495,7 +500,7 @@ fn a_resumed_loop_is_within_one_audio_block_of_an_unvirtualized_one() {
     let window = &reference[..48_000];
     let amplitude = window.iter().fold(0.0f32, |m, s| m.max(s.abs())) / 0.5;
     // Compare at 2.0 s to 2.9 s: the alarm is long gone, the fade-in over.
-    let mut worst: f64 = 0.0;
+    let (mut worst, mut compared): (f64, usize) = (0.0, 0);
     for sample in (96_000..139_000).step_by(997) {
         let expected = ramp_position(&reference, sample, amplitude);
         let got = ramp_position(&resumed, sample, amplitude);
@@ -505,10 +510,13 @@ fn a_resumed_loop_is_within_one_audio_block_of_an_unvirtualized_one() {
         // Samples right at the wrap read as either end: skip them.
         if expected > 0.01 && expected < LOOP - 0.01 {
             worst = worst.max(d);
+            compared += 1;
         }
     }
+    assert!(compared > 30, "only {compared} points compared");
+    // One audio block is the promise (~10 ms); offline the clocks agree exactly.
     assert!(
-        worst <= 0.010,
+        worst <= 0.001,
         "the resumed loop is {:.1} ms from the reference",
         worst * 1000.0
     );
@@ -566,6 +574,63 @@ mod model {
         sound: usize,
     }
 
+    /// The game side of a model test: the live voices as the model sees them, and
+    /// the listener.
+    #[derive(Default)]
+    struct World {
+        voices: Vec<(VoiceHandle, Model)>,
+        listener: f32,
+    }
+
+    impl World {
+        /// Applies `op`; `true` for a step of three frames (kira frees a stopped
+        /// sound's slot the render after it has faded out: after a burst of plays,
+        /// a promotion may wait two frames for room on the track).
+        fn apply(&mut self, game: &mut Game, sounds: &[SoundId], op: Op) -> bool {
+            match op {
+                Op::Play(s, x, v) => {
+                    let volume = f32::from(v) / 10.0;
+                    let voice = game
+                        .sfx
+                        .play(sounds[s], at(f32::from(x)).volume(f64::from(volume)))
+                        .expect("a virtualizing sound is never refused");
+                    self.voices.push((
+                        voice,
+                        Model {
+                            x: f32::from(x),
+                            volume,
+                            sound: s,
+                        },
+                    ));
+                }
+                Op::Move(i, x) if !self.voices.is_empty() => {
+                    let n = self.voices.len();
+                    let (voice, model) = &mut self.voices[i % n];
+                    game.sfx
+                        .set_position(*voice, [f32::from(x), 0.0, 0.0])
+                        .unwrap();
+                    model.x = f32::from(x);
+                }
+                Op::Listener(x) => {
+                    self.listener = f32::from(x);
+                    game.sfx.set_listener([self.listener, 0.0, 0.0]).unwrap();
+                }
+                Op::Stop(i) if !self.voices.is_empty() => {
+                    let (voice, _) = self.voices.remove(i % self.voices.len());
+                    game.sfx.stop(voice, Tween::default()).unwrap();
+                }
+                Op::Frame => {
+                    for _ in 0..3 {
+                        game.frame();
+                    }
+                    return true;
+                }
+                _ => {}
+            }
+            false
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -585,58 +650,30 @@ mod model {
                 .collect();
             let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
             let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
-            let mut listener = 0.0f32;
-            let mut voices: Vec<(VoiceHandle, Model)> = Vec::new();
+            let mut world = World::default();
             for op in ops {
-                match op {
-                    Op::Play(s, x, v) => {
-                        let volume = f32::from(v) / 10.0;
-                        let played = game.sfx.play(sounds[s], at(f32::from(x)).volume(f64::from(volume)));
-                        let voice = played.expect("a virtualizing sound is never refused");
-                        voices.push((voice, Model { x: f32::from(x), volume, sound: s }));
+                if !world.apply(&mut game, &sounds, op) {
+                    continue;
+                }
+                let (voices, listener) = (&world.voices, world.listener);
+                let rank = |m: &Model| (m.sound, first * m.volume * gain((m.x - listener).abs()));
+                let states: Vec<VoiceState> = voices.iter().map(|(v, _)| game.sfx.state(*v)).collect();
+                let real: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Real).map(|((_, m), _)| rank(m)).collect();
+                let waiting: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Virtual)
+                    .map(|((_, m), _)| rank(m)).filter(|(_, level)| *level > 0.0 && 20.0 * level.log10() >= -60.0).collect();
+                prop_assert!(real.len() <= cap);
+                prop_assert!(states.iter().all(|s| matches!(s, VoiceState::Real | VoiceState::Virtual)), "{states:?}");
+                for r in &real {
+                    prop_assert!(r.1 > 0.0 && 20.0 * r.1.log10() >= -60.0 - 1e-3, "a real voice under the floor: {r:?}");
+                }
+                for v in &waiting {
+                    for r in &real {
+                        let beats = v.0 > r.0 || (v.0 == r.0 && v.1 > r.1 * margin);
+                        prop_assert!(!beats, "virtual {v:?} beats real {r:?} (listener at {listener})");
                     }
-                    Op::Move(i, x) if !voices.is_empty() => {
-                        let n = voices.len();
-                        let (voice, model) = &mut voices[i % n];
-                        game.sfx.set_position(*voice, [f32::from(x), 0.0, 0.0]).unwrap();
-                        model.x = f32::from(x);
-                    }
-                    Op::Listener(x) => {
-                        listener = f32::from(x);
-                        game.sfx.set_listener([listener, 0.0, 0.0]).unwrap();
-                    }
-                    Op::Stop(i) if !voices.is_empty() => {
-                        let (voice, _) = voices.remove(i % voices.len());
-                        game.sfx.stop(voice, Tween::default()).unwrap();
-                    }
-                    Op::Frame => {
-                        // kira frees a stopped sound's slot the render after it has
-                        // faded out: after a burst of plays, a promotion may wait two
-                        // frames for room on the track.
-                        for _ in 0..3 {
-                            game.frame();
-                        }
-                        let rank = |m: &Model| (m.sound, first * m.volume * gain((m.x - listener).abs()));
-                        let states: Vec<VoiceState> = voices.iter().map(|(v, _)| game.sfx.state(*v)).collect();
-                        let real: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Real).map(|((_, m), _)| rank(m)).collect();
-                        let waiting: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Virtual)
-                            .map(|((_, m), _)| rank(m)).filter(|(_, level)| *level > 0.0 && 20.0 * level.log10() >= -60.0).collect();
-                        prop_assert!(real.len() <= cap);
-                        prop_assert!(states.iter().all(|s| matches!(s, VoiceState::Real | VoiceState::Virtual)), "{states:?}");
-                        for r in &real {
-                            prop_assert!(r.1 > 0.0 && 20.0 * r.1.log10() >= -60.0 - 1e-3, "a real voice under the floor: {r:?}");
-                        }
-                        for v in &waiting {
-                            for r in &real {
-                                let beats = v.0 > r.0 || (v.0 == r.0 && v.1 > r.1 * margin);
-                                prop_assert!(!beats, "virtual {v:?} beats real {r:?} (listener at {listener})");
-                            }
-                        }
-                        if real.len() < cap {
-                            prop_assert!(waiting.is_empty(), "room for {} more, yet {waiting:?} wait", cap - real.len());
-                        }
-                    }
-                    _ => {}
+                }
+                if real.len() < cap {
+                    prop_assert!(waiting.is_empty(), "room for {} more, yet {waiting:?} wait", cap - real.len());
                 }
             }
         }
@@ -669,63 +706,38 @@ mod model {
                 .collect();
             let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
             let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
-            let mut listener = 0.0f32;
-            let mut voices: Vec<(VoiceHandle, Model)> = Vec::new();
+            let mut world = World::default();
             for op in ops {
-                match op {
-                    Op::Play(s, x, v) => {
-                        let volume = f32::from(v) / 10.0;
-                        let voice = game.sfx.play(sounds[s], at(f32::from(x)).volume(f64::from(volume)))
-                            .expect("a virtualizing sound is never refused");
-                        voices.push((voice, Model { x: f32::from(x), volume, sound: s }));
+                if !world.apply(&mut game, &sounds, op) {
+                    continue;
+                }
+                let (voices, listener) = (&world.voices, world.listener);
+                let level = |m: &Model| first * m.volume * gain((m.x - listener).abs());
+                let audible = |l: f32| l > 0.0 && 20.0 * l.log10() >= -60.0;
+                let mut real = Vec::new();
+                let mut waiting = Vec::new();
+                for (voice, model) in voices {
+                    match game.sfx.state(*voice) {
+                        VoiceState::Real => real.push((model.sound, level(model))),
+                        VoiceState::Virtual if audible(level(model)) => waiting.push((model.sound, level(model))),
+                        VoiceState::Virtual => {}
+                        other => prop_assert!(false, "unexpected {other:?}"),
                     }
-                    Op::Move(i, x) if !voices.is_empty() => {
-                        let n = voices.len();
-                        let (voice, model) = &mut voices[i % n];
-                        game.sfx.set_position(*voice, [f32::from(x), 0.0, 0.0]).unwrap();
-                        model.x = f32::from(x);
+                }
+                let in_group = |g: usize| real.iter().filter(|(s, _)| *s == g).count();
+                prop_assert!(real.len() <= CAP);
+                prop_assert!(in_group(0) <= GROUP_CAPS[0] && in_group(1) <= GROUP_CAPS[1], "{real:?}");
+                prop_assert_eq!(game.sfx.group_stats(a).unwrap().real_voices, in_group(0));
+                prop_assert_eq!(game.sfx.group_stats(b).unwrap().real_voices, in_group(1));
+                for (g, l) in &waiting {
+                    let group_full = in_group(*g) >= GROUP_CAPS[*g];
+                    let full = group_full || real.len() >= CAP;
+                    prop_assert!(full, "room, yet group {g} at {l} waits: {real:?}");
+                    for (rg, rl) in &real {
+                        let may_replace = if group_full { rg == g } else { rg == g || *rg != 1 };
+                        prop_assert!(!(may_replace && *l > rl * margin),
+                            "virtual (group {g}, {l}) beats real (group {rg}, {rl})");
                     }
-                    Op::Listener(x) => {
-                        listener = f32::from(x);
-                        game.sfx.set_listener([listener, 0.0, 0.0]).unwrap();
-                    }
-                    Op::Stop(i) if !voices.is_empty() => {
-                        let (voice, _) = voices.remove(i % voices.len());
-                        game.sfx.stop(voice, Tween::default()).unwrap();
-                    }
-                    Op::Frame => {
-                        for _ in 0..3 {
-                            game.frame();
-                        }
-                        let level = |m: &Model| first * m.volume * gain((m.x - listener).abs());
-                        let audible = |l: f32| l > 0.0 && 20.0 * l.log10() >= -60.0;
-                        let mut real = Vec::new();
-                        let mut waiting = Vec::new();
-                        for (voice, model) in &voices {
-                            match game.sfx.state(*voice) {
-                                VoiceState::Real => real.push((model.sound, level(model))),
-                                VoiceState::Virtual if audible(level(model)) => waiting.push((model.sound, level(model))),
-                                VoiceState::Virtual => {}
-                                other => prop_assert!(false, "unexpected {other:?}"),
-                            }
-                        }
-                        let in_group = |g: usize| real.iter().filter(|(s, _)| *s == g).count();
-                        prop_assert!(real.len() <= CAP);
-                        prop_assert!(in_group(0) <= GROUP_CAPS[0] && in_group(1) <= GROUP_CAPS[1], "{real:?}");
-                        prop_assert_eq!(game.sfx.group_stats(a).unwrap().real_voices, in_group(0));
-                        prop_assert_eq!(game.sfx.group_stats(b).unwrap().real_voices, in_group(1));
-                        for (g, l) in &waiting {
-                            let group_full = in_group(*g) >= GROUP_CAPS[*g];
-                            let full = group_full || real.len() >= CAP;
-                            prop_assert!(full, "room, yet group {g} at {l} waits: {real:?}");
-                            for (rg, rl) in &real {
-                                let may_replace = if group_full { rg == g } else { rg == g || *rg != 1 };
-                                prop_assert!(!(may_replace && *l > rl * margin),
-                                    "virtual (group {g}, {l}) beats real (group {rg}, {rl})");
-                            }
-                        }
-                    }
-                    _ => {}
                 }
             }
         }

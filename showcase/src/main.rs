@@ -53,31 +53,22 @@ fn main() -> Result<(), Box<dyn Error>> {
         pictures.sample(&level);
         if (frame + 1).is_multiple_of(FPS) {
             let row = level.second_row((frame + 1) / FPS);
-            if options.tsv {
-                writeln!(
-                    out,
-                    "{}\t{}\t{}\t{}\t{}\t{:.2}\t{:.6}",
-                    row.second,
-                    row.real,
-                    row.virtual_voices,
-                    row.plays,
-                    row.stolen,
-                    row.peak_db,
-                    row.clipped
-                )?;
+            let (sep, start, end) = if options.tsv {
+                ("\t", "", "")
             } else {
-                writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {:.2} | {:.4} |",
-                    row.second,
-                    row.real,
-                    row.virtual_voices,
-                    row.plays,
-                    row.stolen,
-                    row.peak_db,
-                    row.clipped
-                )?;
-            }
+                (" | ", "| ", " |")
+            };
+            writeln!(
+                out,
+                "{start}{}{sep}{}{sep}{}{sep}{}{sep}{}{sep}{:.2}{sep}{:.6}{end}",
+                row.second,
+                row.real,
+                row.virtual_voices,
+                row.plays,
+                row.stolen,
+                row.peak_db,
+                row.clipped
+            )?;
         }
     }
     level.write_wav(&options.out.join("level.wav"))?;

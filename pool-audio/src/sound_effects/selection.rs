@@ -42,11 +42,12 @@ impl SoundEffects {
     ///
     /// Virtual playheads run on the game clock, and so do real ones: offline,
     /// where each update follows the audio of its time step, a resumed voice
-    /// starts where it would be had it played all along (the tests measure one
-    /// sample). On a device the game and audio clocks differ by up to one audio
+    /// starts where it would be had it played all along (a test checks it within
+    /// 1 ms). On a device the game and audio clocks differ by up to one audio
     /// block and the output latency.
     ///
-    /// O(voices) plus O(cap log cap) for the candidates, no heap allocation.
+    /// O(voices), plus a sort of the virtual voices that can become real; no heap
+    /// allocation.
     ///
     /// # Errors
     /// [`TimeError`] for a negative, NaN or infinite `dt`; nothing changes.
@@ -136,6 +137,9 @@ impl SoundEffects {
     /// over the real voices, one over the candidates. Promotions only raise those
     /// minima and fill that room, so no candidate left out could have become real.
     fn keep_promotable(&mut self, candidates: &mut Vec<(Rank, VoiceKey, u32)>) {
+        if candidates.is_empty() {
+            return;
+        }
         fn lower(min: &mut Option<Rank>, rank: Rank) {
             if min.is_none_or(|m| compare(rank, m).is_lt()) {
                 *min = Some(rank);
