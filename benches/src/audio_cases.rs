@@ -366,7 +366,7 @@ fn torch_settings(copies: u32) -> SoundSettings {
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed))
 }
 
-/// A spiral of `count` emitters around the listener, each at its own distance
+/// A spiral of `count` voices around the listener, each at its own distance
 /// (2 m to about 92 m).
 fn spiral(count: usize) -> impl Iterator<Item = [f32; 3]> {
     (0..count).map(move |i| {
@@ -403,7 +403,6 @@ impl AudioUpdateVirtual {
             &mut manager,
             SoundEffectsSettings {
                 voice_cap: 32,
-                emitters: 32,
                 ..Default::default()
             },
         )
@@ -444,8 +443,9 @@ impl Workload for AudioUpdateVirtual {
 /// One second of audio with voices that are real or virtual: 300 looping
 /// positioned torches of which at most 32 are real (`virtual_render`), 32
 /// positioned real voices (`real_render_32_positioned`), or 32 plain real voices
-/// (`real_render_32`). Virtual voices cost no mixing: the first two should be
-/// close; the third shows what kira's spatial tracks (the emitters) cost.
+/// (`real_render_32`). Virtual voices cost no mixing, and a positioned voice is
+/// a plain kira sound whose volume and panning follow the listener: all three
+/// should be close.
 pub struct VoicesRender {
     manager: AudioManager<OfflineBackend>,
     _sfx: SoundEffects,
@@ -453,15 +453,13 @@ pub struct VoicesRender {
 }
 
 impl VoicesRender {
-    /// `torches` looping voices (at most 32 real), positioned through emitters or
-    /// not.
+    /// `torches` looping voices (at most 32 real), positioned or not.
     pub fn new(torches: usize, positioned: bool) -> Self {
         let mut manager = manager();
         let mut sfx = SoundEffects::new(
             &mut manager,
             SoundEffectsSettings {
                 voice_cap: 32,
-                emitters: 32,
                 limiter: None,
                 ..Default::default()
             },

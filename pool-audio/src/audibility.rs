@@ -1,13 +1,15 @@
 //! How audible a voice is, the measure that decides which voices are real.
 //!
 //! A voice's audibility is the level it would reach as its sound's first copy:
-//! the sound's first-copy volume, times the play's volume, times the distance
-//! attenuation of its emitter. The distance attenuation is kira's own curve for a
-//! spatial track with its default distances and easing (the emitters use them):
-//! full level within 1 m, then linear in decibels from 0 dB at 1 m down to -60 dB
-//! (silence) at 100 m and beyond. Unpositioned voices are not attenuated. The
-//! copy index and the pan law are left out on purpose: they would make a voice's
-//! audibility change with where it happens to be placed, and voices would flap.
+//! the sound's first-copy volume, times the play's volume, times its distance
+//! attenuation. The distance attenuation is kira's own curve for a spatial track
+//! with its default distances and easing, which positioned voices are played
+//! with (see `spatial.rs`): full level within 1 m, then linear in decibels from
+//! 0 dB at 1 m down to -60 dB (silence) at 100 m and beyond, crossfaded with full
+//! level by the play's spatial blend. Unpositioned voices are not attenuated. The
+//! copy index, the pan law and the direction are left out on purpose: they would
+//! make a voice's audibility change with where it happens to be placed or which
+//! way it is heard from, and voices would flap.
 //!
 //! Voices are ranked by priority first and audibility second (FMOD's order): a
 //! higher-priority voice is always kept over a lower one, and among equals a
@@ -33,6 +35,15 @@ pub(crate) fn distance_gain(distance: f32) -> f32 {
     } else {
         10f32.powf(db / 20.0)
     }
+}
+
+/// The attenuation of a voice at `position` (if positioned) with spatial
+/// `blend`, heard from `listener`: the distance gain crossfaded with 1.
+pub(crate) fn attenuation(position: Option<[f32; 3]>, blend: f32, listener: [f32; 3]) -> f32 {
+    position.map_or(1.0, |p| {
+        let blend = blend.clamp(0.0, 1.0);
+        (1.0 - blend) + blend * distance_gain(distance(p, listener))
+    })
 }
 
 /// The distance between a voice and the listener.

@@ -167,7 +167,6 @@ impl Sound {
 pub(crate) struct Retire<'a> {
     pub(crate) sounds: &'a mut [Sound],
     pub(crate) fading: &'a mut FadingPool,
-    pub(crate) quarantined: &'a mut Vec<u16>,
     /// The real voices (those with a kira sound).
     pub(crate) real: &'a mut Vec<VoiceKey>,
 }
@@ -175,7 +174,7 @@ pub(crate) struct Retire<'a> {
 impl Retire<'_> {
     /// Ends `voice` (known as `key`) as a real voice: its kira sound is stopped
     /// with `fade` (or has stopped by itself: `None`) and counted as fading until
-    /// kira lets it go, its emitter waits for kira to empty it, and its copy index
+    /// kira lets it go, and its copy index
     /// is freed with the sound as the index's outgoing one. The caller gives the
     /// voice back to the pool, keeps it as a virtual voice, or reuses it. A virtual
     /// voice has nothing to end here.
@@ -204,9 +203,6 @@ impl Retire<'_> {
                 fading.before = before;
                 outgoing = Some(fading_key);
             }
-        }
-        if let Some(emitter) = voice.emitter.take() {
-            self.quarantined.push(emitter);
         }
         if let Some(slot) = self
             .sounds

@@ -38,9 +38,6 @@ pub enum PlayError {
     Retrigger,
     /// The copy would be quieter than the sound's audibility floor: not started.
     Inaudible,
-    /// A positioned play found every emitter busy (see
-    /// [`SoundEffectsSettings::emitters`](crate::SoundEffectsSettings::emitters)).
-    NoEmitter,
     /// kira refused (it should not: the track's capacity covers every voice).
     Backend,
 }
@@ -59,7 +56,6 @@ impl fmt::Display for PlayError {
                 f.write_str("the sound was played more recently than its retrigger interval")
             }
             Self::Inaudible => f.write_str("the copy would be below the audibility floor"),
-            Self::NoEmitter => f.write_str("every emitter for positioned sounds is busy"),
             Self::Backend => f.write_str("kira refused to play the sound"),
         }
     }

@@ -10,3 +10,9 @@ pub(crate) fn amplitude(decibels: f64) -> f64 {
 pub(crate) fn decibels(amplitude: f64) -> f64 {
     20.0 * amplitude.log10()
 }
+
+/// A linear amplitude as the volume kira is given: never below kira's silence
+/// (-60 dB), because kira fades in decibels and a fade from `-inf` is NaN.
+pub(crate) fn kira_volume(amplitude: f64) -> kira::Decibels {
+    kira::Decibels(decibels(amplitude).max(f64::from(kira::Decibels::SILENCE.0)) as f32)
+}

@@ -145,8 +145,8 @@ impl PlayParams {
         self
     }
 
-    /// Where the sound is in the world: it plays through a pooled emitter (a kira
-    /// spatial sub-track) relative to the listener, and
+    /// Where the sound is in the world: it is heard from the listener with kira's
+    /// distance curve and ears (see [`SoundEffects::set_listener`](crate::SoundEffects::set_listener)), and
     /// [`Stealing::Furthest`](crate::Stealing::Furthest) uses it.
     /// Any `mint` vector converts (glam's `Vec3` with its `mint` feature,
     /// nalgebra's `Point3`), and so does `[f32; 3]`.
@@ -164,7 +164,8 @@ impl PlayParams {
     }
 
     /// How much a positioned sound is spatialized, `0..=1` (Unity's spatial blend:
-    /// 0 plays it as if at the listener, 1 fully by its position; default 1).
+    /// 0 plays it as if at the listener, 1 fully by its position; default 1). Each
+    /// channel's gain is crossfaded between the two, and so is its audibility.
     ///
     /// ```
     /// # use pool_audio::PlayParams;

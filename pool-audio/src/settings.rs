@@ -416,10 +416,6 @@ pub struct SoundEffectsSettings {
     /// ms): long enough not to click, short enough not to be heard. A copy that
     /// takes over a copy index starts once the previous one has faded out.
     pub steal_fade: Duration,
-    /// Emitters (kira spatial sub-tracks) for positioned sounds: the most positioned
-    /// voices playing at once (default 16). Created when first needed, or up front
-    /// with [`SoundEffects::prewarm_emitters`](crate::SoundEffects::prewarm_emitters).
-    pub emitters: usize,
     /// Virtual voices (see [`Virtualization`]) kept besides the real ones, at most
     /// `0..=65536` (default 1024). When they are all taken, a new one replaces the
     /// least audible virtual voice (its handle goes stale).
@@ -439,7 +435,6 @@ impl Default for SoundEffectsSettings {
             voice_cap: 64,
             stealing: Stealing::Oldest,
             steal_fade: Duration::from_millis(10),
-            emitters: 16,
             virtual_voices: 1024,
             virtual_margin_db: 3.0,
             limiter: Some(LimiterSettings::default()),
@@ -452,7 +447,7 @@ impl SoundEffectsSettings {
     ///
     /// # Errors
     /// [`SettingsError::Manager`] naming the value out of range (voice cap not in
-    /// `1..=4096`, more than 1024 emitters, a steal fade not in `1 ms..=1 s`, more
+    /// `1..=4096`, a steal fade not in `1 ms..=1 s`, more
     /// than 65536 virtual voices, a virtual margin not in `0..=24` dB), or
     /// [`SettingsError::Limiter`].
     ///
@@ -465,9 +460,6 @@ impl SoundEffectsSettings {
     pub fn validate(&self) -> Result<(), SettingsError> {
         if !(1..=4096).contains(&self.voice_cap) {
             return Err(SettingsError::Manager("voice_cap must be in 1..=4096"));
-        }
-        if self.emitters > 1024 {
-            return Err(SettingsError::Manager("emitters must be at most 1024"));
         }
         if !(Duration::from_millis(1)..=Duration::from_secs(1)).contains(&self.steal_fade) {
             return Err(SettingsError::Manager("steal_fade must be in 1 ms..=1 s"));

@@ -1,12 +1,12 @@
 //! The manager: setting it up on the game's kira manager, adding sounds, the
 //! per-frame update and the queries. Playing is in `sound_effects/play.rs`,
-//! per-voice control in `sound_effects/control.rs`, emitters and the listener in
-//! `sound_effects/emitters.rs`, and the accounting of kira's slots in
+//! per-voice control in `sound_effects/control.rs`, the listener in
+//! `sound_effects/listener.rs`, and the accounting of kira's slots in
 //! `sound_effects/slots.rs`.
 
 mod control;
-mod emitters;
 mod groups;
+mod listener;
 mod play;
 mod selection;
 mod slots;
@@ -23,10 +23,9 @@ use pool_core::{Pool, seconds_to_micros};
 
 use crate::attenuation::CopyVolumes;
 use crate::copies::{CopySlot, Fading, Sound, audible};
-use crate::emitter_pool::{Emitters, vector};
 use crate::error::{AddSoundError, SetupError, VoiceError};
 use crate::groups::Group;
-use crate::level::decibels;
+use crate::level::kira_volume;
 use crate::limiter::{LimiterBuilder, LimiterHandle};
 use crate::loader::SoundLoader;
 use crate::params::{ParamError, check_fade, check_volume};
@@ -154,7 +153,6 @@ impl SoundEffects {
         let probe = Arc::new(Probe::default());
         let mut builder = track
             .sound_capacity(kira_capacity)
-            .sub_track_capacity(settings.emitters.max(1))
             .volume(Decibels::IDENTITY)
             .with_effect(ProbeBuilder(probe.clone()));
         let limiter = match settings.limiter {
@@ -167,9 +165,6 @@ impl SoundEffects {
         };
         let track = manager
             .add_sub_track(builder)
-            .map_err(|_| SetupError::TrackLimit)?;
-        let listener = manager
-            .add_listener(vector([0.0; 3]), Emitters::orientation())
             .map_err(|_| SetupError::TrackLimit)?;
         let records = settings.voice_cap + settings.virtual_voices;
         let voices = Pool::builder(Voice::idle)
@@ -193,7 +188,6 @@ impl SoundEffects {
             slots: Slots {
                 sounds: Vec::new(),
                 fading,
-                emitters: Emitters::new(listener, settings.emitters),
                 probe,
                 capacity: kira_capacity,
                 real: Vec::with_capacity(settings.voice_cap),
@@ -488,8 +482,7 @@ impl SoundEffects {
     pub fn set_track_volume(&mut self, volume: f64, fade: Tween) -> Result<(), ParamError> {
         let volume = check_volume(volume)?;
         let fade = check_fade(fade)?;
-        self.track
-            .set_volume(Decibels(decibels(volume) as f32), fade);
+        self.track.set_volume(kira_volume(volume), fade);
         Ok(())
     }
 

@@ -45,8 +45,6 @@ pub struct AudioStats {
     pub refused_group_cap: u64,
     /// Plays refused by the retrigger interval.
     pub refused_retrigger: u64,
-    /// Positioned plays refused because every emitter was busy.
-    pub refused_no_emitter: u64,
     /// Copies not started because they would be below the audibility floor.
     pub refused_inaudible: u64,
 }

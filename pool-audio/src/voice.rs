@@ -3,12 +3,17 @@
 //! full cap gives up.
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use kira::sound::static_sound::StaticSoundHandle;
+use kira::{Decibels, Easing, Panning, StartTime, Tween};
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
 use crate::audibility::{Rank, compare, distance};
+use crate::copies::linear;
+use crate::level::kira_volume;
 use crate::settings::Stealing;
+use crate::spatial::heard;
 
 pool_core::new_handle_type! {
     /// The voice pool's own key.
@@ -87,10 +92,11 @@ pub(crate) struct Voice {
     pub(crate) playback_rate: f64,
     pub(crate) panning: f32,
     pub(crate) spatial_blend: f32,
+    /// A volume fade in progress: when it ends (game clock, microseconds) and
+    /// its easing, so that hearing the voice from elsewhere keeps fading.
+    pub(crate) fade: Option<(u64, Easing)>,
     pub(crate) priority: i32,
     pub(crate) position: Option<[f32; 3]>,
-    /// The emitter a positioned voice plays through (while real).
-    pub(crate) emitter: Option<u16>,
     /// The manager's update count when it started: "started this frame" means no
     /// audio of it has been rendered yet.
     pub(crate) frame: u64,
@@ -119,15 +125,45 @@ impl Voice {
             playback_rate: 1.0,
             panning: 0.0,
             spatial_blend: 1.0,
+            fade: None,
             priority: 0,
             position: None,
-            emitter: None,
             frame: 0,
             order: 0,
             playhead: 0.0,
             paused: false,
             reference: 0.0,
             rank: Rank::SILENT,
+        }
+    }
+
+    /// What its kira sound is set to when it plays at `volume`: that volume as
+    /// heard from `listener` (see `spatial.rs`), and the panning.
+    pub(crate) fn kira_mix(&self, volume: f64, listener: [f32; 3]) -> (Decibels, Panning) {
+        let heard = heard(self.panning, self.position, self.spatial_blend, listener);
+        (kira_volume(volume * heard.gain), Panning(heard.panning))
+    }
+
+    /// Sets its kira sound (if real) to be heard from `listener`: after it or the
+    /// listener moved. kira spreads the change over its next processing chunk, or
+    /// over what is left of a volume fade in progress at `now` (game clock,
+    /// microseconds), which then ends where and when it would have.
+    pub(crate) fn respatialize(&mut self, listener: [f32; 3], now: u64) {
+        if self.position.is_none() {
+            return;
+        }
+        let (volume, panning) = self.kira_mix(self.volume, listener);
+        let fade = match self.fade {
+            Some((end, easing)) if end > now => Tween {
+                start_time: StartTime::Immediate,
+                duration: Duration::from_micros(end - now),
+                easing,
+            },
+            _ => linear(Duration::ZERO),
+        };
+        if let Some(kira) = &mut self.kira {
+            kira.set_volume(volume, fade);
+            kira.set_panning(panning, linear(Duration::ZERO));
         }
     }
 

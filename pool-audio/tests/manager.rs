@@ -324,7 +324,7 @@ proptest! {
         stealing in prop::sample::select(vec![Stealing::Oldest, Stealing::Quietest, Stealing::Strict]),
         ops in prop::collection::vec(op(), 0..120),
     ) {
-        let (mut manager, mut sfx, _) = setup(SoundEffectsSettings { voice_cap: cap, stealing, emitters: 2, ..Default::default() });
+        let (mut manager, mut sfx, _) = setup(SoundEffectsSettings { voice_cap: cap, stealing, ..Default::default() });
         let limits = [2u32, 3, 5];
         let sounds: Vec<SoundId> = limits
             .iter()
@@ -344,7 +344,7 @@ proptest! {
                 Op::PlayAt(s, x) => match sfx.play(sounds[s], PlayParams::default().position([f32::from(x), 0.0, 1.0])) {
                     Ok(handle) => handles.push(handle),
                     Err(error) => prop_assert!(
-                        matches!(error, PlayError::VoiceCap | PlayError::Inaudible | PlayError::NoEmitter),
+                        matches!(error, PlayError::VoiceCap | PlayError::Inaudible),
                         "unexpected {error:?}"
                     ),
                 },
@@ -413,10 +413,7 @@ fn kiras_sound_limit_never_surfaces_however_seldom_kira_renders() {
 
 /// The peak of one positioned copy, heard from the origin.
 fn peak_at(position: [f32; 3], blend: f32) -> f32 {
-    let (mut manager, mut sfx, meter) = setup(SoundEffectsSettings {
-        emitters: 2,
-        ..Default::default()
-    });
+    let (mut manager, mut sfx, meter) = setup(SoundEffectsSettings::default());
     let hum = sfx
         .add_sound("hum", sine(0.5), SoundSettings::default().first_volume(0.5))
         .unwrap();
@@ -432,7 +429,7 @@ fn peak_at(position: [f32; 3], blend: f32) -> f32 {
 }
 
 #[test]
-fn positioned_sounds_play_through_emitters_and_fade_with_distance() {
+fn positioned_sounds_fade_with_distance_unless_their_blend_is_zero() {
     let near = peak_at([2.0, 0.0, 0.0], 1.0);
     let far = peak_at([60.0, 0.0, 0.0], 1.0);
     assert!(near > 0.05, "near {near}");
@@ -448,39 +445,33 @@ fn positioned_sounds_play_through_emitters_and_fade_with_distance() {
 }
 
 #[test]
-fn emitters_are_pooled_and_reused_once_kira_lets_go() {
-    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings {
-        emitters: 2,
+fn positioned_voices_are_limited_by_the_voice_cap_only() {
+    let (mut manager, mut sfx, meter) = setup(SoundEffectsSettings {
+        voice_cap: 48,
         ..Default::default()
     });
-    let blip = sfx
-        .add_sound("blip", sine(0.02), SoundSettings::default().max_voices(8))
+    let hum = sfx
+        .add_sound(
+            "hum",
+            sine(0.5),
+            SoundSettings::default().max_voices(48).first_volume(0.05),
+        )
         .unwrap();
-    let here = PlayParams::default().position([1.0, 0.0, 0.0]);
-    let a = sfx.play(blip, here).unwrap();
-    sfx.play(blip, here).unwrap();
-    assert_eq!(
-        sfx.play(blip, here),
-        Err(PlayError::NoEmitter),
-        "both emitters busy"
-    );
-    assert!(
-        sfx.play(blip, PlayParams::default()).is_ok(),
-        "unpositioned sounds need none"
-    );
-    assert_eq!(sfx.stats().refused_no_emitter, 1);
-    sfx.set_position(a, [3.0, 0.0, 0.0]).unwrap();
-    for _ in 0..4 {
-        frame(&mut manager, &mut sfx);
-    }
-    for round in 0..5 {
-        // The blips ended: their emitters come back once kira has emptied them.
-        assert!(sfx.play(blip, here).is_ok(), "round {round}");
-        for _ in 0..4 {
+    for i in 0..48 {
+        let angle = i as f32 / 48.0 * std::f32::consts::TAU;
+        let here = PlayParams::default().position([3.0 * angle.cos(), 0.0, 3.0 * angle.sin()]);
+        sfx.play(hum, here).unwrap();
+        if i % 8 == 7 {
             frame(&mut manager, &mut sfx);
         }
     }
-    assert_eq!(sfx.stats().plays, 8);
+    assert_eq!(sfx.stats().active_voices, 48);
+    // One more recycles a copy: the cap holds.
+    sfx.play(hum, PlayParams::default().position([1.0, 0.0, 0.0]))
+        .unwrap();
+    assert_eq!(sfx.stats().active_voices, 48);
+    manager.backend_mut().render(0.1).unwrap();
+    assert!(meter.peak() > 0.0 && meter.peak() < 0.9);
 }
 
 #[test]

@@ -186,7 +186,6 @@ fn render(
     .unwrap();
     let mut settings = SoundEffectsSettings {
         voice_cap: 24,
-        emitters: 6,
         ..Default::default()
     };
     if !limited {

@@ -33,7 +33,6 @@ impl Game {
     fn capped(cap: usize) -> Self {
         Self::new(SoundEffectsSettings {
             voice_cap: cap,
-            emitters: 2 * cap,
             ..Default::default()
         })
     }
@@ -641,7 +640,6 @@ mod model {
         ) {
             let mut game = Game::new(SoundEffectsSettings {
                 voice_cap: cap,
-                emitters: 2 * cap + 2,
                 ..Default::default()
             });
             let sounds: Vec<SoundId> = (0..2)
@@ -695,7 +693,6 @@ mod model {
             const GROUP_CAPS: [usize; 2] = [2, 3];
             let mut game = Game::new(SoundEffectsSettings {
                 voice_cap: CAP,
-                emitters: 2 * CAP + 2,
                 ..Default::default()
             });
             let a = game.sfx.add_group("a", GroupSettings::default().max_voices(GROUP_CAPS[0])).unwrap();

@@ -101,11 +101,9 @@ impl Level {
             &mut manager,
             SoundEffectsSettings {
                 voice_cap: VOICE_CAP,
-                emitters: VOICE_CAP + 16,
                 ..Default::default()
             },
         )?;
-        sfx.prewarm_emitters(VOICE_CAP + 16);
         let ambience = sfx.add_group("ambience", GroupSettings::default().max_voices(24))?;
         let combat = sfx.add_group(
             "combat",

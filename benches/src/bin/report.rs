@@ -200,7 +200,8 @@ fn print_mix_table(rows: &[Measured]) {
     println!("Mix: one second of 48 kHz stereo audio through the limiter, beside the offline");
     println!("render of the ten voices it protects (no limiter in that render); and renders of");
     println!("300 positioned voices of which 32 are real, beside 32 real positioned voices and");
-    println!("32 real plain ones (positioned voices play through kira spatial tracks).");
+    println!("32 real plain ones (a positioned voice is a plain kira sound, spatialized by its");
+    println!("volume and panning).");
     println!();
     println!("| case | µs per second of audio | vs `render_10_voices` | allocs/cycle |");
     println!("|---|---:|---:|---:|");

@@ -2,13 +2,14 @@
 //! act on many voices at once. A voice ends only through `end_voice` or the
 //! stop-where sweep, both of which end it through `Slots::retire`.
 
+use std::time::Duration;
+
+use kira::Tween;
 use kira::sound::static_sound::StaticSoundHandle;
-use kira::{Decibels, Tween};
 use pool_core::StaleHandle;
 
 use super::SoundEffects;
 use crate::error::VoiceError;
-use crate::level::decibels;
 use crate::params::{ParamError, check_fade, check_position, check_volume};
 use crate::voice::{SoundId, Voice, VoiceHandle, VoiceKey};
 
@@ -156,18 +157,26 @@ impl SoundEffects {
             .and_then(|key| self.voices.get(key))
             .and_then(|v| self.slots.sounds.get(v.sound as usize))
             .map_or(0.0, |s| s.volumes.volume(0));
+        let (listener, now) = (self.listener, self.now);
         let voice = self.voice_mut(voice)?;
+        let delay = match fade.start_time {
+            kira::StartTime::Delayed(delay) => delay,
+            _ => Duration::ZERO,
+        };
+        let end = now
+            .saturating_add(u64::try_from((delay + fade.duration).as_micros()).unwrap_or(u64::MAX));
+        voice.fade = (end > now).then_some((end, fade.easing));
         voice.play_volume = volume;
         voice.reference = (first * volume) as f32;
         voice.volume = voice.base_volume * volume;
-        let amplitude = voice.volume;
+        let (volume, _) = voice.kira_mix(voice.volume, listener);
         if let Some(kira) = &mut voice.kira {
-            kira.set_volume(Decibels(decibels(amplitude) as f32), fade);
+            kira.set_volume(volume, fade);
         }
         Ok(())
     }
 
-    /// Moves a voice: its emitter, if it is positioned and real, its place for
+    /// Moves a voice: how it is heard, if it is real, its place for
     /// [`Stealing::Furthest`](crate::Stealing::Furthest), and its audibility from
     /// the next update.
     ///
@@ -193,11 +202,10 @@ impl SoundEffects {
         position: impl Into<mint::Vector3<f32>>,
     ) -> Result<(), VoiceError> {
         let position = check_position(position.into())?;
+        let (listener, now) = (self.listener, self.now);
         let voice = self.voice_mut(voice)?;
         voice.position = Some(position);
-        if let Some(e) = voice.emitter {
-            self.slots.emitters.set_position(e, position);
-        }
+        voice.respatialize(listener, now);
         Ok(())
     }
 

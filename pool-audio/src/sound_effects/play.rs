@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use kira::{Decibels, Panning, PlaybackRate};
+use kira::PlaybackRate;
 
 use super::SoundEffects;
 use super::selection::{Start, virtualizes};
-use crate::audibility::{Rank, distance, distance_gain};
+use crate::audibility::{Rank, attenuation, distance};
 use crate::clock;
 use crate::copies::{FadingKey, Placement, RecentPlay, Sound, linear};
 use crate::error::PlayError;
@@ -32,7 +32,7 @@ struct Seat {
 
 impl SoundEffects {
     /// Plays one copy of `sound`: a copy index, a pooled voice, and a kira sound on
-    /// the sound-effects track (or an emitter, if positioned). Returns its handle;
+    /// the sound-effects track (heard from the listener, if positioned). Returns its handle;
     /// [`play_detailed`](Self::play_detailed) also says whether it is real and
     /// which voice it displaced.
     ///
@@ -49,7 +49,7 @@ impl SoundEffects {
     ///   [`Stealing`](crate::Stealing) picks a real voice to give way, or refuses;
     ///   a protected group's voices are never picked for another group's play.
     /// - A sound that [`Virtualize`](crate::Virtualization::Virtualize)s is never
-    ///   refused for a cap, a full sound, the audibility floor, a busy emitter or
+    ///   refused for a cap, a full sound, the audibility floor or
     ///   kira's room: it takes the place of the least audible voice it may replace
     ///   if it is more audible by the margin (see
     ///   [`SoundEffectsSettings::virtual_margin_db`](crate::SoundEffectsSettings::virtual_margin_db)),
@@ -137,7 +137,7 @@ impl SoundEffects {
         let virtualizes = virtualizes(settings.virtualization);
         let group = settings.group.map(|g| g.index);
         let reference = (entry.volumes.volume(0) * params.volume) as f32;
-        let gain = position.map_or(1.0, |p| distance_gain(distance(p, listener)));
+        let gain = attenuation(position, params.spatial_blend, listener);
         let rank = Rank {
             priority: settings.priority,
             level: reference * gain,
@@ -217,23 +217,13 @@ impl SoundEffects {
             ..
         }) = seat
             && !virtualizes
-            && self
-                .voices
-                .get(victim)
-                .is_some_and(|v| v.frame == frame && v.emitter.is_some() == position.is_some())
+            && self.voices.get(victim).is_some_and(|v| v.frame == frame)
         {
             return self.take_over(sound, copy, victim, params);
         }
 
         // Check everything that can refuse before anything is stopped or stolen.
         let seat = match seat {
-            Some(_) if position.is_some() && !self.slots.emitters.available(&mut self.track) => {
-                if !virtualizes {
-                    self.stats.refused_no_emitter += 1;
-                    return Err(PlayError::NoEmitter);
-                }
-                None
-            }
             // Room in kira for one more sound, counting the ones fading out.
             Some(_) if !self.slots.has_room() => {
                 if !virtualizes {
@@ -407,21 +397,13 @@ impl SoundEffects {
         let volume = base_volume * params.volume;
         let priority = entry.settings.priority;
         if let Some(voice) = self.voices.get_mut(handle) {
-            if let Some(kira) = &mut voice.kira {
-                let now = linear(Duration::ZERO);
-                kira.set_volume(Decibels(decibels(volume) as f32), now);
-                kira.set_playback_rate(PlaybackRate(params.playback_rate), now);
-                kira.set_panning(Panning(params.panning), now);
-            }
-            if let (Some(e), Some(position)) = (voice.emitter, position) {
-                self.slots.emitters.place(e, position, params.spatial_blend);
-            }
             voice.base_volume = base_volume;
             voice.play_volume = params.volume;
             voice.volume = volume;
             voice.playback_rate = params.playback_rate;
             voice.panning = params.panning;
             voice.spatial_blend = params.spatial_blend;
+            voice.fade = None;
             voice.priority = priority;
             voice.position = position;
             voice.order = order;
@@ -429,6 +411,13 @@ impl SoundEffects {
             voice.sound = sound.index;
             voice.reference = reference;
             voice.rank = super::selection::rank_of(voice, listener);
+            let (volume, panning) = voice.kira_mix(volume, listener);
+            if let Some(kira) = &mut voice.kira {
+                let now = linear(Duration::ZERO);
+                kira.set_volume(volume, now);
+                kira.set_playback_rate(PlaybackRate(params.playback_rate), now);
+                kira.set_panning(panning, now);
+            }
         }
         let entry = &mut self.slots.sounds[sound.index()];
         entry.copies[copy].voice = Some(handle);

@@ -6,14 +6,13 @@
 use std::time::Duration;
 
 use kira::sound::PlaybackState;
-use kira::{Decibels, Panning, PlaybackRate, Tween};
+use kira::{PlaybackRate, Tween};
 use pool_core::{TimeError, seconds_to_micros};
 
 use super::SoundEffects;
-use crate::audibility::{Rank, compare, distance, distance_gain};
+use crate::audibility::{Rank, attenuation, compare};
 use crate::copies::{Placement, Retire, linear};
 use crate::error::PlayError;
-use crate::level::decibels;
 use crate::settings::{Resume, Virtualization};
 use crate::voice::{Voice, VoiceHandle, VoiceKey, VoiceState};
 
@@ -34,11 +33,10 @@ impl SoundEffects {
     /// may replace (by the margin, or of a higher priority) takes its place; the
     /// real one fades out over the steal fade and goes virtual (or ends, if its
     /// sound kills), the virtual one starts in kira at its playhead with a
-    /// steal-fade fade-in, on an emitter if it is positioned. A virtualizing real
+    /// steal-fade fade-in, heard from the listener. A virtualizing real
     /// voice that fell under its sound's audibility floor goes virtual.
     /// A promotion that finds no room on kira's track (a stopped sound holds its
-    /// slot until the render after it has faded out) or no free emitter waits for
-    /// a later update: after a burst of plays, up to two frames.
+    /// slot until the render after it has faded out) waits for a later update: after a burst of plays, up to two frames.
     ///
     /// Virtual playheads run on the game clock, and so do real ones: offline,
     /// where each update follows the audio of its time step, a resumed voice
@@ -80,7 +78,6 @@ impl SoundEffects {
             let mut retire = Retire {
                 sounds: &mut slots.sounds,
                 fading: &mut slots.fading,
-                quarantined: &mut slots.emitters.quarantined,
                 real: &mut slots.real,
             };
             if let Some(kira) = &voice.kira {
@@ -202,12 +199,12 @@ impl SoundEffects {
 
     /// A virtual voice becomes real if it beats the least audible real voice it
     /// may replace (or there is room); nothing happens if it does not, or if kira
-    /// has no room or no emitter for it this frame.
+    /// has no room for it this frame.
     fn promote(&mut self, key: VoiceKey, rank: Rank) {
         let Some(voice) = self.voices.get(key) else {
             return;
         };
-        let (sound, positioned) = (voice.sound as usize, voice.position.is_some());
+        let sound = voice.sound as usize;
         let Some(entry) = self.slots.sounds.get(sound) else {
             return;
         };
@@ -245,8 +242,7 @@ impl SoundEffects {
         {
             return;
         }
-        if !self.slots.has_room() || (positioned && !self.slots.emitters.available(&mut self.track))
-        {
+        if !self.slots.has_room() {
             return;
         }
         if let Some(victim) = victim {
@@ -343,9 +339,9 @@ impl SoundEffects {
     }
 
     /// Starts the kira sound of the voice record `key` at copy index `copy`: at
-    /// the copy's volume times the play's, lowered by the pan law when panned, on
-    /// an emitter if positioned. The caller has checked the caps, kira's room and
-    /// the emitters.
+    /// the copy's volume times the play's, lowered by the pan law when panned, and
+    /// heard from the listener if positioned. The caller has checked the caps and
+    /// kira's room.
     pub(super) fn start_kira(
         &mut self,
         key: VoiceKey,
@@ -359,11 +355,12 @@ impl SoundEffects {
         let base_volume =
             entry.volumes.volume(copy as u32) / entry.peak.pan_gain(voice.panning).max(1.0);
         let volume = base_volume * voice.play_volume;
+        let (kira_volume, panning) = voice.kira_mix(volume, self.listener);
         let mut data = entry
             .data
-            .volume(Decibels(decibels(volume) as f32))
+            .volume(kira_volume)
             .playback_rate(PlaybackRate(voice.playback_rate))
-            .panning(Panning(voice.panning));
+            .panning(panning);
         let delay = if start.wait {
             self.stats.delayed_starts += 1;
             // A new play is heard from its start only after the wait: its playhead
@@ -388,21 +385,8 @@ impl SoundEffects {
             }
         }
         let frames_per_second = f64::from(entry.data.sample_rate) * entry.timeline.direction();
-        let emitter = voice
-            .position
-            .and_then(|position| self.slots.emitters.take(position, voice.spatial_blend));
-        let played = match emitter {
-            Some(e) => self.slots.emitters.play(e, data),
-            None => self.track.play(data),
-        };
-        let kira = match played {
-            Ok(kira) => kira,
-            Err(_) => {
-                if let Some(e) = emitter {
-                    self.slots.emitters.give_back(e);
-                }
-                return Err(PlayError::Backend);
-            }
+        let Ok(kira) = self.track.play(data) else {
+            return Err(PlayError::Backend);
         };
         if let Some(voice) = self.voices.get_mut(key) {
             if start.resume.is_none() {
@@ -412,7 +396,6 @@ impl SoundEffects {
             voice.copy = copy as u8;
             voice.base_volume = base_volume;
             voice.volume = volume;
-            voice.emitter = emitter;
             self.slots.sounds[voice.sound as usize].copies[copy].voice = Some(key);
             self.slots.real.push(key);
         }
@@ -467,9 +450,7 @@ impl SoundEffects {
 
 /// A voice's priority and audibility now (see `audibility.rs`).
 pub(super) fn rank_of(voice: &Voice, listener: [f32; 3]) -> Rank {
-    let gain = voice
-        .position
-        .map_or(1.0, |p| distance_gain(distance(p, listener)));
+    let gain = attenuation(voice.position, voice.spatial_blend, listener);
     Rank {
         priority: voice.priority,
         level: voice.reference * gain,

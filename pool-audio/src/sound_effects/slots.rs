@@ -1,6 +1,6 @@
 //! kira slot accounting: everything the manager has asked kira for besides the
-//! voice pool (the sounds with their copy indices, the kira sounds fading out, the
-//! emitters), and the bookkeeping that keeps kira's own limits from ever firing.
+//! voice pool (the sounds with their copy indices, the kira sounds fading out),
+//! and the bookkeeping that keeps kira's own limits from ever firing.
 //!
 //! The sound-effects track holds twice the voice cap: every live voice plus as
 //! many stopped sounds still fading out. A stopped kira sound keeps its slot until
@@ -14,7 +14,6 @@ use kira::StartTime;
 use kira::sound::PlaybackState;
 
 use crate::copies::{FadingPool, Retire, Sound};
-use crate::emitter_pool::Emitters;
 use crate::passes::Probe;
 use crate::voice::VoiceKey;
 
@@ -23,7 +22,6 @@ pub(super) struct Slots {
     /// kira sounds that no voice owns any more but that may still be heard or
     /// hold a slot on the track.
     pub(super) fading: FadingPool,
-    pub(super) emitters: Emitters,
     pub(super) probe: Arc<Probe>,
     /// The track's kira sound capacity: twice the voice cap.
     pub(super) capacity: usize,
@@ -38,7 +36,6 @@ impl Slots {
         Retire {
             sounds: &mut self.sounds,
             fading: &mut self.fading,
-            quarantined: &mut self.emitters.quarantined,
             real: &mut self.real,
         }
     }
@@ -67,8 +64,7 @@ impl Slots {
         }
     }
 
-    /// Forgets the fading sounds kira has let go of, and frees the emitters kira
-    /// has emptied. kira frees a sound's slot at the start of the first processing
+    /// Forgets the fading sounds kira has let go of. kira frees a sound's slot at the start of the first processing
     /// pass after it stopped: a sound is forgotten once a pass has started since it
     /// was seen stopped. The pass is read after the sound is seen stopped, so it is
     /// never one that began before the sound stopped.
@@ -89,6 +85,5 @@ impl Slots {
             }
             gone
         });
-        self.emitters.release_emptied();
     }
 }

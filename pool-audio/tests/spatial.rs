@@ -1,0 +1,240 @@
+//! Positioned voices are heard as kira's own spatial tracks hear a sound: the same
+//! distance curve and the same ears, measured channel by channel against a kira
+//! spatial track rendered beside them. Plus what a spatial track cannot do: a
+//! spatial blend of 0 that really plays the sound as if at the listener, and a
+//! play's own panning on top of its position.
+
+use kira::listener::ListenerHandle;
+use kira::sound::static_sound::StaticSoundData;
+use kira::track::{MainTrackBuilder, SpatialTrackBuilder};
+use kira::{AudioManager, AudioManagerSettings, Decibels, Tween};
+use pool_audio::{
+    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayParams, SoundEffects,
+    SoundEffectsSettings, SoundSettings,
+};
+
+use pool_audio::mint;
+
+mod common;
+
+use common::RATE;
+
+/// A quiet mono tone: the limiter never acts on it.
+fn tone() -> StaticSoundData {
+    common::sine(440.0, 1.0).volume(Decibels(-12.0))
+}
+
+fn manager() -> (AudioManager<OfflineBackend>, MeterHandle) {
+    let meter = MeterBuilder::new();
+    let reading = meter.handle();
+    let manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+        main_track_builder: MainTrackBuilder::new().with_effect(meter),
+        backend_settings: OfflineSettings { sample_rate: RATE },
+        ..Default::default()
+    })
+    .unwrap();
+    (manager, reading)
+}
+
+/// The RMS level of each channel, in dB, over the last `seconds` of a render.
+fn levels(samples: &[f32], seconds: f64) -> [f64; 2] {
+    let frames = (seconds * f64::from(RATE)) as usize;
+    let tail = &samples[samples.len() - 2 * frames..];
+    [0, 1].map(|channel| {
+        let power = tail
+            .iter()
+            .skip(channel)
+            .step_by(2)
+            .map(|s| f64::from(*s).powi(2))
+            .sum::<f64>()
+            / frames as f64;
+        10.0 * power.log10()
+    })
+}
+
+/// One play through pool-audio with the listener at `listener`, moved there
+/// after 0.1 s: the channel levels over the last 0.2 s.
+fn pool_audio(params: PlayParams, listener: [f32; 3]) -> [f64; 2] {
+    let (mut manager, _) = manager();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let id = sfx
+        .add_sound("tone", tone(), SoundSettings::default())
+        .unwrap();
+    sfx.play(id, params).unwrap();
+    manager.backend_mut().render(0.1).unwrap();
+    sfx.set_listener(listener).unwrap();
+    sfx.update(0.1).unwrap();
+    let audio = manager.backend_mut().render(0.25).unwrap();
+    levels(audio.samples(), 0.2)
+}
+
+/// The same tone on kira's own spatial track at `position` (full spatialization
+/// strength), its listener moved to `listener` after 0.1 s; or, for `None`, on
+/// the main track.
+fn kira_spatial(position: Option<[f32; 3]>, listener: [f32; 3]) -> [f64; 2] {
+    let (mut manager, _) = manager();
+    let mut ears: ListenerHandle = manager
+        .add_listener(
+            mint::Vector3::from([0.0; 3]),
+            mint::Quaternion {
+                v: mint::Vector3::from([0.0; 3]),
+                s: 1.0,
+            },
+        )
+        .unwrap();
+    let _track = match position {
+        Some(position) => {
+            let mut track = manager
+                .add_spatial_sub_track(
+                    &ears,
+                    mint::Vector3::from(position),
+                    SpatialTrackBuilder::new().spatialization_strength(1.0),
+                )
+                .unwrap();
+            track.play(tone()).unwrap();
+            Some(track)
+        }
+        None => {
+            manager.play(tone()).unwrap();
+            None
+        }
+    };
+    manager.backend_mut().render(0.1).unwrap();
+    ears.set_position(mint::Vector3::from(listener), Tween::default());
+    let audio = manager.backend_mut().render(0.25).unwrap();
+    levels(audio.samples(), 0.2)
+}
+
+/// Each channel's level relative to the unpositioned sound, in dB.
+fn relative(levels: [f64; 2], reference: [f64; 2]) -> [f64; 2] {
+    [levels[0] - reference[0], levels[1] - reference[1]]
+}
+
+const ORIGIN: [f32; 3] = [0.0; 3];
+
+#[test]
+fn a_positioned_voice_is_heard_channel_by_channel_as_kira_hears_a_spatial_track() {
+    let ours_center = pool_audio(PlayParams::default(), ORIGIN);
+    let kiras_center = kira_spatial(None, ORIGIN);
+    for (position, listener) in [
+        ([3.0, 0.0, 0.0], ORIGIN),
+        ([-3.0, 0.0, 0.0], ORIGIN),
+        ([0.0, 0.0, -5.0], ORIGIN),
+        ([0.0, 0.0, 5.0], ORIGIN),
+        ([2.0, 1.0, -2.0], ORIGIN),
+        ([0.5, 0.0, 0.0], ORIGIN),
+        ([40.0, 0.0, 10.0], ORIGIN),
+        ([-70.0, 0.0, -20.0], ORIGIN),
+        // The listener walks up to a sound and past it.
+        ([10.0, 0.0, 0.0], [8.0, 0.0, 0.0]),
+        ([10.0, 0.0, 0.0], [14.0, 0.0, -1.0]),
+    ] {
+        let ours = relative(
+            pool_audio(PlayParams::default().position(position), listener),
+            ours_center,
+        );
+        let kiras = relative(kira_spatial(Some(position), listener), kiras_center);
+        for channel in 0..2 {
+            assert!(
+                (ours[channel] - kiras[channel]).abs() < 0.05,
+                "at {position:?} from {listener:?}, channel {channel}: {:.3} dB here, {:.3} dB in kira",
+                ours[channel],
+                kiras[channel]
+            );
+        }
+        assert!(ours.iter().all(|db| *db <= 1e-3), "never louder: {ours:?}");
+    }
+}
+
+#[test]
+fn beyond_the_maximum_distance_a_voice_is_silent() {
+    let ours = pool_audio(
+        PlayParams::default().position([60.0, 0.0, 0.0]),
+        [-100.0, 0.0, 0.0],
+    );
+    assert!(ours.iter().all(|db| *db < -120.0), "{ours:?}");
+}
+
+#[test]
+fn a_spatial_blend_of_zero_plays_the_sound_as_if_at_the_listener() {
+    let center = pool_audio(PlayParams::default(), ORIGIN);
+    let far = PlayParams::default().position([60.0, 0.0, 0.0]);
+    let flat = relative(pool_audio(far.spatial_blend(0.0), ORIGIN), center);
+    assert!(flat.iter().all(|db| db.abs() < 0.01), "{flat:?}");
+    // Half way: each channel's gain is half the flat one plus half the spatial one.
+    let spatial = relative(pool_audio(far, ORIGIN), center);
+    let half = relative(pool_audio(far.spatial_blend(0.5), ORIGIN), center);
+    for channel in 0..2 {
+        let expected = 20.0 * (0.5 + 0.5 * 10f64.powf(spatial[channel] / 20.0)).log10();
+        assert!(
+            (half[channel] - expected).abs() < 0.05,
+            "channel {channel}: {} dB, expected {expected} dB",
+            half[channel]
+        );
+    }
+}
+
+#[test]
+fn a_plays_own_panning_applies_on_top_of_its_position() {
+    let center = pool_audio(PlayParams::default(), ORIGIN);
+    let at = PlayParams::default().position([0.0, 0.0, -4.0]);
+    let positioned = relative(pool_audio(at, ORIGIN), center);
+    let panning = -0.5_f64;
+    let panned = relative(pool_audio(at.panning(panning as f32), ORIGIN), center);
+    // kira's pan law: sqrt of each side's share, times sqrt 2; the copy volume
+    // is lowered by the louder channel's gain so a panned copy stays in budget.
+    let mix = (panning + 1.0) / 2.0;
+    let law = [(1.0 - mix).sqrt(), mix.sqrt()].map(|g| 20.0 * (g * 2f64.sqrt()).log10());
+    let louder = law[0].max(law[1]);
+    for channel in 0..2 {
+        let expected = positioned[channel] + law[channel] - louder;
+        assert!(
+            (panned[channel] - expected).abs() < 0.05,
+            "channel {channel}: {} dB, expected {expected} dB",
+            panned[channel]
+        );
+    }
+}
+
+/// A positioned voice fading out over 0.6 s, with the listener set to the same
+/// place every frame or never: the channel levels over 0.25..0.35 s.
+fn fading(listener_every_frame: bool) -> [f64; 2] {
+    let (mut manager, _) = manager();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let id = sfx
+        .add_sound("tone", tone(), SoundSettings::default())
+        .unwrap();
+    let voice = sfx
+        .play(id, PlayParams::default().position([2.0, 0.0, -3.0]))
+        .unwrap();
+    let fade = Tween {
+        duration: std::time::Duration::from_millis(600),
+        ..Default::default()
+    };
+    sfx.set_volume(voice, 0.0, fade).unwrap();
+    let mut samples = Vec::new();
+    for _ in 0..21 {
+        if listener_every_frame {
+            sfx.set_listener(ORIGIN).unwrap();
+        }
+        sfx.update(1.0 / 60.0).unwrap();
+        let audio = manager.backend_mut().render(1.0 / 60.0).unwrap();
+        samples.extend_from_slice(audio.samples());
+    }
+    levels(&samples, 0.1)
+}
+
+#[test]
+fn moving_the_listener_does_not_cut_a_volume_fade_short() {
+    let still = fading(false);
+    let moved = fading(true);
+    for channel in 0..2 {
+        assert!(still[channel] < -20.0, "the fade is under way: {still:?}");
+        assert!(
+            (still[channel] - moved[channel]).abs() < 0.5,
+            "channel {channel}: {} dB with the listener set every frame, {} dB without",
+            moved[channel],
+            still[channel]
+        );
+    }
+}
