@@ -277,3 +277,42 @@ pub(crate) fn steal<'a>(
         .min_by(|(_, a), (_, b)| score(a).total_cmp(&score(b)).then(a.order.cmp(&b.order)))
         .map(|(key, _)| key)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Ordering;
+
+    use pool_core::testing::PoolTest;
+
+    use super::*;
+
+    /// The voice pool's policy, through `pool_core`'s property-test kit: on a
+    /// full pool of virtual voices with random ranks, paused or not, the victim is
+    /// always one no other voice ranks below.
+    #[test]
+    fn drop_least_audible_keeps_the_pool_invariants_and_drops_the_least_audible() {
+        PoolTest::new(Voice::idle)
+            .mutate(|voice, value| {
+                voice.rank = Rank {
+                    priority: (value % 3) as i32,
+                    level: (value / 3 % 11) as f32 / 10.0,
+                };
+                voice.paused = value % 7 == 0;
+            })
+            .on_release(|voice| *voice = Voice::idle())
+            .expect_victim(|live, victim| {
+                let Some(victim) = victim.and_then(|v| live.iter().find(|(h, _)| *h == v)) else {
+                    return Err("refused or chose a voice that is not live".into());
+                };
+                let beaten = live.iter().any(|(_, other)| {
+                    compare(other.holding_rank(), victim.1.holding_rank()) == Ordering::Less
+                });
+                if beaten {
+                    Err("a live voice ranks below the victim".into())
+                } else {
+                    Ok(())
+                }
+            })
+            .run(|| DropLeastAudible);
+    }
+}

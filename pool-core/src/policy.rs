@@ -98,6 +98,16 @@ pub struct LiveObjects<'a, T, K> {
     _key: PhantomData<fn() -> K>,
 }
 
+// A view is two words; copying it lets a policy that wraps another look at the
+// live objects again after asking the inner one.
+impl<T, K> Clone for LiveObjects<'_, T, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, K> Copy for LiveObjects<'_, T, K> {}
+
 impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     pub(crate) fn new(slots: &'a [Slot<T>], len: usize) -> Self {
         Self {

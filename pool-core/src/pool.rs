@@ -705,7 +705,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     /// Creates at most `budget` objects towards the `initial` size and returns how
     /// many are still missing (0 when done). Call it once a frame after
-    /// [`PoolBuilder::build_lazy`] to spread a large prewarm over frames.
+    /// [`PoolBuilder::build_lazy`](crate::PoolBuilder::build_lazy) to spread a large prewarm over frames.
     ///
     /// ```
     /// use pool_core::Pool;
