@@ -32,18 +32,26 @@
 //! track of the same capacity (`kira_play`); and `update` with 64 active voices
 //! (`audio_update`). Rendering between batches is not timed.
 //!
+//! **Your own policy and object type**: the pool cases are generic over the
+//! pooled object ([`Pooled`]) and the policy; [`compare_policy`] measures yours
+//! beside the built-in ones and [`print_pool_table`] prints the report's table
+//! (`cargo run --release -p benches --example compare_policies`;
+//! `benches/custom_policy.rs` is the same as a criterion group to copy).
+//!
 //! **Mix cases**, one cycle being one second of 48 kHz stereo audio: the limiter
 //! alone, as kira runs it (`limiter`: in 128-frame chunks, over a signal it has
 //! to hold down a third of the time), beside the offline render of the 10 voices
 //! it protects, without a limiter (`render_10_voices`).
 
 mod audio_cases;
+mod compare;
 mod effects_cases;
 mod pool_cases;
 
 pub use audio_cases::{
     AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, LimiterSecond, RenderSecond, VoicesRender,
 };
+pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
 pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolFull, PoolHalfLive, SlotMapHalfLive, UnityScanFull,
@@ -81,6 +89,37 @@ impl Particle {
             life: 1.5,
             owner,
         }
+    }
+}
+
+/// An object type the pool cases can hold: yours, to compare policies on it
+/// (`cargo run --release -p benches --example compare_policies`).
+pub trait Pooled: Sized + 'static {
+    /// A fresh object: the pool's factory, and what the baseline inserts.
+    fn fresh() -> Self;
+
+    /// What a game writes into an object it takes; `n` counts the cycles.
+    fn spawn(&mut self, n: u32);
+
+    /// A fresh object, spawned: what the slotmap baseline inserts each cycle.
+    fn spawned(n: u32) -> Self {
+        let mut object = Self::fresh();
+        object.spawn(n);
+        object
+    }
+}
+
+impl Pooled for Particle {
+    fn fresh() -> Self {
+        Self::default()
+    }
+
+    fn spawn(&mut self, n: u32) {
+        *self = Self::spawned(n);
+    }
+
+    fn spawned(n: u32) -> Self {
+        Particle::spawned(n)
     }
 }
 
@@ -175,11 +214,11 @@ pub const MIX_CASES: [&str; 5] = [
 /// structure has reached its size). `None` for an unknown name.
 pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
     Some(match name {
-        "fifo_recycle" => Box::new(PoolHalfLive::new(size, size, RecycleOldest)),
-        "strict" => Box::new(PoolHalfLive::new(size, size, Strict)),
-        "grow_to_max" => Box::new(PoolHalfLive::new(0, size, Strict)),
-        "fifo_recycle_full" => Box::new(PoolFull::new(size)),
-        "slotmap" => Box::new(SlotMapHalfLive::new(size)),
+        "fifo_recycle" => Box::new(PoolHalfLive::<_, Particle>::new(size, size, RecycleOldest)),
+        "strict" => Box::new(PoolHalfLive::<_, Particle>::new(size, size, Strict)),
+        "grow_to_max" => Box::new(PoolHalfLive::<_, Particle>::new(0, size, Strict)),
+        "fifo_recycle_full" => Box::new(PoolFull::<_, Particle>::new(size, RecycleOldest)),
+        "slotmap" => Box::new(SlotMapHalfLive::<Particle>::new(size)),
         "box" => Box::new(BoxHalfLive::new(size)),
         "object_pool" => Box::new(ObjectPoolHalfLive::new(size)),
         "unity_scan_full" => Box::new(UnityScanFull::new(size)),

@@ -6,20 +6,21 @@ use std::hint::black_box;
 use pool_core::{ExhaustionPolicy, Handle, Pool, RecycleOldest};
 use slotmap::{DefaultKey, SlotMap};
 
-use crate::{Particle, Workload};
+use crate::{Particle, Pooled, Workload};
 
-/// A `pool_core::Pool` with half its objects live; the oldest is released each cycle.
-pub struct PoolHalfLive<P> {
-    pool: Pool<Particle, P>,
+/// A `pool_core::Pool` of `T` with half its objects live; the oldest is released
+/// each cycle.
+pub struct PoolHalfLive<P, T = Particle> {
+    pool: Pool<T, P>,
     live: VecDeque<Handle>,
     owner: u32,
 }
 
-impl<P: ExhaustionPolicy<Particle>> PoolHalfLive<P> {
+impl<T: Pooled, P: ExhaustionPolicy<T>> PoolHalfLive<P, T> {
     /// A pool of at most `size` objects, `initial` of them created up front, then
     /// filled to half live and cycled until warm.
     pub fn new(initial: usize, size: usize, policy: P) -> Self {
-        let pool = Pool::builder(Particle::default)
+        let pool = Pool::builder(T::fresh)
             .initial(initial)
             .max_objects(size)
             .policy(policy)
@@ -39,12 +40,12 @@ impl<P: ExhaustionPolicy<Particle>> PoolHalfLive<P> {
     }
 }
 
-impl<P: ExhaustionPolicy<Particle>> Workload for PoolHalfLive<P> {
+impl<T: Pooled, P: ExhaustionPolicy<T>> Workload for PoolHalfLive<P, T> {
     #[inline]
     fn cycle(&mut self) {
         self.owner = self.owner.wrapping_add(1);
-        let (handle, particle) = self.pool.acquire_mut();
-        *particle = Particle::spawned(self.owner);
+        let (handle, object) = self.pool.acquire_mut();
+        object.spawn(self.owner);
         self.live.push_back(handle);
         if let Some(oldest) = self.live.pop_front() {
             let _ = black_box(self.pool.release(oldest));
@@ -52,19 +53,21 @@ impl<P: ExhaustionPolicy<Particle>> Workload for PoolHalfLive<P> {
     }
 }
 
-/// A `pool_core::Pool` with every object live: each acquire recycles the oldest.
-pub struct PoolFull {
-    pool: Pool<Particle, RecycleOldest>,
+/// A `pool_core::Pool` of `T` with every object live: each acquire asks the
+/// policy for a victim (with `RecycleOldest`, the oldest, in O(1)).
+pub struct PoolFull<P = RecycleOldest, T = Particle> {
+    pool: Pool<T, P>,
     owner: u32,
 }
 
-impl PoolFull {
-    /// A fixed pool of `size` objects, all live.
-    pub fn new(size: usize) -> Self {
-        let mut pool = Pool::builder(Particle::default)
+impl<T: Pooled, P: ExhaustionPolicy<T>> PoolFull<P, T> {
+    /// A fixed pool of `size` objects, all live, with `policy` (which must recycle:
+    /// a refused acquire is measured as a refusal).
+    pub fn new(size: usize, policy: P) -> Self {
+        let mut pool = Pool::builder(T::fresh)
             .initial(size)
             .max_objects(size)
-            .policy(RecycleOldest)
+            .policy(policy)
             .build()
             .expect("valid benchmark configuration");
         for _ in 0..size {
@@ -76,24 +79,25 @@ impl PoolFull {
     }
 }
 
-impl Workload for PoolFull {
+impl<T: Pooled, P: ExhaustionPolicy<T>> Workload for PoolFull<P, T> {
     #[inline]
     fn cycle(&mut self) {
         self.owner = self.owner.wrapping_add(1);
-        let (handle, particle) = self.pool.acquire_mut();
-        *particle = Particle::spawned(self.owner);
-        black_box(handle);
+        if let Ok((handle, object)) = self.pool.try_acquire_mut() {
+            object.spawn(self.owner);
+            black_box(handle);
+        }
     }
 }
 
-/// Baseline: a raw `SlotMap`, insert and remove, half full.
-pub struct SlotMapHalfLive {
-    map: SlotMap<DefaultKey, Particle>,
+/// Baseline: a raw `SlotMap` of `T`, insert and remove, half full.
+pub struct SlotMapHalfLive<T = Particle> {
+    map: SlotMap<DefaultKey, T>,
     live: VecDeque<DefaultKey>,
     owner: u32,
 }
 
-impl SlotMapHalfLive {
+impl<T: Pooled> SlotMapHalfLive<T> {
     /// A slot map with room for `size` values, half of them present.
     pub fn new(size: usize) -> Self {
         let mut this = Self {
@@ -102,7 +106,7 @@ impl SlotMapHalfLive {
             owner: 0,
         };
         for _ in 0..size / 2 {
-            let key = this.map.insert(Particle::default());
+            let key = this.map.insert(T::fresh());
             this.live.push_back(key);
         }
         this.run(size as u64);
@@ -110,11 +114,11 @@ impl SlotMapHalfLive {
     }
 }
 
-impl Workload for SlotMapHalfLive {
+impl<T: Pooled> Workload for SlotMapHalfLive<T> {
     #[inline]
     fn cycle(&mut self) {
         self.owner = self.owner.wrapping_add(1);
-        let key = self.map.insert(Particle::spawned(self.owner));
+        let key = self.map.insert(T::spawned(self.owner));
         self.live.push_back(key);
         if let Some(oldest) = self.live.pop_front() {
             black_box(self.map.remove(oldest));
@@ -288,11 +292,11 @@ mod tests {
 
     #[test]
     fn half_live_cases_keep_half_their_objects_live() {
-        let mut case = PoolHalfLive::new(64, 64, Strict);
+        let mut case = PoolHalfLive::<_, Particle>::new(64, 64, Strict);
         case.run(1000);
         assert_eq!(case.pool.stats().live, 32);
         assert_eq!(case.pool.stats().total, 64, "a prewarmed pool never grows");
-        let mut grown = PoolHalfLive::new(0, 64, Strict);
+        let mut grown = PoolHalfLive::<_, Particle>::new(0, 64, Strict);
         grown.run(1000);
         assert_eq!(grown.pool.stats().live, 32);
         assert!(
@@ -303,7 +307,7 @@ mod tests {
 
     #[test]
     fn the_full_pool_recycles_on_every_cycle() {
-        let mut case = PoolFull::new(64);
+        let mut case = PoolFull::<_, Particle>::new(64, RecycleOldest);
         let before = case.pool.stats().recycles;
         case.run(100);
         assert_eq!(case.pool.stats().recycles - before, 100);

@@ -15,97 +15,32 @@
 //! round), so a burst of load from another process on this shared machine, which
 //! slows every case of a round alike, cancels out of the ratio.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use benches::{
-    AUDIO_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, SIZES,
-    Workload, workload,
+    AUDIO_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES,
+    Measured, SIZES, Settings, measure, print_pool_table, workload,
 };
 
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
-/// One row of the report.
-struct Measured {
-    case: &'static str,
-    size: usize,
-    /// Per item: per cycle, or per live effect for an update.
-    ns_per_cycle: f64,
-    /// Median per-round ratio to the group's baseline.
-    vs_baseline: f64,
-    allocs_per_cycle: f64,
-}
-
-struct Settings {
-    rounds: usize,
-    sample: Duration,
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
-/// How many cycles fill about `target` time, from a short calibration run.
-fn calibrate(case: &mut dyn Workload, target: Duration) -> u64 {
-    let mut cycles = 16u64;
-    loop {
-        let elapsed = case.timed_run(cycles);
-        if elapsed >= target / 8 || cycles >= 1 << 30 {
-            let per_cycle = elapsed.as_secs_f64() / cycles as f64;
-            return ((target.as_secs_f64() / per_cycle.max(1e-10)) as u64).max(1);
-        }
-        cycles *= 4;
-    }
-}
-
-/// Measures `cases` at `size` in interleaved rounds, with ratios to `baseline`
-/// (which must be one of `cases`).
+/// Measures the report's `cases` at `size` in interleaved rounds, with ratios to
+/// `baseline` (which must be one of `cases`).
 fn measure_group(
     names: &[&'static str],
     size: usize,
     baseline: &str,
     settings: &Settings,
 ) -> Vec<Measured> {
-    let mut cases: Vec<Box<dyn Workload>> = names
+    let cases = names
         .iter()
-        .map(|name| workload(name, size).expect("every listed case exists"))
-        .collect();
-    let cycles: Vec<u64> = cases
-        .iter_mut()
-        .map(|case| calibrate(case.as_mut(), settings.sample))
-        .collect();
-    let mut samples = vec![Vec::with_capacity(settings.rounds); cases.len()];
-    let mut allocations = vec![0u64; cases.len()];
-    for _ in 0..settings.rounds {
-        for (i, case) in cases.iter_mut().enumerate() {
-            let items = (cycles[i] * case.items_per_cycle()).max(1);
-            let sample = case.sampled_run(cycles[i]);
-            allocations[i] += sample.allocations;
-            samples[i].push(sample.elapsed.as_secs_f64() * 1e9 / items as f64);
-        }
-    }
-    let base = names
-        .iter()
-        .position(|case| *case == baseline)
-        .expect("the baseline is one of the cases");
-    names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| Measured {
-            case: name,
-            size,
-            ns_per_cycle: median(samples[i].clone()),
-            vs_baseline: median(
-                samples[i]
-                    .iter()
-                    .zip(&samples[base])
-                    .map(|(case, base)| case / base)
-                    .collect(),
-            ),
-            allocs_per_cycle: allocations[i] as f64 / (cycles[i] * settings.rounds as u64) as f64,
+        .map(|name| {
+            let case = workload(name, size).expect("every listed case exists");
+            (String::from(*name), case)
         })
-        .collect()
+        .collect();
+    measure(cases, size, baseline, settings)
 }
 
 /// The effects rows: update against the naive update at each size, spawn against
@@ -127,35 +62,6 @@ fn measure_effects(settings: &Settings) -> Vec<Measured> {
         settings,
     ));
     rows
-}
-
-fn print_pool_table(rows: &[Measured], settings: &Settings) {
-    println!("One cycle: acquire one object, write it, release the oldest live one (half the");
-    println!("objects live; `_full`: every object live, so each acquire takes one away).");
-    println!(
-        "Median of {} interleaved rounds; \"vs slotmap\" is the median of per-round ratios.",
-        settings.rounds
-    );
-    println!();
-    print!("| case |");
-    for size in SIZES {
-        print!(" ns/cycle @{size} | vs slotmap |");
-    }
-    println!(" allocs/cycle |");
-    print!("|---|");
-    for _ in SIZES {
-        print!("---:|---:|");
-    }
-    println!("---:|");
-    for case in CASES {
-        print!("| `{case}` |");
-        let mut allocs: f64 = 0.0;
-        for row in rows.iter().filter(|row| row.case == case) {
-            print!(" {:.1} | {:.2}x |", row.ns_per_cycle, row.vs_baseline);
-            allocs = allocs.max(row.allocs_per_cycle);
-        }
-        println!(" {allocs:.2} |");
-    }
 }
 
 /// The audio rows: the pool's `play` (free voice, and stealing) against raw kira
@@ -234,7 +140,10 @@ fn print_effects_table(rows: &[Measured]) {
     println!();
     println!("| case | live | ns | per | vs | ratio | allocs/cycle |");
     println!("|---|---:|---:|---|---|---:|---:|");
-    for row in rows.iter().filter(|row| EFFECTS_CASES.contains(&row.case)) {
+    for row in rows
+        .iter()
+        .filter(|row| EFFECTS_CASES.contains(&row.case.as_str()))
+    {
         let (per, against) = if row.case.ends_with("update") {
             ("live effect", "`naive_effects_update`")
         } else {
@@ -269,9 +178,10 @@ fn main() {
         );
         std::process::exit(2);
     }
-    let settings = Settings {
-        rounds: if quick { 7 } else { 61 },
-        sample: Duration::from_millis(5),
+    let settings = if quick {
+        Settings::quick()
+    } else {
+        Settings::default()
     };
 
     let started = Instant::now();
@@ -286,7 +196,7 @@ fn main() {
     if tsv {
         let effects_rows = effects
             .iter()
-            .filter(|row| EFFECTS_CASES.contains(&row.case));
+            .filter(|row| EFFECTS_CASES.contains(&row.case.as_str()));
         for row in rows.iter().chain(effects_rows).chain(&audio).chain(&mix) {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}",
