@@ -20,6 +20,8 @@ const ACQUIRE: usize = 1;
 const RELEASE: usize = 2;
 const DESTROY: usize = 3;
 
+const RECYCLED: &str = "recycled";
+
 struct Model {
     initial: usize,
     max: usize,
@@ -106,13 +108,22 @@ impl Model {
         Ok(())
     }
 
-    /// A live object made idle (`released`, `recycled`...): its handle is stale.
-    fn end(&mut self, handle: Handle, how: &'static str) {
+    /// A live object is no longer live (`how`: released, cleared...): its handle
+    /// is stale.
+    fn forget(&mut self, handle: Handle, how: &'static str) {
         self.live.retain(|h| *h != handle);
         self.ended.push((handle, how, self.step));
+    }
+
+    /// A live object reset by the release hook and made idle; a release unless
+    /// it is being recycled.
+    fn end(&mut self, handle: Handle, how: &'static str) {
+        self.forget(handle, how);
         self.idle += 1;
-        self.stats.releases += u64::from(how != "recycled");
         self.calls[RELEASE] += 1;
+        if how != RECYCLED {
+            self.stats.releases += 1;
+        }
     }
 }
 
@@ -252,7 +263,7 @@ fn apply<T: 'static, P: ExhaustionPolicy<T>>(
                             acquired.recycled.map(|h| model.name(h))
                         ));
                     }
-                    model.end(victim, "recycled");
+                    model.end(victim, RECYCLED);
                     model.stats.recycles += 1;
                     model.hand_out(acquired.handle)?;
                     *said = format!(
@@ -402,13 +413,12 @@ fn apply<T: 'static, P: ExhaustionPolicy<T>>(
             *said = format!("clear({include_live})");
             pool.clear(include_live);
             if include_live {
+                // Destroyed, not released.
                 let live = model.live.len();
                 for handle in model.live.clone() {
-                    model.end(handle, "cleared");
+                    model.forget(handle, "cleared");
                 }
-                // Destroyed, not released.
-                model.stats.releases -= live as u64;
-                model.calls[RELEASE] -= live as u64;
+                model.destroy(live);
             }
             model.destroy(model.idle);
             model.idle = 0;
