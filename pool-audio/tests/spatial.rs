@@ -238,3 +238,25 @@ fn moving_the_listener_does_not_cut_a_volume_fade_short() {
         );
     }
 }
+
+#[test]
+fn an_endless_volume_fade_on_a_moving_voice_is_neither_a_panic_nor_nan() {
+    let (mut manager, meter) = manager();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let id = sfx
+        .add_sound("tone", tone(), SoundSettings::default())
+        .unwrap();
+    let voice = sfx
+        .play(id, PlayParams::default().position([2.0, 0.0, 0.0]))
+        .unwrap();
+    let endless = Tween {
+        start_time: kira::StartTime::Delayed(std::time::Duration::MAX),
+        duration: std::time::Duration::MAX,
+        ..Default::default()
+    };
+    sfx.set_volume(voice, 0.5, endless).unwrap();
+    sfx.set_listener([1.0, 0.0, 0.0]).unwrap();
+    sfx.update(0.1).unwrap();
+    manager.backend_mut().render(0.1).unwrap();
+    assert_eq!(meter.non_finite_samples(), 0);
+}

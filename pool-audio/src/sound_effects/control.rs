@@ -163,8 +163,8 @@ impl SoundEffects {
             kira::StartTime::Delayed(delay) => delay,
             _ => Duration::ZERO,
         };
-        let end = now
-            .saturating_add(u64::try_from((delay + fade.duration).as_micros()).unwrap_or(u64::MAX));
+        let length = delay.saturating_add(fade.duration).as_micros();
+        let end = now.saturating_add(u64::try_from(length).unwrap_or(u64::MAX));
         voice.fade = (end > now).then_some((end, fade.easing));
         voice.play_volume = volume;
         voice.reference = (first * volume) as f32;
