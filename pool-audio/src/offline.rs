@@ -97,6 +97,10 @@ pub struct OfflineBackend {
     renderer: Option<Renderer>,
     /// Frames rendered so far: the offline clock.
     rendered: u64,
+    /// What `render` asked for beyond the whole frames it rendered, in frames
+    /// (`-0.5..0.5`): carried into the next call, so that audio time follows the
+    /// sum of the durations asked for, not each one rounded.
+    carry: f64,
 }
 
 impl Backend for OfflineBackend {
@@ -115,6 +119,7 @@ impl Backend for OfflineBackend {
                 sample_rate: settings.sample_rate,
                 renderer: None,
                 rendered: 0,
+                carry: 0.0,
             },
             settings.sample_rate,
         ))
@@ -127,9 +132,14 @@ impl Backend for OfflineBackend {
 }
 
 impl OfflineBackend {
-    /// Renders the next `seconds` of the mix (rounded to whole frames), after
-    /// kira's clamp, as interleaved stereo. Commands sent to the manager before the
-    /// call (sounds played, volumes set) take effect at its start.
+    /// Renders the next `seconds` of the mix, after kira's clamp, as interleaved
+    /// stereo. Commands sent to the manager before the call (sounds played,
+    /// volumes set) take effect at its start.
+    ///
+    /// Each call renders whole frames and carries the fraction of a frame it left
+    /// over into the next call, so audio time keeps up with game time at any frame
+    /// rate: 8,640 calls of 1/144 s render exactly one minute (333 or 334 frames
+    /// each at 48 kHz), where rounding each call alone would lose 60 ms.
     ///
     /// # Errors
     /// [`OfflineError::Duration`] for a negative, NaN or infinite duration;
@@ -153,7 +163,9 @@ impl OfflineBackend {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(OfflineError::Duration(seconds));
         }
-        let wanted = ((seconds * f64::from(self.sample_rate)).round() as u128).saturating_mul(2);
+        let exact = seconds * f64::from(self.sample_rate) + self.carry;
+        let frames = exact.round().max(0.0);
+        let wanted = (frames as u128).saturating_mul(2);
         let too_long = OfflineError::TooLong {
             seconds,
             samples: wanted,
@@ -166,6 +178,7 @@ impl OfflineBackend {
             return Err(too_long);
         }
         samples.resize(len, 0.0);
+        self.carry = exact - frames;
         self.render_into(&mut samples);
         Ok(Rendered {
             sample_rate: self.sample_rate,
