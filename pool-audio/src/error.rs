@@ -36,9 +36,13 @@ pub enum PlayError {
     /// The sound was played less than its `min_retrigger` ago (within its
     /// retrigger radius, if it has one).
     Retrigger,
-    /// The copy would be quieter than the sound's audibility floor: not started.
+    /// The copy would be quieter than the sound's audibility floor, or would push
+    /// the sound's oldest copy under it: not started.
     Inaudible,
-    /// kira refused (it should not: the track's capacity covers every voice).
+    /// The voice bank's command queue is full: the mixer has not read what was
+    /// sent since its last block (is it running?).
+    QueueFull,
+    /// The voice bank refused (it should not: its slots cover every voice).
     Backend,
 }
 
@@ -56,7 +60,10 @@ impl fmt::Display for PlayError {
                 f.write_str("the sound was played more recently than its retrigger interval")
             }
             Self::Inaudible => f.write_str("the copy would be below the audibility floor"),
-            Self::Backend => f.write_str("kira refused to play the sound"),
+            Self::QueueFull => f.write_str(
+                "the voice bank's command queue is full: the mixer has not read it since its last block",
+            ),
+            Self::Backend => f.write_str("the voice bank refused to play the sound"),
         }
     }
 }
@@ -69,7 +76,8 @@ impl From<ParamError> for PlayError {
     }
 }
 
-/// Why a per-voice call (stop, pause, volume, position) did nothing.
+/// Why a call that controls voices (stop, pause, volume, position, the
+/// listener) did nothing.
 ///
 /// ```
 /// use pool_audio::{StaleHandle, VoiceError};
@@ -86,6 +94,10 @@ pub enum VoiceError {
     WrongManager,
     /// The value given is out of range; the voice is unchanged.
     InvalidParam(ParamError),
+    /// The voice bank's command queue has no room for what the call sends: the
+    /// mixer has not read it since its last block (is it running?). Nothing
+    /// changed.
+    QueueFull,
 }
 
 impl fmt::Display for VoiceError {
@@ -96,6 +108,9 @@ impl fmt::Display for VoiceError {
             }
             Self::WrongManager => f.write_str("the voice handle belongs to another SoundEffects"),
             Self::InvalidParam(error) => error.fmt(f),
+            Self::QueueFull => f.write_str(
+                "the voice bank's command queue is full: the mixer has not read it since its last block",
+            ),
         }
     }
 }

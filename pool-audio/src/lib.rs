@@ -133,6 +133,7 @@
 
 mod attenuation;
 mod audibility;
+mod bank;
 mod clock;
 mod copies;
 
@@ -144,7 +145,6 @@ mod loader;
 mod meter;
 mod offline;
 mod params;
-mod passes;
 mod peak;
 mod playhead;
 mod settings;

@@ -194,9 +194,7 @@ impl PlayParams {
     /// ```
     pub fn validate(&self) -> Result<(), ParamError> {
         check_volume(self.volume)?;
-        if !(MIN_PLAYBACK_RATE..=MAX_PLAYBACK_RATE).contains(&self.playback_rate) {
-            return Err(ParamError::PlaybackRate(self.playback_rate));
-        }
+        check_playback_rate(self.playback_rate)?;
         if !(-1.0..=1.0).contains(&self.panning) {
             return Err(ParamError::Panning(self.panning));
         }
@@ -216,6 +214,15 @@ pub(crate) fn check_volume(volume: f64) -> Result<f64, ParamError> {
         Ok(volume)
     } else {
         Err(ParamError::Volume(volume))
+    }
+}
+
+/// A playback rate in [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`].
+pub(crate) fn check_playback_rate(rate: f64) -> Result<f64, ParamError> {
+    if (MIN_PLAYBACK_RATE..=MAX_PLAYBACK_RATE).contains(&rate) {
+        Ok(rate)
+    } else {
+        Err(ParamError::PlaybackRate(rate))
     }
 }
 

@@ -1,9 +1,9 @@
-//! Where a virtual voice is in its sound: the same transport kira runs for a
-//! playing sound (`kira::sound::transport`), on a continuous position, advanced by
-//! the game's time step times the voice's playback rate. A one-shot ends when its
-//! time is up; a loop wraps around its loop region.
+//! Where a virtual voice is in its sound: the same transport the voice bank
+//! runs for a real voice (`bank/transport.rs`, kira's rules), on a continuous
+//! position, advanced by the game's time step times the voice's playback rate,
+//! without rounding. A one-shot ends when its time is up; a loop wraps around
+//! its loop region.
 
-use kira::sound::PlaybackPosition;
 use kira::sound::static_sound::StaticSoundData;
 
 use crate::sound_error::{loop_region, samples};
@@ -43,11 +43,6 @@ impl Timeline {
         self.start
     }
 
-    /// +1 for a sound kira plays forwards, -1 for a reversed one.
-    pub(crate) fn direction(&self) -> f64 {
-        if self.reverse { -1.0 } else { 1.0 }
-    }
-
     /// `position` advanced by `seconds` of playback at `rate`; `None` once a sound
     /// without a loop has played to its end.
     pub(crate) fn advance(&self, position: f64, seconds: f64, rate: f64) -> Option<f64> {
@@ -75,24 +70,13 @@ impl Timeline {
             (next < self.frames).then_some(next)
         }
     }
-
-    /// The start position to give kira so that a new sound begins at transport
-    /// position `position` (kira counts a reversed sound's start from its end).
-    pub(crate) fn start_position(&self, position: f64) -> PlaybackPosition {
-        let index = position.clamp(0.0, (self.frames - 1.0).max(0.0)).round() as usize;
-        if self.reverse {
-            PlaybackPosition::Samples((self.frames as usize).saturating_sub(1 + index))
-        } else {
-            PlaybackPosition::Samples(index)
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use kira::Frame;
-    use kira::sound::Region;
+    use kira::sound::{PlaybackPosition, Region};
 
     fn data(frames: usize) -> StaticSoundData {
         StaticSoundData {
@@ -137,7 +121,6 @@ mod tests {
         assert_eq!(t.start(), 999.0);
         assert_eq!(t.advance(999.0, 0.5, 1.0), Some(499.0));
         assert_eq!(t.advance(499.0, 0.6, 1.0), None);
-        assert_eq!(t.start_position(499.0), PlaybackPosition::Samples(500));
         let looped = reversed.loop_region(..);
         let t = Timeline::of(&looped);
         let p = t.advance(999.0, 1.5, 1.0).unwrap();

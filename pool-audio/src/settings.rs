@@ -299,19 +299,25 @@ impl SoundSettings {
         {
             return Err(SettingsError::RetriggerRadius(radius));
         }
-        // What the copies' volumes may sum to, as a gain on the data.
-        let budget = if peak > 0.0 {
-            amplitude(self.headroom_db) / f64::from(peak)
-        } else {
-            f64::MAX
-        };
-        CopyVolumes::solve(self.max_voices, self.first_volume, budget).map_err(
-            |error| match error {
+        CopyVolumes::solve(self.max_voices, self.first_volume, self.budget(peak)).map_err(|error| {
+            match error {
                 AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
                 AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
                 AttenuationError::Budget(_) => SettingsError::Headroom(self.headroom_db),
-            },
-        )
+            }
+        })
+    }
+}
+
+impl SoundSettings {
+    /// What the copies' volumes may sum to, as a gain on data that peaks at
+    /// `peak`: the headroom over the peak.
+    pub(crate) fn budget(&self, peak: f32) -> f64 {
+        if peak > 0.0 {
+            amplitude(self.headroom_db) / f64::from(peak)
+        } else {
+            f64::MAX
+        }
     }
 }
 

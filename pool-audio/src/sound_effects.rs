@@ -1,7 +1,7 @@
 //! The manager: setting it up on the game's kira manager, adding sounds, the
 //! per-frame update and the queries. Playing is in `sound_effects/play.rs`,
 //! per-voice control in `sound_effects/control.rs`, the listener in
-//! `sound_effects/listener.rs`, and the accounting of kira's slots in
+//! `sound_effects/listener.rs`, and the voice bank's slots in
 //! `sound_effects/slots.rs`.
 
 mod control;
@@ -22,14 +22,14 @@ use kira::{AudioManager, Decibels, Tween};
 use pool_core::{Pool, seconds_to_micros};
 
 use crate::attenuation::CopyVolumes;
-use crate::copies::{CopySlot, Fading, Sound, audible};
+use crate::bank::{BankBuilder, BankHandle, Budget, Source};
+use crate::copies::{Sound, audible_copies};
 use crate::error::{AddSoundError, SetupError, VoiceError};
 use crate::groups::Group;
 use crate::level::kira_volume;
 use crate::limiter::{LimiterBuilder, LimiterHandle};
 use crate::loader::SoundLoader;
 use crate::params::{ParamError, check_fade, check_volume};
-use crate::passes::{Probe, ProbeBuilder};
 use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
 use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings};
@@ -41,10 +41,12 @@ use slots::Slots;
 /// limits with attenuation, a global voice cap with stealing, and a limiter as the
 /// ceiling of the whole sound-effects mix.
 ///
-/// It owns one sub-track for all sound effects, whose kira sound capacity is twice
-/// the voice cap: every active voice plus as many fading out, and `play` checks
-/// that before asking kira, so kira's own `SoundLimitReached` never fires. The
-/// game's music and other tracks keep working beside it.
+/// It owns one sub-track for all sound effects, and on it the voice bank: one
+/// kira sound holding every real voice, created once (twice the voice cap:
+/// every real voice and as many fading out). A play sends the bank a command
+/// and allocates nothing. The game's music and other tracks keep working beside
+/// it; streaming sounds (music, long ambiences) are played on them, as plain
+/// kira sounds.
 ///
 /// Keep it alive while its sounds should play: like any kira track handle, dropping
 /// it removes its sub-track and every sound on it.
@@ -62,7 +64,7 @@ use slots::Slots;
 /// let explosion = sfx.add_sound("explosion", boom, settings)?;
 ///
 /// // 100 enemies die in the same frame: 10 copies play, the stack stays below
-/// // full scale, and kira is asked for 10 sounds, not 100.
+/// // full scale, and the mixer is asked for 10 voices, not 100.
 /// for _ in 0..100 {
 ///     let _ = sfx.play(explosion, PlayParams::default());
 /// }
@@ -74,9 +76,12 @@ pub struct SoundEffects {
     owner: u32,
     track: TrackHandle,
     limiter: Option<LimiterHandle>,
+    /// The game thread's end of the voice bank.
+    bank: BankHandle,
     /// Every voice, real or virtual: `voice_cap + virtual_voices` records.
     voices: Pool<Voice, DropLeastAudible, VoiceKey>,
     slots: Slots,
+    sounds: Vec<Sound>,
     names: HashMap<String, SoundId>,
     groups: Vec<Group>,
     settings: SoundEffectsSettings,
@@ -89,12 +94,16 @@ pub struct SoundEffects {
     /// per sound (grown when a group or sound is added, never in `update`).
     group_scratch: Vec<(usize, Option<crate::audibility::Rank>)>,
     sound_scratch: Vec<(usize, Option<crate::audibility::Rank>)>,
-    /// Game time in microseconds (see `clock.rs`).
-    now: u64,
+    /// Game time in microseconds, for retrigger intervals (see `clock.rs`).
+    micros: u64,
     frame: u64,
     next_order: u64,
     stats: AudioStats,
 }
+
+/// Commands the bank's queue holds between two blocks of the mixer, per voice of
+/// the cap (and at least 1024).
+const COMMANDS_PER_VOICE: usize = 16;
 
 impl SoundEffects {
     /// Adds the sound-effects sub-track to `manager` (with the limiter, unless the
@@ -149,12 +158,8 @@ impl SoundEffects {
         track: TrackBuilder,
     ) -> Result<Self, SetupError> {
         settings.validate().map_err(SetupError::Settings)?;
-        let kira_capacity = settings.voice_cap * 2;
-        let probe = Arc::new(Probe::default());
-        let mut builder = track
-            .sound_capacity(kira_capacity)
-            .volume(Decibels::IDENTITY)
-            .with_effect(ProbeBuilder(probe.clone()));
+        let slots = settings.voice_cap * 2;
+        let mut builder = track.sound_capacity(1).volume(Decibels::IDENTITY);
         let limiter = match settings.limiter {
             Some(limiter) => {
                 let limiter = LimiterBuilder::new(limiter)
@@ -163,8 +168,15 @@ impl SoundEffects {
             }
             None => None,
         };
-        let track = manager
+        let mut track = manager
             .add_sub_track(builder)
+            .map_err(|_| SetupError::TrackLimit)?;
+        let bank = track
+            .play(BankBuilder {
+                slots,
+                commands: (settings.voice_cap * COMMANDS_PER_VOICE).max(1024),
+                steal_fade: settings.steal_fade,
+            })
             .map_err(|_| SetupError::TrackLimit)?;
         let records = settings.voice_cap + settings.virtual_voices;
         let voices = Pool::builder(Voice::idle)
@@ -174,24 +186,14 @@ impl SoundEffects {
             .handle::<VoiceKey>()
             .build()
             .map_err(|_| SetupError::Settings(SettingsError::Manager("voice_cap")))?;
-        let fading = Pool::builder(Fading::idle)
-            .initial(kira_capacity)
-            .max_objects(kira_capacity)
-            .handle()
-            .build()
-            .map_err(|_| SetupError::Settings(SettingsError::Manager("voice_cap")))?;
         Ok(Self {
             owner: next_owner(),
             track,
             limiter,
+            bank,
             voices,
-            slots: Slots {
-                sounds: Vec::new(),
-                fading,
-                probe,
-                capacity: kira_capacity,
-                real: Vec::with_capacity(settings.voice_cap),
-            },
+            slots: Slots::new(slots, settings.voice_cap),
+            sounds: Vec::new(),
             names: HashMap::new(),
             groups: Vec::new(),
             settings,
@@ -200,7 +202,7 @@ impl SoundEffects {
             candidates: Vec::with_capacity(records),
             group_scratch: Vec::new(),
             sound_scratch: Vec::new(),
-            now: 0,
+            micros: 0,
             frame: 0,
             next_order: 0,
             stats: AudioStats::default(),
@@ -248,24 +250,23 @@ impl SoundEffects {
             .copy_volumes(peak.max())
             .map_err(AddSoundError::Settings)?;
         let id = SoundId {
-            index: self.slots.sounds.len() as u32,
+            index: self.sounds.len() as u32,
             owner: self.owner,
         };
-        let mut copies = ArrayVec::new();
-        for _ in 0..settings.max_voices {
-            copies.push(CopySlot::default());
-        }
-        self.slots.sounds.push(Sound {
+        let budget = Budget::new(volumes, settings.budget(peak.max()));
+        self.sounds.push(Sound {
             name: name.to_string(),
+            source: Arc::new(Source::new(&data, budget)),
             settings,
             peak,
             volumes,
             min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
-            copies,
+            copies: ArrayVec::new(),
+            restack: false,
+            audible: audible_copies(&volumes, settings.audibility_floor_db),
             recent: ArrayVec::new(),
             timeline: Timeline::of(&data),
             floor: crate::level::amplitude(settings.audibility_floor_db) as f32,
-            data,
         });
         self.names.insert(name.to_string(), id);
         self.sound_scratch.push((0, None));
@@ -312,7 +313,7 @@ impl SoundEffects {
 
     fn own_sound(&self, sound: SoundId) -> Option<&Sound> {
         if sound.owner == self.owner {
-            self.slots.sounds.get(sound.index())
+            self.sounds.get(sound.index())
         } else {
             None
         }
@@ -361,8 +362,7 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn copies_playing(&self, sound: SoundId) -> usize {
-        self.own_sound(sound)
-            .map_or(0, |s| s.copies.iter().filter(|c| c.voice.is_some()).count())
+        self.own_sound(sound).map_or(0, |s| s.copies.len())
     }
 
     /// Copies of `sound` that were stopped and may still be heard fading out.
@@ -383,12 +383,10 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn copies_fading(&self, sound: SoundId) -> usize {
-        self.own_sound(sound).map_or(0, |s| {
-            s.copies
-                .iter()
-                .filter(|c| audible(&self.slots.fading, c.outgoing))
-                .count()
-        })
+        if self.own_sound(sound).is_none() {
+            return 0;
+        }
+        self.slots.leaving_of(sound.index, self.bank.shared())
     }
 
     /// The copy volumes of a sound: its solved attenuation, before the pan law
@@ -454,7 +452,7 @@ impl SoundEffects {
         AudioStats {
             active_voices: self.slots.real.len(),
             virtual_voices: self.voices.live_len() - self.slots.real.len(),
-            fading_voices: self.slots.fading.live_len(),
+            fading_voices: self.slots.leaving(),
             ..self.stats
         }
     }

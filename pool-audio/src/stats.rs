@@ -10,19 +10,16 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct AudioStats {
-    /// Real voices now: playing (or paused) in kira.
+    /// Real voices now: mixed (or paused) by the voice bank.
     pub active_voices: usize,
     /// Virtual voices now: tracked, not mixed.
     pub virtual_voices: usize,
     /// The most real voices ever at once.
     pub peak_voices: usize,
-    /// Stopped or stolen voices still fading out in kira.
+    /// Stopped, stolen or virtualized voices still fading out in the voice bank.
     pub fading_voices: usize,
     /// Plays that started (or took over) a voice.
     pub plays: u64,
-    /// Plays that waited for the previous copy at their copy index to fade out
-    /// (a recycle, or an index freed less than a fade ago).
-    pub delayed_starts: u64,
     /// Copies stopped because their sound was at `max_voices` (recycle-oldest).
     pub recycled_copies: u64,
     /// Voices of killing sounds stolen (ended) because a cap was reached or a
@@ -47,4 +44,7 @@ pub struct AudioStats {
     pub refused_retrigger: u64,
     /// Copies not started because they would be below the audibility floor.
     pub refused_inaudible: u64,
+    /// Calls refused, and promotions or virtualizations put off to a later
+    /// update, because the voice bank's command queue was full.
+    pub queue_full: u64,
 }

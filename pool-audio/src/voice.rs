@@ -3,17 +3,11 @@
 //! full cap gives up.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
 
-use kira::sound::static_sound::StaticSoundHandle;
-use kira::{Decibels, Easing, Panning, StartTime, Tween};
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
 use crate::audibility::{Rank, compare, distance};
-use crate::copies::linear;
-use crate::level::kira_volume;
 use crate::settings::Stealing;
-use crate::spatial::heard;
 
 pool_core::new_handle_type! {
     /// The voice pool's own key.
@@ -73,37 +67,51 @@ impl SoundId {
     }
 }
 
-/// One voice: a playing copy of a sound, real (a kira sound behind it) or
+/// Where a voice plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Place {
+    /// Mixed by the voice bank on `slot`, as the slot's voice `ticket`.
+    Real { slot: u32, ticket: u32 },
+    /// Not mixed: only its playhead runs on.
+    Virtual(Playhead),
+}
+
+/// Where a virtual voice is in its sound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Playhead {
+    /// At this transport position, in frames.
+    At(f64),
+    /// It has just gone virtual: the mixer reports where it stopped (on `slot`,
+    /// as `ticket`), and `elapsed` seconds of game time have passed since.
+    Awaiting {
+        slot: u32,
+        ticket: u32,
+        elapsed: f64,
+    },
+}
+
+/// One voice: a playing copy of a sound, real (mixed by the voice bank) or
 /// virtual (a record only). Pooled: created when the manager starts, reused
 /// forever; the handle stays the same across real and virtual.
+#[derive(Debug, Clone)]
 pub(crate) struct Voice {
     pub(crate) sound: u32,
-    /// The copy index, while real.
-    pub(crate) copy: u8,
-    /// `Some` while real.
-    pub(crate) kira: Option<StaticSoundHandle>,
-    /// The copy's volume with the pan law compensated: what the play's volume
-    /// multiplies (while real).
-    pub(crate) base_volume: f64,
+    pub(crate) place: Place,
     /// The play's own volume, in `[0, 1]`.
     pub(crate) play_volume: f64,
-    /// Linear amplitude it plays at (`base_volume` times the play's volume).
+    /// What the play's volume is lowered by so that its louder channel stays
+    /// inside its copy budget when panned: `1 / pan gain`.
+    pub(crate) pan_compensation: f64,
+    /// Its level now, as [`Stealing::Quietest`] compares: its copy volume (by its
+    /// rank among its sound's real copies) times the play's volume.
     pub(crate) volume: f64,
     pub(crate) playback_rate: f64,
     pub(crate) panning: f32,
     pub(crate) spatial_blend: f32,
-    /// A volume fade in progress: when it ends (game clock, microseconds) and
-    /// its easing, so that hearing the voice from elsewhere keeps fading.
-    pub(crate) fade: Option<(u64, Easing)>,
     pub(crate) priority: i32,
     pub(crate) position: Option<[f32; 3]>,
-    /// The manager's update count when it started: "started this frame" means no
-    /// audio of it has been rendered yet.
-    pub(crate) frame: u64,
     /// Start order, to find a sound's oldest copy.
     pub(crate) order: u64,
-    /// Its transport position in frames, while virtual (see `playhead.rs`).
-    pub(crate) playhead: f64,
     /// Paused by the game.
     pub(crate) paused: bool,
     /// Its level before distance: the sound's first-copy volume times the play's
@@ -117,58 +125,30 @@ impl Voice {
     pub(crate) fn idle() -> Self {
         Self {
             sound: 0,
-            copy: 0,
-            kira: None,
-            base_volume: 0.0,
+            place: Place::Virtual(Playhead::At(0.0)),
             play_volume: 0.0,
+            pan_compensation: 1.0,
             volume: 0.0,
             playback_rate: 1.0,
             panning: 0.0,
             spatial_blend: 1.0,
-            fade: None,
             priority: 0,
             position: None,
-            frame: 0,
             order: 0,
-            playhead: 0.0,
             paused: false,
             reference: 0.0,
             rank: Rank::SILENT,
         }
     }
 
-    /// What its kira sound is set to when it plays at `volume`: that volume as
-    /// heard from `listener` (see `spatial.rs`), and the panning.
-    pub(crate) fn kira_mix(&self, volume: f64, listener: [f32; 3]) -> (Decibels, Panning) {
-        let heard = heard(self.panning, self.position, self.spatial_blend, listener);
-        (kira_volume(volume * heard.gain), Panning(heard.panning))
-    }
-
-    /// Sets its kira sound (if real) to be heard from `listener`: after it or the
-    /// listener moved. kira spreads the change over its next processing chunk, or
-    /// over what is left of a volume fade in progress at `now` (game clock,
-    /// microseconds), which then ends where and when it would have.
-    pub(crate) fn respatialize(&mut self, listener: [f32; 3], now: u64) {
-        if self.position.is_none() {
-            return;
-        }
-        let (volume, panning) = self.kira_mix(self.volume, listener);
-        let fade = match self.fade {
-            Some((end, easing)) if end > now => Tween {
-                start_time: StartTime::Immediate,
-                duration: Duration::from_micros(end - now),
-                easing,
-            },
-            _ => linear(Duration::ZERO),
-        };
-        if let Some(kira) = &mut self.kira {
-            kira.set_volume(volume, fade);
-            kira.set_panning(panning, linear(Duration::ZERO));
-        }
-    }
-
     pub(crate) fn is_real(&self) -> bool {
-        self.kira.is_some()
+        matches!(self.place, Place::Real { .. })
+    }
+
+    /// The volume the voice bank plays it at: the play's volume over the
+    /// pan-law compensation (its copy level is the bank's).
+    pub(crate) fn bank_volume(&self) -> f64 {
+        self.play_volume * self.pan_compensation
     }
 
     /// Its rank as a candidate to give up its place: a paused voice is heard by
@@ -187,14 +167,14 @@ impl Voice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum VoiceState {
-    /// Playing in kira: mixed and heard.
+    /// Mixed by the voice bank: heard.
     Real,
     /// Tracked but not mixed: its playhead runs on, and it becomes real again when
     /// it is among the most audible voices.
     Virtual,
     /// Paused by the game (real or virtual); it keeps its place.
     Paused,
-    /// Real, with its kira sound fading towards a pause or back from one.
+    /// Real, fading towards a pause or back from one.
     Fading,
     /// Ended, stopped, stolen, or another manager's handle: the handle is stale.
     Gone,

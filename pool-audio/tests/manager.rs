@@ -1,6 +1,6 @@
 //! The sound-effects manager on the offline backend: storms, recycling, stealing,
 //! retrigger, pause / resume / stop, stale handles, and a random-sequence property
-//! test that kira's own sound limit never surfaces.
+//! test that every limit holds.
 
 use std::time::Duration;
 
@@ -319,7 +319,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
-    fn random_sequences_respect_every_limit_and_never_hit_kiras(
+    fn random_sequences_respect_every_limit(
         cap in 1..6usize,
         stealing in prop::sample::select(vec![Stealing::Oldest, Stealing::Quietest, Stealing::Strict]),
         ops in prop::collection::vec(op(), 0..120),
@@ -360,12 +360,14 @@ proptest! {
             }
             let stats = sfx.stats();
             prop_assert!(stats.active_voices <= cap);
-            prop_assert!(stats.active_voices + stats.fading_voices <= 2 * cap, "kira's capacity");
+            prop_assert!(stats.active_voices + stats.fading_voices <= 2 * cap, "the bank's slots");
+            let mut fading = 0;
             for (sound, limit) in sounds.iter().zip(limits) {
                 prop_assert!(sfx.copies_playing(*sound) <= limit as usize);
-                // One outgoing copy tracked per index at most.
-                prop_assert!(sfx.copies_fading(*sound) <= limit as usize);
+                fading += sfx.copies_fading(*sound);
             }
+            // Copies still fading hold a slot of the bank each, until it is done.
+            prop_assert!(fading <= stats.fading_voices);
             let live = handles.iter().filter(|h| sfx.contains(**h)).count();
             prop_assert_eq!(live, stats.active_voices);
         }

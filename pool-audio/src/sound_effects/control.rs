@@ -1,37 +1,74 @@
-//! Per-voice control (stop, pause, resume, volume, position) and the calls that
-//! act on many voices at once. A voice ends only through `end_voice` or the
-//! stop-where sweep, both of which end it through `Slots::retire`.
-
-use std::time::Duration;
+//! Per-voice control (stop, pause, resume, volume, playback rate, position) and
+//! the calls that act on many voices at once. A real voice is told through a
+//! command to the voice bank: every call checks that the queue has room for all
+//! its commands before it changes anything. A voice ends only through `end_voice`
+//! or the stop-where sweep, both of which end it through `Retire::voice`.
 
 use kira::Tween;
-use kira::sound::static_sound::StaticSoundHandle;
 use pool_core::StaleHandle;
 
 use super::SoundEffects;
+use super::slots::{Ending, Retire};
+use crate::bank::Command;
 use crate::error::VoiceError;
-use crate::params::{ParamError, check_fade, check_position, check_volume};
-use crate::voice::{SoundId, Voice, VoiceHandle, VoiceKey};
+use crate::level::kira_volume;
+use crate::params::{check_fade, check_playback_rate, check_position, check_volume};
+use crate::voice::{Place, SoundId, Voice, VoiceHandle, VoiceKey};
 
 impl SoundEffects {
-    /// Stops a live voice's kira sound with `fade`, frees its copy index and gives
-    /// the voice back to the pool.
+    /// Stops a live voice with `fade` (the bank fades it out if it is real; the
+    /// caller has made sure the queue has room) and gives it back to the pool.
     pub(super) fn end_voice(&mut self, key: VoiceKey, fade: Tween) {
-        let Some(voice) = self.voices.get_mut(key) else {
+        let Some(voice) = self.voices.get(key) else {
             return;
         };
-        self.slots.retire().voice(key, voice, Some(fade));
+        let mut retire = Retire {
+            sounds: &mut self.sounds,
+            slots: &mut self.slots,
+            bank: &mut self.bank,
+        };
+        retire.voice(key, voice, Ending::Fade(fade));
         let _ = self.voices.release(key);
     }
 
-    /// Stops a voice, fading out with `fade` (kira's [`Tween`]); its handle goes
-    /// stale. Its copy index is free at once, but a new copy there waits for this
-    /// one to fade out (at most the steal fade: a longer fade is cut short then).
+    /// Makes sure the queue has room for `commands` commands.
+    pub(super) fn room_for(&mut self, commands: usize) -> Result<(), VoiceError> {
+        if self.bank.room() >= commands {
+            Ok(())
+        } else {
+            self.stats.queue_full += 1;
+            Err(VoiceError::QueueFull)
+        }
+    }
+
+    /// Sends `command` to the voice `key` if it is real: the command is built from
+    /// its slot and ticket. Room was checked.
+    fn tell(&mut self, key: VoiceKey, command: impl FnOnce(u32, u32) -> Command) {
+        if let Some(Place::Real { slot, ticket }) = self.voices.get(key).map(|v| v.place) {
+            let _ = self.bank.send(command(slot, ticket));
+        }
+    }
+
+    /// The key of a live voice of this manager.
+    fn live(&self, voice: VoiceHandle) -> Result<VoiceKey, VoiceError> {
+        let key = self.own_voice(voice)?;
+        if self.voices.contains(key) {
+            Ok(key)
+        } else {
+            Err(VoiceError::Stale(StaleHandle))
+        }
+    }
+
+    /// Stops a voice, fading out with `fade` (kira's [`Tween`], applied to its
+    /// amplitude); its handle goes stale. It no longer counts among its sound's
+    /// copies, but it keeps its share of the sound's budget while it fades: a
+    /// new copy of the sound cuts a fade longer than the steal fade short.
     ///
     /// # Errors
     /// [`VoiceError::Stale`] if it already ended, [`VoiceError::WrongManager`] for
     /// another manager's handle, [`VoiceError::InvalidParam`] for a fade whose
-    /// easing power is NaN, infinite or negative (nothing changes then).
+    /// easing power is NaN, infinite or negative, [`VoiceError::QueueFull`] when
+    /// the voice bank's queue is full (nothing changes then).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings, Tween};
@@ -50,20 +87,11 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
-        let key = self.own_voice(voice)?;
+        let key = self.live(voice)?;
         let fade = check_fade(fade)?;
-        if !self.voices.contains(key) {
-            return Err(VoiceError::Stale(StaleHandle));
-        }
+        self.room_for(1)?;
         self.end_voice(key, fade);
         Ok(())
-    }
-
-    pub(super) fn voice_mut(&mut self, voice: VoiceHandle) -> Result<&mut Voice, VoiceError> {
-        let key = self.own_voice(voice)?;
-        self.voices
-            .get_mut(key)
-            .ok_or(VoiceError::Stale(StaleHandle))
     }
 
     /// Pauses a voice (it keeps its voice and copy index), fading out with `fade`.
@@ -87,11 +115,12 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn pause(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
         let fade = check_fade(fade)?;
-        let voice = self.voice_mut(voice)?;
-        voice.paused = true;
-        if let Some(kira) = &mut voice.kira {
-            kira.pause(fade);
+        self.room_for(1)?;
+        self.tell(key, |slot, ticket| Command::Pause { slot, ticket, fade });
+        if let Some(voice) = self.voices.get_mut(key) {
+            voice.paused = true;
         }
         Ok(())
     }
@@ -115,11 +144,12 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn resume(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
         let fade = check_fade(fade)?;
-        let voice = self.voice_mut(voice)?;
-        voice.paused = false;
-        if let Some(kira) = &mut voice.kira {
-            kira.resume(fade);
+        self.room_for(1)?;
+        self.tell(key, |slot, ticket| Command::Resume { slot, ticket, fade });
+        if let Some(voice) = self.voices.get_mut(key) {
+            voice.paused = false;
         }
         Ok(())
     }
@@ -149,30 +179,69 @@ impl SoundEffects {
         volume: f64,
         fade: Tween,
     ) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
         let volume = check_volume(volume)?;
         let fade = check_fade(fade)?;
+        self.room_for(1)?;
         let first = self
-            .own_voice(voice)
-            .ok()
-            .and_then(|key| self.voices.get(key))
-            .and_then(|v| self.slots.sounds.get(v.sound as usize))
+            .voices
+            .get(key)
+            .and_then(|v| self.sounds.get(v.sound as usize))
             .map_or(0.0, |s| s.volumes.volume(0));
-        let (listener, now) = (self.listener, self.now);
-        let voice = self.voice_mut(voice)?;
-        let delay = match fade.start_time {
-            kira::StartTime::Delayed(delay) => delay,
-            _ => Duration::ZERO,
+        let Some(record) = self.voices.get_mut(key) else {
+            return Err(VoiceError::Stale(StaleHandle));
         };
-        let length = delay.saturating_add(fade.duration).as_micros();
-        let end = now.saturating_add(u64::try_from(length).unwrap_or(u64::MAX));
-        voice.fade = (end > now).then_some((end, fade.easing));
-        voice.play_volume = volume;
-        voice.reference = (first * volume) as f32;
-        voice.volume = voice.base_volume * volume;
-        let (volume, _) = voice.kira_mix(voice.volume, listener);
-        if let Some(kira) = &mut voice.kira {
-            kira.set_volume(volume, fade);
+        record.play_volume = volume;
+        record.reference = (first * volume) as f32;
+        let level = kira_volume(record.bank_volume());
+        self.tell(key, |slot, ticket| Command::SetVolume {
+            slot,
+            ticket,
+            volume: level,
+            fade,
+        });
+        Ok(())
+    }
+
+    /// Sets a voice's playback rate (speed and pitch), reached with `fade`: an
+    /// engine revving, a slow-motion effect.
+    ///
+    /// # Errors
+    /// [`VoiceError::InvalidParam`] for a rate that is NaN or outside
+    /// [`MIN_PLAYBACK_RATE`](crate::MIN_PLAYBACK_RATE)`..=`[`MAX_PLAYBACK_RATE`](crate::MAX_PLAYBACK_RATE)
+    /// (the voice is unchanged), or as [`stop`](Self::stop).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let hum = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// # let id = sfx.add_sound("engine", hum.loop_region(..), SoundSettings::default())?;
+    /// let engine = sfx.play(id, PlayParams::default())?;
+    /// sfx.set_playback_rate(engine, 1.5, Tween::default())?;
+    /// assert!(sfx.set_playback_rate(engine, 100.0, Tween::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_playback_rate(
+        &mut self,
+        voice: VoiceHandle,
+        rate: f64,
+        fade: Tween,
+    ) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
+        let rate = check_playback_rate(rate)?;
+        let fade = check_fade(fade)?;
+        self.room_for(1)?;
+        if let Some(record) = self.voices.get_mut(key) {
+            record.playback_rate = rate;
         }
+        self.tell(key, |slot, ticket| Command::SetPlaybackRate {
+            slot,
+            ticket,
+            rate,
+            fade,
+        });
         Ok(())
     }
 
@@ -201,19 +270,26 @@ impl SoundEffects {
         voice: VoiceHandle,
         position: impl Into<mint::Vector3<f32>>,
     ) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
         let position = check_position(position.into())?;
-        let (listener, now) = (self.listener, self.now);
-        let voice = self.voice_mut(voice)?;
-        voice.position = Some(position);
-        voice.respatialize(listener, now);
+        self.room_for(1)?;
+        if let Some(record) = self.voices.get_mut(key) {
+            record.position = Some(position);
+        }
+        self.tell(key, |slot, ticket| Command::SetPosition {
+            slot,
+            ticket,
+            position,
+        });
         Ok(())
     }
 
     /// Stops every voice, fading out with `fade`.
     ///
     /// # Errors
-    /// [`ParamError::Fade`] for a fade whose easing power is NaN, infinite or
-    /// negative; nothing stops then.
+    /// [`VoiceError::InvalidParam`] for a fade whose easing power is NaN,
+    /// infinite or negative, [`VoiceError::QueueFull`] when the voice bank's
+    /// queue has no room for a stop per real voice; nothing stops then.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings, Tween};
@@ -228,10 +304,9 @@ impl SoundEffects {
     /// assert_eq!(sfx.stats().active_voices, 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn stop_all(&mut self, fade: Tween) -> Result<(), ParamError> {
+    pub fn stop_all(&mut self, fade: Tween) -> Result<(), VoiceError> {
         let fade = check_fade(fade)?;
-        self.stop_where(fade, |_| true);
-        Ok(())
+        self.stop_where(fade, |_| true)
     }
 
     /// Stops every copy of one sound, fading out with `fade`. Another manager's
@@ -253,23 +328,41 @@ impl SoundEffects {
     /// assert_eq!(sfx.copies_playing(id), 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn stop_sound(&mut self, sound: SoundId, fade: Tween) -> Result<(), ParamError> {
+    pub fn stop_sound(&mut self, sound: SoundId, fade: Tween) -> Result<(), VoiceError> {
         let fade = check_fade(fade)?;
-        if sound.owner == self.owner {
-            self.stop_where(fade, |voice| voice.sound == sound.index);
+        if sound.owner != self.owner {
+            return Ok(());
         }
-        Ok(())
+        self.stop_where(fade, |voice| voice.sound == sound.index)
     }
 
-    pub(super) fn stop_where(&mut self, fade: Tween, mut which: impl FnMut(&Voice) -> bool) {
-        let mut retire = self.slots.retire();
+    /// Stops every voice `which` picks: all of them, or none if the queue has no
+    /// room for a stop per real voice picked.
+    pub(super) fn stop_where(
+        &mut self,
+        fade: Tween,
+        mut which: impl FnMut(&Voice) -> bool,
+    ) -> Result<(), VoiceError> {
+        let real = self
+            .slots
+            .real
+            .iter()
+            .filter(|key| self.voices.get(**key).is_some_and(&mut which))
+            .count();
+        self.room_for(real)?;
+        let mut retire = Retire {
+            sounds: &mut self.sounds,
+            slots: &mut self.slots,
+            bank: &mut self.bank,
+        };
         self.voices.reclaim(|key, voice| {
             let stop = which(voice);
             if stop {
-                retire.voice(key, voice, Some(fade));
+                retire.voice(key, voice, Ending::Fade(fade));
             }
             stop
         });
+        Ok(())
     }
 
     /// Pauses every voice, fading out with `fade`.
@@ -290,10 +383,9 @@ impl SoundEffects {
     /// assert!(sfx.contains(voice));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn pause_all(&mut self, fade: Tween) -> Result<(), ParamError> {
+    pub fn pause_all(&mut self, fade: Tween) -> Result<(), VoiceError> {
         let fade = check_fade(fade)?;
-        self.each_voice(true, |kira| kira.pause(fade));
-        Ok(())
+        self.each_voice(true, |slot, ticket| Command::Pause { slot, ticket, fade })
     }
 
     /// Resumes every paused voice, fading in with `fade`.
@@ -310,19 +402,26 @@ impl SoundEffects {
     /// sfx.resume_all(Tween::default())?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn resume_all(&mut self, fade: Tween) -> Result<(), ParamError> {
+    pub fn resume_all(&mut self, fade: Tween) -> Result<(), VoiceError> {
         let fade = check_fade(fade)?;
-        self.each_voice(false, |kira| kira.resume(fade));
-        Ok(())
+        self.each_voice(false, |slot, ticket| Command::Resume { slot, ticket, fade })
     }
 
-    /// Marks every live voice paused (or not) and calls `f` on each kira sound.
-    fn each_voice(&mut self, paused: bool, mut f: impl FnMut(&mut StaticSoundHandle)) {
+    /// Marks every live voice paused (or not) and sends each real one the command
+    /// `command` builds; nothing if the queue has no room for all of them.
+    fn each_voice(
+        &mut self,
+        paused: bool,
+        command: impl Fn(u32, u32) -> Command,
+    ) -> Result<(), VoiceError> {
+        self.room_for(self.slots.real.len())?;
+        let bank = &mut self.bank;
         self.voices.for_each_mut(|_, voice| {
             voice.paused = paused;
-            if let Some(kira) = &mut voice.kira {
-                f(kira);
+            if let Place::Real { slot, ticket } = voice.place {
+                let _ = bank.send(command(slot, ticket));
             }
         });
+        Ok(())
     }
 }

@@ -92,8 +92,7 @@ impl SoundEffects {
 
     /// The group of a voice's sound.
     pub(super) fn group_of(&self, voice: &Voice) -> Option<u32> {
-        self.slots
-            .sounds
+        self.sounds
             .get(voice.sound as usize)
             .and_then(|s| s.settings.group)
             .map(|g| g.index)

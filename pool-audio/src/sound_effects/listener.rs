@@ -1,18 +1,21 @@
 //! The listener positioned voices are heard from (see `spatial.rs`).
 
 use super::SoundEffects;
-use crate::params::{ParamError, check_position};
+use crate::bank::Command;
+use crate::error::VoiceError;
+use crate::params::check_position;
 
 impl SoundEffects {
     /// Moves the listener positioned voices are heard from (and measured from by
     /// [`Stealing::Furthest`](crate::Stealing::Furthest)). The real positioned
-    /// voices are heard from the new place at once (kira spreads the change over
-    /// its next processing chunk); which voices are real follows at the next
-    /// [`update`](Self::update).
+    /// voices are heard from the new place from the mixer's next block (the change
+    /// spread over its first processing chunk); which voices are real follows at
+    /// the next [`update`](Self::update). One command, however many voices.
     ///
     /// # Errors
-    /// [`ParamError::Position`] for a NaN or infinite coordinate; the listener
-    /// stays where it was.
+    /// [`VoiceError::InvalidParam`] for a NaN or infinite coordinate,
+    /// [`VoiceError::QueueFull`] when the voice bank's queue is full; the
+    /// listener stays where it was.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -26,14 +29,11 @@ impl SoundEffects {
     pub fn set_listener(
         &mut self,
         position: impl Into<mint::Vector3<f32>>,
-    ) -> Result<(), ParamError> {
+    ) -> Result<(), VoiceError> {
         let position = check_position(position.into())?;
+        self.room_for(1)?;
+        let _ = self.bank.send(Command::SetListener(position));
         self.listener = position;
-        for key in &self.slots.real {
-            if let Some(voice) = self.voices.get_mut(*key) {
-                voice.respatialize(position, self.now);
-            }
-        }
         Ok(())
     }
 }

@@ -1,56 +1,52 @@
-//! Playing a copy of a sound: choosing its copy index, recycling or refusing when
-//! the sound is full, stealing when a cap is reached, starting it virtual when it
-//! cannot be real and its sound virtualizes, and taking over a copy started in
-//! the same frame.
-
-use std::time::Duration;
-
-use kira::PlaybackRate;
+//! Playing a copy of a sound: recycling or refusing when the sound is full,
+//! stealing when a cap is reached, starting it virtual when it cannot be real
+//! and its sound virtualizes, and taking over a copy whose start the mixer has
+//! not read yet.
 
 use super::SoundEffects;
-use super::selection::{Start, virtualizes};
+use super::selection::{linear, virtualizes};
 use crate::audibility::{Rank, attenuation, distance};
+use crate::bank::Begin;
 use crate::clock;
-use crate::copies::{FadingKey, Placement, RecentPlay, Sound, linear};
+use crate::copies::{RecentPlay, Sound};
 use crate::error::PlayError;
 use crate::level::decibels;
 use crate::params::PlayParams;
 use crate::settings::WhenFull;
-use crate::voice::{Played, SoundId, Voice, VoiceHandle, VoiceKey, VoiceState, steal};
+use crate::voice::{
+    Place, Played, Playhead, SoundId, Voice, VoiceHandle, VoiceKey, VoiceState, steal,
+};
 
-/// Where a new real voice goes, and which voice gives up its place for it.
+/// Where a new real voice goes: which voice gives up its place for it.
 struct Seat {
-    copy: usize,
-    /// The index's previous copy is still fading out: start after it.
-    wait: bool,
     victim: Option<VoiceKey>,
-    /// The victim is a copy of the same sound whose index is taken over.
+    /// The victim is a copy of the same sound.
     recycle: bool,
-    /// The free index's previous copy, still fading out.
-    after: Option<FadingKey>,
 }
 
 impl SoundEffects {
-    /// Plays one copy of `sound`: a copy index, a pooled voice, and a kira sound on
-    /// the sound-effects track (heard from the listener, if positioned). Returns its handle;
-    /// [`play_detailed`](Self::play_detailed) also says whether it is real and
-    /// which voice it displaced.
+    /// Plays one copy of `sound`: a pooled voice, and a command to the voice bank
+    /// (heard from the listener, if positioned), which starts it in the next block
+    /// the mixer renders. Returns its handle; [`play_detailed`](Self::play_detailed)
+    /// also says whether it is real and which voice it displaced. Allocates
+    /// nothing.
     ///
-    /// - The copy index is the lowest one with nothing audible on it; if every free
-    ///   index still has a stopped copy fading out, the lowest free one, and the new
-    ///   copy starts once that fade is over.
+    /// - The new copy is its sound's newest and plays at the first copy's volume
+    ///   times `params.volume`, lowered by kira's pan-law gain when panned, so its
+    ///   louder channel stays inside its budget; the older copies move down a
+    ///   copy volume each (see [`CopyVolumes`](crate::CopyVolumes) and the crate
+    ///   docs on how copies share a budget).
     /// - When the sound's copies are all playing, its [`WhenFull`] decides: recycle
-    ///   its oldest copy (it fades out over the steal fade, then the new copy
-    ///   starts; a copy started this same frame is simply taken over, since nothing
-    ///   of it has been heard) or refuse.
-    /// - The copy plays at its copy volume times `params.volume`, lowered by kira's
-    ///   pan-law gain when panned, so its louder channel stays inside its budget.
+    ///   its oldest copy (it fades out over the steal fade while the new one starts
+    ///   at once; a copy whose start the mixer has not read yet is simply taken
+    ///   over, since nothing of it has been heard) or refuse. A play that would
+    ///   push the oldest copy under the audibility floor is not started.
     /// - When the voice cap or the sound's group cap is reached, the cap's
     ///   [`Stealing`](crate::Stealing) picks a real voice to give way, or refuses;
     ///   a protected group's voices are never picked for another group's play.
     /// - A sound that [`Virtualize`](crate::Virtualization::Virtualize)s is never
     ///   refused for a cap, a full sound, the audibility floor or
-    ///   kira's room: it takes the place of the least audible voice it may replace
+    ///   the bank's room: it takes the place of the least audible voice it may replace
     ///   if it is more audible by the margin (see
     ///   [`SoundEffectsSettings::virtual_margin_db`](crate::SoundEffectsSettings::virtual_margin_db)),
     ///   else it starts virtual.
@@ -127,8 +123,8 @@ impl SoundEffects {
 
     fn try_play(&mut self, sound: SoundId, params: PlayParams) -> Result<Played, PlayError> {
         let position: Option<[f32; 3]> = params.position.map(Into::into);
-        let (frame, now, listener) = (self.frame, self.now, self.listener);
-        let entry = &self.slots.sounds[sound.index()];
+        let (frame, now, listener) = (self.frame, self.micros, self.listener);
+        let entry = &self.sounds[sound.index()];
         let settings = entry.settings;
         if held_back(entry, position.unwrap_or(listener), now, frame) {
             self.stats.refused_retrigger += 1;
@@ -136,99 +132,93 @@ impl SoundEffects {
         }
         let virtualizes = virtualizes(settings.virtualization);
         let group = settings.group.map(|g| g.index);
-        let reference = (entry.volumes.volume(0) * params.volume) as f32;
+        let first = entry.volumes.volume(0);
+        let reference = (first * params.volume) as f32;
         let gain = attenuation(position, params.spatial_blend, listener);
         let rank = Rank {
             priority: settings.priority,
             level: reference * gain,
         };
+        let pan_compensation = 1.0 / entry.peak.pan_gain(params.panning).max(1.0);
+        // The level it starts at: the newest copy's, through the play's volume,
+        // panning and distance.
+        let onset = first * pan_compensation * params.volume * f64::from(gain);
+        let audible = onset > 0.0 && decibels(onset) >= settings.audibility_floor_db;
 
-        let voices = &self.voices;
-        let placement = entry.place(&self.slots.fading, |v| voices.get(v).map(|v| v.order));
-        let seat = match placement {
-            None => return Err(PlayError::SoundLimit),
-            Some(Placement::Free { copy, after }) => {
-                let victim = if virtualizes {
-                    self.cap_victim(group)
-                        .filter(|victim| self.beaten(rank, *victim))
-                } else {
-                    Some(self.steal_victim(group)?)
-                };
-                victim.map(|victim| Seat {
-                    copy,
-                    wait: after.is_some(),
+        let seat = if !audible {
+            None
+        } else if entry.full() {
+            let oldest = entry.copies.first().copied();
+            if virtualizes {
+                self.least_audible_copy(sound.index())
+                    .filter(|victim| self.beaten(rank, Some(*victim)))
+                    .map(|victim| Seat {
+                        victim: Some(victim),
+                        recycle: true,
+                    })
+            } else if entry.copies.len() < settings.max_voices as usize {
+                // Another copy would push the oldest under the audibility floor.
+                self.stats.refused_inaudible += 1;
+                return Err(PlayError::Inaudible);
+            } else if settings.when_full == WhenFull::Strict {
+                self.stats.refused_sound_limit += 1;
+                return Err(PlayError::SoundLimit);
+            } else {
+                Some(Seat {
+                    victim: oldest,
+                    recycle: true,
+                })
+            }
+        } else if virtualizes {
+            self.cap_victim(group)
+                .filter(|victim| self.beaten(rank, *victim))
+                .map(|victim| Seat {
                     victim,
                     recycle: false,
-                    after,
                 })
-            }
-            Some(Placement::Recycle { copy, victim }) if !virtualizes => {
-                if settings.when_full == WhenFull::Strict {
-                    self.stats.refused_sound_limit += 1;
-                    return Err(PlayError::SoundLimit);
-                }
-                Some(Seat {
-                    copy,
-                    wait: true,
-                    victim: Some(victim),
-                    recycle: true,
-                    after: None,
-                })
-            }
-            Some(Placement::Recycle { .. }) => self
-                .least_audible_copy(sound.index())
-                .filter(|(_, victim)| self.beaten(rank, Some(*victim)))
-                .map(|(copy, victim)| Seat {
-                    copy,
-                    wait: true,
-                    victim: Some(victim),
-                    recycle: true,
-                    after: None,
-                }),
+        } else {
+            let victim = self.steal_victim(group)?;
+            Some(Seat {
+                victim,
+                recycle: false,
+            })
         };
+        if seat.is_none() && !virtualizes {
+            self.stats.refused_inaudible += 1;
+            return Err(PlayError::Inaudible);
+        }
 
-        // Below the floor at its copy index: virtual, or not started at all.
-        let seat = match seat {
-            Some(seat) => {
-                let entry = &self.slots.sounds[sound.index()];
-                let volume = entry.volumes.volume(seat.copy as u32)
-                    / entry.peak.pan_gain(params.panning).max(1.0)
-                    * params.volume
-                    * f64::from(gain);
-                if volume <= 0.0 || decibels(volume) < settings.audibility_floor_db {
-                    if !virtualizes {
-                        self.stats.refused_inaudible += 1;
-                        return Err(PlayError::Inaudible);
-                    }
-                    None
-                } else {
-                    Some(seat)
-                }
-            }
-            None => None,
-        };
-
-        // Taking over a copy that started this frame: same sound, same start, same
-        // copy index; retune its kira sound instead of starting another.
+        // Taking over a copy of the same sound whose start the mixer has not read
+        // yet: nothing of it has been heard, so the new play replaces it on its
+        // slot.
         if let Some(Seat {
-            copy,
             victim: Some(victim),
             recycle: true,
-            ..
         }) = seat
             && !virtualizes
-            && self.voices.get(victim).is_some_and(|v| v.frame == frame)
+            && let Some(played) = self.take_over(sound, victim, params)?
         {
-            return self.take_over(sound, copy, victim, params);
+            return Ok(played);
         }
 
         // Check everything that can refuse before anything is stopped or stolen.
         let seat = match seat {
-            // Room in kira for one more sound, counting the ones fading out.
             Some(_) if !self.slots.has_room() => {
+                // Every slot holds a voice or one fading out.
                 if !virtualizes {
                     self.stats.refused_voice_cap += 1;
                     return Err(PlayError::VoiceCap);
+                }
+                None
+            }
+            seat => seat,
+        };
+        // A stop for the victim and a start: both fit, or neither is sent.
+        let seat = match seat {
+            Some(_) if self.bank.room() < 2 => {
+                self.stats.queue_full += 1;
+                if !virtualizes {
+                    return Err(PlayError::QueueFull);
                 }
                 None
             }
@@ -239,7 +229,6 @@ impl SoundEffects {
         if let Some(Seat {
             victim: Some(victim),
             recycle,
-            ..
         }) = seat
         {
             let became = if recycle && !virtualizes {
@@ -250,13 +239,6 @@ impl SoundEffects {
                 self.displace(victim)
             };
             displaced = Some((victim, became));
-        }
-        if let Some(Seat {
-            after: Some(outgoing),
-            ..
-        }) = seat
-        {
-            self.hurry(outgoing);
         }
         let Ok(acquired) = self.voices.try_acquire_detailed() else {
             self.stats.refused_voice_cap += 1;
@@ -270,32 +252,27 @@ impl SoundEffects {
         let key = acquired.handle;
         let order = self.next_order;
         self.next_order += 1;
-        let entry = &self.slots.sounds[sound.index()];
-        let playhead = entry.timeline.start();
+        let playhead = self.sounds[sound.index()].timeline.start();
         if let Some(voice) = self.voices.get_mut(key) {
             *voice = Voice {
                 sound: sound.index,
                 play_volume: params.volume,
+                pan_compensation,
                 playback_rate: params.playback_rate,
                 panning: params.panning,
                 spatial_blend: params.spatial_blend,
                 priority: settings.priority,
                 position,
-                frame,
                 order,
-                playhead,
+                place: Place::Virtual(Playhead::At(playhead)),
                 reference,
                 rank,
                 ..Voice::idle()
             };
         }
         let mut state = VoiceState::Virtual;
-        if let Some(seat) = seat {
-            let start = Start {
-                wait: seat.wait,
-                resume: None,
-            };
-            match self.start_kira(key, seat.copy, start) {
+        if seat.is_some() {
+            match self.start_real(key, Begin::Fresh) {
                 Ok(()) => state = VoiceState::Real,
                 Err(error) if !virtualizes => {
                     let _ = self.voices.release(key);
@@ -305,7 +282,7 @@ impl SoundEffects {
             }
         }
         remember(
-            &mut self.slots.sounds[sound.index()],
+            &mut self.sounds[sound.index()],
             position.unwrap_or(listener),
             now,
             frame,
@@ -368,18 +345,29 @@ impl SoundEffects {
         }
     }
 
-    /// A new play takes over a voice of the same sound that started this frame:
-    /// the old handle goes stale, the kira sound stays and is retuned.
+    /// A new play takes over a copy of the same sound whose start the mixer has
+    /// not read yet: the same slot plays the new one instead, the old handle goes
+    /// stale. `None` if the mixer has read it (the caller steals it instead).
     fn take_over(
         &mut self,
         sound: SoundId,
-        copy: usize,
         victim: VoiceKey,
         params: PlayParams,
-    ) -> Result<Played, PlayError> {
-        let position: Option<[f32; 3]> = params.position.map(Into::into);
-        // The same voice, with its kira sound, under a new handle: the old one is
-        // stale. (`renew` fails only when no slot index is left, after ~2^62 plays.)
+    ) -> Result<Option<Played>, PlayError> {
+        let Some(Place::Real { slot, ticket }) = self.voices.get(victim).map(|v| v.place) else {
+            return Ok(None);
+        };
+        if self.bank.room() < 1 {
+            self.stats.queue_full += 1;
+            return Err(PlayError::QueueFull);
+        }
+        let next = ticket.wrapping_add(1);
+        if !self.bank.shared().replace(slot, ticket, next) {
+            return Ok(None);
+        }
+        self.slots.renew(slot, next);
+        // The same voice record under a new handle: the old one is stale.
+        // (`renew` fails only when no slot index is left, after ~2^62 plays.)
         let Ok(handle) = self.voices.renew(victim) else {
             self.stats.refused_voice_cap += 1;
             return Err(PlayError::VoiceCap);
@@ -389,42 +377,41 @@ impl SoundEffects {
         }
         let order = self.next_order;
         self.next_order += 1;
-        let listener = self.listener;
-        let entry = &self.slots.sounds[sound.index()];
-        let base_volume =
-            entry.volumes.volume(copy as u32) / entry.peak.pan_gain(params.panning).max(1.0);
+        let (listener, now, frame) = (self.listener, self.micros, self.frame);
+        let position: Option<[f32; 3]> = params.position.map(Into::into);
+        let entry = &mut self.sounds[sound.index()];
+        // Newest now: last among its sound's copies.
+        if let Some(at) = entry.copies.iter().position(|k| *k == victim) {
+            entry.copies.remove(at);
+        }
+        entry.copies.push(handle);
         let reference = (entry.volumes.volume(0) * params.volume) as f32;
-        let volume = base_volume * params.volume;
+        let pan_compensation = 1.0 / entry.peak.pan_gain(params.panning).max(1.0);
         let priority = entry.settings.priority;
         if let Some(voice) = self.voices.get_mut(handle) {
-            voice.base_volume = base_volume;
-            voice.play_volume = params.volume;
-            voice.volume = volume;
-            voice.playback_rate = params.playback_rate;
-            voice.panning = params.panning;
-            voice.spatial_blend = params.spatial_blend;
-            voice.fade = None;
-            voice.priority = priority;
-            voice.position = position;
-            voice.order = order;
-            voice.copy = copy as u8;
-            voice.sound = sound.index;
-            voice.reference = reference;
+            *voice = Voice {
+                sound: sound.index,
+                place: Place::Real { slot, ticket: next },
+                play_volume: params.volume,
+                pan_compensation,
+                playback_rate: params.playback_rate,
+                panning: params.panning,
+                spatial_blend: params.spatial_blend,
+                priority,
+                position,
+                order,
+                reference,
+                ..Voice::idle()
+            };
             voice.rank = super::selection::rank_of(voice, listener);
-            let (volume, panning) = voice.kira_mix(volume, listener);
-            if let Some(kira) = &mut voice.kira {
-                let now = linear(Duration::ZERO);
-                kira.set_volume(volume, now);
-                kira.set_playback_rate(PlaybackRate(params.playback_rate), now);
-                kira.set_panning(panning, now);
-            }
         }
-        let entry = &mut self.slots.sounds[sound.index()];
-        entry.copies[copy].voice = Some(handle);
-        remember(entry, position.unwrap_or(listener), self.now, self.frame);
+        self.send_start(handle, Begin::Fresh);
+        self.restack(sound.index);
+        let entry = &mut self.sounds[sound.index()];
+        remember(entry, position.unwrap_or(listener), now, frame);
         self.stats.plays += 1;
         self.stats.recycled_copies += 1;
-        Ok(Played {
+        Ok(Some(Played {
             voice: VoiceHandle {
                 key: handle,
                 owner: self.owner,
@@ -437,7 +424,7 @@ impl SoundEffects {
                 },
                 VoiceState::Gone,
             )),
-        })
+        }))
     }
 }
 

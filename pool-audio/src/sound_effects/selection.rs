@@ -1,28 +1,21 @@
-//! Real and virtual voices: the per-frame update that advances virtual playheads,
-//! ranks every voice by audibility (see `audibility.rs`) and lets the most audible
-//! virtual voices take the places of the least audible real ones; starting a
-//! voice's kira sound; sending a real voice virtual; and a voice's state.
+//! Real and virtual voices: the per-frame update that gives back ended voices,
+//! advances virtual playheads, ranks every voice by audibility (see
+//! `audibility.rs`) and lets the most audible virtual voices take the places of
+//! the least audible real ones; starting a voice in the bank; sending a real
+//! voice virtual; and a voice's state.
 
 use std::time::Duration;
 
-use kira::sound::PlaybackState;
-use kira::{PlaybackRate, Tween};
+use kira::{Easing, StartTime, Tween};
 use pool_core::{TimeError, seconds_to_micros};
 
 use super::SoundEffects;
+use super::slots::{Ending, Retire};
 use crate::audibility::{Rank, attenuation, compare};
-use crate::copies::{Placement, Retire, linear};
+use crate::bank::{Begin, Command, Phase, Start};
 use crate::error::PlayError;
 use crate::settings::{Resume, Virtualization};
-use crate::voice::{Voice, VoiceHandle, VoiceKey, VoiceState};
-
-/// How a voice's kira sound starts.
-pub(super) struct Start {
-    /// Wait for the index's outgoing sound to fade out first.
-    pub(super) wait: bool,
-    /// A virtual voice coming back: fade in, from its playhead or its start.
-    pub(super) resume: Option<Resume>,
-}
+use crate::voice::{Place, Playhead, Voice, VoiceHandle, VoiceKey, VoiceState};
 
 impl SoundEffects {
     /// Once per frame: advances the game clock by `dt` seconds (for retrigger
@@ -61,60 +54,106 @@ impl SoundEffects {
     /// ```
     pub fn update(&mut self, dt: f64) -> Result<(), TimeError> {
         let micros = seconds_to_micros(dt)?;
-        let seconds = micros as f64 / 1e6;
-        self.now = self.now.saturating_add(micros);
+        self.micros = self.micros.saturating_add(micros);
         self.frame += 1;
         let listener = self.listener;
         let fade = linear(self.settings.steal_fade);
         let mut candidates = std::mem::take(&mut self.candidates);
         candidates.clear();
-        let (mut ended, mut virtualized) = (0, 0);
+        let (mut ended, mut virtualized, mut deferred) = (0, 0, 0);
+        // Room in the queue for the voices that go virtual under the floor.
+        let mut room = self.bank.room();
+        let sounds = &mut self.sounds;
         let slots = &mut self.slots;
+        let bank = &mut self.bank;
         self.voices.reclaim(|key, voice| {
-            let sound = &slots.sounds[voice.sound as usize];
+            let sound = &sounds[voice.sound as usize];
             let (timeline, floor) = (sound.timeline, sound.floor);
             let virtualization = sound.settings.virtualization;
             voice.rank = rank_of(voice, listener);
-            let mut retire = Retire {
-                sounds: &mut slots.sounds,
-                fading: &mut slots.fading,
-                real: &mut slots.real,
-            };
-            if let Some(kira) = &voice.kira {
-                if kira.state() == PlaybackState::Stopped {
-                    retire.voice(key, voice, None);
-                    return true;
-                }
-                if !voice.paused
-                    && let Some(playhead) =
-                        timeline.advance(voice.playhead, seconds, voice.playback_rate)
-                {
-                    voice.playhead = playhead;
-                }
-                let under_floor = voice.rank.level < floor;
-                if under_floor && !voice.paused && virtualizes(virtualization) {
-                    retire.voice(key, voice, Some(fade));
-                    virtualized += 1;
-                }
-                return false;
-            }
-            if !voice.paused {
-                match timeline.advance(voice.playhead, seconds, voice.playback_rate) {
-                    Some(playhead) => voice.playhead = playhead,
-                    None => {
-                        ended += 1;
+            match voice.place {
+                Place::Real { slot, ticket } => {
+                    let status = bank.status(slot);
+                    let mut retire = Retire {
+                        sounds: &mut *sounds,
+                        slots: &mut *slots,
+                        bank: &mut *bank,
+                    };
+                    if status.ticket == ticket && status.phase == Phase::Done {
+                        // It played to its end.
+                        retire.voice(key, voice, Ending::Over);
                         return true;
                     }
+                    let under_floor = voice.rank.level < floor;
+                    if under_floor && !voice.paused && virtualizes(virtualization) {
+                        if room == 0 {
+                            deferred += 1;
+                        } else {
+                            room -= 1;
+                            retire.voice(key, voice, Ending::Fade(fade));
+                            voice.place = Place::Virtual(Playhead::Awaiting {
+                                slot,
+                                ticket,
+                                elapsed: 0.0,
+                            });
+                            virtualized += 1;
+                        }
+                    }
+                    false
                 }
-                if voice.rank.level >= floor && voice.rank.level > 0.0 {
-                    candidates.push((voice.rank, key, voice.sound));
+                Place::Virtual(playhead) => {
+                    let seconds = if voice.paused { 0.0 } else { dt };
+                    let next = match playhead {
+                        Playhead::At(at) => timeline.advance(at, seconds, voice.playback_rate),
+                        Playhead::Awaiting {
+                            slot,
+                            ticket,
+                            elapsed,
+                        } => {
+                            let elapsed = elapsed + seconds;
+                            let status = bank.status(slot);
+                            let stopped = status.ticket == ticket
+                                && matches!(status.phase, Phase::Stopping | Phase::Done);
+                            if stopped {
+                                // Where the mixer stopped it, and on by the game
+                                // time since.
+                                let at = bank.shared().stopped_at(slot);
+                                timeline.advance(at, elapsed, voice.playback_rate)
+                            } else {
+                                voice.place = Place::Virtual(Playhead::Awaiting {
+                                    slot,
+                                    ticket,
+                                    elapsed,
+                                });
+                                return false;
+                            }
+                        }
+                    };
+                    match next {
+                        Some(at) => voice.place = Place::Virtual(Playhead::At(at)),
+                        None => {
+                            ended += 1;
+                            return true;
+                        }
+                    }
+                    if !voice.paused && voice.rank.level >= floor && voice.rank.level > 0.0 {
+                        candidates.push((voice.rank, key, voice.sound));
+                    }
+                    false
                 }
             }
-            false
         });
+        // After the playheads were taken: a leaving voice's slot is reused only
+        // once its playhead is known.
+        self.slots.sweep(self.bank.shared());
         self.stats.ended_virtual += ended;
         self.stats.virtualized += virtualized;
-        self.slots.forget_released();
+        self.stats.queue_full += deferred;
+        for sound in 0..self.sounds.len() {
+            if self.sounds[sound].restack {
+                self.restack(sound as u32);
+            }
+        }
 
         // Only candidates that could become real are sorted, most audible first.
         self.keep_promotable(&mut candidates);
@@ -153,7 +192,7 @@ impl SoundEffects {
             let copies = &mut self.sound_scratch[sound];
             copies.0 += 1;
             lower(&mut copies.1, rank);
-            match self.slots.sounds[sound].settings.group {
+            match self.sounds[sound].settings.group {
                 Some(group) => {
                     let g = group.index as usize;
                     self.group_scratch[g].0 += 1;
@@ -169,9 +208,9 @@ impl SoundEffects {
         let margin = self.margin;
         candidates.retain(|&(rank, _, sound)| {
             let sound = sound as usize;
-            let entry = &self.slots.sounds[sound];
+            let entry = &self.sounds[sound];
             let (copies, sound_min) = self.sound_scratch[sound];
-            let threshold = if copies >= entry.copies.len() {
+            let threshold = if copies >= entry.copy_limit() {
                 sound_min
             } else if let Some(group) = entry.settings.group {
                 let (real, group_min) = self.group_scratch[group.index as usize];
@@ -198,41 +237,35 @@ impl SoundEffects {
     }
 
     /// A virtual voice becomes real if it beats the least audible real voice it
-    /// may replace (or there is room); nothing happens if it does not, or if kira
-    /// has no room for it this frame.
+    /// may replace (or there is room); nothing happens if it does not, if the
+    /// bank has no free slot this frame, or if its playhead is not known yet.
     fn promote(&mut self, key: VoiceKey, rank: Rank) {
         let Some(voice) = self.voices.get(key) else {
             return;
         };
         let sound = voice.sound as usize;
-        let Some(entry) = self.slots.sounds.get(sound) else {
+        let Some(entry) = self.sounds.get(sound) else {
             return;
         };
-        let resume = match entry.settings.virtualization {
-            Virtualization::Virtualize(resume) => resume,
-            Virtualization::Kill => Resume::FromElapsed,
+        let begin = match (entry.settings.virtualization, voice.place) {
+            (Virtualization::Virtualize(Resume::FromStart), _) => Begin::FromStart,
+            (_, Place::Virtual(Playhead::At(at))) => Begin::At(at),
+            // Its playhead is on its way from the mixer.
+            _ => return,
         };
-        let voices = &self.voices;
-        let (copy, victim, after, wait) =
-            match entry.place(&self.slots.fading, |v| voices.get(v).map(|v| v.order)) {
-                Some(Placement::Free { copy, after }) => (
-                    copy,
-                    self.cap_victim(self.group_of(voice)),
-                    after,
-                    after.is_some(),
-                ),
-                // The sound's copies are all real: its least audible one may give
-                // its index over.
-                Some(Placement::Recycle { .. }) => match self.least_audible_copy(sound) {
-                    Some((copy, victim)) => (copy, Some(Some(victim)), None, true),
-                    None => return,
-                },
+        let victim = if entry.full() {
+            // The sound's copies are all real: its least audible one may give its
+            // place over.
+            match self.least_audible_copy(sound) {
+                Some(victim) => Some(victim),
                 None => return,
-            };
-        let victim = match victim {
-            // A cap is full and nothing may give way.
-            None => return,
-            Some(victim) => victim,
+            }
+        } else {
+            match self.cap_victim(self.group_of(voice)) {
+                // A cap is full and nothing may give way.
+                None => return,
+                Some(victim) => victim,
+            }
         };
         if let Some(victim) = victim
             && !self
@@ -242,27 +275,20 @@ impl SoundEffects {
         {
             return;
         }
-        if !self.slots.has_room() {
+        if !self.slots.has_room() || self.bank.room() < 2 {
             return;
         }
         if let Some(victim) = victim {
             self.displace(victim);
         }
-        if let Some(outgoing) = after {
-            self.hurry(outgoing);
-        }
-        let start = Start {
-            wait,
-            resume: Some(resume),
-        };
-        if self.start_kira(key, copy, start).is_ok() {
+        if self.start_real(key, begin).is_ok() {
             self.stats.promoted += 1;
         }
     }
 
-    /// For a new real voice of `group` with a copy index of its own: `Some(None)`
-    /// if no cap is full; `Some(Some(victim))`, the least audible real voice it
-    /// may replace, if one is; `None` if a cap is full and no voice may give way.
+    /// For a new real voice of `group`: `Some(None)` if no cap is full;
+    /// `Some(Some(victim))`, the least audible real voice it may replace, if one
+    /// is; `None` if a cap is full and no voice may give way.
     pub(super) fn cap_victim(&self, group: Option<u32>) -> Option<Option<VoiceKey>> {
         let group_full = group
             .is_some_and(|g| self.real_in_group(g) >= self.groups[g as usize].settings.max_voices);
@@ -274,44 +300,26 @@ impl SoundEffects {
             .map(|(key, _)| Some(key))
     }
 
-    /// Hurries a free index's previous copy out with the steal fade (it may have
-    /// been stopped with a longer one): the new copy waits for exactly that.
-    pub(super) fn hurry(&mut self, outgoing: crate::copies::FadingKey) {
-        let fade = linear(self.settings.steal_fade);
-        if let Some(kira) = self
-            .slots
-            .fading
-            .get_mut(outgoing)
-            .and_then(|f| f.kira.as_mut())
-        {
-            kira.stop(fade);
-        }
-    }
-
-    /// The least audible real copy of a sound: its copy index and voice.
-    pub(super) fn least_audible_copy(&self, sound: usize) -> Option<(usize, VoiceKey)> {
-        self.slots
-            .sounds
+    /// The least audible real copy of a sound.
+    pub(super) fn least_audible_copy(&self, sound: usize) -> Option<VoiceKey> {
+        self.sounds
             .get(sound)?
             .copies
             .iter()
-            .enumerate()
-            .filter_map(|(copy, slot)| {
-                let key = slot.voice?;
-                Some((copy, key, self.voices.get(key)?.holding_rank()))
-            })
-            .min_by(|a, b| compare(a.2, b.2))
-            .map(|(copy, key, _)| (copy, key))
+            .filter_map(|key| Some((*key, self.voices.get(*key)?.holding_rank())))
+            .min_by(|a, b| compare(a.1, b.1))
+            .map(|(key, _)| key)
     }
 
     /// A real voice gives up its place: it goes virtual if its sound virtualizes,
-    /// else it ends; both with the steal fade. Returns what became of it.
+    /// else it ends; both with the steal fade. Returns what became of it. The
+    /// caller has made sure the queue has room.
     pub(super) fn displace(&mut self, key: VoiceKey) -> VoiceState {
         let Some(voice) = self.voices.get(key) else {
             return VoiceState::Gone;
         };
         let group = self.group_of(voice);
-        let settings = self.slots.sounds[voice.sound as usize].settings;
+        let settings = self.sounds[voice.sound as usize].settings;
         self.count_stolen(group);
         let fade = linear(self.settings.steal_fade);
         if virtualizes(settings.virtualization) {
@@ -325,82 +333,86 @@ impl SoundEffects {
         }
     }
 
-    /// A real voice goes virtual: its kira sound fades out with `fade`, it keeps
-    /// its handle, parameters and playhead.
+    /// A real voice goes virtual: the bank fades it out with `fade` and reports
+    /// where it stopped; it keeps its handle and parameters.
     pub(super) fn virtualize(&mut self, key: VoiceKey, fade: Tween) {
         let Some(voice) = self.voices.get_mut(key) else {
             return;
         };
-        if voice.kira.is_none() {
-            return;
+        let mut retire = Retire {
+            sounds: &mut self.sounds,
+            slots: &mut self.slots,
+            bank: &mut self.bank,
+        };
+        if let Some((slot, ticket)) = retire.voice(key, voice, Ending::Fade(fade)) {
+            voice.place = Place::Virtual(Playhead::Awaiting {
+                slot,
+                ticket,
+                elapsed: 0.0,
+            });
+            self.restack(voice_sound(&self.voices, key));
         }
-        // Its playhead ran on with the game clock while it was real.
-        self.slots.retire().voice(key, voice, Some(fade));
     }
 
-    /// Starts the kira sound of the voice record `key` at copy index `copy`: at
-    /// the copy's volume times the play's, lowered by the pan law when panned, and
-    /// heard from the listener if positioned. The caller has checked the caps and
-    /// kira's room.
-    pub(super) fn start_kira(
-        &mut self,
-        key: VoiceKey,
-        copy: usize,
-        start: Start,
-    ) -> Result<(), PlayError> {
-        let Some(voice) = self.voices.get(key) else {
+    /// Makes the voice record `key` real: a free slot of the bank, and the start
+    /// command (at `begin`). The caller has checked the caps, a free slot and the
+    /// queue's room.
+    pub(super) fn start_real(&mut self, key: VoiceKey, begin: Begin) -> Result<(), PlayError> {
+        let Some(sound) = self.voices.get(key).map(|v| v.sound) else {
             return Err(PlayError::Backend);
         };
-        let entry = &self.slots.sounds[voice.sound as usize];
-        let base_volume =
-            entry.volumes.volume(copy as u32) / entry.peak.pan_gain(voice.panning).max(1.0);
-        let volume = base_volume * voice.play_volume;
-        let (kira_volume, panning) = voice.kira_mix(volume, self.listener);
-        let mut data = entry
-            .data
-            .volume(kira_volume)
-            .playback_rate(PlaybackRate(voice.playback_rate))
-            .panning(panning);
-        let delay = if start.wait {
-            self.stats.delayed_starts += 1;
-            // A new play is heard from its start only after the wait: its playhead
-            // begins that far before its start (a resumed voice skips ahead instead).
-            data = data.start_time(
-                self.slots
-                    .handoff(data.settings.start_time, self.settings.steal_fade),
-            );
-            self.slots.handoff_delay(self.settings.steal_fade)
-        } else {
-            Duration::ZERO
-        };
-        if let Some(resume) = start.resume {
-            data = data.fade_in_tween(linear(self.settings.steal_fade));
-            if resume == Resume::FromElapsed {
-                // Where the reference would be once the wait is over.
-                let at = entry
-                    .timeline
-                    .advance(voice.playhead, delay.as_secs_f64(), voice.playback_rate)
-                    .ok_or(PlayError::Backend)?;
-                data = data.start_position(entry.timeline.start_position(at));
-            }
-        }
-        let frames_per_second = f64::from(entry.data.sample_rate) * entry.timeline.direction();
-        let Ok(kira) = self.track.play(data) else {
-            return Err(PlayError::Backend);
+        let Some((slot, ticket)) = self.slots.take(sound) else {
+            return Err(PlayError::VoiceCap);
         };
         if let Some(voice) = self.voices.get_mut(key) {
-            if start.resume.is_none() {
-                voice.playhead -= delay.as_secs_f64() * voice.playback_rate * frames_per_second;
-            }
-            voice.kira = Some(kira);
-            voice.copy = copy as u8;
-            voice.base_volume = base_volume;
-            voice.volume = volume;
-            self.slots.sounds[voice.sound as usize].copies[copy].voice = Some(key);
-            self.slots.real.push(key);
+            voice.place = Place::Real { slot, ticket };
         }
+        self.bank.shared().queue(slot, ticket);
+        if !self.send_start(key, begin) {
+            return Err(PlayError::QueueFull);
+        }
+        self.sounds[sound as usize].copies.push(key);
+        self.slots.real.push(key);
+        self.restack(sound);
         self.stats.peak_voices = self.stats.peak_voices.max(self.slots.real.len());
         Ok(())
+    }
+
+    /// Sends the start of the real voice `key`; `false` if the queue was full.
+    pub(super) fn send_start(&mut self, key: VoiceKey, begin: Begin) -> bool {
+        let Some(voice) = self.voices.get(key) else {
+            return false;
+        };
+        let Place::Real { slot, ticket } = voice.place else {
+            return false;
+        };
+        let source = self.sounds[voice.sound as usize].source.clone();
+        let start = Start {
+            slot,
+            ticket,
+            sound: voice.sound,
+            source,
+            volume: voice.bank_volume(),
+            panning: voice.panning,
+            rate: voice.playback_rate,
+            position: voice.position,
+            spatial_blend: voice.spatial_blend,
+            begin,
+        };
+        self.bank.send(Command::Start(start)).is_ok()
+    }
+
+    /// Gives each real copy of `sound` its level, by age (see `copies.rs`).
+    pub(super) fn restack(&mut self, sound: u32) {
+        let Some(entry) = self.sounds.get_mut(sound as usize) else {
+            return;
+        };
+        entry.restack = false;
+        for (rank, key) in entry.copies.iter().rev().enumerate() {
+            if let Some(voice) = self.voices.get_mut(*key) {
+                voice.volume = entry.volumes.volume(rank as u32) * voice.play_volume;
+            }
+        }
     }
 
     /// What a voice is doing now: [`VoiceState::Gone`] for a stale handle or
@@ -430,20 +442,23 @@ impl SoundEffects {
         else {
             return VoiceState::Gone;
         };
-        match (&voice.kira, voice.paused) {
-            (None, false) => VoiceState::Virtual,
-            (None, true) => VoiceState::Paused,
-            (Some(kira), paused) => match (kira.state(), paused) {
-                (PlaybackState::Paused, _) => VoiceState::Paused,
-                (
-                    PlaybackState::Pausing
-                    | PlaybackState::Resuming
-                    | PlaybackState::WaitingToResume,
-                    _,
-                ) => VoiceState::Fading,
-                (_, true) => VoiceState::Fading,
-                _ => VoiceState::Real,
-            },
+        match (voice.place, voice.paused) {
+            (Place::Virtual(_), false) => VoiceState::Virtual,
+            (Place::Virtual(_), true) => VoiceState::Paused,
+            (Place::Real { slot, ticket }, paused) => {
+                let status = self.bank.status(slot);
+                let phase = if status.ticket == ticket {
+                    status.phase
+                } else {
+                    Phase::Queued
+                };
+                match (phase, paused) {
+                    (Phase::Paused, _) => VoiceState::Paused,
+                    (Phase::Pausing | Phase::Resuming, _) => VoiceState::Fading,
+                    (_, true) => VoiceState::Fading,
+                    _ => VoiceState::Real,
+                }
+            }
         }
     }
 }
@@ -459,4 +474,21 @@ pub(super) fn rank_of(voice: &Voice, listener: [f32; 3]) -> Rank {
 
 pub(super) fn virtualizes(virtualization: Virtualization) -> bool {
     matches!(virtualization, Virtualization::Virtualize(_))
+}
+
+/// The sound of the voice `key` (0 for a stale key: a harmless restack).
+fn voice_sound(
+    voices: &pool_core::Pool<Voice, crate::voice::DropLeastAudible, VoiceKey>,
+    key: VoiceKey,
+) -> u32 {
+    voices.get(key).map_or(0, |v| v.sound)
+}
+
+/// A linear fade (linear in amplitude, as the voice bank fades) starting now.
+pub(super) fn linear(duration: Duration) -> Tween {
+    Tween {
+        start_time: StartTime::Immediate,
+        duration,
+        easing: Easing::Linear,
+    }
 }

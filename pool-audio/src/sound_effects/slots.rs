@@ -1,89 +1,178 @@
-//! kira slot accounting: everything the manager has asked kira for besides the
-//! voice pool (the sounds with their copy indices, the kira sounds fading out),
-//! and the bookkeeping that keeps kira's own limits from ever firing.
+//! The voice bank's slots as the manager sees them, and the one way a real voice
+//! ends.
 //!
-//! The sound-effects track holds twice the voice cap: every live voice plus as
-//! many stopped sounds still fading out. A stopped kira sound keeps its slot until
-//! the first processing pass after it stopped, which the track's probe effect
-//! counts (`passes.rs`), so a sound is counted here until that pass has begun.
+//! The bank holds twice the voice cap of slots: every real voice, and as many
+//! voices on their way out (stopped, stolen, gone virtual) that the mixer is
+//! still fading. A slot is free again once the mixer reports its voice over.
 
-use std::sync::Arc;
-use std::time::Duration;
+use kira::Tween;
 
-use kira::StartTime;
-use kira::sound::PlaybackState;
+use crate::bank::{BankHandle, Command, Phase, Shared};
+use crate::copies::Sound;
+use crate::voice::{Place, Voice, VoiceKey};
 
-use crate::copies::{FadingPool, Retire, Sound};
-use crate::passes::Probe;
-use crate::voice::VoiceKey;
+/// Who holds a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holder {
+    Free,
+    /// A real voice plays on it.
+    Voice,
+    /// A voice that was stopped or went virtual, fading out in the mixer.
+    Leaving,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    /// The last ticket sent to it.
+    ticket: u32,
+    sound: u32,
+    holder: Holder,
+}
 
 pub(super) struct Slots {
-    pub(super) sounds: Vec<Sound>,
-    /// kira sounds that no voice owns any more but that may still be heard or
-    /// hold a slot on the track.
-    pub(super) fading: FadingPool,
-    pub(super) probe: Arc<Probe>,
-    /// The track's kira sound capacity: twice the voice cap.
-    pub(super) capacity: usize,
-    /// The real voices (a kira sound behind each), at most the voice cap.
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    /// The real voices, at most the voice cap.
     pub(super) real: Vec<VoiceKey>,
+    leaving: usize,
 }
 
 impl Slots {
-    /// The one way a voice ends, borrowed apart from the voice pool (see
-    /// [`Retire::voice`]).
-    pub(super) fn retire(&mut self) -> Retire<'_> {
-        Retire {
-            sounds: &mut self.sounds,
-            fading: &mut self.fading,
-            real: &mut self.real,
+    pub(super) fn new(slots: usize, voice_cap: usize) -> Self {
+        let slot = Slot {
+            ticket: 0,
+            sound: 0,
+            holder: Holder::Free,
+        };
+        Self {
+            slots: vec![slot; slots],
+            free: (0..slots as u32).rev().collect(),
+            real: Vec::with_capacity(voice_cap),
+            leaving: 0,
         }
     }
 
-    /// Room on the track for one more kira sound besides the real voices,
-    /// counting the ones fading out.
+    /// A free slot, if any.
     pub(super) fn has_room(&self) -> bool {
-        self.real.len() + self.fading.live_len() < self.capacity
+        !self.free.is_empty()
     }
 
-    /// How long a copy that takes over an index waits: the steal fade and one
-    /// kira chunk (see `passes.rs`).
-    pub(super) fn handoff_delay(&self, steal_fade: Duration) -> Duration {
-        steal_fade + self.probe.chunk() + Duration::from_micros(1)
+    /// Takes a free slot for a real voice of `sound`, with the next ticket.
+    pub(super) fn take(&mut self, sound: u32) -> Option<(u32, u32)> {
+        let slot = self.free.pop()?;
+        let entry = &mut self.slots[slot as usize];
+        entry.ticket = entry.ticket.wrapping_add(1);
+        entry.sound = sound;
+        entry.holder = Holder::Voice;
+        Some((slot, entry.ticket))
     }
 
-    /// When a copy that takes over an index may start: after the steal fade and
-    /// one kira chunk (see `passes.rs`), or later if the data asks for later. A
-    /// clock-synced start is kept as it is.
-    pub(super) fn handoff(&self, start: StartTime, steal_fade: Duration) -> StartTime {
-        let wait = self.handoff_delay(steal_fade);
-        match start {
-            StartTime::Immediate => StartTime::Delayed(wait),
-            StartTime::Delayed(own) => StartTime::Delayed(own.max(wait)),
-            clock => clock,
+    /// `slot`'s queued start was replaced by one of `ticket`.
+    pub(super) fn renew(&mut self, slot: u32, ticket: u32) {
+        self.slots[slot as usize].ticket = ticket;
+    }
+
+    /// Voices on their way out, fading in the mixer.
+    pub(super) fn leaving(&self) -> usize {
+        self.leaving
+    }
+
+    /// Voices of `sound` on their way out that the mixer has not finished.
+    pub(super) fn leaving_of(&self, sound: u32, shared: &Shared) -> usize {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(index, s)| {
+                let status = shared.status(*index as u32);
+                s.holder == Holder::Leaving
+                    && s.sound == sound
+                    && !(status.ticket == s.ticket && status.phase == Phase::Done)
+            })
+            .count()
+    }
+
+    /// Frees the slots whose leaving voice the mixer reports over.
+    pub(super) fn sweep(&mut self, shared: &Shared) {
+        if self.leaving == 0 {
+            return;
+        }
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            if slot.holder == Holder::Leaving {
+                let status = shared.status(index as u32);
+                if status.ticket == slot.ticket && status.phase == Phase::Done {
+                    slot.holder = Holder::Free;
+                    self.free.push(index as u32);
+                    self.leaving -= 1;
+                }
+            }
         }
     }
 
-    /// Forgets the fading sounds kira has let go of. kira frees a sound's slot at the start of the first processing
-    /// pass after it stopped: a sound is forgotten once a pass has started since it
-    /// was seen stopped. The pass is read after the sound is seen stopped, so it is
-    /// never one that began before the sound stopped.
-    pub(super) fn forget_released(&mut self) {
-        let probe = &self.probe;
-        let pass = probe.passes();
-        self.fading.reclaim(|_, fading| {
-            let stopped = fading
-                .kira
-                .as_ref()
-                .is_none_or(|kira| kira.state() == PlaybackState::Stopped);
-            if stopped && fading.seen_stopped.is_none() {
-                fading.seen_stopped = Some(probe.passes());
+    fn release(&mut self, slot: u32, leaving: bool) {
+        let entry = &mut self.slots[slot as usize];
+        if entry.holder != Holder::Voice {
+            return;
+        }
+        if leaving {
+            entry.holder = Holder::Leaving;
+            self.leaving += 1;
+        } else {
+            entry.holder = Holder::Free;
+            self.free.push(slot);
+        }
+    }
+}
+
+/// How a real voice ends.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Ending {
+    /// Stopped (or sent virtual) with this fade: the mixer fades it out.
+    Fade(Tween),
+    /// The mixer reports it over by itself.
+    Over,
+}
+
+/// The parts of the manager an ending voice touches, borrowed apart from the
+/// voice pool.
+pub(crate) struct Retire<'a> {
+    pub(crate) sounds: &'a mut [Sound],
+    pub(crate) slots: &'a mut Slots,
+    pub(crate) bank: &'a mut BankHandle,
+}
+
+impl Retire<'_> {
+    /// Ends `voice` (known as `key`) as a real voice: the bank fades it out
+    /// (`Ending::Fade`, the caller has made sure the queue has room) and its slot
+    /// is free once the mixer is done with it; its sound's copies no longer count
+    /// it. Returns the slot and ticket it played on. The caller gives the voice
+    /// back to the pool, keeps it as a virtual voice, or reuses it. A virtual
+    /// voice has nothing to end here.
+    pub(crate) fn voice(
+        &mut self,
+        key: VoiceKey,
+        voice: &Voice,
+        ending: Ending,
+    ) -> Option<(u32, u32)> {
+        let Place::Real { slot, ticket } = voice.place else {
+            return None;
+        };
+        if let Some(at) = self.slots.real.iter().position(|k| *k == key) {
+            self.slots.real.swap_remove(at);
+        }
+        if let Some(sound) = self.sounds.get_mut(voice.sound as usize)
+            && let Some(at) = sound.copies.iter().position(|k| *k == key)
+        {
+            sound.copies.remove(at);
+            sound.restack = true;
+        }
+        match ending {
+            Ending::Fade(fade) => {
+                // Room was checked by the caller: the stop cannot be lost.
+                let sent = self.bank.send(Command::Stop { slot, ticket, fade });
+                self.slots.release(slot, sent.is_ok());
             }
-            let gone = fading.seen_stopped.is_some_and(|seen| pass > seen);
-            if gone {
-                fading.kira = None;
-            }
-            gone
-        });
+            Ending::Over => self.slots.release(slot, false),
+        }
+        Some((slot, ticket))
     }
 }

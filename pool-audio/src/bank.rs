@@ -1,0 +1,384 @@
+//! The voice bank: the real voices, inside kira's mixer.
+//!
+//! FMOD calls them channels, Wwise physical voices: a fixed set of voices that
+//! live in the mixer, created once, each told by the game what to play next.
+//! Nothing is created per play, so a play allocates nothing, starts in the next
+//! block the mixer renders, and a steal crossfades in that same block; and the
+//! playheads are the mixer's own.
+//!
+//! - The bank is one kira [`Sound`], added once to the sound-effects track. It
+//!   holds twice the voice cap of [voices](voice): every real voice, and as many
+//!   on their way out (stopped, stolen, virtualized, still fading).
+//! - Each voice reads a sound's decoded frames, shared by all its voices (the
+//!   [`Source`]), through kira's own interpolator (`kira::interpolate_frame`),
+//!   with kira `Parameter`s and `Tween`s for its volume, playback rate, fades
+//!   and copy level. Gains are computed every 16 frames (a third of a
+//!   millisecond at 48 kHz) and interpolated in between, so every fade is heard
+//!   as a fade from its first sample, whatever its length.
+//! - The game sends [commands](Command) through a bounded, preallocated
+//!   lock-free queue (rtrb), read at the start of every block; the bank reports
+//!   back through atomics per slot ([`Shared`]): which voice is on the slot, its
+//!   phase, and its playhead when it stopped.
+//! - Copies of one sound share a budget, applied here at every sample (see
+//!   `budget.rs`).
+
+mod budget;
+mod builder;
+mod command;
+mod handle;
+mod shared;
+mod source;
+mod transport;
+mod voice;
+
+#[cfg(test)]
+mod test;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kira::Frame;
+use kira::info::Info;
+use kira::sound::Sound;
+use rtrb::Consumer;
+
+pub(crate) use budget::Budget;
+pub(crate) use builder::BankBuilder;
+pub(crate) use command::{Begin, Command, Start};
+pub(crate) use handle::BankHandle;
+pub(crate) use shared::{Phase, Shared};
+pub(crate) use source::Source;
+
+use budget::{Room, Settle};
+use voice::{Change, State, Voice};
+
+/// Frames between two computations of the gains (interpolated in between).
+const STEP: usize = 16;
+
+/// The long-lived kira sound that mixes every real voice.
+pub(crate) struct VoiceBank {
+    commands: Consumer<Command>,
+    shared: Arc<Shared>,
+    voices: Box<[Voice]>,
+    /// The voices that sound (begun, not yet over), by sound and then by the
+    /// order they began: each sound's voices side by side, oldest first.
+    order: Vec<u32>,
+    /// Voices waiting for their start time.
+    waiting: Vec<u32>,
+    listener: [f32; 3],
+    /// The listener moved since the last chunk.
+    listener_moved: bool,
+    steal_fade: Duration,
+    next_seq: u64,
+    /// The sounding voices changed: their copy levels are assigned again.
+    relevel: bool,
+}
+
+impl VoiceBank {
+    fn new(commands: Consumer<Command>, shared: Arc<Shared>, steal_fade: Duration) -> Self {
+        let slots = shared.slots();
+        Self {
+            commands,
+            shared,
+            voices: (0..slots).map(|_| Voice::idle()).collect(),
+            order: Vec::with_capacity(slots),
+            waiting: Vec::with_capacity(slots),
+            listener: [0.0; 3],
+            listener_moved: false,
+            steal_fade,
+            next_seq: 0,
+            relevel: false,
+        }
+    }
+
+    /// The voice on `slot` if it is `ticket`'s.
+    fn voice(&mut self, slot: u32, ticket: u32) -> Option<&mut Voice> {
+        self.voices
+            .get_mut(slot as usize)
+            .filter(|v| v.ticket == ticket && v.state != State::Idle)
+    }
+
+    fn apply(&mut self, command: Command) {
+        match command {
+            Command::Start(start) => self.start(start),
+            Command::Stop { slot, ticket, fade } => {
+                let Some(voice) = self.voice(slot, ticket) else {
+                    return;
+                };
+                let playhead = voice.playhead();
+                let over = voice.stop(fade);
+                self.shared.record_stop(slot, playhead);
+                if over {
+                    self.end(slot);
+                } else {
+                    self.shared.publish(slot, ticket, Phase::Stopping);
+                    self.relevel = true;
+                }
+            }
+            Command::Pause { slot, ticket, fade } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.pause(fade);
+                    let phase = voice.state.phase();
+                    self.shared.publish(slot, ticket, phase);
+                }
+            }
+            Command::Resume { slot, ticket, fade } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    let change = voice.resume(fade);
+                    let phase = voice.state.phase();
+                    self.shared.publish(slot, ticket, phase);
+                    if change == Change::Began {
+                        self.waiting.retain(|s| *s != slot);
+                        self.begin(slot);
+                    }
+                }
+            }
+            Command::SetVolume {
+                slot,
+                ticket,
+                volume,
+                fade,
+            } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.set_volume(volume, fade);
+                }
+            }
+            Command::SetPlaybackRate {
+                slot,
+                ticket,
+                rate,
+                fade,
+            } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.set_playback_rate(rate, fade);
+                }
+            }
+            Command::SetPosition {
+                slot,
+                ticket,
+                position,
+            } => {
+                let listener = self.listener;
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.set_position(position);
+                    voice.aim(listener, true);
+                }
+            }
+            Command::SetListener(position) => {
+                self.listener = position;
+                self.listener_moved = true;
+            }
+        }
+    }
+
+    fn start(&mut self, start: Start) {
+        let (slot, ticket, sound) = (start.slot, start.ticket, start.sound);
+        if slot as usize >= self.voices.len() {
+            return;
+        }
+        // A start the game replaced by a newer one is never played.
+        let waits =
+            start.begin == Begin::Fresh && start.source.start_time != kira::StartTime::Immediate;
+        let phase = if waits {
+            Phase::Waiting
+        } else {
+            Phase::Playing
+        };
+        if !self.shared.claim(slot, ticket, phase) {
+            return;
+        }
+        if self.voices[slot as usize].state != State::Idle {
+            self.forget(slot);
+        }
+        let (listener, steal_fade) = (self.listener, self.steal_fade);
+        let change = self.voices[slot as usize].start(start, listener, steal_fade);
+        // A new copy hurries its sound's copies on their way out.
+        for &other in &self.order {
+            let voice = &mut self.voices[other as usize];
+            if voice.sound == sound {
+                voice.hurry(steal_fade);
+            }
+        }
+        let phase = self.voices[slot as usize].state.phase();
+        self.shared.publish(slot, ticket, phase);
+        match change {
+            Change::Began => self.begin(slot),
+            _ => self.waiting.push(slot),
+        }
+    }
+
+    /// `slot` begins to sound: the newest of its sound.
+    fn begin(&mut self, slot: u32) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let voices = &mut self.voices;
+        voices[slot as usize].seq = seq;
+        let sound = voices[slot as usize].sound;
+        let at = self
+            .order
+            .partition_point(|other| voices[*other as usize].sound <= sound);
+        self.order.insert(at, slot);
+        self.relevel = true;
+    }
+
+    /// Takes `slot` off the lists (its voice is replaced or over).
+    fn forget(&mut self, slot: u32) {
+        self.order.retain(|s| *s != slot);
+        self.waiting.retain(|s| *s != slot);
+        self.relevel = true;
+    }
+
+    /// The voice on `slot` is over: its slot is free.
+    fn end(&mut self, slot: u32) {
+        self.forget(slot);
+        let voice = &mut self.voices[slot as usize];
+        let ticket = voice.ticket;
+        voice.clear();
+        self.shared.publish(slot, ticket, Phase::Done);
+    }
+
+    /// The end of the run of voices of one sound that starts at `first` in
+    /// `order`.
+    fn run_end(&self, first: usize) -> usize {
+        let sound = self.voices[self.order[first] as usize].sound;
+        let mut end = first + 1;
+        while end < self.order.len() && self.voices[self.order[end] as usize].sound == sound {
+            end += 1;
+        }
+        end
+    }
+
+    /// Assigns every sounding voice its copy level: newest first per sound, as
+    /// its onset level (if not heard yet) and the level it settles to.
+    fn relevel(&mut self) {
+        let mut first = 0;
+        while first < self.order.len() {
+            let end = self.run_end(first);
+            let mut settle = Settle::default();
+            for i in (first..end).rev() {
+                let voice = &mut self.voices[self.order[i] as usize];
+                let Some(budget) = voice.source.as_ref().map(|s| s.budget) else {
+                    continue;
+                };
+                let leaving = voice.state == State::Stopping;
+                let (onset, settled) = settle.next(&budget, leaving);
+                if !leaving {
+                    voice.level(onset, settled, self.steal_fade);
+                }
+            }
+            first = end;
+        }
+        self.relevel = false;
+    }
+
+    /// Shares each sound's budget among its voices, oldest first, at the start
+    /// and the end of this step.
+    fn share_room(&mut self) {
+        let mut first = 0;
+        while first < self.order.len() {
+            let end = self.run_end(first);
+            let (mut from, mut to) = (Room::default(), Room::default());
+            for i in first..end {
+                let voice = &mut self.voices[self.order[i] as usize];
+                let Some(budget) = voice.source.as_ref().map(|s| s.budget) else {
+                    continue;
+                };
+                let start = if voice.fresh {
+                    voice.wanted_at_onset()
+                } else {
+                    voice.weight
+                };
+                voice.weight_from = from.take(&budget, start);
+                voice.weight = to.take(&budget, voice.wanted());
+            }
+            first = end;
+        }
+    }
+
+    /// One step of `out.len()` frames (at most [`STEP`]), at `along` of the chunk.
+    fn step(&mut self, out: &mut [Frame], dt: f64, along: f32, info: &Info) {
+        let seconds = dt * out.len() as f64;
+        let mut i = 0;
+        while i < self.waiting.len() {
+            let slot = self.waiting[i];
+            match self.voices[slot as usize].update(seconds, info) {
+                Change::Began => {
+                    self.waiting.swap_remove(i);
+                    let voice = &self.voices[slot as usize];
+                    self.shared.publish(slot, voice.ticket, voice.state.phase());
+                    self.begin(slot);
+                }
+                Change::Ended => {
+                    self.waiting.swap_remove(i);
+                    self.end(slot);
+                }
+                Change::None => i += 1,
+            }
+        }
+        if self.relevel {
+            self.relevel();
+        }
+        for &slot in &self.order {
+            self.voices[slot as usize].update(seconds, info);
+        }
+        self.share_room();
+        let mut ended = false;
+        for &slot in &self.order {
+            let voice = &mut self.voices[slot as usize];
+            let before = voice.state;
+            match voice.render(out, along, dt) {
+                Change::Ended => {
+                    // A stopped voice reported its playhead when it was stopped.
+                    if before != State::Stopping {
+                        self.shared.record_stop(slot, voice.playhead());
+                    }
+                    ended = true;
+                }
+                _ if voice.state != before => {
+                    self.shared.publish(slot, voice.ticket, voice.state.phase());
+                }
+                _ => {}
+            }
+        }
+        if ended {
+            let mut i = 0;
+            while i < self.order.len() {
+                let slot = self.order[i];
+                if self.voices[slot as usize].state == State::Idle {
+                    self.end(slot);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+}
+
+impl Sound for VoiceBank {
+    fn on_start_processing(&mut self) {
+        while let Ok(command) = self.commands.pop() {
+            self.apply(command);
+        }
+    }
+
+    fn process(&mut self, out: &mut [Frame], dt: f64, info: &Info) {
+        out.fill(Frame::ZERO);
+        let (listener, moved) = (self.listener, self.listener_moved);
+        self.listener_moved = false;
+        for &slot in &self.order {
+            self.voices[slot as usize].aim(listener, moved);
+        }
+        let n = out.len();
+        let mut at = 0;
+        while at < n {
+            let len = STEP.min(n - at);
+            let along = (at + len) as f32 / n as f32;
+            self.step(&mut out[at..at + len], dt, along, info);
+            at += len;
+        }
+    }
+
+    fn finished(&self) -> bool {
+        !self.shared.alive()
+    }
+}

@@ -1,0 +1,81 @@
+//! What the game thread tells the bank, through a bounded lock-free queue
+//! (rtrb), read at the start of every block the mixer renders. Every command
+//! names its voice by slot and ticket: a command for a voice that has ended, or
+//! was replaced, is ignored.
+
+use std::sync::Arc;
+
+use kira::{Decibels, Tween};
+
+use super::source::Source;
+
+/// A command for the voice bank.
+pub(crate) enum Command {
+    /// Start a voice on a free slot (or replace one whose start was not read yet).
+    Start(Start),
+    /// Fade out and end; its playhead is reported when the command is read.
+    Stop {
+        slot: u32,
+        ticket: u32,
+        fade: Tween,
+    },
+    Pause {
+        slot: u32,
+        ticket: u32,
+        fade: Tween,
+    },
+    Resume {
+        slot: u32,
+        ticket: u32,
+        fade: Tween,
+    },
+    /// The play's volume (the game's volume over the pan-law compensation).
+    SetVolume {
+        slot: u32,
+        ticket: u32,
+        volume: Decibels,
+        fade: Tween,
+    },
+    SetPlaybackRate {
+        slot: u32,
+        ticket: u32,
+        rate: f64,
+        fade: Tween,
+    },
+    SetPosition {
+        slot: u32,
+        ticket: u32,
+        position: [f32; 3],
+    },
+    /// Where positioned voices are heard from.
+    SetListener([f32; 3]),
+}
+
+/// Everything a voice starts with.
+pub(crate) struct Start {
+    pub(crate) slot: u32,
+    pub(crate) ticket: u32,
+    /// The sound's index: voices of one sound share its budget.
+    pub(crate) sound: u32,
+    pub(crate) source: Arc<Source>,
+    /// Linear amplitude: the play's volume over the pan-law compensation.
+    pub(crate) volume: f64,
+    pub(crate) panning: f32,
+    pub(crate) rate: f64,
+    pub(crate) position: Option<[f32; 3]>,
+    pub(crate) spatial_blend: f32,
+    pub(crate) begin: Begin,
+}
+
+/// Where a voice starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Begin {
+    /// A new play: at the sound's start, after its start time, with its fade-in.
+    Fresh,
+    /// A virtual voice made real again, from the sound's start, fading in over
+    /// the steal fade.
+    FromStart,
+    /// A virtual voice made real again at its playhead (transport frames),
+    /// fading in over the steal fade.
+    At(f64),
+}

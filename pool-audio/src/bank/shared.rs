@@ -1,0 +1,213 @@
+//! What the mixer reports back to the game thread, through atomics: per slot, the
+//! voice's ticket and phase, and its playhead when it was stopped.
+//!
+//! A slot's status is one `u64`: the ticket of the voice on it (the game counts
+//! them per slot) and its [`Phase`]. The game writes [`Phase::Queued`] before it
+//! sends a start, and may replace a queued start by a newer one (a same-frame
+//! take-over) with a compare-and-swap; the mixer claims the start with a
+//! compare-and-swap too, so a start the game replaced is never played, and one the
+//! mixer already played is never replaced.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Where a voice on a slot is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Phase {
+    /// Sent by the game, not yet read by the mixer.
+    Queued = 0,
+    /// Read, waiting for its start time.
+    Waiting = 1,
+    Playing = 2,
+    Pausing = 3,
+    Paused = 4,
+    Resuming = 5,
+    Stopping = 6,
+    /// Over: the slot is free.
+    Done = 7,
+}
+
+impl Phase {
+    fn from_bits(bits: u8) -> Self {
+        match bits {
+            0 => Self::Queued,
+            1 => Self::Waiting,
+            2 => Self::Playing,
+            3 => Self::Pausing,
+            4 => Self::Paused,
+            5 => Self::Resuming,
+            6 => Self::Stopping,
+            _ => Self::Done,
+        }
+    }
+}
+
+/// A slot's ticket and phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Status {
+    pub(crate) ticket: u32,
+    pub(crate) phase: Phase,
+}
+
+impl Status {
+    fn bits(self) -> u64 {
+        (u64::from(self.ticket) << 8) | self.phase as u64
+    }
+
+    fn from_bits(bits: u64) -> Self {
+        Self {
+            ticket: (bits >> 8) as u32,
+            phase: Phase::from_bits(bits as u8),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Slot {
+    status: AtomicU64,
+    /// `f64` bits: the playhead (transport frames) when the voice was stopped
+    /// or ended.
+    stopped_at: AtomicU64,
+}
+
+/// Shared between the bank on the audio thread and the manager.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    slots: Box<[Slot]>,
+    /// `false` once the game side is dropped: the bank is finished.
+    alive: AtomicBool,
+}
+
+impl Shared {
+    /// `slots` free slots.
+    pub(crate) fn new(slots: usize) -> Self {
+        let done = Status {
+            ticket: 0,
+            phase: Phase::Done,
+        }
+        .bits();
+        Self {
+            slots: (0..slots)
+                .map(|_| Slot {
+                    status: AtomicU64::new(done),
+                    stopped_at: AtomicU64::new(0),
+                })
+                .collect(),
+            alive: AtomicBool::new(true),
+        }
+    }
+
+    pub(crate) fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub(crate) fn status(&self, slot: u32) -> Status {
+        Status::from_bits(self.slots[slot as usize].status.load(Ordering::Acquire))
+    }
+
+    /// The playhead a voice had when it stopped or ended (read after its status
+    /// says [`Phase::Stopping`] or [`Phase::Done`] for its ticket).
+    pub(crate) fn stopped_at(&self, slot: u32) -> f64 {
+        f64::from_bits(self.slots[slot as usize].stopped_at.load(Ordering::Relaxed))
+    }
+
+    /// Game side: a start for `ticket` is about to be sent to a free slot.
+    pub(crate) fn queue(&self, slot: u32, ticket: u32) {
+        let queued = Status {
+            ticket,
+            phase: Phase::Queued,
+        };
+        self.slots[slot as usize]
+            .status
+            .store(queued.bits(), Ordering::Release);
+    }
+
+    /// Game side: replaces the queued start of `old` by one of `new`; `false` if
+    /// the mixer has read it already.
+    pub(crate) fn replace(&self, slot: u32, old: u32, new: u32) -> bool {
+        let queued = |ticket| {
+            Status {
+                ticket,
+                phase: Phase::Queued,
+            }
+            .bits()
+        };
+        self.slots[slot as usize]
+            .status
+            .compare_exchange(
+                queued(old),
+                queued(new),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_ok()
+    }
+
+    /// Mixer side: claims the queued start of `ticket`; `false` if the game
+    /// replaced it.
+    pub(crate) fn claim(&self, slot: u32, ticket: u32, phase: Phase) -> bool {
+        let from = Status {
+            ticket,
+            phase: Phase::Queued,
+        };
+        let to = Status { ticket, phase };
+        self.slots[slot as usize]
+            .status
+            .compare_exchange(from.bits(), to.bits(), Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Mixer side: a claimed voice changed phase.
+    pub(crate) fn publish(&self, slot: u32, ticket: u32, phase: Phase) {
+        self.slots[slot as usize]
+            .status
+            .store(Status { ticket, phase }.bits(), Ordering::Release);
+    }
+
+    /// Mixer side: where a voice stopped, published before its phase.
+    pub(crate) fn record_stop(&self, slot: u32, playhead: f64) {
+        self.slots[slot as usize]
+            .stopped_at
+            .store(playhead.to_bits(), Ordering::Relaxed);
+    }
+
+    pub(crate) fn alive(&self) -> bool {
+        self.alive.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn close(&self) {
+        self.alive.store(false, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_queued_start_is_either_replaced_or_claimed_never_both() {
+        let shared = Shared::new(1);
+        shared.queue(0, 1);
+        assert!(shared.replace(0, 1, 2));
+        assert!(!shared.claim(0, 1, Phase::Playing), "replaced: not played");
+        assert!(shared.claim(0, 2, Phase::Playing));
+        assert!(!shared.replace(0, 2, 3), "played: not replaced");
+        assert_eq!(
+            shared.status(0),
+            Status {
+                ticket: 2,
+                phase: Phase::Playing
+            }
+        );
+    }
+
+    #[test]
+    fn tickets_survive_the_round_trip() {
+        for ticket in [0, 1, u32::MAX] {
+            for phase in [Phase::Queued, Phase::Stopping, Phase::Done] {
+                let status = Status { ticket, phase };
+                assert_eq!(Status::from_bits(status.bits()), status);
+            }
+        }
+    }
+}

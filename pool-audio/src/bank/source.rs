@@ -1,0 +1,86 @@
+//! What a voice plays: a sound's decoded frames, shared by every voice of it
+//! (kira's `Arc<[Frame]>`, never copied per play), with the transport settings
+//! and the budget of its copies.
+
+use std::sync::Arc;
+
+use kira::sound::static_sound::StaticSoundData;
+use kira::{Frame, StartTime, Tween};
+
+use super::budget::Budget;
+use super::transport::Transport;
+use crate::sound_error::{loop_region, samples};
+
+/// A sound as the mixer reads it. Built once when the sound is added, from data
+/// that passed `SoundError`'s checks.
+#[derive(Debug)]
+pub(crate) struct Source {
+    frames: Arc<[Frame]>,
+    /// The slice's first frame in `frames`, and its length.
+    offset: usize,
+    len: usize,
+    pub(crate) sample_rate: u32,
+    /// The transport position a play starts at.
+    start: usize,
+    loop_region: Option<(usize, usize)>,
+    reverse: bool,
+    /// The data's own start time and fade-in, applied to every play.
+    pub(crate) start_time: StartTime,
+    pub(crate) fade_in: Option<Tween>,
+    pub(crate) budget: Budget,
+}
+
+impl Source {
+    pub(crate) fn new(data: &StaticSoundData, budget: Budget) -> Self {
+        let (offset, len) = match data.slice {
+            Some((start, end)) => (start, end - start),
+            None => (0, data.frames.len()),
+        };
+        let start = samples(data.settings.start_position, data.sample_rate);
+        Self {
+            frames: data.frames.clone(),
+            offset,
+            len,
+            sample_rate: data.sample_rate,
+            start: if data.settings.reverse {
+                len.saturating_sub(1 + start)
+            } else {
+                start
+            },
+            loop_region: loop_region(data, len),
+            reverse: data.settings.reverse,
+            start_time: data.settings.start_time,
+            fade_in: data.settings.fade_in_tween,
+            budget,
+        }
+    }
+
+    /// The frame at transport position `position`, if there is one.
+    pub(super) fn frame(&self, position: usize) -> Option<Frame> {
+        if position < self.len {
+            self.frames.get(self.offset + position).copied()
+        } else {
+            None
+        }
+    }
+
+    /// A transport at `position`.
+    pub(super) fn transport(&self, position: usize) -> Transport {
+        Transport {
+            position,
+            loop_region: self.loop_region,
+            reverse: self.reverse,
+            frames: self.len,
+            playing: position < self.len,
+        }
+    }
+
+    /// The transport position a play starts at.
+    pub(super) fn start(&self) -> usize {
+        self.start
+    }
+
+    pub(super) fn reverse(&self) -> bool {
+        self.reverse
+    }
+}

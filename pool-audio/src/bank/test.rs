@@ -1,0 +1,326 @@
+//! The bank on kira's mixer (the offline backend): a voice plays what a kira
+//! static sound plays, sample for sample; fades of any length are fades; a steal
+//! crossfades inside the budget; commands reach only their own voice.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kira::sound::static_sound::StaticSoundData;
+use kira::sound::{PlaybackPosition, Region};
+use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning, Tween};
+
+use super::*;
+use crate::attenuation::CopyVolumes;
+use crate::offline::{OfflineBackend, OfflineSettings};
+
+const RATE: u32 = 48_000;
+
+fn manager() -> AudioManager<OfflineBackend> {
+    AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+        backend_settings: OfflineSettings { sample_rate: RATE },
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn bank(manager: &mut AudioManager<OfflineBackend>, slots: usize) -> BankHandle {
+    manager
+        .play(BankBuilder {
+            slots,
+            commands: 64,
+            steal_fade: Duration::from_millis(10),
+        })
+        .unwrap()
+}
+
+/// A stereo test signal with sharp and smooth parts, at `rate`.
+fn signal(rate: u32, frames: usize) -> StaticSoundData {
+    let frames: Arc<[Frame]> = (0..frames)
+        .map(|i| {
+            let t = i as f32 / rate as f32;
+            Frame::new(
+                0.6 * (t * 440.0 * std::f32::consts::TAU).sin(),
+                if i % 50 < 25 { 0.4 } else { -0.3 },
+            )
+        })
+        .collect();
+    StaticSoundData {
+        sample_rate: rate,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    }
+}
+
+/// `frames` frames at a constant `value`: its level is its output.
+fn level(value: f32, frames: usize) -> StaticSoundData {
+    StaticSoundData {
+        frames: vec![Frame::from_mono(value); frames].into(),
+        ..signal(RATE, 1)
+    }
+}
+
+/// A budget that lets one copy play at full level, `copies` copies at `first`.
+fn source(data: &StaticSoundData, copies: u32, first: f64, total: f64) -> Arc<Source> {
+    let levels = CopyVolumes::solve(copies, first, total).unwrap();
+    Arc::new(Source::new(data, Budget::new(levels, total)))
+}
+
+fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
+    Start {
+        slot,
+        ticket,
+        sound: 0,
+        source: source.clone(),
+        volume: 1.0,
+        panning: 0.0,
+        rate: 1.0,
+        position: None,
+        spatial_blend: 1.0,
+        begin: Begin::Fresh,
+    }
+}
+
+fn play(handle: &mut BankHandle, start: Start) {
+    handle.shared().queue(start.slot, start.ticket);
+    assert!(handle.send(Command::Start(start)).is_ok());
+}
+
+/// Stops the voice `ticket` on `slot` with a linear fade of `millis`.
+fn stop(handle: &mut BankHandle, slot: u32, ticket: u32, millis: u64) {
+    let fade = linear(Duration::from_millis(millis));
+    assert!(handle.send(Command::Stop { slot, ticket, fade }).is_ok());
+}
+
+fn left(samples: &[f32]) -> Vec<f32> {
+    samples.iter().step_by(2).copied().collect()
+}
+
+fn linear(duration: Duration) -> Tween {
+    Tween {
+        duration,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_voice_plays_what_a_kira_static_sound_plays() {
+    let base = signal(RATE, 9_000);
+    let cases: Vec<(&str, StaticSoundData, f64, f32, f64)> = vec![
+        ("plain", base.clone(), 1.0, 0.0, 1.0),
+        ("pitched up", base.clone(), 1.37, 0.0, 1.0),
+        ("pitched down", base.clone(), 0.8, 0.0, 1.0),
+        ("resampled", signal(44_100, 9_000), 1.0, 0.0, 1.0),
+        (
+            "resampled and pitched",
+            signal(22_050, 4_000),
+            1.2,
+            0.0,
+            1.0,
+        ),
+        ("panned", base.clone(), 1.0, -0.4, 1.0),
+        ("quieter", base.clone(), 1.0, 0.0, 0.5),
+        (
+            "looped",
+            base.loop_region(Region {
+                start: PlaybackPosition::Samples(1_000),
+                end: kira::sound::EndPosition::Custom(PlaybackPosition::Samples(3_000)),
+            }),
+            1.0,
+            0.0,
+            1.0,
+        ),
+        (
+            "sliced",
+            StaticSoundData {
+                slice: Some((2_000, 5_000)),
+                ..base.clone()
+            },
+            1.1,
+            0.0,
+            1.0,
+        ),
+        ("reversed", base.reverse(true), 1.0, 0.0, 1.0),
+        (
+            "reversed loop",
+            base.reverse(true)
+                .loop_region(PlaybackPosition::Samples(500)..PlaybackPosition::Samples(2_500)),
+            0.9,
+            0.0,
+            1.0,
+        ),
+        (
+            "from a start position",
+            base.start_position(PlaybackPosition::Samples(4_321)),
+            1.0,
+            0.0,
+            1.0,
+        ),
+    ];
+    for (name, data, rate, panning, volume) in cases {
+        let mut kira = manager();
+        let reference = data
+            .clone()
+            .playback_rate(rate)
+            .panning(Panning(panning))
+            .volume(crate::level::kira_volume(volume));
+        kira.play(reference).unwrap();
+        let expected = kira.backend_mut().render(0.25).unwrap();
+
+        let mut ours = manager();
+        let mut handle = bank(&mut ours, 4);
+        let source = source(&data, 1, 1.0, 1e6);
+        play(
+            &mut handle,
+            Start {
+                rate,
+                panning,
+                volume,
+                ..start(0, 1, &source)
+            },
+        );
+        let got = ours.backend_mut().render(0.25).unwrap();
+        let worst = expected
+            .samples()
+            .iter()
+            .zip(got.samples())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(worst < 1e-5, "{name}: off by {worst}");
+        assert!(got.peak() > 0.1, "{name}: silent");
+    }
+}
+
+#[test]
+fn a_voice_starts_on_the_first_frame_of_the_next_block() {
+    let mut manager = manager();
+    let mut handle = bank(&mut manager, 2);
+    let data = level(0.5, 4_800);
+    let source = source(&data, 1, 1.0, 1e6);
+    manager.backend_mut().render(0.003).unwrap();
+    play(&mut handle, start(0, 1, &source));
+    let out = left(manager.backend_mut().render(0.01).unwrap().samples());
+    assert_eq!(out[0], 0.5, "heard from the block's first frame");
+}
+
+#[test]
+fn a_one_millisecond_stop_is_a_fade_from_its_first_sample() {
+    let mut manager = manager();
+    let mut handle = bank(&mut manager, 2);
+    let data = level(0.8, 48_000);
+    let source = source(&data, 1, 1.0, 1e6);
+    play(&mut handle, start(0, 1, &source));
+    manager.backend_mut().render(0.01).unwrap();
+    stop(&mut handle, 0, 1, 1);
+    let out = left(manager.backend_mut().render(0.01).unwrap().samples());
+    // 48 frames down to silence: every step small, silence after.
+    let steps: Vec<f32> = out.windows(2).map(|w| (w[0] - w[1]).abs()).collect();
+    assert!(
+        out[0] < 0.8 && out[0] > 0.7,
+        "fading from the first sample: {}",
+        out[0]
+    );
+    assert!(
+        steps.iter().all(|s| *s <= 0.8 / 40.0),
+        "largest step {:?}",
+        steps.iter().fold(0.0f32, |m, s| m.max(*s))
+    );
+    assert!(out[48..].iter().all(|s| *s == 0.0));
+    assert_eq!(handle.status(0).phase, Phase::Done);
+}
+
+#[test]
+fn a_steal_crossfades_in_the_same_block_and_the_sum_stays_in_the_budget() {
+    // One copy at the whole budget (0.5): the incoming copy starts at once,
+    // rising as the outgoing one fades, and the two never sum above 0.5.
+    let mut manager = manager();
+    let mut handle = bank(&mut manager, 4);
+    let data = level(1.0, 48_000);
+    let source = source(&data, 1, 1.0, 0.5);
+    play(&mut handle, start(0, 1, &source));
+    manager.backend_mut().render(0.01).unwrap();
+    stop(&mut handle, 0, 1, 10);
+    play(&mut handle, start(1, 1, &source));
+    let out = left(manager.backend_mut().render(0.03).unwrap().samples());
+    assert!(
+        out.iter().all(|s| *s <= 0.5 + 1e-6),
+        "{}",
+        out.iter().fold(0.0f32, |m, s| m.max(*s))
+    );
+    assert!(
+        out[..480].iter().all(|s| *s >= 0.5 - 1e-4),
+        "an even crossfade: {:?}",
+        &out[..4]
+    );
+}
+
+#[test]
+fn commands_for_another_ticket_or_an_ended_voice_do_nothing() {
+    let mut manager = manager();
+    let mut handle = bank(&mut manager, 2);
+    let data = level(0.5, 480);
+    let source = source(&data, 1, 1.0, 1e6);
+    play(&mut handle, start(0, 7, &source));
+    handle
+        .send(Command::SetVolume {
+            slot: 0,
+            ticket: 6,
+            volume: Decibels::SILENCE,
+            fade: linear(Duration::ZERO),
+        })
+        .unwrap();
+    let out = left(manager.backend_mut().render(0.005).unwrap().samples());
+    assert_eq!(out[200], 0.5, "another ticket's volume did not apply");
+    manager.backend_mut().render(0.02).unwrap();
+    assert_eq!(handle.status(0).phase, Phase::Done, "480 frames played out");
+    assert_eq!(
+        handle.shared().stopped_at(0),
+        480.0,
+        "it ended past its last frame"
+    );
+}
+
+#[test]
+fn a_start_replaced_before_the_mixer_read_it_is_never_played() {
+    let mut manager = manager();
+    let mut handle = bank(&mut manager, 1);
+    let quiet = level(0.25, 4_800);
+    let loud = level(0.5, 4_800);
+    let (quiet, loud) = (source(&quiet, 1, 1.0, 1e6), source(&loud, 1, 1.0, 1e6));
+    play(&mut handle, start(0, 1, &quiet));
+    assert!(handle.shared().replace(0, 1, 2));
+    handle.send(Command::Start(start(0, 2, &loud))).unwrap();
+    let out = left(manager.backend_mut().render(0.005).unwrap().samples());
+    assert_eq!(out[10], 0.5);
+    assert_eq!(handle.status(0).ticket, 2);
+}
+
+#[test]
+fn a_resumed_voice_continues_from_its_playhead() {
+    // A ramp whose value is its frame index: the output says where it is.
+    let frames: Arc<[Frame]> = (0..48_000)
+        .map(|i| Frame::from_mono(i as f32 / 48_000.0))
+        .collect();
+    let data = StaticSoundData {
+        frames,
+        ..signal(RATE, 1)
+    };
+    let mut manager = manager();
+    let mut handle = bank(&mut manager, 2);
+    let source = source(&data, 1, 1.0, 1e6);
+    play(
+        &mut handle,
+        Start {
+            begin: Begin::At(12_000.25),
+            ..start(0, 1, &source)
+        },
+    );
+    let out = left(manager.backend_mut().render(0.1).unwrap().samples());
+    // Past the 10 ms fade-in: frame 480 of the render reads frame 12,480.25.
+    let expected = 12_480.25 / 48_000.0;
+    assert!(
+        (out[480] - expected).abs() < 1e-5,
+        "{} vs {expected}",
+        out[480]
+    );
+}

@@ -1,0 +1,505 @@
+//! One voice of the bank: a playhead in a shared sound, read through kira's
+//! 4-point interpolator, with kira `Parameter`s for its volume, playback rate,
+//! fades and copy level. Created once with the bank, started and stopped by
+//! commands, forever.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kira::info::{Info, WhenToStart};
+use kira::{
+    Decibels, Easing, Frame, Parameter, PlaybackRate, StartTime, Tween, Value, interpolate_frame,
+};
+
+use super::command::{Begin, Start};
+use super::shared::Phase;
+use super::source::Source;
+use super::transport::Transport;
+use crate::spatial::{pan_law, spatial_gains};
+
+/// What a voice is doing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum State {
+    /// No voice on this slot.
+    Idle,
+    /// Started, waiting for its start time (the sound's own delay or clock time).
+    Waiting(StartTime),
+    Playing,
+    /// Fading out towards a pause.
+    Pausing,
+    Paused,
+    /// Fading back in from a pause or a start.
+    Resuming,
+    /// Fading out towards its end.
+    Stopping,
+}
+
+impl State {
+    /// Its playhead moves and it is heard.
+    fn advancing(self) -> bool {
+        matches!(
+            self,
+            Self::Playing | Self::Pausing | Self::Resuming | Self::Stopping
+        )
+    }
+
+    pub(super) fn phase(self) -> Phase {
+        match self {
+            Self::Idle => Phase::Done,
+            Self::Waiting(_) => Phase::Waiting,
+            Self::Playing => Phase::Playing,
+            Self::Pausing => Phase::Pausing,
+            Self::Paused => Phase::Paused,
+            Self::Resuming => Phase::Resuming,
+            Self::Stopping => Phase::Stopping,
+        }
+    }
+}
+
+/// What a step of a voice changed, for the bank's lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Change {
+    None,
+    /// It left [`State::Waiting`]: it sounds from now on.
+    Began,
+    /// Over: the slot is free.
+    Ended,
+}
+
+/// A linear ramp of `duration`, starting now.
+fn ramp(duration: Duration) -> Tween {
+    Tween {
+        start_time: StartTime::Immediate,
+        duration,
+        easing: Easing::Linear,
+    }
+}
+
+/// How long a tween runs before it has reached its value, in seconds.
+fn length(tween: Tween) -> f64 {
+    let delay = match tween.start_time {
+        StartTime::Delayed(delay) => delay.as_secs_f64(),
+        _ => 0.0,
+    };
+    delay + tween.duration.as_secs_f64()
+}
+
+fn fixed<T: kira::Tweenable>(value: T) -> Parameter<T> {
+    Parameter::new(Value::Fixed(value), value)
+}
+
+pub(super) struct Voice {
+    pub(super) ticket: u32,
+    pub(super) state: State,
+    /// The sound's index, shared by the voices of one budget.
+    pub(super) sound: u32,
+    pub(super) source: Option<Arc<Source>>,
+    /// Its place in the order voices of its sound began.
+    pub(super) seq: u64,
+    // The playhead: the four frames kira's interpolator reads, their transport
+    // positions, and the fraction between the second and the third.
+    ring: [Frame; 4],
+    ring_at: [usize; 4],
+    transport: Transport,
+    fraction: f64,
+    /// Frames of sound left in the ring once the transport has stopped.
+    until_empty: u8,
+    volume: Parameter<Decibels>,
+    rate: Parameter<PlaybackRate>,
+    /// Start, pause, resume and stop fades: an amplitude in `[0, 1]`.
+    fade: Parameter<f64>,
+    /// `fade` has reached its value (kira's parameter says so).
+    faded: bool,
+    /// Seconds until `fade` should reach its value: a stop fade longer than the
+    /// steal fade is hurried when another copy of the sound starts.
+    fade_left: f64,
+    /// Its copy level (see `budget.rs`) and where that level is heading.
+    copy: Parameter<f64>,
+    pub(super) settled: f32,
+    /// Its level as it starts, until it has been heard.
+    pub(super) onset: f32,
+    /// Nothing of it has been rendered yet.
+    pub(super) fresh: bool,
+    pan: [f32; 2],
+    position: Option<[f32; 3]>,
+    spatial_blend: f32,
+    /// Per-channel gains from where it is: at the start of the mixer's current
+    /// chunk and at its end.
+    spatial_from: [f32; 2],
+    spatial: [f32; 2],
+    /// Its share of the budget at the start and end of the current step.
+    pub(super) weight_from: f32,
+    pub(super) weight: f32,
+    /// Per-channel gain and playback rate at the end of the last step rendered.
+    gain: [f32; 2],
+    rate_was: f64,
+}
+
+impl Voice {
+    pub(super) fn idle() -> Self {
+        Self {
+            ticket: 0,
+            state: State::Idle,
+            sound: 0,
+            source: None,
+            seq: 0,
+            ring: [Frame::ZERO; 4],
+            ring_at: [0; 4],
+            transport: Transport {
+                position: 0,
+                loop_region: None,
+                reverse: false,
+                frames: 0,
+                playing: false,
+            },
+            fraction: 0.0,
+            until_empty: 0,
+            volume: fixed(Decibels::IDENTITY),
+            rate: fixed(PlaybackRate(1.0)),
+            fade: fixed(1.0),
+            faded: true,
+            fade_left: 0.0,
+            copy: fixed(0.0),
+            settled: 0.0,
+            onset: 0.0,
+            fresh: true,
+            pan: [1.0, 1.0],
+            position: None,
+            spatial_blend: 1.0,
+            spatial_from: [1.0, 1.0],
+            spatial: [1.0, 1.0],
+            weight_from: 0.0,
+            weight: 0.0,
+            gain: [0.0; 2],
+            rate_was: 1.0,
+        }
+    }
+
+    /// Starts `start` on this slot; heard from `listener` if positioned.
+    pub(super) fn start(
+        &mut self,
+        start: Start,
+        listener: [f32; 3],
+        steal_fade: Duration,
+    ) -> Change {
+        let source = start.source;
+        let (position, fraction) = match start.begin {
+            Begin::Fresh | Begin::FromStart => (source.start(), 0.0),
+            Begin::At(playhead) => {
+                let playhead = playhead.max(0.0);
+                if source.reverse() {
+                    let position = playhead.ceil();
+                    (position as usize, position - playhead)
+                } else {
+                    let position = playhead.floor();
+                    (position as usize, playhead - position)
+                }
+            }
+        };
+        let transport = source.transport(position);
+        // kira starts a sound with one silent frame before its first; a voice
+        // resumed in the middle reads the frame it would have read.
+        let before = match start.begin {
+            Begin::At(_) => transport
+                .before(position)
+                .and_then(|at| source.frame(at))
+                .unwrap_or_default(),
+            _ => Frame::ZERO,
+        };
+        let fade_in = match start.begin {
+            Begin::Fresh => source.fade_in,
+            Begin::FromStart | Begin::At(_) => Some(ramp(steal_fade)),
+        };
+        let state = match (start.begin, source.start_time) {
+            (Begin::Fresh, StartTime::Delayed(_) | StartTime::ClockTime(_)) => {
+                State::Waiting(source.start_time)
+            }
+            _ if fade_in.is_some() => State::Resuming,
+            _ => State::Playing,
+        };
+        *self = Self {
+            ticket: start.ticket,
+            state,
+            sound: start.sound,
+            ring: [Frame::ZERO, Frame::ZERO, Frame::ZERO, before],
+            ring_at: [position; 4],
+            transport,
+            fraction,
+            volume: fixed(crate::level::kira_volume(start.volume)),
+            rate: fixed(PlaybackRate(start.rate)),
+            pan: pan_law(start.panning),
+            position: start.position,
+            spatial_blend: start.spatial_blend,
+            rate_was: start.rate,
+            ..Self::idle()
+        };
+        if let Some(tween) = fade_in {
+            self.fade = fixed(0.0);
+            self.fade_to(1.0, tween);
+        }
+        for _ in 0..3 {
+            self.push(&source);
+        }
+        self.source = Some(source);
+        self.aim(listener, true);
+        if matches!(self.state, State::Waiting(_)) {
+            Change::None
+        } else {
+            Change::Began
+        }
+    }
+
+    fn fade_to(&mut self, value: f64, tween: Tween) {
+        self.fade.set(Value::Fixed(value), tween);
+        self.faded = false;
+        self.fade_left = length(tween);
+    }
+
+    /// Fades out and ends; `true` if it ends at once (it was silent).
+    pub(super) fn stop(&mut self, fade: Tween) -> bool {
+        match self.state {
+            State::Idle => true,
+            State::Waiting(_) | State::Paused => {
+                self.state = State::Idle;
+                true
+            }
+            _ => {
+                self.state = State::Stopping;
+                self.fade_to(0.0, fade);
+                false
+            }
+        }
+    }
+
+    /// A stop fade longer than `steal_fade` is cut short to it, from where it is.
+    pub(super) fn hurry(&mut self, steal_fade: Duration) {
+        if self.state == State::Stopping && self.fade_left > steal_fade.as_secs_f64() {
+            self.fade_to(0.0, ramp(steal_fade));
+        }
+    }
+
+    pub(super) fn pause(&mut self, fade: Tween) {
+        match self.state {
+            State::Playing | State::Resuming => {
+                self.state = State::Pausing;
+                self.fade_to(0.0, fade);
+            }
+            // Paused before it began: it begins when resumed.
+            State::Waiting(_) => self.state = State::Paused,
+            _ => {}
+        }
+    }
+
+    /// Resumes; [`Change::Began`] if it had been paused before it began.
+    pub(super) fn resume(&mut self, fade: Tween) -> Change {
+        let began = match self.state {
+            State::Pausing => Change::None,
+            State::Paused if self.fresh => Change::Began,
+            State::Paused => Change::None,
+            _ => return Change::None,
+        };
+        self.state = State::Resuming;
+        self.fade_to(1.0, fade);
+        began
+    }
+
+    pub(super) fn set_volume(&mut self, volume: Decibels, fade: Tween) {
+        self.volume.set(Value::Fixed(volume), fade);
+    }
+
+    pub(super) fn set_playback_rate(&mut self, rate: f64, fade: Tween) {
+        self.rate.set(Value::Fixed(PlaybackRate(rate)), fade);
+    }
+
+    pub(super) fn set_position(&mut self, position: [f32; 3]) {
+        self.position = Some(position);
+    }
+
+    /// Its copy level: `onset` at once if nothing of it has been heard yet, and
+    /// towards `settled` over `ramp_time`.
+    pub(super) fn level(&mut self, onset: f32, settled: f32, ramp_time: Duration) {
+        if self.fresh {
+            self.onset = onset;
+            self.copy = fixed(f64::from(onset));
+            self.settled = onset;
+        }
+        if settled != self.settled {
+            self.copy
+                .set(Value::Fixed(f64::from(settled)), ramp(ramp_time));
+            self.settled = settled;
+        }
+    }
+
+    /// Where the mixer's next chunk heads the spatial gains: towards the gains
+    /// heard from `listener` (at once, for a voice not heard yet).
+    pub(super) fn aim(&mut self, listener: [f32; 3], moved: bool) {
+        self.spatial_from = self.spatial;
+        if moved && let Some(position) = self.position {
+            self.spatial = spatial_gains(position, self.spatial_blend, listener);
+            if self.fresh {
+                self.spatial_from = self.spatial;
+            }
+        }
+    }
+
+    /// Moves on by `seconds` (a step of the mixer): the start time, every
+    /// parameter, and the end of a fade.
+    pub(super) fn update(&mut self, seconds: f64, info: &Info) -> Change {
+        if let State::Waiting(start) = &mut self.state {
+            let now = match start {
+                StartTime::Immediate => true,
+                StartTime::Delayed(left) => {
+                    *left = left.saturating_sub(Duration::from_secs_f64(seconds));
+                    left.is_zero()
+                }
+                StartTime::ClockTime(time) => match info.when_to_start(*time) {
+                    WhenToStart::Now => true,
+                    WhenToStart::Later => false,
+                    WhenToStart::Never => {
+                        self.state = State::Idle;
+                        return Change::Ended;
+                    }
+                },
+            };
+            if !now {
+                return Change::None;
+            }
+            self.state = if self.faded {
+                State::Playing
+            } else {
+                State::Resuming
+            };
+            return Change::Began;
+        }
+        self.volume.update(seconds, info);
+        self.rate.update(seconds, info);
+        self.copy.update(seconds, info);
+        if self.fade.update(seconds, info) {
+            self.faded = true;
+        }
+        self.fade_left = (self.fade_left - seconds).max(0.0);
+        Change::None
+    }
+
+    /// What it asks of its sound's budget at the end of this step: its copy
+    /// level through its fade.
+    pub(super) fn wanted(&self) -> f32 {
+        if matches!(self.state, State::Idle | State::Waiting(_)) {
+            return 0.0;
+        }
+        (self.copy.value() * self.fade.value()) as f32
+    }
+
+    /// What it asked as it started (see [`level`](Self::level)).
+    pub(super) fn wanted_at_onset(&self) -> f32 {
+        if self.faded { self.onset } else { 0.0 }
+    }
+
+    /// Adds its next `out.len()` frames to `out`, its gains moving from the last
+    /// step's to this one's (`weight` of the budget, its volume, its panning and
+    /// the spatial gains at `along` of the chunk). `dt` is a frame's duration.
+    /// Returns the change its end of fade or end of sound makes.
+    pub(super) fn render(&mut self, out: &mut [Frame], along: f32, dt: f64) -> Change {
+        if !self.state.advancing() {
+            self.gain = [0.0; 2];
+            return Change::None;
+        }
+        let Some(source) = self.source.take() else {
+            return Change::None;
+        };
+        let volume = self.volume.value().as_amplitude();
+        let spatial =
+            [0, 1].map(|c| self.spatial_from[c] + (self.spatial[c] - self.spatial_from[c]) * along);
+        let gain = [0, 1].map(|c| self.weight * volume * self.pan[c] * spatial[c]);
+        let rate = self.rate.value().0;
+        if self.fresh {
+            self.gain = [0, 1].map(|c| self.weight_from * volume * self.pan[c] * spatial[c]);
+            self.rate_was = rate;
+            self.fresh = false;
+        }
+        let n = out.len() as f32;
+        let mut ended = false;
+        for (i, frame) in out.iter_mut().enumerate() {
+            let t = (i + 1) as f32 / n;
+            let left = self.gain[0] + (gain[0] - self.gain[0]) * t;
+            let right = self.gain[1] + (gain[1] - self.gain[1]) * t;
+            let read = interpolate_frame(
+                self.ring[0],
+                self.ring[1],
+                self.ring[2],
+                self.ring[3],
+                self.fraction as f32,
+            );
+            frame.left += read.left * left;
+            frame.right += read.right * right;
+            let step_rate = self.rate_was + (rate - self.rate_was) * f64::from(t);
+            self.fraction += f64::from(source.sample_rate) * step_rate * dt;
+            while self.fraction >= 1.0 {
+                self.fraction -= 1.0;
+                self.push(&source);
+            }
+            if !self.transport.playing && self.until_empty == 0 {
+                ended = true;
+                break;
+            }
+        }
+        self.source = Some(source);
+        self.gain = gain;
+        self.rate_was = rate;
+        let faded = self.faded;
+        match self.state {
+            _ if ended => {
+                self.state = State::Idle;
+                Change::Ended
+            }
+            State::Stopping if faded => {
+                self.state = State::Idle;
+                Change::Ended
+            }
+            State::Pausing if faded => {
+                self.state = State::Paused;
+                Change::None
+            }
+            State::Resuming if faded => {
+                self.state = State::Playing;
+                Change::None
+            }
+            _ => Change::None,
+        }
+    }
+
+    /// Reads the next frame into the ring (kira's `update_position`).
+    fn push(&mut self, source: &Source) {
+        let frame = if self.transport.playing {
+            source.frame(self.transport.position)
+        } else {
+            None
+        };
+        self.until_empty = if frame.is_some() {
+            4
+        } else {
+            self.until_empty.saturating_sub(1)
+        };
+        self.ring.copy_within(1.., 0);
+        self.ring[3] = frame.unwrap_or_default();
+        self.ring_at.copy_within(1.., 0);
+        self.ring_at[3] = self.transport.position;
+        self.transport.step();
+    }
+
+    /// Where it is in its sound, in transport frames: the frame being heard and
+    /// the fraction towards the next.
+    pub(super) fn playhead(&self) -> f64 {
+        let heard = self.ring_at[1] as f64;
+        match &self.source {
+            Some(source) if source.reverse() => heard - self.fraction,
+            _ => heard + self.fraction,
+        }
+    }
+
+    /// Releases its sound (the bank keeps no sound alive that no voice plays).
+    pub(super) fn clear(&mut self) {
+        self.state = State::Idle;
+        self.source = None;
+    }
+}
