@@ -1,5 +1,8 @@
-//! `SoundEffects::update` never touches the heap: voices ending, fading sounds
-//! leaving kira, copy slots freed, all counted through a counting allocator.
+//! Once warm, nothing touches the heap: plays of every kind (fresh, recycled,
+//! taken over, stolen, virtual), the per-frame update, the per-voice calls, and
+//! the mixer itself while voices start, steal, fade and end; all counted through
+//! a counting allocator. The offline backend renders on the calling thread, so
+//! what the voice bank does on the audio thread is counted too.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,9 +18,10 @@ use pool_audio::{
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
-/// A manager with four sounds of `frames` frames at `level`, each with `copies`
-/// copies starting at `first_volume`.
+/// A manager with a cap of `voice_cap` and four sounds of `frames` frames at
+/// `level`, each with `copies` copies starting at `first_volume`.
 fn four_sounds(
+    voice_cap: usize,
     frames: usize,
     level: f32,
     copies: u32,
@@ -27,7 +31,7 @@ fn four_sounds(
     let mut sfx = SoundEffects::new(
         &mut manager,
         SoundEffectsSettings {
-            voice_cap: 32,
+            voice_cap,
             ..Default::default()
         },
     )
@@ -53,7 +57,7 @@ fn four_sounds(
 
 #[test]
 fn update_does_not_allocate() {
-    let (mut manager, mut sfx, sounds) = four_sounds(1200, 0.1, 8, 0.1);
+    let (mut manager, mut sfx, sounds) = four_sounds(32, 1200, 0.1, 8, 0.1);
     let mut in_update = 0;
     for frame in 0..120 {
         // Plays and renders allocate inside kira; only update is counted.
@@ -62,7 +66,7 @@ fn update_does_not_allocate() {
                 let _ = sfx.play(*sound, PlayParams::default());
             }
         }
-        if frame % 10 == 0 {
+        if frame.is_multiple_of(10) {
             sfx.stop_sound(sounds[0], fade(Duration::from_millis(5)))
                 .expect("a linear fade is valid");
         }
@@ -79,7 +83,7 @@ fn update_does_not_allocate() {
 fn the_limiter_allocates_nothing_on_the_audio_thread() {
     // The offline backend renders on the calling thread, into a buffer made
     // beforehand: everything kira and the limiter do while mixing is counted.
-    let (mut manager, mut sfx, sounds) = four_sounds(48_000, 1.0, 4, 0.5);
+    let (mut manager, mut sfx, sounds) = four_sounds(32, 48_000, 1.0, 4, 0.5);
     for sound in &sounds {
         for _ in 0..4 {
             sfx.play(*sound, PlayParams::default()).unwrap();
@@ -164,6 +168,81 @@ fn update_with_a_thousand_virtual_voices_does_not_allocate() {
         }
     });
     assert_eq!(moving, 0, "allocations moving the listener and voices");
+}
+
+/// One busy game frame: a burst on one sound (recycles and take-overs), plays
+/// of others past the voice cap (steals), a virtual loop or two, stops with
+/// fades of every length, a pause, a volume fade, a moving voice and listener,
+/// then the update and the mixer's render of the frame.
+fn busy_frame(
+    frame: usize,
+    manager: &mut AudioManager<OfflineBackend>,
+    sfx: &mut SoundEffects,
+    sounds: &[SoundId],
+    torch: SoundId,
+    buffer: &mut [f32],
+) {
+    for i in 0..(frame % 5) {
+        let _ = sfx.play(sounds[0], PlayParams::default().panning(0.3));
+        let _ = sfx.play(sounds[1 + i % 3], PlayParams::default().playback_rate(1.3));
+    }
+    let x = (frame % 40) as f32;
+    if let Ok(voice) = sfx.play(torch, PlayParams::default().position([x, 0.0, 1.0])) {
+        sfx.set_position(voice, [x, 1.0, 2.0]).unwrap();
+        if frame.is_multiple_of(3) {
+            sfx.set_volume(voice, 0.5, fade(Duration::from_millis(30)))
+                .unwrap();
+        }
+        if frame.is_multiple_of(4) {
+            sfx.pause(voice, fade(Duration::from_millis(5))).unwrap();
+        }
+        if frame.is_multiple_of(7) {
+            sfx.stop(voice, fade(Duration::from_millis((frame % 50) as u64)))
+                .unwrap();
+        }
+    }
+    if frame.is_multiple_of(9) {
+        sfx.stop_sound(sounds[2], fade(Duration::ZERO)).unwrap();
+    }
+    sfx.set_listener([x * 0.5, 0.0, 0.0]).unwrap();
+    sfx.update(1.0 / 60.0).unwrap();
+    manager.backend_mut().render_into(buffer);
+}
+
+#[test]
+fn plays_updates_calls_and_the_mixer_allocate_nothing() {
+    let (mut manager, mut sfx, sounds) = four_sounds(12, 9_600, 0.2, 3, 0.2);
+    let looped = StaticSoundData {
+        sample_rate: 48_000,
+        frames: vec![Frame::from_mono(0.1); 4_800].into(),
+        settings: Default::default(),
+        slice: None,
+    }
+    .loop_region(..);
+    let settings = SoundSettings::default()
+        .max_voices(8)
+        .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
+    let torch = sfx.add_sound("torch", looped, settings).unwrap();
+    // 800 frames, one game frame at 60 fps.
+    let mut buffer = vec![0.0f32; 1_600];
+    for frame in 0..200 {
+        busy_frame(frame, &mut manager, &mut sfx, &sounds, torch, &mut buffer);
+    }
+    let before = sfx.stats();
+    let allocations = alloc_counter::allocations_during(|| {
+        for frame in 200..800 {
+            busy_frame(frame, &mut manager, &mut sfx, &sounds, torch, &mut buffer);
+        }
+    });
+    let stats = sfx.stats();
+    assert_eq!(allocations, 0, "allocations in 600 busy frames");
+    // The frames did what they say.
+    assert!(stats.plays - before.plays > 1_000, "{stats:?}");
+    assert!(stats.recycled_copies > before.recycled_copies, "{stats:?}");
+    assert!(stats.stolen_voices > before.stolen_voices, "{stats:?}");
+    assert!(stats.virtualized > before.virtualized, "{stats:?}");
+    assert!(stats.promoted > before.promoted, "{stats:?}");
+    assert!(buffer.iter().any(|s| *s != 0.0), "the mixer is playing");
 }
 
 /// A linear fade of `duration`, starting now.
