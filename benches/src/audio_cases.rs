@@ -358,11 +358,14 @@ impl Workload for RenderSecond {
     }
 }
 
+/// The torches' first-copy volume: 32 of them fit the budget at it.
+const TORCH_VOLUME: f64 = 0.05;
+
 /// A looping tone for torches: every voice of it loops forever.
 fn torch_settings(copies: u32) -> SoundSettings {
     SoundSettings::default()
         .max_voices(copies)
-        .first_volume(0.05)
+        .first_volume(TORCH_VOLUME)
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed))
 }
 
@@ -440,12 +443,12 @@ impl Workload for AudioUpdateVirtual {
     }
 }
 
-/// One second of audio with voices that are real or virtual: 300 looping
-/// positioned torches of which at most 32 are real (`virtual_render`), 32
-/// positioned real voices (`real_render_32_positioned`), or 32 plain real voices
-/// (`real_render_32`). Virtual voices cost no mixing, and a positioned voice is
-/// a plain kira sound whose volume and panning follow the listener: all three
-/// should be close.
+/// One second of audio from the voice bank, with voices that are real or
+/// virtual: 300 looping positioned torches of which at most 32 are real
+/// (`virtual_render`), 32 positioned real voices (`bank_render_32_positioned`),
+/// or 32 plain real voices (`bank_render_32`). Virtual voices cost no mixing,
+/// and a positioned voice only has gains per channel: all three should be close,
+/// and under kira's own 32 sounds (`real_render_32`, [`KiraRender`]).
 pub struct VoicesRender {
     manager: AudioManager<OfflineBackend>,
     _sfx: SoundEffects,
@@ -500,6 +503,135 @@ impl Workload for VoicesRender {
     }
 }
 
+/// Baseline for the voice bank's mixing: kira's own 32 static sounds, looping the
+/// same tone at the volume the bank plays its 32 real voices at (the first-copy
+/// volume of the torches), on a sub-track, one second of audio per cycle.
+pub struct KiraRender {
+    manager: AudioManager<OfflineBackend>,
+    _track: TrackHandle,
+    _sounds: Vec<StaticSoundHandle>,
+    buffer: Vec<f32>,
+}
+
+impl KiraRender {
+    /// 32 kira sounds playing, forever.
+    pub fn new() -> Self {
+        let mut manager = manager();
+        let mut track = manager
+            .add_sub_track(TrackBuilder::new().sound_capacity(64))
+            .expect("room for a track");
+        let volume = kira::Decibels((20.0 * TORCH_VOLUME.log10()) as f32);
+        let sounds = (0..32)
+            .map(|_| {
+                track
+                    .play(tone().loop_region(..).volume(volume))
+                    .expect("room for 32 sounds")
+            })
+            .collect();
+        Self {
+            manager,
+            _track: track,
+            _sounds: sounds,
+            buffer: vec![0.0; 2 * SECOND],
+        }
+    }
+}
+
+impl Default for KiraRender {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Workload for KiraRender {
+    fn cycle(&mut self) {
+        let _ = self.manager.backend_mut().render_into(&mut self.buffer);
+        black_box(&self.buffer);
+    }
+}
+
+/// How a start is measured by [`start_latencies`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartCase {
+    /// Nothing playing.
+    Fresh,
+    /// The sound's one copy plays: the new copy recycles it.
+    Recycled,
+    /// The one voice plays another sound: the new copy steals it.
+    Stolen,
+    /// A copy started this frame, not yet heard: the new play takes it over.
+    TakenOver,
+}
+
+/// Frames from a play to the first sample of its sound in the output, with the
+/// default limiter (1.5 ms look-ahead) on the track: fresh, recycled, stolen and
+/// taken-over copies. The play is issued between two renders of the offline
+/// backend, whose blocks are 10 ms: a start within one block shows as the
+/// look-ahead alone.
+pub fn start_latencies() -> Vec<(StartCase, usize)> {
+    // One full-scale sample, then silence: where a copy starts is plain to see.
+    let click = StaticSoundData {
+        sample_rate: 48_000,
+        frames: (0..14_400)
+            .map(|i| Frame::from_mono(if i == 0 { 1.0 } else { 0.0 }))
+            .collect(),
+        settings: Default::default(),
+        slice: None,
+    };
+    let one = SoundSettings::default().max_voices(1);
+    [
+        StartCase::Fresh,
+        StartCase::Recycled,
+        StartCase::Stolen,
+        StartCase::TakenOver,
+    ]
+    .into_iter()
+    .map(|case| {
+        let mut manager = manager();
+        let cap = if case == StartCase::Stolen { 1 } else { 64 };
+        let mut sfx = SoundEffects::new(
+            &mut manager,
+            SoundEffectsSettings {
+                voice_cap: cap,
+                ..Default::default()
+            },
+        )
+        .expect("valid settings");
+        let first = sfx
+            .add_sound("first", click.clone(), one)
+            .expect("valid sound");
+        let second = sfx
+            .add_sound("second", click.clone(), one)
+            .expect("valid sound");
+        match case {
+            StartCase::Fresh => {}
+            StartCase::TakenOver => {
+                let _ = sfx.play(first, PlayParams::default().volume(0.5));
+            }
+            StartCase::Recycled | StartCase::Stolen => {
+                let _ = sfx.play(first, PlayParams::default());
+                let _ = manager.backend_mut().render(0.05);
+                let _ = sfx.update(0.05);
+            }
+        }
+        let sound = if case == StartCase::Stolen {
+            second
+        } else {
+            first
+        };
+        let _ = sfx.play(sound, PlayParams::default());
+        let audio = manager.backend_mut().render(0.05).expect("a short render");
+        let frames = audio
+            .samples()
+            .iter()
+            .step_by(2)
+            .position(|s| *s != 0.0)
+            .unwrap_or(usize::MAX);
+        (case, frames)
+    })
+    .collect()
+}
+
 /// A linear fade of `duration`, starting now.
 fn fade(duration: Duration) -> Tween {
     Tween {
@@ -525,6 +657,27 @@ mod tests {
         }
         let mut kira = KiraPlay::new();
         kira.timed_run(500);
+    }
+
+    #[test]
+    fn every_start_is_heard_after_the_lookahead_alone() {
+        for (case, frames) in start_latencies() {
+            assert_eq!(frames, 72, "{case:?}");
+        }
+    }
+
+    #[test]
+    fn the_kira_baseline_renders_its_32_sounds_at_the_banks_level() {
+        let mut kira = KiraRender::new();
+        let mut bank = VoicesRender::new(32, false);
+        kira.cycle();
+        bank.cycle();
+        let peak = |buffer: &[f32]| buffer.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+        let (kira, bank) = (peak(&kira.buffer), peak(&bank.buffer));
+        assert!(
+            kira > 0.1 && (kira - bank).abs() < 0.01 * kira,
+            "kira {kira}, bank {bank}"
+        );
     }
 
     #[test]

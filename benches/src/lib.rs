@@ -42,6 +42,15 @@
 //! alone, as kira runs it (`limiter`: in 128-frame chunks, over a signal it has
 //! to hold down a third of the time), beside the offline render of the 10 voices
 //! it protects, without a limiter (`render_10_voices`).
+//!
+//! **Render cases**, one cycle being one second of 48 kHz stereo audio: the
+//! voice bank mixing 32 real voices, plain (`bank_render_32`) or positioned
+//! (`bank_render_32_positioned`), and 300 positioned voices of which 32 are
+//! real (`virtual_render`), beside kira's own 32 static sounds playing the same
+//! tone at the same level (`real_render_32`).
+//!
+//! **Start latency** ([`start_latencies`]): frames from a play to its first
+//! sample in the output, fresh, recycled, stolen and taken over.
 
 mod audio_cases;
 mod compare;
@@ -49,7 +58,8 @@ mod effects_cases;
 mod pool_cases;
 
 pub use audio_cases::{
-    AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, LimiterSecond, RenderSecond, VoicesRender,
+    AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, KiraRender, LimiterSecond, RenderSecond,
+    StartCase, VoicesRender, start_latencies,
 };
 pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
 pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
@@ -202,12 +212,15 @@ pub const AUDIO_CASES: [&str; 5] = [
 ];
 
 /// The mix-ceiling cases of the report: one cycle is one second of audio.
-pub const MIX_CASES: [&str; 5] = [
-    "limiter",
-    "render_10_voices",
-    "virtual_render",
-    "real_render_32_positioned",
+pub const MIX_CASES: [&str; 2] = ["limiter", "render_10_voices"];
+
+/// The voice bank's mixing against kira's own 32 sounds (`real_render_32`): one
+/// cycle is one second of audio.
+pub const RENDER_CASES: [&str; 4] = [
     "real_render_32",
+    "bank_render_32",
+    "bank_render_32_positioned",
+    "virtual_render",
 ];
 
 /// Builds case `name` at `size`, warmed up (the working set exists and every
@@ -233,9 +246,10 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "limiter" => Box::new(LimiterSecond::new()),
         "render_10_voices" => Box::new(RenderSecond::new()),
         "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
+        "real_render_32" => Box::new(KiraRender::new()),
+        "bank_render_32" => Box::new(VoicesRender::new(32, false)),
+        "bank_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
         "virtual_render" => Box::new(VoicesRender::new(300, true)),
-        "real_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
-        "real_render_32" => Box::new(VoicesRender::new(32, false)),
         _ => return None,
     })
 }

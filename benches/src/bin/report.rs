@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use benches::{
     AUDIO_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES,
-    Measured, SIZES, Settings, measure, print_pool_table, workload,
+    Measured, RENDER_CASES, SIZES, Settings, measure, print_pool_table, workload,
 };
 
 #[global_allocator]
@@ -98,18 +98,29 @@ fn measure_mix(settings: &Settings) -> Vec<Measured> {
 }
 
 fn print_mix_table(rows: &[Measured]) {
-    let per = |case: &str| {
-        rows.iter()
-            .find(|row| row.case == case)
-            .map(|row| row.ns_per_cycle)
-    };
-    println!("Mix: one second of 48 kHz stereo audio through the limiter, beside the offline");
-    println!("render of the ten voices it protects (no limiter in that render); and renders of");
-    println!("300 positioned voices of which 32 are real, beside 32 real positioned voices and");
-    println!("32 real plain ones (a positioned voice is a plain kira sound, spatialized by its");
-    println!("volume and panning).");
+    println!("Mix ceiling: one second of 48 kHz stereo audio through the limiter, beside the");
+    println!("offline render of the ten voices it protects (no limiter in that render).");
     println!();
-    println!("| case | µs per second of audio | vs `render_10_voices` | allocs/cycle |");
+    print_second_rows(rows, "render_10_voices");
+}
+
+/// The voice bank's rows: its mixing against kira's own 32 sounds.
+fn measure_render(settings: &Settings) -> Vec<Measured> {
+    measure_group(&RENDER_CASES, 1, "real_render_32", settings)
+}
+
+fn print_render_table(rows: &[Measured]) {
+    println!("Voice bank: one second of 48 kHz stereo audio (no limiter) with 32 real voices");
+    println!("in the bank, plain (`bank_render_32`) or positioned (`bank_render_32_positioned`),");
+    println!("or 300 positioned voices of which 32 are real (`virtual_render`), beside kira's");
+    println!("own 32 static sounds playing the same tone at the same level (`real_render_32`).");
+    println!();
+    print_second_rows(rows, "real_render_32");
+}
+
+/// Rows of cases whose cycle is one second of audio, against `baseline`.
+fn print_second_rows(rows: &[Measured], baseline: &str) {
+    println!("| case | µs per second of audio | vs `{baseline}` | allocs/cycle |");
     println!("|---|---:|---:|---:|");
     for row in rows {
         println!(
@@ -120,17 +131,17 @@ fn print_mix_table(rows: &[Measured]) {
             row.allocs_per_cycle
         );
     }
-    if let (Some(virtual_render), Some(positioned), Some(plain)) = (
-        per("virtual_render"),
-        per("real_render_32_positioned"),
-        per("real_render_32"),
-    ) {
-        println!();
-        println!(
-            "300 positioned voices, 32 real (`virtual_render`) / 32 positioned real voices: {:.2}x; / 32 plain voices (`real_render_32`): {:.2}x.",
-            virtual_render / positioned,
-            virtual_render / plain
-        );
+}
+
+fn print_latency_table() {
+    println!("Start latency: frames from a play to the first sample of its sound in the");
+    println!("output, the play issued between two 10 ms blocks of the offline backend, the");
+    println!("default limiter (1.5 ms look-ahead, 72 frames) on the track.");
+    println!();
+    println!("| start | frames | ms at 48 kHz |");
+    println!("|---|---:|---:|");
+    for (case, frames) in benches::start_latencies() {
+        println!("| {case:?} | {frames} | {:.2} |", frames as f64 / 48.0);
     }
 }
 
@@ -192,12 +203,19 @@ fn main() {
     let effects = measure_effects(&settings);
     let audio = measure_audio(&settings);
     let mix = measure_mix(&settings);
+    let render = measure_render(&settings);
 
     if tsv {
         let effects_rows = effects
             .iter()
             .filter(|row| EFFECTS_CASES.contains(&row.case.as_str()));
-        for row in rows.iter().chain(effects_rows).chain(&audio).chain(&mix) {
+        for row in rows
+            .iter()
+            .chain(effects_rows)
+            .chain(&audio)
+            .chain(&mix)
+            .chain(&render)
+        {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}",
                 row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
@@ -211,6 +229,10 @@ fn main() {
         print_audio_table(&audio);
         println!();
         print_mix_table(&mix);
+        println!();
+        print_render_table(&render);
+        println!();
+        print_latency_table();
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
@@ -228,21 +250,23 @@ fn run_one(args: &[String]) {
     };
     let Some((case, (size, cycles))) = parsed else {
         eprintln!(
-            "report: usage: --run CASE SIZE CYCLES (cases: {}, {}, {}, {})",
+            "report: usage: --run CASE SIZE CYCLES (cases: {}, {}, {}, {}, {})",
             CASES.join(", "),
             EFFECTS_CASES.join(", "),
             AUDIO_CASES.join(", "),
-            MIX_CASES.join(", ")
+            MIX_CASES.join(", "),
+            RENDER_CASES.join(", ")
         );
         std::process::exit(2);
     };
     let Some(mut workload) = workload(case, size) else {
         eprintln!(
-            "report: unknown case {case:?} (cases: {}, {}, {}, {})",
+            "report: unknown case {case:?} (cases: {}, {}, {}, {}, {})",
             CASES.join(", "),
             EFFECTS_CASES.join(", "),
             AUDIO_CASES.join(", "),
-            MIX_CASES.join(", ")
+            MIX_CASES.join(", "),
+            RENDER_CASES.join(", ")
         );
         std::process::exit(2);
     };

@@ -57,11 +57,12 @@ impl Source {
 
     /// The frame at transport position `position`, if there is one.
     pub(super) fn frame(&self, position: usize) -> Option<Frame> {
-        if position < self.len {
-            self.frames.get(self.offset + position).copied()
-        } else {
-            None
-        }
+        self.frames().get(position).copied()
+    }
+
+    /// The frames a voice plays: the slice, if any; transport positions index it.
+    pub(super) fn frames(&self) -> &[Frame] {
+        &self.frames[self.offset..self.offset + self.len]
     }
 
     /// A transport at `position`.

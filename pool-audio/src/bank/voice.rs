@@ -417,32 +417,46 @@ impl Voice {
             self.rate_was = rate;
             self.fresh = false;
         }
+        // The loop runs on locals: gains and rate move by equal steps to this
+        // step's values, the playhead as kira's static sounds move it.
         let n = out.len() as f32;
+        let (mut left, mut right) = (self.gain[0], self.gain[1]);
+        let (left_step, right_step) = ((gain[0] - left) / n, (gain[1] - right) / n);
+        let mut step_rate = self.rate_was;
+        let rate_step = (rate - self.rate_was) / f64::from(n);
+        let sample_rate = f64::from(source.sample_rate);
+        let frames = source.frames();
+        let mut reader = Reader {
+            ring: self.ring,
+            ring_at: self.ring_at,
+            transport: self.transport,
+            until_empty: self.until_empty,
+        };
+        let mut fraction = self.fraction;
         let mut ended = false;
-        for (i, frame) in out.iter_mut().enumerate() {
-            let t = (i + 1) as f32 / n;
-            let left = self.gain[0] + (gain[0] - self.gain[0]) * t;
-            let right = self.gain[1] + (gain[1] - self.gain[1]) * t;
-            let read = interpolate_frame(
-                self.ring[0],
-                self.ring[1],
-                self.ring[2],
-                self.ring[3],
-                self.fraction as f32,
-            );
+        for frame in out.iter_mut() {
+            left += left_step;
+            right += right_step;
+            step_rate += rate_step;
+            let [a, b, c, d] = reader.ring;
+            let read = interpolate_frame(a, b, c, d, fraction as f32);
             frame.left += read.left * left;
             frame.right += read.right * right;
-            let step_rate = self.rate_was + (rate - self.rate_was) * f64::from(t);
-            self.fraction += f64::from(source.sample_rate) * step_rate * dt;
-            while self.fraction >= 1.0 {
-                self.fraction -= 1.0;
-                self.push(&source);
+            fraction += sample_rate * step_rate * dt;
+            while fraction >= 1.0 {
+                fraction -= 1.0;
+                reader.push(frames);
             }
-            if !self.transport.playing && self.until_empty == 0 {
+            if !reader.transport.playing && reader.until_empty == 0 {
                 ended = true;
                 break;
             }
         }
+        self.ring = reader.ring;
+        self.ring_at = reader.ring_at;
+        self.transport = reader.transport;
+        self.until_empty = reader.until_empty;
+        self.fraction = fraction;
         self.source = Some(source);
         self.gain = gain;
         self.rate_was = rate;
@@ -470,21 +484,17 @@ impl Voice {
 
     /// Reads the next frame into the ring (kira's `update_position`).
     fn push(&mut self, source: &Source) {
-        let frame = if self.transport.playing {
-            source.frame(self.transport.position)
-        } else {
-            None
+        let mut reader = Reader {
+            ring: self.ring,
+            ring_at: self.ring_at,
+            transport: self.transport,
+            until_empty: self.until_empty,
         };
-        self.until_empty = if frame.is_some() {
-            4
-        } else {
-            self.until_empty.saturating_sub(1)
-        };
-        self.ring.copy_within(1.., 0);
-        self.ring[3] = frame.unwrap_or_default();
-        self.ring_at.copy_within(1.., 0);
-        self.ring_at[3] = self.transport.position;
-        self.transport.step();
+        reader.push(source.frames());
+        self.ring = reader.ring;
+        self.ring_at = reader.ring_at;
+        self.transport = reader.transport;
+        self.until_empty = reader.until_empty;
     }
 
     /// Where it is in its sound, in transport frames: the frame being heard and
@@ -501,5 +511,44 @@ impl Voice {
     pub(super) fn clear(&mut self) {
         self.state = State::Idle;
         self.source = None;
+    }
+}
+
+/// The part of a voice that reads its sound, kept in locals while a step renders.
+struct Reader {
+    ring: [Frame; 4],
+    ring_at: [usize; 4],
+    transport: Transport,
+    until_empty: u8,
+}
+
+impl Reader {
+    /// Reads the frame at the transport into the ring and moves the transport on
+    /// (kira's `update_position`).
+    #[inline(always)]
+    fn push(&mut self, frames: &[Frame]) {
+        let frame = if self.transport.playing {
+            frames.get(self.transport.position).copied()
+        } else {
+            None
+        };
+        self.until_empty = if frame.is_some() {
+            4
+        } else {
+            self.until_empty.saturating_sub(1)
+        };
+        self.ring = [
+            self.ring[1],
+            self.ring[2],
+            self.ring[3],
+            frame.unwrap_or_default(),
+        ];
+        self.ring_at = [
+            self.ring_at[1],
+            self.ring_at[2],
+            self.ring_at[3],
+            self.transport.position,
+        ];
+        self.transport.step();
     }
 }

@@ -347,7 +347,7 @@ impl SoundEffects {
             .slots
             .real
             .iter()
-            .filter(|key| self.voices.get(**key).is_some_and(&mut which))
+            .filter(|real| self.voices.get(real.key).is_some_and(&mut which))
             .count();
         self.room_for(real)?;
         let mut retire = Retire {

@@ -2,6 +2,7 @@
 //! may take the place of.
 
 use super::SoundEffects;
+use super::slots::Real;
 use crate::error::AddGroupError;
 use crate::groups::{Group, GroupId, GroupSettings, GroupStats};
 use crate::voice::{Voice, VoiceKey};
@@ -103,11 +104,7 @@ impl SoundEffects {
         self.slots
             .real
             .iter()
-            .filter(|k| {
-                self.voices
-                    .get(**k)
-                    .is_some_and(|v| self.group_of(v) == Some(group))
-            })
+            .filter(|real| real.group == Some(group))
             .count()
     }
 
@@ -118,18 +115,27 @@ impl SoundEffects {
         &self,
         group: Option<u32>,
         group_full: bool,
-    ) -> impl Iterator<Item = (VoiceKey, &Voice)> + '_ {
-        self.slots.real.iter().filter_map(move |key| {
-            let voice = self.voices.get(*key)?;
-            let theirs = self.group_of(voice);
-            let allowed = if group_full {
-                theirs == group
+    ) -> impl Iterator<Item = &Real> + '_ {
+        self.slots.real.iter().filter(move |real| {
+            if group_full {
+                real.group == group
             } else {
-                theirs == group
-                    || theirs.is_none_or(|g| !self.groups[g as usize].settings.protected)
-            };
-            allowed.then_some((*key, voice))
+                real.group == group
+                    || real
+                        .group
+                        .is_none_or(|g| !self.groups[g as usize].settings.protected)
+            }
         })
+    }
+
+    /// The displaceable voices with their records.
+    pub(super) fn displaceable_voices(
+        &self,
+        group: Option<u32>,
+        group_full: bool,
+    ) -> impl Iterator<Item = (VoiceKey, &Voice)> + '_ {
+        self.displaceable(group, group_full)
+            .filter_map(|real| Some((real.key, self.voices.get(real.key)?)))
     }
 
     /// Counts a voice of `group` stolen or displaced.

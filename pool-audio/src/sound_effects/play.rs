@@ -12,7 +12,7 @@ use crate::copies::{RecentPlay, Sound};
 use crate::error::PlayError;
 use crate::level::decibels;
 use crate::params::PlayParams;
-use crate::settings::WhenFull;
+use crate::settings::{Stealing, WhenFull};
 use crate::voice::{
     Place, Played, Playhead, SoundId, Voice, VoiceHandle, VoiceKey, VoiceState, steal,
 };
@@ -321,7 +321,7 @@ impl SoundEffects {
             && self.real_in_group(g) >= self.groups[g as usize].settings.max_voices
         {
             let stealing = self.groups[g as usize].settings.stealing;
-            return match steal(stealing, self.listener, self.displaceable(group, true)) {
+            return match self.steal(stealing, group, true) {
                 Some(victim) => Ok(Some(victim)),
                 None => {
                     self.stats.refused_group_cap += 1;
@@ -332,16 +332,30 @@ impl SoundEffects {
         if self.slots.real.len() < self.settings.voice_cap {
             return Ok(None);
         }
-        match steal(
-            self.settings.stealing,
-            self.listener,
-            self.displaceable(group, false),
-        ) {
+        match self.steal(self.settings.stealing, group, false) {
             Some(victim) => Ok(Some(victim)),
             None => {
                 self.stats.refused_voice_cap += 1;
                 Err(PlayError::VoiceCap)
             }
+        }
+    }
+
+    /// The voice `stealing` gives up among the real voices a new voice of `group`
+    /// may displace: the oldest by the start order kept beside each real voice,
+    /// the others by the voices' records (see [`steal`]).
+    fn steal(&self, stealing: Stealing, group: Option<u32>, group_full: bool) -> Option<VoiceKey> {
+        match stealing {
+            Stealing::Strict => None,
+            Stealing::Oldest => self
+                .displaceable(group, group_full)
+                .min_by_key(|real| real.order)
+                .map(|real| real.key),
+            _ => steal(
+                stealing,
+                self.listener,
+                self.displaceable_voices(group, group_full),
+            ),
         }
     }
 
@@ -372,11 +386,12 @@ impl SoundEffects {
             self.stats.refused_voice_cap += 1;
             return Err(PlayError::VoiceCap);
         };
-        if let Some(at) = self.slots.real.iter().position(|k| *k == victim) {
-            self.slots.real[at] = handle;
-        }
         let order = self.next_order;
         self.next_order += 1;
+        if let Some(real) = self.slots.real.iter_mut().find(|r| r.key == victim) {
+            real.key = handle;
+            real.order = order;
+        }
         let (listener, now, frame) = (self.listener, self.micros, self.frame);
         let position: Option<[f32; 3]> = params.position.map(Into::into);
         let entry = &mut self.sounds[sound.index()];

@@ -10,7 +10,7 @@ use kira::{Easing, StartTime, Tween};
 use pool_core::{TimeError, seconds_to_micros};
 
 use super::SoundEffects;
-use super::slots::{Ending, Retire};
+use super::slots::{Ending, Real, Retire};
 use crate::audibility::{Rank, attenuation, compare};
 use crate::bank::{Begin, Command, Phase, Start};
 use crate::error::PlayError;
@@ -184,8 +184,8 @@ impl SoundEffects {
         self.group_scratch.fill((0, None));
         self.sound_scratch.fill((0, None));
         let mut unprotected = None;
-        for key in &self.slots.real {
-            let Some(voice) = self.voices.get(*key) else {
+        for real in &self.slots.real {
+            let Some(voice) = self.voices.get(real.key) else {
                 continue;
             };
             let (rank, sound) = (voice.holding_rank(), voice.sound as usize);
@@ -295,7 +295,7 @@ impl SoundEffects {
         if !group_full && self.slots.real.len() < self.settings.voice_cap {
             return Some(None);
         }
-        self.displaceable(group, group_full)
+        self.displaceable_voices(group, group_full)
             .min_by(|(_, a), (_, b)| compare(a.holding_rank(), b.holding_rank()))
             .map(|(key, _)| Some(key))
     }
@@ -371,8 +371,11 @@ impl SoundEffects {
         if !self.send_start(key, begin) {
             return Err(PlayError::QueueFull);
         }
-        self.sounds[sound as usize].copies.push(key);
-        self.slots.real.push(key);
+        let entry = &mut self.sounds[sound as usize];
+        entry.copies.push(key);
+        let group = entry.settings.group.map(|g| g.index);
+        let order = self.voices.get(key).map_or(0, |v| v.order);
+        self.slots.real.push(Real { key, order, group });
         self.restack(sound);
         self.stats.peak_voices = self.stats.peak_voices.max(self.slots.real.len());
         Ok(())

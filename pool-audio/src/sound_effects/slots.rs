@@ -33,8 +33,18 @@ pub(super) struct Slots {
     slots: Vec<Slot>,
     free: Vec<u32>,
     /// The real voices, at most the voice cap.
-    pub(super) real: Vec<VoiceKey>,
+    pub(super) real: Vec<Real>,
     leaving: usize,
+}
+
+/// A real voice, with what choosing a voice to steal reads most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Real {
+    pub(crate) key: VoiceKey,
+    /// Its start order (see [`Voice::order`]).
+    pub(crate) order: u64,
+    /// Its sound's group.
+    pub(crate) group: Option<u32>,
 }
 
 impl Slots {
@@ -156,7 +166,7 @@ impl Retire<'_> {
         let Place::Real { slot, ticket } = voice.place else {
             return None;
         };
-        if let Some(at) = self.slots.real.iter().position(|k| *k == key) {
+        if let Some(at) = self.slots.real.iter().position(|r| r.key == key) {
             self.slots.real.swap_remove(at);
         }
         if let Some(sound) = self.sounds.get_mut(voice.sound as usize)
