@@ -135,7 +135,7 @@ mod attenuation;
 mod audibility;
 mod bank;
 mod clock;
-mod copies;
+mod sound;
 
 mod error;
 mod groups;

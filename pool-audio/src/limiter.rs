@@ -1,8 +1,8 @@
 //! The mix ceiling: a look-ahead peak limiter as a kira effect.
 //!
-//! Over the workspace's ~600-line guide because its unit tests (the ceiling under
-//! every look-ahead, release and sample rate; no allocation on the audio thread)
-//! live beside the algorithm they pin down: the limiter itself is under 600 lines.
+//! Its settings, builder and handle are in `limiter/`; this file holds the
+//! effect itself and the tests that pin it down (the ceiling under every
+//! look-ahead, release and sample rate; no allocation on the audio thread).
 //!
 //! The copy attenuation keeps each sound's stack under the headroom, but several
 //! different sounds at once add up. The limiter is the last line: it sees every
@@ -23,15 +23,23 @@
 //! Nothing is allocated on the audio thread: the buffers are sized in `init` (on
 //! the game thread, when the track is added) for up to 192 kHz.
 
+mod builder;
+mod handle;
+mod settings;
+
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::Ordering;
 
 use kira::Frame;
-use kira::effect::{Effect, EffectBuilder};
+use kira::effect::Effect;
 use kira::info::Info;
 
+pub use builder::LimiterBuilder;
+pub use handle::LimiterHandle;
+pub use settings::{LimiterError, LimiterSettings};
+
 use crate::level::amplitude;
+use handle::Readings;
 
 /// The sample rate the limiter's buffers are sized for at least; above it the
 /// look-ahead is shortened to what fits (the ceiling still holds).
@@ -39,307 +47,6 @@ const SIZED_FOR_RATE: u32 = 192_000;
 
 /// The limiter counts as acting below this gain (0.01 dB of reduction).
 const ACTIVE_BELOW: f32 = 0.998_849;
-
-/// How a [`LimiterBuilder`] limits: ceiling, look-ahead and release.
-///
-/// ```
-/// use std::time::Duration;
-/// use pool_audio::LimiterSettings;
-///
-/// let settings = LimiterSettings { ceiling_db: -0.5, ..Default::default() };
-/// assert!(settings.validate().is_ok());
-/// assert_eq!(settings.lookahead, Duration::from_micros(1500));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LimiterSettings {
-    /// The most any sample may reach, in dBFS: `-60..=0` (default -1).
-    pub ceiling_db: f64,
-    /// How far ahead peaks are seen, and how long the gain takes to come down:
-    /// `0.1..=20` ms (default 1.5 ms). The limited audio is delayed by as much.
-    pub lookahead: Duration,
-    /// How long the gain takes to recover (63% of the way): `1 ms..=5 s` (default
-    /// 50 ms).
-    pub release: Duration,
-}
-
-impl Default for LimiterSettings {
-    fn default() -> Self {
-        Self {
-            ceiling_db: -1.0,
-            lookahead: Duration::from_micros(1500),
-            release: Duration::from_millis(50),
-        }
-    }
-}
-
-/// A limiter setting out of range.
-///
-/// ```
-/// use pool_audio::{LimiterError, LimiterSettings};
-///
-/// let bad = LimiterSettings { ceiling_db: f64::NAN, ..Default::default() };
-/// assert!(matches!(bad.validate(), Err(LimiterError::Ceiling(_))));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub enum LimiterError {
-    /// The ceiling is NaN, infinite, above 0 dBFS or below -60.
-    Ceiling(f64),
-    /// The look-ahead is not in `0.1..=20` ms.
-    Lookahead(Duration),
-    /// The release is not in `1 ms..=5 s`.
-    Release(Duration),
-}
-
-impl std::fmt::Display for LimiterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Ceiling(db) => write!(f, "limiter ceiling {db} dBFS is not in -60..=0"),
-            Self::Lookahead(d) => write!(f, "limiter look-ahead {d:?} is not in 0.1..=20 ms"),
-            Self::Release(d) => write!(f, "limiter release {d:?} is not in 1 ms..=5 s"),
-        }
-    }
-}
-
-impl std::error::Error for LimiterError {}
-
-impl LimiterSettings {
-    /// Checks every value.
-    ///
-    /// # Errors
-    /// [`LimiterError`] naming the value out of range.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use pool_audio::{LimiterError, LimiterSettings};
-    ///
-    /// let bad = LimiterSettings { release: Duration::ZERO, ..Default::default() };
-    /// assert_eq!(bad.validate(), Err(LimiterError::Release(Duration::ZERO)));
-    /// ```
-    pub fn validate(&self) -> Result<(), LimiterError> {
-        if !(self.ceiling_db.is_finite() && (-60.0..=0.0).contains(&self.ceiling_db)) {
-            return Err(LimiterError::Ceiling(self.ceiling_db));
-        }
-        if !(Duration::from_micros(100)..=Duration::from_millis(20)).contains(&self.lookahead) {
-            return Err(LimiterError::Lookahead(self.lookahead));
-        }
-        if !(Duration::from_millis(1)..=Duration::from_secs(5)).contains(&self.release) {
-            return Err(LimiterError::Release(self.release));
-        }
-        Ok(())
-    }
-}
-
-#[derive(Debug, Default)]
-struct Readings {
-    /// `f32` bits of the gain reduction (dB, >= 0) at its deepest in the last chunk.
-    now_db: AtomicU32,
-    /// `f32` bits of the deepest gain reduction since the last take.
-    max_db: AtomicU32,
-    /// Frames output with the gain reduced by more than 0.01 dB.
-    limited: AtomicU64,
-    /// Frames output.
-    frames: AtomicU64,
-    /// NaN or infinite input samples, replaced by silence.
-    non_finite: AtomicU64,
-}
-
-/// Adds a look-ahead peak limiter to a kira track. [`SoundEffects`](crate::SoundEffects)
-/// puts one on its track by default; put another last on the main track
-/// (`MainTrackBuilder::with_effect`, before a meter) to hold music and effects
-/// together under one ceiling.
-///
-/// ```
-/// use kira::{AudioManager, AudioManagerSettings, Frame, track::MainTrackBuilder};
-/// use kira::sound::static_sound::StaticSoundData;
-/// use pool_audio::{LimiterBuilder, LimiterSettings, OfflineBackend};
-///
-/// let limiter = LimiterBuilder::new(LimiterSettings::default())?;
-/// let reading = limiter.handle();
-/// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
-///     main_track_builder: MainTrackBuilder::new().with_effect(limiter),
-///     ..Default::default()
-/// })?;
-/// // Three copies of a full-scale tone: 3.0 before the limiter.
-/// let tone = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(1.0); 4800].into(), settings: Default::default(), slice: None };
-/// for _ in 0..3 {
-///     manager.play(tone.clone())?;
-/// }
-/// let audio = manager.backend_mut().render(0.1)?;
-/// assert!(audio.peak() <= 10f32.powf(-1.0 / 20.0) + 1e-6);
-/// assert!(reading.take_max_gain_reduction_db() > 10.0);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone)]
-#[must_use = "a limiter does nothing until added to a track"]
-pub struct LimiterBuilder {
-    settings: LimiterSettings,
-    readings: Arc<Readings>,
-}
-
-impl LimiterBuilder {
-    /// A limiter with these settings.
-    ///
-    /// # Errors
-    /// [`LimiterError`] if a setting is out of range.
-    ///
-    /// ```
-    /// use pool_audio::{LimiterBuilder, LimiterSettings};
-    ///
-    /// assert!(LimiterBuilder::new(LimiterSettings { ceiling_db: 3.0, ..Default::default() }).is_err());
-    /// ```
-    pub fn new(settings: LimiterSettings) -> Result<Self, LimiterError> {
-        settings.validate()?;
-        Ok(Self {
-            settings,
-            readings: Arc::default(),
-        })
-    }
-
-    /// The handle that reads this limiter, before the builder is moved into a track
-    /// (adding it to a track returns the same handle).
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// let limiter = LimiterBuilder::new(LimiterSettings::default())?;
-    /// assert_eq!(limiter.handle().frames(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn handle(&self) -> LimiterHandle {
-        LimiterHandle {
-            ceiling: amplitude(self.settings.ceiling_db) as f32,
-            readings: self.readings.clone(),
-        }
-    }
-}
-
-impl EffectBuilder for LimiterBuilder {
-    type Handle = LimiterHandle;
-
-    fn build(self) -> (Box<dyn Effect>, LimiterHandle) {
-        let handle = self.handle();
-        (Box::new(Limiter::new(self.settings, self.readings)), handle)
-    }
-}
-
-/// Reads a limiter's gain reduction from any thread.
-///
-/// ```
-/// # use pool_audio::{LimiterBuilder, LimiterSettings};
-/// let reading = LimiterBuilder::new(LimiterSettings::default())?.handle();
-/// assert_eq!((reading.gain_reduction_db(), reading.active_fraction()), (0.0, 0.0));
-/// # Ok::<(), pool_audio::LimiterError>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct LimiterHandle {
-    ceiling: f32,
-    readings: Arc<Readings>,
-}
-
-impl LimiterHandle {
-    /// The ceiling, as a linear amplitude.
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// let reading = LimiterBuilder::new(LimiterSettings { ceiling_db: -6.0, ..Default::default() })?.handle();
-    /// assert!((reading.ceiling() - 0.501).abs() < 1e-3);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn ceiling(&self) -> f32 {
-        self.ceiling
-    }
-
-    /// How far the gain was down during the last processed chunk, in dB (0 when
-    /// the limiter is not acting).
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().gain_reduction_db(), 0.0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn gain_reduction_db(&self) -> f32 {
-        f32::from_bits(self.readings.now_db.load(Ordering::Relaxed))
-    }
-
-    /// The deepest gain reduction since the last call, in dB; starts afresh.
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// let reading = LimiterBuilder::new(LimiterSettings::default())?.handle();
-    /// assert_eq!(reading.take_max_gain_reduction_db(), 0.0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn take_max_gain_reduction_db(&self) -> f32 {
-        f32::from_bits(self.readings.max_db.swap(0, Ordering::Relaxed))
-    }
-
-    /// Frames processed since the last [`reset`](Self::reset).
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().frames(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn frames(&self) -> u64 {
-        self.readings.frames.load(Ordering::Relaxed)
-    }
-
-    /// Frames output with the gain reduced by more than 0.01 dB, since the last
-    /// [`reset`](Self::reset).
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().limited_frames(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn limited_frames(&self) -> u64 {
-        self.readings.limited.load(Ordering::Relaxed)
-    }
-
-    /// The share of frames output with the gain reduced by more than 0.01 dB (0
-    /// before any audio).
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().active_fraction(), 0.0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn active_fraction(&self) -> f64 {
-        match self.frames() {
-            0 => 0.0,
-            frames => self.limited_frames() as f64 / frames as f64,
-        }
-    }
-
-    /// NaN or infinite input samples, which the limiter replaced with silence.
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().non_finite_samples(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn non_finite_samples(&self) -> u64 {
-        self.readings.non_finite.load(Ordering::Relaxed)
-    }
-
-    /// Starts the counts afresh.
-    ///
-    /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
-    /// let limiter = LimiterBuilder::new(LimiterSettings::default())?.handle();
-    /// limiter.reset();
-    /// assert_eq!((limiter.frames(), limiter.take_max_gain_reduction_db()), (0, 0.0));
-    /// # Ok::<(), pool_audio::LimiterError>(())
-    /// ```
-    pub fn reset(&self) {
-        let r = &self.readings;
-        for counter in [&r.limited, &r.frames, &r.non_finite] {
-            counter.store(0, Ordering::Relaxed);
-        }
-        r.now_db.store(0, Ordering::Relaxed);
-        r.max_db.store(0, Ordering::Relaxed);
-    }
-}
 
 struct Limiter {
     settings: LimiterSettings,
@@ -587,6 +294,8 @@ impl Effect for Limiter {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use proptest::prelude::*;
 

@@ -2,179 +2,23 @@
 //! to `[-1, 1]` after the main track, silently, so clipping cannot be seen in what
 //! comes out; an effect placed last on the main track sees the mix just before it.
 
+mod builder;
+mod handle;
+
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use kira::Frame;
-use kira::effect::{Effect, EffectBuilder};
+use kira::effect::Effect;
 use kira::info::Info;
 
-#[derive(Debug, Default)]
-struct Readings {
-    /// `f32` bits of the largest magnitude seen: for non-negative floats the bit
-    /// patterns order like the values, so `fetch_max` on the bits is a float max.
-    peak_bits: AtomicU32,
-    /// Samples (per channel) with magnitude above 1.0, or not finite: the ones the
-    /// clamp changes (or turns into garbage).
-    clipped: AtomicU64,
-    /// NaN or infinite samples (per channel).
-    non_finite: AtomicU64,
-    /// Samples (per channel) metered.
-    samples: AtomicU64,
-}
+pub use builder::MeterBuilder;
+pub use handle::MeterHandle;
 
-/// Adds a pre-clamp meter to a kira track: put it last on the main track
-/// (`MainTrackBuilder::with_effect`) to meter what kira is about to clamp. Works the
-/// same on the offline backend and on a real device.
-///
-/// ```
-/// use kira::{AudioManager, AudioManagerSettings, track::MainTrackBuilder};
-/// use pool_audio::{MeterBuilder, OfflineBackend, OfflineSettings};
-///
-/// let meter = MeterBuilder::new();
-/// let reading = meter.handle();
-/// let manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
-///     main_track_builder: MainTrackBuilder::new().with_effect(meter),
-///     backend_settings: OfflineSettings::default(),
-///     ..Default::default()
-/// })?;
-/// assert_eq!(reading.peak(), 0.0);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, Default)]
-#[must_use = "a meter does nothing until added to a track"]
-pub struct MeterBuilder {
-    readings: Arc<Readings>,
-}
-
-impl MeterBuilder {
-    /// A meter with nothing measured yet.
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// let meter = MeterBuilder::new();
-    /// assert_eq!((meter.handle().peak(), meter.handle().samples()), (0.0, 0));
-    /// ```
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The handle that reads this meter, before the builder is moved into a track
-    /// (adding it to a track returns the same handle).
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// let meter = MeterBuilder::new();
-    /// assert_eq!(meter.handle().samples(), 0);
-    /// ```
-    pub fn handle(&self) -> MeterHandle {
-        MeterHandle {
-            readings: self.readings.clone(),
-        }
-    }
-}
-
-impl EffectBuilder for MeterBuilder {
-    type Handle = MeterHandle;
-
-    fn build(self) -> (Box<dyn Effect>, Self::Handle) {
-        let handle = self.handle();
-        (
-            Box::new(Meter {
-                readings: self.readings,
-            }),
-            handle,
-        )
-    }
-}
-
-/// Reads a [`MeterBuilder`]'s measurements from any thread.
-///
-/// ```
-/// # use pool_audio::MeterBuilder;
-/// let reading = MeterBuilder::new().handle();
-/// assert_eq!((reading.peak(), reading.clipped_samples(), reading.clipped_fraction()), (0.0, 0, 0.0));
-/// ```
-#[derive(Debug, Clone)]
-pub struct MeterHandle {
-    readings: Arc<Readings>,
-}
-
-impl MeterHandle {
-    /// The largest sample magnitude since the last reset, before the clamp;
-    /// infinite once a NaN or infinite sample has been seen.
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// assert_eq!(MeterBuilder::new().handle().peak(), 0.0);
-    /// ```
-    pub fn peak(&self) -> f32 {
-        f32::from_bits(self.readings.peak_bits.load(Ordering::Relaxed))
-    }
-
-    /// Samples (per channel) whose magnitude exceeded 1.0, or that were NaN or
-    /// infinite: the ones kira's clamp cut (or could not make sense of).
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// assert_eq!(MeterBuilder::new().handle().clipped_samples(), 0);
-    /// ```
-    pub fn clipped_samples(&self) -> u64 {
-        self.readings.clipped.load(Ordering::Relaxed)
-    }
-
-    /// NaN or infinite samples (per channel): the worst kind of clip, counted in
-    /// [`clipped_samples`](Self::clipped_samples) too.
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// assert_eq!(MeterBuilder::new().handle().non_finite_samples(), 0);
-    /// ```
-    pub fn non_finite_samples(&self) -> u64 {
-        self.readings.non_finite.load(Ordering::Relaxed)
-    }
-
-    /// Samples (per channel) metered since the last reset.
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// assert_eq!(MeterBuilder::new().handle().samples(), 0);
-    /// ```
-    pub fn samples(&self) -> u64 {
-        self.readings.samples.load(Ordering::Relaxed)
-    }
-
-    /// `clipped_samples / samples` (0 before anything was metered).
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// assert_eq!(MeterBuilder::new().handle().clipped_fraction(), 0.0);
-    /// ```
-    pub fn clipped_fraction(&self) -> f64 {
-        match self.samples() {
-            0 => 0.0,
-            samples => self.clipped_samples() as f64 / samples as f64,
-        }
-    }
-
-    /// Starts measuring afresh.
-    ///
-    /// ```
-    /// # use pool_audio::MeterBuilder;
-    /// let reading = MeterBuilder::new().handle();
-    /// reading.reset();
-    /// assert_eq!((reading.peak(), reading.clipped_samples()), (0.0, 0));
-    /// ```
-    pub fn reset(&self) {
-        self.readings.peak_bits.store(0, Ordering::Relaxed);
-        self.readings.clipped.store(0, Ordering::Relaxed);
-        self.readings.non_finite.store(0, Ordering::Relaxed);
-        self.readings.samples.store(0, Ordering::Relaxed);
-    }
-}
+use handle::Readings;
 
 struct Meter {
-    readings: Arc<Readings>,
+    pub(super) readings: Arc<Readings>,
 }
 
 impl Effect for Meter {
@@ -216,6 +60,8 @@ impl Effect for Meter {
 
 #[cfg(test)]
 mod tests {
+    use kira::effect::EffectBuilder;
+
     use super::*;
 
     #[test]

@@ -23,7 +23,6 @@ use pool_core::{Pool, seconds_to_micros};
 
 use crate::attenuation::CopyVolumes;
 use crate::bank::{BankBuilder, BankHandle, Budget, Source};
-use crate::copies::{Sound, audible_copies};
 use crate::error::{AddSoundError, SetupError, VoiceError};
 use crate::groups::Group;
 use crate::level::kira_volume;
@@ -33,6 +32,7 @@ use crate::params::{ParamError, check_fade, check_volume};
 use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
 use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings};
+use crate::sound::{Sound, audible_copies};
 use crate::stats::AudioStats;
 use crate::voice::{DropLeastAudible, SoundId, Voice, VoiceHandle, VoiceKey, next_owner};
 use slots::Slots;

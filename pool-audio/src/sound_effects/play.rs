@@ -4,15 +4,15 @@
 //! not read yet.
 
 use super::SoundEffects;
-use super::selection::{linear, virtualizes};
+use super::selection::{CapRoom, linear, virtualizes};
 use crate::audibility::{Rank, attenuation, distance};
 use crate::bank::Begin;
 use crate::clock;
-use crate::copies::{RecentPlay, Sound};
 use crate::error::PlayError;
 use crate::level::decibels;
 use crate::params::PlayParams;
 use crate::settings::{Stealing, WhenFull};
+use crate::sound::{RecentPlay, Sound};
 use crate::voice::{
     Place, Played, Playhead, SoundId, Voice, VoiceHandle, VoiceKey, VoiceState, steal,
 };
@@ -170,12 +170,17 @@ impl SoundEffects {
                 })
             }
         } else if virtualizes {
-            self.cap_victim(group)
-                .filter(|victim| self.beaten(rank, *victim))
-                .map(|victim| Seat {
-                    victim,
+            match self.cap_victim(group) {
+                CapRoom::Room => Some(Seat {
+                    victim: None,
                     recycle: false,
-                })
+                }),
+                CapRoom::Displace(victim) if self.beaten(rank, Some(victim)) => Some(Seat {
+                    victim: Some(victim),
+                    recycle: false,
+                }),
+                CapRoom::Displace(_) | CapRoom::Full => None,
+            }
         } else {
             let victim = self.steal_victim(group)?;
             Some(Seat {

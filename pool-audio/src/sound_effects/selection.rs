@@ -262,9 +262,9 @@ impl SoundEffects {
             }
         } else {
             match self.cap_victim(self.group_of(voice)) {
-                // A cap is full and nothing may give way.
-                None => return,
-                Some(victim) => victim,
+                CapRoom::Room => None,
+                CapRoom::Displace(victim) => Some(victim),
+                CapRoom::Full => return,
             }
         };
         if let Some(victim) = victim
@@ -286,18 +286,17 @@ impl SoundEffects {
         }
     }
 
-    /// For a new real voice of `group`: `Some(None)` if no cap is full;
-    /// `Some(Some(victim))`, the least audible real voice it may replace, if one
-    /// is; `None` if a cap is full and no voice may give way.
-    pub(super) fn cap_victim(&self, group: Option<u32>) -> Option<Option<VoiceKey>> {
+    /// Whether a new real voice of `group` has room under the caps, or the least
+    /// audible real voice it may replace.
+    pub(super) fn cap_victim(&self, group: Option<u32>) -> CapRoom {
         let group_full = group
             .is_some_and(|g| self.real_in_group(g) >= self.groups[g as usize].settings.max_voices);
         if !group_full && self.slots.real.len() < self.settings.voice_cap {
-            return Some(None);
+            return CapRoom::Room;
         }
         self.displaceable_voices(group, group_full)
             .min_by(|(_, a), (_, b)| compare(a.holding_rank(), b.holding_rank()))
-            .map(|(key, _)| Some(key))
+            .map_or(CapRoom::Full, |(key, _)| CapRoom::Displace(key))
     }
 
     /// The least audible real copy of a sound.
@@ -405,7 +404,7 @@ impl SoundEffects {
         self.bank.send(Command::Start(start)).is_ok()
     }
 
-    /// Gives each real copy of `sound` its level, by age (see `copies.rs`).
+    /// Gives each real copy of `sound` its level, by age (see `sound.rs`).
     pub(super) fn restack(&mut self, sound: u32) {
         let Some(entry) = self.sounds.get_mut(sound as usize) else {
             return;
@@ -464,6 +463,17 @@ impl SoundEffects {
             }
         }
     }
+}
+
+/// Room for one more real voice under the voice cap and its group's cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CapRoom {
+    /// No cap is full.
+    Room,
+    /// A cap is full: this voice, the least audible it may replace, would give way.
+    Displace(VoiceKey),
+    /// A cap is full and no voice may give way.
+    Full,
 }
 
 /// A voice's priority and audibility now (see `audibility.rs`).

@@ -8,7 +8,7 @@
 use kira::Tween;
 
 use crate::bank::{BankHandle, Command, Phase, Shared};
-use crate::copies::Sound;
+use crate::sound::Sound;
 use crate::voice::{Place, Voice, VoiceKey};
 
 /// Who holds a slot.

@@ -1,0 +1,94 @@
+//! How a limiter limits: its ceiling, look-ahead and release, and the error for a
+//! value out of range.
+
+use std::time::Duration;
+
+/// How a [`LimiterBuilder`] limits: ceiling, look-ahead and release.
+///
+/// ```
+/// use std::time::Duration;
+/// use pool_audio::LimiterSettings;
+///
+/// let settings = LimiterSettings { ceiling_db: -0.5, ..Default::default() };
+/// assert!(settings.validate().is_ok());
+/// assert_eq!(settings.lookahead, Duration::from_micros(1500));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LimiterSettings {
+    /// The most any sample may reach, in dBFS: `-60..=0` (default -1).
+    pub ceiling_db: f64,
+    /// How far ahead peaks are seen, and how long the gain takes to come down:
+    /// `0.1..=20` ms (default 1.5 ms). The limited audio is delayed by as much.
+    pub lookahead: Duration,
+    /// How long the gain takes to recover (63% of the way): `1 ms..=5 s` (default
+    /// 50 ms).
+    pub release: Duration,
+}
+
+impl Default for LimiterSettings {
+    fn default() -> Self {
+        Self {
+            ceiling_db: -1.0,
+            lookahead: Duration::from_micros(1500),
+            release: Duration::from_millis(50),
+        }
+    }
+}
+
+/// A limiter setting out of range.
+///
+/// ```
+/// use pool_audio::{LimiterError, LimiterSettings};
+///
+/// let bad = LimiterSettings { ceiling_db: f64::NAN, ..Default::default() };
+/// assert!(matches!(bad.validate(), Err(LimiterError::Ceiling(_))));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum LimiterError {
+    /// The ceiling is NaN, infinite, above 0 dBFS or below -60.
+    Ceiling(f64),
+    /// The look-ahead is not in `0.1..=20` ms.
+    Lookahead(Duration),
+    /// The release is not in `1 ms..=5 s`.
+    Release(Duration),
+}
+
+impl std::fmt::Display for LimiterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Ceiling(db) => write!(f, "limiter ceiling {db} dBFS is not in -60..=0"),
+            Self::Lookahead(d) => write!(f, "limiter look-ahead {d:?} is not in 0.1..=20 ms"),
+            Self::Release(d) => write!(f, "limiter release {d:?} is not in 1 ms..=5 s"),
+        }
+    }
+}
+
+impl std::error::Error for LimiterError {}
+
+impl LimiterSettings {
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// [`LimiterError`] naming the value out of range.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use pool_audio::{LimiterError, LimiterSettings};
+    ///
+    /// let bad = LimiterSettings { release: Duration::ZERO, ..Default::default() };
+    /// assert_eq!(bad.validate(), Err(LimiterError::Release(Duration::ZERO)));
+    /// ```
+    pub fn validate(&self) -> Result<(), LimiterError> {
+        if !(self.ceiling_db.is_finite() && (-60.0..=0.0).contains(&self.ceiling_db)) {
+            return Err(LimiterError::Ceiling(self.ceiling_db));
+        }
+        if !(Duration::from_micros(100)..=Duration::from_millis(20)).contains(&self.lookahead) {
+            return Err(LimiterError::Lookahead(self.lookahead));
+        }
+        if !(Duration::from_millis(1)..=Duration::from_secs(5)).contains(&self.release) {
+            return Err(LimiterError::Release(self.release));
+        }
+        Ok(())
+    }
+}
