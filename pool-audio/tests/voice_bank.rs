@@ -329,3 +329,52 @@ fn a_loop_virtual_for_ten_minutes_resumes_within_a_tenth_of_a_millisecond() {
         );
     }
 }
+
+#[test]
+fn a_sound_with_a_start_time_waits_for_its_delay_or_its_clock() {
+    // Its own delay: 20 ms, 960 frames (no limiter: no look-ahead).
+    let mut game = Game::new(SoundEffectsSettings {
+        limiter: None,
+        ..Default::default()
+    });
+    let delayed = click().start_time(Duration::from_millis(20));
+    let id = game
+        .sfx
+        .add_sound("delayed", delayed, SoundSettings::default())
+        .unwrap();
+    game.sfx.play(id, PlayParams::default()).unwrap();
+    assert_eq!(latency(&game.render(0.05)), 960);
+
+    // A kira clock at 20 ticks a second: a sound set to tick 3 (0.15 s) starts
+    // where kira's own static sound set to it starts (kira moves a clock a
+    // chunk at a time: within a chunk of the tick).
+    let on_tick = |game: &mut Game| {
+        let mut clock = game
+            .manager
+            .add_clock(kira::clock::ClockSpeed::TicksPerSecond(20.0))
+            .unwrap();
+        let data = click().start_time(clock.time() + 3);
+        clock.start();
+        (clock, data)
+    };
+    let mut game = Game::new(SoundEffectsSettings {
+        limiter: None,
+        ..Default::default()
+    });
+    let (_clock, data) = on_tick(&mut game);
+    let id = game
+        .sfx
+        .add_sound("on tick", data, SoundSettings::default().first_volume(1.0))
+        .unwrap();
+    game.sfx.play(id, PlayParams::default()).unwrap();
+    let ours = latency(&game.render(0.3));
+    let mut kira = Game::new(SoundEffectsSettings::default());
+    let (_clock, data) = on_tick(&mut kira);
+    kira.manager.play(data).unwrap();
+    let kiras = latency(&kira.render(0.3));
+    assert_eq!(ours, kiras);
+    assert!(
+        (7_200 - 128..=7_200).contains(&ours),
+        "heard {ours} frames in"
+    );
+}

@@ -23,7 +23,7 @@ pub(super) enum State {
     /// No voice on this slot.
     Idle,
     /// Started, waiting for its start time (the sound's own delay or clock time).
-    Waiting(StartTime),
+    Waiting(Wait),
     Playing,
     /// Fading out towards a pause.
     Pausing,
@@ -54,6 +54,15 @@ impl State {
             Self::Stopping => Phase::Stopping,
         }
     }
+}
+
+/// What a voice waits for before it begins.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Wait {
+    /// This many seconds more.
+    Seconds(f64),
+    /// A kira clock to reach this time.
+    Clock(kira::clock::ClockTime),
 }
 
 /// What a step of a voice changed, for the bank's lists.
@@ -211,9 +220,10 @@ impl Voice {
             Begin::FromStart | Begin::At(_) => Some(ramp(steal_fade)),
         };
         let state = match (start.begin, source.start_time) {
-            (Begin::Fresh, StartTime::Delayed(_) | StartTime::ClockTime(_)) => {
-                State::Waiting(source.start_time)
+            (Begin::Fresh, StartTime::Delayed(delay)) if !delay.is_zero() => {
+                State::Waiting(Wait::Seconds(delay.as_secs_f64()))
             }
+            (Begin::Fresh, StartTime::ClockTime(time)) => State::Waiting(Wait::Clock(time)),
             _ if fade_in.is_some() => State::Resuming,
             _ => State::Playing,
         };
@@ -345,14 +355,17 @@ impl Voice {
     /// Moves on by `seconds` (a step of the mixer): the start time, every
     /// parameter, and the end of a fade.
     pub(super) fn update(&mut self, seconds: f64, info: &Info) -> Change {
-        if let State::Waiting(start) = &mut self.state {
-            let now = match start {
-                StartTime::Immediate => true,
-                StartTime::Delayed(left) => {
-                    *left = left.saturating_sub(Duration::from_secs_f64(seconds));
-                    left.is_zero()
+        if let State::Waiting(wait) = &mut self.state {
+            let now = match wait {
+                // It begins with the first step that starts at or after its delay:
+                // the delay is counted in whole steps (16 frames) without rounding
+                // down.
+                Wait::Seconds(left) => {
+                    let now = *left <= seconds * 1e-6;
+                    *left -= seconds;
+                    now
                 }
-                StartTime::ClockTime(time) => match info.when_to_start(*time) {
+                Wait::Clock(time) => match info.when_to_start(*time) {
                     WhenToStart::Now => true,
                     WhenToStart::Later => false,
                     WhenToStart::Never => {
