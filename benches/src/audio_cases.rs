@@ -102,11 +102,11 @@ impl AudioPlay {
         this
     }
 
-    /// Untimed: frees every kira slot, then (for the steal case) fills the cap.
+    /// Untimed: frees every slot of the voice bank, then (for the steal case)
+    /// fills the cap.
     fn flush(&mut self) {
-        // Stolen voices fade for 10 ms, and a stopped sound leaves kira one
-        // processing pass after it stops: render past the fade, update, render one
-        // more pass, update, and every slot is free.
+        // Stolen voices fade for 10 ms, and their slots are free once the mixer
+        // reports them over: render past the fade and update, twice.
         self.sfx
             .stop_all(fade(Duration::ZERO))
             .expect("a linear fade is valid");

@@ -7,7 +7,7 @@
 //! with (see `spatial.rs`): full level within 1 m, then linear in decibels from
 //! 0 dB at 1 m down to -60 dB (silence) at 100 m and beyond, crossfaded with full
 //! level by the play's spatial blend. Unpositioned voices are not attenuated. The
-//! copy index, the pan law and the direction are left out on purpose: they would
+//! copy's rank, the pan law and the direction are left out on purpose: they would
 //! make a voice's audibility change with where it happens to be placed or which
 //! way it is heard from, and voices would flap.
 //!

@@ -11,48 +11,119 @@
 //! sound in the middle: it pans, pitches, decodes lossy files, plays continuously
 //! and plays many different sounds at once.
 //!
-//! # How: the mix chain
-//! 1. **Copy attenuation, per sound.** At most `max_voices` copies of a sound play.
-//!    Copy `i` plays at `v * p^i`, `p` solved by Newton's method so that all copies
-//!    together reach the headroom (default -1 dBFS) *at the sound's measured peak*:
-//!    when a sound is added, [`SoundPeak`] measures the largest value kira can
-//!    output from it, samples and the overshoot of kira's cubic resampling (up to
-//!    1.25x, at any playback rate or sample rate), and the budget is `headroom /
-//!    peak` ([`CopyVolumes`]). Each play is lowered by kira's pan-law gain on its
-//!    louder channel (up to sqrt 2 when panned hard), so a panned copy stays inside
-//!    its budget too; kira's spatialization never adds gain. A new copy takes the
-//!    lowest free copy index; copies below the audibility floor (default -60 dB)
-//!    are not started.
-//! 2. **Recycling hands an index over.** When a sound's copies are all playing, its
-//!    oldest copy fades out over the steal fade (10 ms) and the new copy starts at
-//!    that index once it has faded, so the two never sum above the index's budget
-//!    however many recycles a frame brings; or the play is refused ([`WhenFull`]).
-//!    A copy started in the same frame is simply taken over: nothing of it has been
-//!    heard, so 200 plays in one frame ask kira for 10 sounds, not 200.
+//! This crate gives a kira game what FMOD and Wwise give theirs: a fixed set of
+//! voices inside the mixer, created once and reused (no allocation per play, every
+//! start in the next audio block), per-sound copy limits whose copies share a
+//! budget so a stack stays under full scale, a voice cap with stealing, virtual
+//! voices that come back where they would be, and a limiter as the ceiling.
+//!
+//! ```
+//! use pool_audio::kira::{AudioManager, AudioManagerSettings};
+//! use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+//! # let boom = pool_audio::kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: (0..24_000).map(|i| pool_audio::kira::Frame::from_mono((i as f32 * 0.0576).sin())).collect(), settings: Default::default(), slice: None };
+//!
+//! // The game's own manager (`AudioManager::<DefaultBackend>` with the `device`
+//! // feature); music and other tracks keep working beside the sound effects.
+//! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+//! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+//! // `boom` is a full-scale explosion: at most 10 copies, the newest at 0.2.
+//! let explosion = sfx.add_sound("explosion", boom, SoundSettings::default().max_voices(10).first_volume(0.2))?;
+//!
+//! // 100 enemies explode in the same frame.
+//! for _ in 0..100 {
+//!     sfx.play(explosion, PlayParams::default())?;
+//! }
+//! assert_eq!(sfx.copies_playing(explosion), 10);
+//! sfx.update(1.0 / 60.0)?; // once per frame
+//!
+//! // The stack of copies peaks under -1 dBFS: nothing clips.
+//! let audio = manager.backend_mut().render(0.5)?;
+//! assert!(audio.peak() > 0.5 && audio.peak() <= 10f32.powf(-1.0 / 20.0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The mix chain
+//! 1. **Copies of a sound share a budget.** At most `max_voices` copies of a
+//!    sound play. They are ranked by age, newest first, and copy `r` plays at
+//!    `v * p^r` ([`CopyVolumes`]): `v` is the first copy's volume, `p` is solved
+//!    so that all the copies together reach the headroom (default -1 dBFS) *at
+//!    the sound's measured peak* ([`SoundPeak`]: its samples and the overshoot of
+//!    kira's cubic resampling, up to 1.25x, at any playback rate or sample rate).
+//!    A panned play is lowered by kira's pan-law gain on its louder channel, and
+//!    positions never add gain, so every copy stays inside its share. The voice
+//!    bank applies the shares sample by sample:
+//!    - a burst (copies started together) starts at exactly those volumes;
+//!    - then the copies settle to levels that leave room for one more first copy,
+//!      so in a steady stream (a machine gun, footsteps) every shot starts at the
+//!      same level: the first copy's, or what is left beside one when the first
+//!      copy takes more than half the budget;
+//!    - at every sample, copies take their share oldest first, each at most what
+//!      the older ones leave of the budget: a copy that starts while older ones
+//!      are still fading rises as they fall. The sum never exceeds the budget,
+//!      and nothing is ever cut.
+//!
+//!    A play that would push the oldest copy under the audibility floor (default
+//!    -60 dB) is not started.
+//! 2. **When a sound's copies are all playing**, its [`WhenFull`] decides:
+//!    recycle the oldest copy (it fades out over the steal fade, 10 ms by
+//!    default, while the new copy starts at once) or refuse. A copy whose start
+//!    the mixer has not read yet is simply taken over: 200 plays in one frame
+//!    start 10 voices, not 200.
 //! 3. **A voice cap** (default 64, and per [group](GroupSettings)) steals by
 //!    [`Stealing`] policy (oldest, quietest, furthest, lowest priority, or refuse),
 //!    fading the stolen voice out. Voices, real and virtual, are `pool_core` pooled
-//!    objects behind generational [`VoiceHandle`]s; when the virtual voices are all
-//!    taken, a `pool_core` exhaustion policy gives up the least audible one.
+//!    objects behind generational [`VoiceHandle`]s.
 //! 4. **A mix ceiling**: a look-ahead peak limiter ([`LimiterBuilder`]) last on the
 //!    sound-effects track, so several sounds at once never exceed the ceiling
 //!    (default -1 dBFS) either. In a storm of one sound it does nothing: the
-//!    attenuation already holds the stack under it.
+//!    copies' budget already holds the stack under it.
 //! 5. **A meter** ([`MeterBuilder`]), last on the main track, sees the mix before
 //!    kira's silent clamp: the tests and examples measure what they claim with it.
 //!
-//! kira's own limit never fires: the sound-effects track holds twice the cap, and a
-//! sound stays counted until kira has freed its slot (one processing pass after it
-//! stops, observed through a counter on the track).
+//! # The voice bank: FMOD's channels, inside kira's mixer
+//! The real voices live in the mixer: one kira sound on the sound-effects track
+//! holds them all (FMOD calls them channels, Wwise physical voices), twice the
+//! voice cap of them (every real voice, and as many still fading out), created
+//! when [`SoundEffects::new`] runs. Each voice reads its sound's decoded frames,
+//! shared by every copy, through kira's own interpolator, with kira `Parameter`s
+//! and `Tween`s for its volume, playback rate and fades. The game tells the voices
+//! what to do through a bounded lock-free queue read at the start of every audio
+//! block, and the mixer reports back which voices have ended and where each
+//! stopped. What that gives, measured by the tests and the `report`:
+//! - **A play allocates nothing** and costs a fraction of kira's own play.
+//! - **Every start is heard in the next audio block**: fresh, recycled, stolen or
+//!   taken over, the first sample is the first of the block (plus the limiter's
+//!   1.5 ms look-ahead).
+//! - **Fades of any length are fades.** Gains are computed every 16 frames and
+//!   interpolated in between: a 1 ms steal fade or stop fade is heard as a fade
+//!   from its first sample. Fades are linear in amplitude (a [`kira::Tween`]'s
+//!   easing applies to the amplitude); a play's own volume fades in decibels, as
+//!   kira fades.
+//! - **Exact playheads.** The mixer counts a voice's playhead in frames; a voice
+//!   that goes virtual takes the mixer's playhead, and advances by the game's time
+//!   steps without rounding: a loop virtual for ten minutes comes back within a
+//!   fraction of a millisecond of where it would be.
+//! - **Mixing costs less than kira's own sounds**: 32 voices in the bank render in
+//!   well under the time kira's own 32 static sounds take.
 //!
-//! Positioned voices are spatialized per voice, as FMOD and Wwise do it: each is a
-//! plain kira sound on the sound-effects track whose volume and panning follow a
-//! listener the manager owns ([`SoundEffects::set_listener`]). The distance curve
-//! and the ears are kira's own spatial track's (a test compares them channel by
-//! channel), with a spatial blend per play like Unity's (0 plays the sound as if
-//! at the listener) and the play's own panning on top. A positioned voice costs
-//! the mix what an unpositioned one does; a kira spatial track per voice cost
-//! about four times as much.
+//! The bank plays what kira's static sounds play: [`StaticSoundData`](kira::sound::static_sound::StaticSoundData)
+//! with its slice, loop region, reverse, start position, start time (a delay or a
+//! kira clock time) and fade-in, at any sample rate and playback rate
+//! ([`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`]); the data's own volume,
+//! panning and playback rate are replaced by the play's. Streaming sounds (music,
+//! long ambiences) stay plain kira sounds: play them on the game's own tracks.
+//! If the queue is ever full (the mixer has not run since the commands were sent:
+//! a stalled device), calls say so with [`PlayError::QueueFull`] or
+//! [`VoiceError::QueueFull`] and change nothing.
+//!
+//! # Positioned voices
+//! Positioned voices are spatialized per voice, as FMOD and Wwise do it: each
+//! voice's gain per channel follows a listener the manager owns
+//! ([`SoundEffects::set_listener`]). The distance curve and the ears are kira's own
+//! spatial track's (a test compares them channel by channel), with a spatial blend
+//! per play like Unity's (0 plays the sound as if at the listener) and the play's
+//! own panning on top. A positioned voice costs the mix what an unpositioned one
+//! does.
 //!
 //! # More sounds than voices: virtual voices
 //! A level with 300 torches cannot mix 300 voices, and a looping fire that loses
@@ -61,38 +132,37 @@
 //! reached, under the audibility floor, stolen) as a *virtual* voice: a record in
 //! a `pool_core` pool (at most [`SoundEffectsSettings::virtual_voices`], default
 //! 1024) with its handle, parameters, position and playhead, advanced by each
-//! update's time step times its playback rate, and no kira sound behind it. A
-//! virtual one-shot ends when its time is up; a loop wraps around its loop region.
-//! Each [`update`](SoundEffects::update) ranks every voice by priority, then
-//! audibility (its sound's first-copy volume times its play volume times kira's
-//! distance curve: 0 dB within 1 m, linear in dB down to silence at 100 m), and
-//! the most audible virtual voices take the places of the least audible real ones
-//! when they are louder by a margin (3 dB by default, so voices near the edge do not
-//! flap): the real one fades out and goes virtual, the virtual one starts at its
-//! playhead ([`Resume::FromElapsed`]) or its start ([`Resume::FromStart`]) with a
-//! short fade-in. Voice groups ([`GroupSettings`]) cap their own real voices inside
-//! the global cap, with their own stealing; a protected group is never stolen from
-//! by another. [`SoundEffects::play_detailed`] says whether a play is real or
-//! virtual and which voice it displaced; [`SoundEffects::state`] tells a voice's
-//! state later.
+//! update's time step times its playback rate, and no voice in the mixer behind
+//! it. A virtual one-shot ends when its time is up; a loop wraps around its loop
+//! region. Each [`update`](SoundEffects::update) ranks every voice by priority,
+//! then audibility (its sound's first-copy volume times its play volume times
+//! kira's distance curve: 0 dB within 1 m, linear in dB down to silence at
+//! 100 m), and the most audible virtual voices take the places of the least
+//! audible real ones when they are louder by a margin (3 dB by default, so voices
+//! near the edge do not flap): the real one fades out and goes virtual, the
+//! virtual one starts at its playhead ([`Resume::FromElapsed`]) or its start
+//! ([`Resume::FromStart`]) with a short fade-in. Voice groups ([`GroupSettings`])
+//! cap their own real voices inside the global cap, with their own stealing; a
+//! protected group is never stolen from by another.
+//! [`SoundEffects::play_detailed`] says whether a play is real or virtual and
+//! which voice it displaced; [`SoundEffects::state`] tells a voice's state later.
 //!
 //! | here | FMOD | Wwise | Unreal |
 //! |---|---|---|---|
+//! | a real voice, in the voice bank | channel | physical voice | active sound |
 //! | [`Virtualization::Virtualize`] | virtual voice | virtual voice behaviour "send to virtual voice" | virtualization mode "play when silent" |
 //! | [`Virtualization::Kill`] | (a stolen voice stops) | "kill voice" | virtualization disabled |
 //! | [`Resume::FromElapsed`] / [`Resume::FromStart`] | (virtual voices keep their position) | "play from elapsed time" / "play from beginning" | "play when silent" / "restart" |
 //! | `voice_cap` | max software channels / real channels | max number of voices (physical voices) | max channels |
-//! | [`GroupSettings`] `max_voices` + `stealing` | event max instances + stealing | playback limit + "when limit is reached" | sound concurrency max count + resolution rule |
+//! | [`SoundSettings`] `max_voices` + [`WhenFull`] | event max instances + stealing | playback limit + "when limit is reached" | sound concurrency max count + resolution rule |
+//! | [`GroupSettings`] `max_voices` + `stealing` | bus or group limits | playback limit on a bus | sound concurrency group |
 //! | [`GroupSettings::protected`] | (priority) | (priority) | (priority) |
 //! | `audibility_floor_db` | vol0 virtual level | volume threshold | (silence) |
 //! | `virtual_margin_db` | (none) | (none) | (none) |
 //! | `min_retrigger` + `retrigger_radius` | event cooldown (no radius) | (none) | concurrency retrigger time (no radius) |
 //!
-//! Costs, measured by the `report`: one update with 1,000 virtual and 32 real
-//! voices ranks and advances every voice without allocating; a virtual voice adds
-//! nothing to the mix (300 positioned looping voices of which 32 are real render
-//! in the time of the same 32 alone, and in about the time of 32 unpositioned
-//! voices).
+//! One update with 1,000 virtual and 32 real voices ranks and advances every voice
+//! without allocating; a virtual voice adds nothing to the mix.
 //!
 //! # Nothing a game passes in can break the mix
 //! Every number is checked where it enters and refused with a typed error saying
@@ -103,30 +173,15 @@
 //! render lengths ([`OfflineError`]). Ids and handles know the manager that issued
 //! them. No NaN or out-of-range value reaches kira's audio thread.
 //!
-//! ```
-//! use kira::{AudioManager, AudioManagerSettings};
-//! use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-//! # let boom = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame { left: 0.5, right: 0.5 }; 4800].into(), settings: Default::default(), slice: None };
-//!
-//! // The game's own manager (`AudioManager::<DefaultBackend>` with the `device`
-//! // feature); music and other tracks keep working beside the sound effects.
-//! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-//! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-//! let explosion = sfx.add_sound("explosion", boom, SoundSettings::default().max_voices(10).first_volume(0.2))?;
-//!
-//! // In the game loop:
-//! let voice = sfx.play(explosion, PlayParams::default().playback_rate(1.05).panning(-0.5))?;
-//! assert!(sfx.contains(voice));
-//! sfx.update(1.0 / 60.0)?; // once per frame: ended voices go back to the pool
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
 //! # Offline and on a device
 //! Everything runs offline: [`OfflineBackend`] renders the mix into memory and WAV
-//! files at any sample rate, so the whole crate is tested with no sound card. The
+//! files at any sample rate, so the whole crate is tested with no sound card; its
+//! audio time follows the durations asked for exactly, at any frame rate. The
 //! default build needs no audio device and no system library. The `device` feature
 //! turns on kira's cpal backend (`kira::DefaultBackend`); on Linux it needs the
-//! ALSA headers (`libasound2-dev` on Debian and Ubuntu).
+//! ALSA headers (`libasound2-dev` on Debian and Ubuntu). On a device, a play
+//! lands in the device's next block, and a virtual voice's playhead is as exact as
+//! the game's clock is to the device's.
 //!
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

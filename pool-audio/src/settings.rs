@@ -419,8 +419,9 @@ pub struct SoundEffectsSettings {
     /// Which voice a full cap gives up (default: the oldest).
     pub stealing: Stealing,
     /// How long a stolen or recycled voice fades out, `1 ms..=1 s` (default 10
-    /// ms): long enough not to click, short enough not to be heard. A copy that
-    /// takes over a copy index starts once the previous one has faded out.
+    /// ms), while the new one starts at once: long enough not to click, short
+    /// enough not to be heard. Copies of a sound also move to their new levels
+    /// over it, and a virtual voice made real fades in over it.
     pub steal_fade: Duration,
     /// Virtual voices (see [`Virtualization`]) kept besides the real ones, at most
     /// `0..=65536` (default 1024). When they are all taken, a new one replaces the

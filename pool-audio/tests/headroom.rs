@@ -1,8 +1,8 @@
 //! The mix guarantee where a game takes it: panned, pitched, resampled, decoded,
 //! continuous and mixed sounds, and every bad number a game can pass in. One test
 //! per situation; each failed before the peaks were measured, the pan law
-//! compensated, the copy index handed off, the limiter added and the numbers
-//! checked. (Just over the ~600-line guide: one situation per test, read side by
+//! compensated, the outgoing and incoming copies kept inside the budget, the
+//! limiter added and the numbers checked. (Just over the ~600-line guide: one situation per test, read side by
 //! side.)
 
 use std::sync::Arc;
@@ -173,7 +173,7 @@ fn a_decoded_vorbis_file_that_peaks_above_full_scale_stays_under_the_headroom() 
 }
 
 /// A cosine starts at its peak: a new copy and the outgoing one it replaces are
-/// both loud at the moment of the handoff.
+/// both loud at the moment the new one starts.
 fn cosine(frequency: f32, seconds: f32) -> StaticSoundData {
     let n = (seconds * 48_000.0) as usize;
     sound(

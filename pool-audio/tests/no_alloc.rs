@@ -147,8 +147,7 @@ fn update_with_a_thousand_virtual_voices_does_not_allocate() {
         }
     });
     assert_eq!(in_update, 0, "allocations inside update");
-    // Moving the listener respatializes the 32 real voices, and voices move (not
-    // so far that others become real: starting a kira sound allocates in kira).
+    // Moving the listener respatializes the 32 real voices, and voices move.
     let voices: Vec<_> = (0..4)
         .map(|_| sfx.play(torch, PlayParams::default().position([1.0, 0.0, 0.0])))
         .collect::<Result<_, _>>()

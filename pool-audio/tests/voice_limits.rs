@@ -69,7 +69,7 @@ fn a_storm_of_copies_never_exceeds_the_headroom() {
     assert_eq!(
         sfx.stats().fading_voices,
         0,
-        "same-frame take-overs start no extra kira sounds"
+        "same-frame take-overs start no extra voices"
     );
     manager.backend_mut().render(0.5).unwrap();
     assert!(
@@ -375,9 +375,10 @@ proptest! {
 }
 
 #[test]
-fn kiras_sound_limit_never_surfaces_however_seldom_kira_renders() {
-    // A stopped sound keeps its kira slot until the next processing pass: with
-    // updates and renders out of step, the manager must count it until then.
+fn the_banks_slots_are_never_overrun_however_seldom_the_mixer_renders() {
+    // A stopped voice keeps its slot of the voice bank until the mixer has faded
+    // it out: with updates and renders out of step, the manager must count it
+    // until then.
     let (mut manager, mut sfx, _) = setup(SoundEffectsSettings {
         voice_cap: 4,
         ..Default::default()
@@ -404,7 +405,7 @@ fn kiras_sound_limit_never_surfaces_however_seldom_kira_renders() {
         sfx.stop_all(fade(Duration::ZERO))
             .expect("a linear fade is valid");
         if round % 3 == 0 {
-            manager.backend_mut().render(0.001).unwrap(); // a single processing pass
+            manager.backend_mut().render(0.001).unwrap(); // a single block of the mixer
         }
         sfx.update(FRAME).unwrap();
         let stats = sfx.stats();

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-/// How a [`LimiterBuilder`] limits: ceiling, look-ahead and release.
+/// How a [`LimiterBuilder`](super::LimiterBuilder) limits: ceiling, look-ahead and release.
 ///
 /// ```
 /// use std::time::Duration;

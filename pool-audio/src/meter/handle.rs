@@ -18,7 +18,7 @@ pub(super) struct Readings {
     pub(super) samples: AtomicU64,
 }
 
-/// Reads a [`MeterBuilder`]'s measurements from any thread.
+/// Reads a [`MeterBuilder`](super::MeterBuilder)'s measurements from any thread.
 ///
 /// ```
 /// # use pool_audio::MeterBuilder;

@@ -94,7 +94,8 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Pauses a voice (it keeps its voice and copy index), fading out with `fade`.
+    /// Pauses a voice (it keeps its place among its sound's copies), fading out
+    /// with `fade`.
     /// A paused virtual voice keeps its playhead; a paused voice is the first to
     /// give up its place to a virtual one, and is never made real.
     ///

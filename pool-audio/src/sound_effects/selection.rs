@@ -19,23 +19,24 @@ use crate::voice::{Place, Playhead, Voice, VoiceHandle, VoiceKey, VoiceState};
 
 impl SoundEffects {
     /// Once per frame: advances the game clock by `dt` seconds (for retrigger
-    /// intervals and virtual playheads), gives every voice whose kira sound has
-    /// stopped back to the pool (freeing its copy index), ends virtual one-shots
-    /// whose time is up, and forgets faded-out sounds. Then it chooses the real
-    /// voices: a virtual voice more audible than the least audible real voice it
-    /// may replace (by the margin, or of a higher priority) takes its place; the
-    /// real one fades out over the steal fade and goes virtual (or ends, if its
-    /// sound kills), the virtual one starts in kira at its playhead with a
-    /// steal-fade fade-in, heard from the listener. A virtualizing real
-    /// voice that fell under its sound's audibility floor goes virtual.
-    /// A promotion that finds no room on kira's track (a stopped sound holds its
-    /// slot until the render after it has faded out) waits for a later update: after a burst of plays, up to two frames.
+    /// intervals and virtual playheads), gives every voice the mixer reports over
+    /// back to the pool, ends virtual one-shots whose time is up, and frees the
+    /// slots of voices that have faded out. Then it chooses the real voices: a
+    /// virtual voice more audible than the least audible real voice it may
+    /// replace (by the margin, or of a higher priority) takes its place; the real
+    /// one fades out over the steal fade and goes virtual (or ends, if its sound
+    /// kills), the virtual one starts in the voice bank at its playhead with a
+    /// steal-fade fade-in, heard from the listener. A virtualizing real voice that
+    /// fell under its sound's audibility floor goes virtual. A promotion that
+    /// finds every slot of the bank taken (by voices still fading out) waits for a
+    /// later update.
     ///
-    /// Virtual playheads run on the game clock, and so do real ones: offline,
-    /// where each update follows the audio of its time step, a resumed voice
-    /// starts where it would be had it played all along (a test checks it within
-    /// 1 ms). On a device the game and audio clocks differ by up to one audio
-    /// block and the output latency.
+    /// A voice that goes virtual takes the mixer's playhead, where the bank
+    /// stopped it, and runs on by the game's time steps exactly: offline, where
+    /// each update follows the audio of its time step, a resumed voice starts
+    /// where it would be had it played all along (a test checks it within 0.1 ms
+    /// after ten minutes). On a device the game and audio clocks differ by up to
+    /// one audio block.
     ///
     /// O(voices), plus a sort of the virtual voices that can become real; no heap
     /// allocation.
