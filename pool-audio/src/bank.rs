@@ -153,6 +153,16 @@ impl VoiceBank {
                     voice.set_playback_rate(rate, fade);
                 }
             }
+            Command::SetPanning {
+                slot,
+                ticket,
+                panning,
+                fade,
+            } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.set_panning(panning, fade);
+                }
+            }
             Command::SetPosition {
                 slot,
                 ticket,

@@ -195,9 +195,7 @@ impl PlayParams {
     pub fn validate(&self) -> Result<(), ParamError> {
         check_volume(self.volume)?;
         check_playback_rate(self.playback_rate)?;
-        if !(-1.0..=1.0).contains(&self.panning) {
-            return Err(ParamError::Panning(self.panning));
-        }
+        check_panning(self.panning)?;
         if !(0.0..=1.0).contains(&self.spatial_blend) {
             return Err(ParamError::SpatialBlend(self.spatial_blend));
         }
@@ -223,6 +221,15 @@ pub(crate) fn check_playback_rate(rate: f64) -> Result<f64, ParamError> {
         Ok(rate)
     } else {
         Err(ParamError::PlaybackRate(rate))
+    }
+}
+
+/// A panning in `[-1, 1]`.
+pub(crate) fn check_panning(panning: f32) -> Result<f32, ParamError> {
+    if (-1.0..=1.0).contains(&panning) {
+        Ok(panning)
+    } else {
+        Err(ParamError::Panning(panning))
     }
 }
 

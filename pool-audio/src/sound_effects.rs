@@ -256,7 +256,7 @@ impl SoundEffects {
         let budget = Budget::new(volumes, settings.budget(peak.max()));
         self.sounds.push(Sound {
             name: name.to_string(),
-            source: Arc::new(Source::new(&data, budget)),
+            source: Arc::new(Source::new(&data, budget, peak)),
             settings,
             peak,
             volumes,

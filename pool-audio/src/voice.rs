@@ -99,9 +99,6 @@ pub(crate) struct Voice {
     pub(crate) place: Place,
     /// The play's own volume, in `[0, 1]`.
     pub(crate) play_volume: f64,
-    /// What the play's volume is lowered by so that its louder channel stays
-    /// inside its copy budget when panned: `1 / pan gain`.
-    pub(crate) pan_compensation: f64,
     /// Its level now, as [`Stealing::Quietest`] compares: its copy volume (by its
     /// rank among its sound's real copies) times the play's volume.
     pub(crate) volume: f64,
@@ -127,7 +124,6 @@ impl Voice {
             sound: 0,
             place: Place::Virtual(Playhead::At(0.0)),
             play_volume: 0.0,
-            pan_compensation: 1.0,
             volume: 0.0,
             playback_rate: 1.0,
             panning: 0.0,
@@ -143,12 +139,6 @@ impl Voice {
 
     pub(crate) fn is_real(&self) -> bool {
         matches!(self.place, Place::Real { .. })
-    }
-
-    /// The volume the voice bank plays it at: the play's volume over the
-    /// pan-law compensation (its copy level is the bank's).
-    pub(crate) fn bank_volume(&self) -> f64 {
-        self.play_volume * self.pan_compensation
     }
 
     /// Its rank as a candidate to give up its place: a paused voice is heard by

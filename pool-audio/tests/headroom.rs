@@ -141,6 +141,36 @@ fn a_stack_panned_hard_to_one_side_stays_under_the_headroom() {
 }
 
 #[test]
+fn a_stack_whose_panning_moves_stays_under_the_headroom_on_each_channel() {
+    // Eight copies in the middle, then swept hard left and on to hard right: the
+    // louder channel gets the pan law's sqrt 2 on the way, and the bank lowers
+    // the copies by it at every point of the fade.
+    let mut game = Game::new(false);
+    let sound = game.stack("tone", common::sine(440.0, 1.0), 8, |_| {
+        PlayParams::default()
+    });
+    let voices: Vec<_> = (0..8)
+        .map(|_| game.sfx.play(sound, PlayParams::default()))
+        .filter_map(Result::ok)
+        .collect();
+    assert!(!voices.is_empty());
+    game.render(0.05);
+    for (target, millis) in [(-1.0, 100), (1.0, 300)] {
+        for voice in &voices {
+            let fade = fade(Duration::from_millis(millis));
+            game.sfx.set_panning(*voice, target, fade).unwrap();
+        }
+        game.render(millis as f64 / 1000.0 + 0.05);
+    }
+    game.assert_under(HEADROOM, "a moving panning");
+    assert!(game.meter.peak() > HEADROOM * 0.9, "{}", game.meter.peak());
+    assert!(matches!(
+        game.sfx.set_panning(voices[0], f32::NAN, Tween::default()),
+        Err(VoiceError::InvalidParam(ParamError::Panning(_)))
+    ));
+}
+
+#[test]
 fn a_pitched_square_wave_and_a_resampled_file_stay_under_the_headroom() {
     // kira's cubic overshoots the edges by up to a quarter once it interpolates.
     for (rate, playback_rate) in [(48_000, 1.37), (48_000, 0.8), (44_100, 1.0), (22_050, 1.2)] {

@@ -494,3 +494,40 @@ fn fade(duration: Duration) -> Tween {
         ..Tween::default()
     }
 }
+
+#[test]
+fn a_full_command_queue_is_a_typed_error_counted_and_nothing_changes() {
+    // The mixer never runs: the voice bank's queue (1,024 commands at a cap of
+    // 64) fills up, and every call that would send one more says so.
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings::default());
+    let hum = sfx
+        .add_sound("hum", sine(1.0), SoundSettings::default())
+        .unwrap();
+    let voice = sfx.play(hum, PlayParams::default()).unwrap();
+    let mut sent = 1;
+    while sfx.set_listener([sent as f32, 0.0, 0.0]).is_ok() {
+        sent += 1;
+    }
+    assert_eq!(sent, 1_024, "commands the queue held");
+    assert_eq!(sfx.stats().queue_full, 1);
+    assert_eq!(
+        sfx.play(hum, PlayParams::default()),
+        Err(PlayError::QueueFull)
+    );
+    assert_eq!(
+        sfx.set_volume(voice, 0.5, Tween::default()),
+        Err(pool_audio::VoiceError::QueueFull)
+    );
+    assert_eq!(
+        sfx.stop(voice, Tween::default()),
+        Err(pool_audio::VoiceError::QueueFull)
+    );
+    assert!(sfx.contains(voice), "the refused stop changed nothing");
+    assert_eq!(sfx.copies_playing(hum), 1);
+    assert_eq!(sfx.stats().queue_full, 4);
+    // One block of the mixer reads the queue: room again.
+    manager.backend_mut().render(0.01).unwrap();
+    assert!(sfx.play(hum, PlayParams::default()).is_ok());
+    sfx.stop(voice, Tween::default()).unwrap();
+    assert!(!sfx.contains(voice));
+}

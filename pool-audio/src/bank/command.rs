@@ -29,7 +29,7 @@ pub(crate) enum Command {
         ticket: u32,
         fade: Tween,
     },
-    /// The play's volume (the game's volume over the pan-law compensation).
+    /// The play's volume.
     SetVolume {
         slot: u32,
         ticket: u32,
@@ -40,6 +40,12 @@ pub(crate) enum Command {
         slot: u32,
         ticket: u32,
         rate: f64,
+        fade: Tween,
+    },
+    SetPanning {
+        slot: u32,
+        ticket: u32,
+        panning: f32,
         fade: Tween,
     },
     SetPosition {
@@ -58,7 +64,8 @@ pub(crate) struct Start {
     /// The sound's index: voices of one sound share its budget.
     pub(crate) sound: u32,
     pub(crate) source: Arc<Source>,
-    /// Linear amplitude: the play's volume over the pan-law compensation.
+    /// Linear amplitude: the play's volume (the bank lowers a panned play by its
+    /// pan-law gain itself).
     pub(crate) volume: f64,
     pub(crate) panning: f32,
     pub(crate) rate: f64,

@@ -9,7 +9,9 @@ use kira::{Frame, StartTime, Tween};
 
 use super::budget::Budget;
 use super::transport::Transport;
+use crate::peak::SoundPeak;
 use crate::sound_error::{loop_region, samples};
+use crate::spatial::pan_law;
 
 /// A sound as the mixer reads it. Built once when the sound is added, from data
 /// that passed `SoundError`'s checks.
@@ -28,10 +30,12 @@ pub(crate) struct Source {
     pub(crate) start_time: StartTime,
     pub(crate) fade_in: Option<Tween>,
     pub(crate) budget: Budget,
+    /// Its measured peak per channel: what a panned play is lowered by.
+    pub(crate) peak: SoundPeak,
 }
 
 impl Source {
-    pub(crate) fn new(data: &StaticSoundData, budget: Budget) -> Self {
+    pub(crate) fn new(data: &StaticSoundData, budget: Budget, peak: SoundPeak) -> Self {
         let (offset, len) = match data.slice {
             Some((start, end)) => (start, end - start),
             None => (0, data.frames.len()),
@@ -52,6 +56,7 @@ impl Source {
             start_time: data.settings.start_time,
             fade_in: data.settings.fade_in_tween,
             budget,
+            peak,
         }
     }
 
@@ -83,5 +88,13 @@ impl Source {
 
     pub(super) fn reverse(&self) -> bool {
         self.reverse
+    }
+
+    /// Each channel's gain at `panning`: kira's pan law, lowered by the gain it
+    /// gives this sound's louder channel, so that a panned copy's louder channel
+    /// stays inside its share of the budget.
+    pub(super) fn pan(&self, panning: f32) -> [f32; 2] {
+        let compensation = (1.0 / self.peak.pan_gain(panning).max(1.0)) as f32;
+        pan_law(panning).map(|gain| gain * compensation)
     }
 }

@@ -8,14 +8,15 @@ use std::time::Duration;
 
 use kira::info::{Info, WhenToStart};
 use kira::{
-    Decibels, Easing, Frame, Parameter, PlaybackRate, StartTime, Tween, Value, interpolate_frame,
+    Decibels, Easing, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, Value,
+    interpolate_frame,
 };
 
 use super::command::{Begin, Start};
 use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
-use crate::spatial::{pan_law, spatial_gains};
+use crate::spatial::spatial_gains;
 
 /// What a voice is doing.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,7 +130,10 @@ pub(super) struct Voice {
     pub(super) onset: f32,
     /// Nothing of it has been rendered yet.
     pub(super) fresh: bool,
+    panning: Parameter<Panning>,
+    /// Each channel's gain from the panning (see `Source::pan`), for `pan_at`.
     pan: [f32; 2],
+    pan_at: f32,
     position: Option<[f32; 3]>,
     spatial_blend: f32,
     /// Per-channel gains from where it is: at the start of the mixer's current
@@ -172,7 +176,9 @@ impl Voice {
             settled: 0.0,
             onset: 0.0,
             fresh: true,
+            panning: fixed(Panning::CENTER),
             pan: [1.0, 1.0],
+            pan_at: 0.0,
             position: None,
             spatial_blend: 1.0,
             spatial_from: [1.0, 1.0],
@@ -237,7 +243,9 @@ impl Voice {
             fraction,
             volume: fixed(crate::level::kira_volume(start.volume)),
             rate: fixed(PlaybackRate(start.rate)),
-            pan: pan_law(start.panning),
+            panning: fixed(Panning(start.panning)),
+            pan: source.pan(start.panning),
+            pan_at: start.panning,
             position: start.position,
             spatial_blend: start.spatial_blend,
             rate_was: start.rate,
@@ -321,6 +329,10 @@ impl Voice {
         self.rate.set(Value::Fixed(PlaybackRate(rate)), fade);
     }
 
+    pub(super) fn set_panning(&mut self, panning: f32, fade: Tween) {
+        self.panning.set(Value::Fixed(Panning(panning)), fade);
+    }
+
     pub(super) fn set_position(&mut self, position: [f32; 3]) {
         self.position = Some(position);
     }
@@ -386,6 +398,7 @@ impl Voice {
         }
         self.volume.update(seconds, info);
         self.rate.update(seconds, info);
+        self.panning.update(seconds, info);
         self.copy.update(seconds, info);
         if self.fade.update(seconds, info) {
             self.faded = true;
@@ -421,6 +434,11 @@ impl Voice {
             return Change::None;
         };
         let volume = self.volume.value().as_amplitude();
+        let panning = self.panning.value().0;
+        if panning != self.pan_at {
+            self.pan = source.pan(panning);
+            self.pan_at = panning;
+        }
         let spatial =
             [0, 1].map(|c| self.spatial_from[c] + (self.spatial[c] - self.spatial_from[c]) * along);
         let gain = [0, 1].map(|c| self.weight * volume * self.pan[c] * spatial[c]);

@@ -12,7 +12,7 @@ use super::slots::{Ending, Retire};
 use crate::bank::Command;
 use crate::error::VoiceError;
 use crate::level::kira_volume;
-use crate::params::{check_fade, check_playback_rate, check_position, check_volume};
+use crate::params::{check_fade, check_panning, check_playback_rate, check_position, check_volume};
 use crate::voice::{Place, SoundId, Voice, VoiceHandle, VoiceKey};
 
 impl SoundEffects {
@@ -194,7 +194,7 @@ impl SoundEffects {
         };
         record.play_volume = volume;
         record.reference = (first * volume) as f32;
-        let level = kira_volume(record.bank_volume());
+        let level = kira_volume(record.play_volume);
         self.tell(key, |slot, ticket| Command::SetVolume {
             slot,
             ticket,
@@ -241,6 +241,49 @@ impl SoundEffects {
             slot,
             ticket,
             rate,
+            fade,
+        });
+        Ok(())
+    }
+
+    /// Sets a voice's panning, -1 (left) to 1 (right), reached with `fade`. A
+    /// panned voice is lowered by the gain kira's pan law gives its sound's
+    /// louder channel, at every point of the fade, so it stays inside its share
+    /// of its sound's budget.
+    ///
+    /// # Errors
+    /// [`VoiceError::InvalidParam`] for a panning that is NaN or outside
+    /// `[-1, 1]` (the voice is unchanged), or as [`stop`](Self::stop).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let hum = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// # let id = sfx.add_sound("car", hum.loop_region(..), SoundSettings::default())?;
+    /// let car = sfx.play(id, PlayParams::default().panning(-1.0))?;
+    /// sfx.set_panning(car, 1.0, Tween { duration: std::time::Duration::from_secs(2), ..Default::default() })?;
+    /// assert!(sfx.set_panning(car, 1.5, Tween::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_panning(
+        &mut self,
+        voice: VoiceHandle,
+        panning: f32,
+        fade: Tween,
+    ) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
+        let panning = check_panning(panning)?;
+        let fade = check_fade(fade)?;
+        self.room_for(1)?;
+        if let Some(record) = self.voices.get_mut(key) {
+            record.panning = panning;
+        }
+        self.tell(key, |slot, ticket| Command::SetPanning {
+            slot,
+            ticket,
+            panning,
             fade,
         });
         Ok(())

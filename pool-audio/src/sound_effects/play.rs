@@ -262,7 +262,6 @@ impl SoundEffects {
             *voice = Voice {
                 sound: sound.index,
                 play_volume: params.volume,
-                pan_compensation,
                 playback_rate: params.playback_rate,
                 panning: params.panning,
                 spatial_blend: params.spatial_blend,
@@ -406,14 +405,12 @@ impl SoundEffects {
         }
         entry.copies.push(handle);
         let reference = (entry.volumes.volume(0) * params.volume) as f32;
-        let pan_compensation = 1.0 / entry.peak.pan_gain(params.panning).max(1.0);
         let priority = entry.settings.priority;
         if let Some(voice) = self.voices.get_mut(handle) {
             *voice = Voice {
                 sound: sound.index,
                 place: Place::Real { slot, ticket: next },
                 play_volume: params.volume,
-                pan_compensation,
                 playback_rate: params.playback_rate,
                 panning: params.panning,
                 spatial_blend: params.spatial_blend,

@@ -395,7 +395,7 @@ impl SoundEffects {
             ticket,
             sound: voice.sound,
             source,
-            volume: voice.bank_volume(),
+            volume: voice.play_volume,
             panning: voice.panning,
             rate: voice.playback_rate,
             position: voice.position,
