@@ -1,6 +1,5 @@
 //! 100 explosions in one frame, and a battle: plain kira against the pool, on the
-//! offline backend, metered before kira's output clamp. (Slightly over the
-//! ~600-line guide: the two scenes, their tables and their pictures are one demo.)
+//! offline backend, metered before kira's output clamp.
 //!
 //! `cargo run --release -p pool-audio --example bomb [-- --out DIR] [--tsv]`
 //!

@@ -2,8 +2,7 @@
 //! continuous and mixed sounds, and every bad number a game can pass in. One test
 //! per situation; each failed before the peaks were measured, the pan law
 //! compensated, the outgoing and incoming copies kept inside the budget, the
-//! limiter added and the numbers checked. (Just over the ~600-line guide: one situation per test, read side by
-//! side.)
+//! limiter added and the numbers checked.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,9 +1,6 @@
 //! Many pools addressed by kind, as an effect registry maps an effect's name to its
 //! pool. A name is resolved once, when the kind is added, to a small [`KindId`];
 //! hot paths index a `Vec` with it and never hash a string.
-//!
-//! Slightly over the workspace's ~600-line guide: the ids, their errors and the
-//! registry belong together, and each public item carries a doc example.
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};

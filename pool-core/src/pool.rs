@@ -1,9 +1,6 @@
 //! The pool's public operations: acquire, release, reclaim, lookups, reinitialize,
 //! clear, trim and prewarm. How slots, lists and generations are kept is in
 //! `pool/storage.rs`; how hooks run under unwind guards is in `pool/hooks.rs`.
-//!
-//! This file is longer than the workspace's ~600-line guide because every public
-//! method carries its doc example; the code itself is about 350 lines.
 
 mod hooks;
 mod storage;

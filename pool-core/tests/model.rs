@@ -1,8 +1,6 @@
 //! Model-based test: random operation sequences applied to a real pool and to a
 //! trivially correct model (plain `Vec`s in acquisition order, an idle stack),
 //! compared after every step. The slotmap crate's own test is the template.
-//! (One file over the ~600-line guide: the model, the operations and the checks
-//! are read together.)
 //!
 //! Any operation may run with one piece of user code set to panic (the factory, a
 //! hook, the policy); the panic is caught as a game engine would catch it, and the

@@ -1,8 +1,5 @@
 //! The effect manager: one pool per kind, the clock, finished events. The draw
 //! list that reads it is in `draw.rs`.
-//!
-//! Over the workspace's ~600-line guide because every public method carries a doc
-//! example that asserts what it shows; the code is about 300 lines.
 
 use pool_core::{
     AddKindError as PoolAddKindError, Handle, KeyedPool, KindHandle, KindId, PolicyChoice, Pool,
