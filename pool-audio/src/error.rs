@@ -16,7 +16,7 @@ use crate::sound_error::SoundError;
 /// ```
 /// use pool_audio::PlayError;
 ///
-/// assert_eq!(PlayError::VoiceCap.to_string(), "every voice is busy and stealing is off");
+/// assert_eq!(PlayError::VoiceCap.to_string(), "the voice cap is reached and stealing is strict");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
@@ -27,9 +27,11 @@ pub enum PlayError {
     InvalidParam(ParamError),
     /// All the sound's copies are playing and it refuses when full.
     SoundLimit,
-    /// The voice cap is reached and stealing is [`Stealing::Strict`](crate::Stealing::Strict),
-    /// or so many voices are still fading out that kira has no room.
+    /// The voice cap is reached and stealing is [`Stealing::Strict`](crate::Stealing::Strict).
     VoiceCap,
+    /// Every voice of the voice bank is playing or still fading out (stopped or
+    /// stolen voices keep theirs for their fade): a later frame has one free.
+    NoFreeVoice,
     /// The sound's group is at its cap and its stealing is
     /// [`Stealing::Strict`](crate::Stealing::Strict).
     GroupCap,
@@ -54,7 +56,10 @@ impl fmt::Display for PlayError {
             Self::SoundLimit => {
                 f.write_str("all copies of this sound are playing and it refuses when full")
             }
-            Self::VoiceCap => f.write_str("every voice is busy and stealing is off"),
+            Self::VoiceCap => f.write_str("the voice cap is reached and stealing is strict"),
+            Self::NoFreeVoice => f.write_str(
+                "every voice of the voice bank is playing or still fading out: none is free this frame",
+            ),
             Self::GroupCap => f.write_str("the sound's group is full and its stealing is off"),
             Self::Retrigger => {
                 f.write_str("the sound was played more recently than its retrigger interval")

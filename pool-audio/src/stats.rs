@@ -35,9 +35,11 @@ pub struct AudioStats {
     pub ended_virtual: u64,
     /// Plays refused: the sound's copies were all playing and it refuses.
     pub refused_sound_limit: u64,
-    /// Plays refused: the voice cap was reached and stealing is off, or kira had
-    /// no room left for another fading voice.
+    /// Plays refused: the voice cap was reached and stealing is strict.
     pub refused_voice_cap: u64,
+    /// Plays refused: every voice of the voice bank was playing or still fading
+    /// out.
+    pub refused_no_free_voice: u64,
     /// Plays refused: the sound's group was full and its stealing is strict.
     pub refused_group_cap: u64,
     /// Plays refused by the retrigger interval.

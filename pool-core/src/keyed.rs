@@ -192,7 +192,7 @@ pub enum AddKindError {
     DuplicateName(String),
     /// The kind's pool configuration is invalid.
     Config(crate::ConfigError),
-    /// Kind ids are 32-bit: no more than `u32::MAX` kinds fit in one registry.
+    /// The registry holds [`MAX_KINDS`] (65,536) kinds already.
     TooManyKinds,
 }
 
@@ -201,7 +201,7 @@ impl fmt::Display for AddKindError {
         match self {
             Self::DuplicateName(name) => write!(f, "a kind named {name:?} is already added"),
             Self::Config(error) => error.fmt(f),
-            Self::TooManyKinds => f.write_str("no more kinds fit in this registry"),
+            Self::TooManyKinds => write!(f, "a registry holds at most {MAX_KINDS} kinds"),
         }
     }
 }

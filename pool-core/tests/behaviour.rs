@@ -557,3 +557,18 @@ fn ids_and_handles_of_another_keyed_pool_are_refused() {
     assert_eq!(a.get(in_a), Some(&1));
     assert_eq!(std::mem::size_of::<pool_core::KindHandle>(), 12);
 }
+
+#[test]
+fn a_registry_holds_max_kinds_and_says_so_past_them() {
+    let mut pools: KeyedPool<u8> = KeyedPool::new();
+    for kind in 0..pool_core::MAX_KINDS {
+        pools
+            .add_kind_lazy(&kind.to_string(), Pool::builder(|| 0u8).max_objects(1))
+            .unwrap();
+    }
+    let err = pools
+        .add_kind_lazy("one more", Pool::builder(|| 0u8).max_objects(1))
+        .unwrap_err();
+    assert_eq!(err, AddKindError::TooManyKinds);
+    assert_eq!(err.to_string(), "a registry holds at most 65536 kinds");
+}

@@ -203,13 +203,7 @@ impl Effects {
         } else {
             self.pools.add_kind_lazy(&kind.name, builder)
         };
-        let id = added.map_err(|error| match error {
-            PoolAddKindError::Config(error) => AddKindError::Pool {
-                name: kind.name.clone(),
-                error,
-            },
-            _ => AddKindError::DuplicateName(kind.name.clone()),
-        })?;
+        let id = added.map_err(|error| registry_error(&kind.name, error))?;
         self.kinds.push(KindEntry {
             definition: kind,
             timing,
@@ -705,4 +699,30 @@ fn validate(kind: &EffectKind) -> Result<Timing, AddKindError> {
         duration,
         looping: kind.playback == Playback::Loop,
     })
+}
+/// The effects' own error for what the kinds' registry refused.
+fn registry_error(name: &str, error: PoolAddKindError) -> AddKindError {
+    match error {
+        PoolAddKindError::Config(error) => AddKindError::Pool {
+            name: name.to_string(),
+            error,
+        },
+        PoolAddKindError::DuplicateName(name) => AddKindError::DuplicateName(name),
+        PoolAddKindError::TooManyKinds => AddKindError::TooManyKinds,
+        other => AddKindError::Registry(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_registry_is_reported_as_too_many_kinds_not_a_duplicate_name() {
+        let full = registry_error("spark", PoolAddKindError::TooManyKinds);
+        assert_eq!(full, AddKindError::TooManyKinds);
+        assert!(full.to_string().contains("at most 65536 kinds"), "{full}");
+        let taken = registry_error("spark", PoolAddKindError::DuplicateName("spark".into()));
+        assert_eq!(taken, AddKindError::DuplicateName("spark".into()));
+    }
 }

@@ -40,6 +40,10 @@ pub enum AddKindError {
         /// What is wrong with them.
         error: ConfigError,
     },
+    /// The effects hold [`pool_core::MAX_KINDS`] (65,536) kinds already.
+    TooManyKinds,
+    /// The kinds' registry refused the kind for a reason of its own.
+    Registry(pool_core::AddKindError),
 }
 
 impl fmt::Display for AddKindError {
@@ -57,6 +61,12 @@ impl fmt::Display for AddKindError {
                 "effect kind {name:?} has frame interval {interval} s (must be finite, at least 1 us, and all frames at most 71 minutes)"
             ),
             Self::Pool { name, error } => write!(f, "effect kind {name:?}: {error}"),
+            Self::TooManyKinds => write!(
+                f,
+                "no more effect kinds: a registry holds at most {} kinds",
+                pool_core::MAX_KINDS
+            ),
+            Self::Registry(error) => error.fmt(f),
         }
     }
 }

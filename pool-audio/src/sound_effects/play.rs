@@ -211,8 +211,8 @@ impl SoundEffects {
             Some(_) if !self.slots.has_room() => {
                 // Every slot holds a voice or one fading out.
                 if !virtualizes {
-                    self.stats.refused_voice_cap += 1;
-                    return Err(PlayError::VoiceCap);
+                    self.stats.refused_no_free_voice += 1;
+                    return Err(PlayError::NoFreeVoice);
                 }
                 None
             }
@@ -246,8 +246,8 @@ impl SoundEffects {
             displaced = Some((victim, became));
         }
         let Ok(acquired) = self.voices.try_acquire_detailed() else {
-            self.stats.refused_voice_cap += 1;
-            return Err(PlayError::VoiceCap);
+            self.stats.refused_no_free_voice += 1;
+            return Err(PlayError::NoFreeVoice);
         };
         if let Some(dropped) = acquired.recycled {
             // The least audible virtual voice gave its record up.
@@ -387,8 +387,8 @@ impl SoundEffects {
         // The same voice record under a new handle: the old one is stale.
         // (`renew` fails only when no slot index is left, after ~2^62 plays.)
         let Ok(handle) = self.voices.renew(victim) else {
-            self.stats.refused_voice_cap += 1;
-            return Err(PlayError::VoiceCap);
+            self.stats.refused_no_free_voice += 1;
+            return Err(PlayError::NoFreeVoice);
         };
         let order = self.next_order;
         self.next_order += 1;

@@ -362,7 +362,7 @@ impl SoundEffects {
             return Err(PlayError::Backend);
         };
         let Some((slot, ticket)) = self.slots.take(sound) else {
-            return Err(PlayError::VoiceCap);
+            return Err(PlayError::NoFreeVoice);
         };
         if let Some(voice) = self.voices.get_mut(key) {
             voice.place = Place::Real { slot, ticket };
