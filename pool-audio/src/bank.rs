@@ -186,15 +186,9 @@ impl VoiceBank {
         if slot as usize >= self.voices.len() {
             return;
         }
-        // A start the game replaced by a newer one is never played.
-        let waits =
-            start.begin == Begin::Fresh && start.source.start_time != kira::StartTime::Immediate;
-        let phase = if waits {
-            Phase::Waiting
-        } else {
-            Phase::Playing
-        };
-        if !self.shared.claim(slot, ticket, phase) {
+        // A start the game replaced by a newer one is never played. (Its phase
+        // is published once it has started.)
+        if !self.shared.claim(slot, ticket, Phase::Playing) {
             return;
         }
         if self.voices[slot as usize].state != State::Idle {

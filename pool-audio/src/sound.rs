@@ -30,10 +30,9 @@ pub(crate) struct Sound {
     pub(crate) min_retrigger: u64,
     /// Its real copies, oldest first.
     pub(crate) copies: ArrayVec<VoiceKey, { MAX_VOICES_PER_SOUND as usize }>,
-    /// A copy left: the others' levels are due to be told again.
-    pub(crate) restack: bool,
-    /// The most copies that play at once above the audibility floor: a play
-    /// that would push the oldest copy under it is not started.
+    /// The copies that may be real at once: `max_voices`, or fewer if the older
+    /// ones would fall under the audibility floor (a play that would push the
+    /// oldest copy under it is not started).
     pub(crate) audible: usize,
     /// Game time (microseconds), update count and place of the latest plays,
     /// newest last: one without a retrigger radius, up to `RECENT_PLAYS` with one.
@@ -45,15 +44,9 @@ pub(crate) struct Sound {
 }
 
 impl Sound {
-    /// The copies that may be real at once: `max_voices`, or fewer if the
-    /// older ones would fall under the audibility floor.
-    pub(crate) fn copy_limit(&self) -> usize {
-        self.audible
-    }
-
     /// `true` when a new copy needs an older one to give way.
     pub(crate) fn full(&self) -> bool {
-        self.copies.len() >= self.copy_limit()
+        self.copies.len() >= self.audible
     }
 }
 

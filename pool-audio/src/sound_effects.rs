@@ -262,7 +262,6 @@ impl SoundEffects {
             volumes,
             min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
             copies: ArrayVec::new(),
-            restack: false,
             audible: audible_copies(&volumes, settings.audibility_floor_db),
             recent: ArrayVec::new(),
             timeline: Timeline::of(&data),

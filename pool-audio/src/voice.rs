@@ -99,9 +99,6 @@ pub(crate) struct Voice {
     pub(crate) place: Place,
     /// The play's own volume, in `[0, 1]`.
     pub(crate) play_volume: f64,
-    /// Its level now, as [`Stealing::Quietest`] compares: its copy volume (by its
-    /// rank among its sound's real copies) times the play's volume.
-    pub(crate) volume: f64,
     pub(crate) playback_rate: f64,
     pub(crate) panning: f32,
     pub(crate) spatial_blend: f32,
@@ -124,7 +121,6 @@ impl Voice {
             sound: 0,
             place: Place::Virtual(Playhead::At(0.0)),
             play_volume: 0.0,
-            volume: 0.0,
             playback_rate: 1.0,
             panning: 0.0,
             spatial_blend: 1.0,
@@ -225,16 +221,17 @@ impl ExhaustionPolicy<Voice> for DropLeastAudible {
 
 /// The voice a full cap (global or group) gives up for a new play of a
 /// [`Virtualization::Kill`](crate::Virtualization::Kill) sound, among
-/// `candidates` (real voices, oldest first or in any order: `order` decides ties).
+/// `candidates`: real voices with their level now (for
+/// [`Stealing::Quietest`]), in any order (`order` decides ties).
 pub(crate) fn steal<'a>(
     stealing: Stealing,
     listener: [f32; 3],
-    candidates: impl Iterator<Item = (VoiceKey, &'a Voice)>,
+    candidates: impl Iterator<Item = (VoiceKey, &'a Voice, f64)>,
 ) -> Option<VoiceKey> {
-    let score = |v: &Voice| -> f64 {
+    let score = |v: &Voice, level: f64| -> f64 {
         match stealing {
             Stealing::Strict | Stealing::Oldest => v.order as f64,
-            Stealing::Quietest => v.volume,
+            Stealing::Quietest => level,
             Stealing::LowestPriority => f64::from(v.priority),
             Stealing::Furthest => -f64::from(v.position.map_or(0.0, |p| distance(p, listener))),
         }
@@ -244,8 +241,12 @@ pub(crate) fn steal<'a>(
     }
     // Lowest score; the oldest among equals.
     candidates
-        .min_by(|(_, a), (_, b)| score(a).total_cmp(&score(b)).then(a.order.cmp(&b.order)))
-        .map(|(key, _)| key)
+        .min_by(|(_, a, la), (_, b, lb)| {
+            score(a, *la)
+                .total_cmp(&score(b, *lb))
+                .then(a.order.cmp(&b.order))
+        })
+        .map(|(key, _, _)| key)
 }
 
 #[cfg(test)]

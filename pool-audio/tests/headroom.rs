@@ -8,11 +8,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kira::sound::static_sound::StaticSoundData;
-use kira::track::MainTrackBuilder;
+
 use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
-    MemoryLoader, MeterBuilder, MeterHandle, OfflineBackend, OfflineError, OfflineSettings,
-    ParamError, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundError, SoundLoader,
+    MemoryLoader, MeterHandle, OfflineBackend, OfflineError, OfflineSettings, ParamError,
+    PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundError, SoundLoader,
     SoundSettings, VoiceError,
 };
 
@@ -36,23 +36,15 @@ impl Game {
     }
 
     fn at(rate: u32, limited: bool) -> Self {
-        let meter = MeterBuilder::new();
-        let reading = meter.handle();
-        let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
-            main_track_builder: MainTrackBuilder::new().with_effect(meter),
-            backend_settings: OfflineSettings { sample_rate: rate },
-            ..Default::default()
-        })
-        .unwrap();
         let mut settings = SoundEffectsSettings::default();
         if !limited {
             settings.limiter = None;
         }
-        let sfx = SoundEffects::new(&mut manager, settings).unwrap();
+        let (manager, sfx, meter) = common::metered(rate, settings);
         Self {
             manager,
             sfx,
-            meter: reading,
+            meter,
         }
     }
 

@@ -7,7 +7,7 @@
 mod common;
 
 use kira::sound::static_sound::StaticSoundData;
-use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
+use kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
     GroupSettings, OfflineBackend, PlayError, PlayParams, Resume, SoundEffects,
     SoundEffectsSettings, SoundId, SoundSettings, Stealing, Virtualization, VoiceHandle,
@@ -427,21 +427,6 @@ fn the_retrigger_interval_can_apply_within_a_radius_only() {
 /// The ramp's loop length: the alarm's half second is not a whole number of loops.
 const LOOP: f64 = 0.8;
 
-/// A loop that is a ramp: its output says where its playhead is.
-fn ramp(seconds: f64) -> StaticSoundData {
-    let frames = (seconds * f64::from(common::RATE)) as usize;
-    let samples: Vec<Frame> = (0..frames)
-        .map(|i| Frame::from_mono(i as f32 / frames as f32 - 0.5))
-        .collect();
-    StaticSoundData {
-        sample_rate: common::RATE,
-        frames: samples.into(),
-        settings: Default::default(),
-        slice: None,
-    }
-    .loop_region(..)
-}
-
 /// Renders `seconds` of a game that plays the ramp at 0 and, if `interrupt`, a
 /// higher-priority sound from 1 s to 1.5 s that takes the only voice.
 fn ramp_render(interrupt: bool, resume: Resume) -> Vec<f32> {
@@ -454,7 +439,14 @@ fn ramp_render(interrupt: bool, resume: Resume) -> Vec<f32> {
         .max_voices(1)
         .first_volume(0.5)
         .virtualization(Virtualization::Virtualize(resume));
-    let ramp = game.sfx.add_sound("ramp", ramp(LOOP), settings).unwrap();
+    let ramp = game
+        .sfx
+        .add_sound(
+            "ramp",
+            common::ramp((LOOP * f64::from(common::RATE)) as usize),
+            settings,
+        )
+        .unwrap();
     let voice = game.sfx.play(ramp, PlayParams::default()).unwrap();
     let alarm = game
         .sfx

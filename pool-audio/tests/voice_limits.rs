@@ -4,11 +4,10 @@
 
 use std::time::Duration;
 
-use kira::track::MainTrackBuilder;
-use kira::{AudioManager, AudioManagerSettings, Tween};
+use kira::{AudioManager, Tween};
 use pool_audio::{
-    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayError, PlayParams,
-    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Stealing, WhenFull,
+    MeterHandle, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings,
+    SoundId, SoundSettings, Stealing, WhenFull,
 };
 use proptest::prelude::*;
 
@@ -26,16 +25,7 @@ fn sine(seconds: f32) -> kira::sound::static_sound::StaticSoundData {
 fn setup(
     settings: SoundEffectsSettings,
 ) -> (AudioManager<OfflineBackend>, SoundEffects, MeterHandle) {
-    let meter = MeterBuilder::new();
-    let reading = meter.handle();
-    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
-        main_track_builder: MainTrackBuilder::new().with_effect(meter),
-        backend_settings: OfflineSettings { sample_rate: RATE },
-        ..Default::default()
-    })
-    .unwrap();
-    let sfx = SoundEffects::new(&mut manager, settings).unwrap();
-    (manager, sfx, reading)
+    common::metered(RATE, settings)
 }
 
 /// One game frame: update, then render a frame's worth of audio.

@@ -358,7 +358,8 @@ impl SoundEffects {
             _ => steal(
                 stealing,
                 self.listener,
-                self.displaceable_voices(group, group_full),
+                self.displaceable_voices(group, group_full)
+                    .map(|(key, voice)| (key, voice, self.level_now(key, voice))),
             ),
         }
     }
@@ -423,7 +424,6 @@ impl SoundEffects {
             voice.rank = super::selection::rank_of(voice, listener);
         }
         self.send_start(handle, Begin::Fresh);
-        self.restack(sound.index);
         let entry = &mut self.sounds[sound.index()];
         remember(entry, position.unwrap_or(listener), now, frame);
         self.stats.plays += 1;

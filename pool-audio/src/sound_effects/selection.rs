@@ -150,11 +150,6 @@ impl SoundEffects {
         self.stats.ended_virtual += ended;
         self.stats.virtualized += virtualized;
         self.stats.queue_full += deferred;
-        for sound in 0..self.sounds.len() {
-            if self.sounds[sound].restack {
-                self.restack(sound as u32);
-            }
-        }
 
         // Only candidates that could become real are sorted, most audible first.
         self.keep_promotable(&mut candidates);
@@ -211,7 +206,7 @@ impl SoundEffects {
             let sound = sound as usize;
             let entry = &self.sounds[sound];
             let (copies, sound_min) = self.sound_scratch[sound];
-            let threshold = if copies >= entry.copy_limit() {
+            let threshold = if copies >= entry.audible {
                 sound_min
             } else if let Some(group) = entry.settings.group {
                 let (real, group_min) = self.group_scratch[group.index as usize];
@@ -350,7 +345,6 @@ impl SoundEffects {
                 ticket,
                 elapsed: 0.0,
             });
-            self.restack(voice_sound(&self.voices, key));
         }
     }
 
@@ -376,7 +370,6 @@ impl SoundEffects {
         let group = entry.settings.group.map(|g| g.index);
         let order = self.voices.get(key).map_or(0, |v| v.order);
         self.slots.real.push(Real { key, order, group });
-        self.restack(sound);
         self.stats.peak_voices = self.stats.peak_voices.max(self.slots.real.len());
         Ok(())
     }
@@ -405,17 +398,20 @@ impl SoundEffects {
         self.bank.send(Command::Start(start)).is_ok()
     }
 
-    /// Gives each real copy of `sound` its level, by age (see `sound.rs`).
-    pub(super) fn restack(&mut self, sound: u32) {
-        let Some(entry) = self.sounds.get_mut(sound as usize) else {
-            return;
+    /// A real voice's level now, as [`Stealing::Quietest`](crate::Stealing::Quietest)
+    /// compares it: its sound's copy volume at its rank (its place among the
+    /// sound's real copies, newest first; see `sound.rs`) times the play's volume.
+    pub(super) fn level_now(&self, key: VoiceKey, voice: &Voice) -> f64 {
+        let Some(entry) = self.sounds.get(voice.sound as usize) else {
+            return 0.0;
         };
-        entry.restack = false;
-        for (rank, key) in entry.copies.iter().rev().enumerate() {
-            if let Some(voice) = self.voices.get_mut(*key) {
-                voice.volume = entry.volumes.volume(rank as u32) * voice.play_volume;
-            }
-        }
+        let rank = entry
+            .copies
+            .iter()
+            .rev()
+            .position(|k| *k == key)
+            .unwrap_or(0);
+        entry.volumes.volume(rank as u32) * voice.play_volume
     }
 
     /// What a voice is doing now: [`VoiceState::Gone`] for a stale handle or
@@ -488,14 +484,6 @@ pub(super) fn rank_of(voice: &Voice, listener: [f32; 3]) -> Rank {
 
 pub(super) fn virtualizes(virtualization: Virtualization) -> bool {
     matches!(virtualization, Virtualization::Virtualize(_))
-}
-
-/// The sound of the voice `key` (0 for a stale key: a harmless restack).
-fn voice_sound(
-    voices: &pool_core::Pool<Voice, crate::voice::DropLeastAudible, VoiceKey>,
-    key: VoiceKey,
-) -> u32 {
-    voices.get(key).map_or(0, |v| v.sound)
 }
 
 /// A linear fade (linear in amplitude, as the voice bank fades) starting now.

@@ -173,7 +173,6 @@ impl Retire<'_> {
             && let Some(at) = sound.copies.iter().position(|k| *k == key)
         {
             sound.copies.remove(at);
-            sound.restack = true;
         }
         match ending {
             Ending::Fade(fade) => {

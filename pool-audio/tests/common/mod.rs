@@ -1,25 +1,60 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests. Not every test binary uses every
+//! helper: the ones some binaries leave unused say so.
 
 use std::sync::Arc;
 
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
+use kira::track::MainTrackBuilder;
+use kira::{AudioManager, AudioManagerSettings};
+use pool_audio::{
+    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, SoundEffects, SoundEffectsSettings,
+};
 
 /// The offline sample rate the tests render at.
 pub(crate) const RATE: u32 = 48_000;
 
 /// A full-scale sine of `frequency` Hz lasting `seconds`.
 pub(crate) fn sine(frequency: f32, seconds: f32) -> StaticSoundData {
-    let frames: Arc<[Frame]> = (0..(seconds * RATE as f32) as usize)
-        .map(|i| {
-            let s = (i as f32 / RATE as f32 * frequency * std::f32::consts::TAU).sin();
-            Frame { left: s, right: s }
-        })
-        .collect();
+    mono(
+        (0..(seconds * RATE as f32) as usize)
+            .map(|i| (i as f32 / RATE as f32 * frequency * std::f32::consts::TAU).sin()),
+    )
+}
+
+/// A mono sound at [`RATE`] made of `samples`.
+fn mono(samples: impl Iterator<Item = f32>) -> StaticSoundData {
+    let frames: Arc<[Frame]> = samples.map(Frame::from_mono).collect();
     StaticSoundData {
         sample_rate: RATE,
         frames,
         settings: Default::default(),
         slice: None,
     }
+}
+
+/// A manager rendering offline at `rate`, a pre-clamp meter last on its main
+/// track, and sound effects with `settings` on it.
+#[allow(dead_code)]
+pub(crate) fn metered(
+    rate: u32,
+    settings: SoundEffectsSettings,
+) -> (AudioManager<OfflineBackend>, SoundEffects, MeterHandle) {
+    let meter = MeterBuilder::new();
+    let reading = meter.handle();
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+        main_track_builder: MainTrackBuilder::new().with_effect(meter),
+        backend_settings: OfflineSettings { sample_rate: rate },
+        ..Default::default()
+    })
+    .unwrap();
+    let sfx = SoundEffects::new(&mut manager, settings).unwrap();
+    (manager, sfx, reading)
+}
+
+/// A loop of `frames` frames rising from -0.5 to 0.5: its output says where its
+/// playhead is.
+#[allow(dead_code)]
+pub(crate) fn ramp(frames: usize) -> StaticSoundData {
+    mono((0..frames).map(|i| i as f32 / frames as f32 - 0.5)).loop_region(..)
 }
