@@ -532,3 +532,29 @@ fn a_full_command_queue_is_a_typed_error_counted_and_nothing_changes() {
     sfx.stop(voice, Tween::default()).unwrap();
     assert!(!sfx.contains(voice));
 }
+
+#[test]
+fn quietest_stealing_hears_each_copy_at_its_rank() {
+    // Two copies of one sound at full play volume and one of another at 0.9:
+    // copy volumes 0.3 then 0.24 (four copies sharing -1 dBFS), so the older
+    // copy of the first sound (0.24) is quieter than the other sound (0.27).
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings {
+        voice_cap: 3,
+        stealing: Stealing::Quietest,
+        ..Default::default()
+    });
+    let settings = SoundSettings::default().max_voices(4).first_volume(0.3);
+    let a = sfx.add_sound("a", sine(2.0), settings).unwrap();
+    let b = sfx.add_sound("b", sine(2.0), settings).unwrap();
+    let older = sfx.play(a, PlayParams::default()).unwrap();
+    frame(&mut manager, &mut sfx);
+    let newer = sfx.play(a, PlayParams::default()).unwrap();
+    frame(&mut manager, &mut sfx);
+    let other = sfx.play(b, PlayParams::default().volume(0.9)).unwrap();
+    frame(&mut manager, &mut sfx);
+    let volumes = sfx.copy_volumes(a).unwrap();
+    assert!(volumes.volume(1) < 0.9 * volumes.volume(0), "{volumes:?}");
+    let played = sfx.play_detailed(b, PlayParams::default()).unwrap();
+    assert_eq!(played.displaced.map(|(voice, _)| voice), Some(older));
+    assert!(sfx.contains(newer) && sfx.contains(other));
+}
