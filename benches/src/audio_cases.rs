@@ -224,7 +224,7 @@ impl AudioUpdate {
 
     /// Active voices (for the tests).
     pub fn active(&self) -> usize {
-        self.sfx.stats().active_voices
+        self.sfx.stats().real_voices
     }
 }
 
@@ -362,7 +362,7 @@ impl Workload for RenderSecond {
 const TORCH_VOLUME: f64 = 0.05;
 
 /// A looping tone for torches: every voice of it loops forever.
-fn torch_settings(copies: u32) -> SoundSettings {
+fn torch_settings(copies: usize) -> SoundSettings {
     SoundSettings::default()
         .max_voices(copies)
         .first_volume(TORCH_VOLUME)
@@ -427,7 +427,7 @@ impl AudioUpdateVirtual {
     /// Real and virtual voices (for the tests).
     pub fn voices(&self) -> (usize, usize) {
         let stats = self.sfx.stats();
-        (stats.active_voices, stats.virtual_voices)
+        (stats.real_voices, stats.virtual_voices)
     }
 }
 
@@ -492,7 +492,7 @@ impl VoicesRender {
     /// Real and virtual voices (for the tests).
     pub fn voices(&self) -> (usize, usize) {
         let stats = self._sfx.stats();
-        (stats.active_voices, stats.virtual_voices)
+        (stats.real_voices, stats.virtual_voices)
     }
 }
 
@@ -701,7 +701,7 @@ mod tests {
             render.buffer.iter().any(|s| *s != 0.0),
             "still playing after 2 s"
         );
-        assert_eq!(render._sfx.stats().active_voices, 10);
+        assert_eq!(render._sfx.stats().real_voices, 10);
     }
 
     #[test]

@@ -221,7 +221,11 @@ fn run_pool(input: &Input) {
                 model.prewarm(usize::MAX);
             }
             Op::Clear(include_live) => {
-                pool.clear(include_live);
+                if include_live {
+                    pool.clear();
+                } else {
+                    pool.clear_idle();
+                }
                 if include_live {
                     let live = std::mem::take(&mut model.live);
                     model.stale.extend(live.into_iter().map(|(h, _)| h));

@@ -7,7 +7,7 @@ use core::fmt;
 
 /// The most copies of one sound that may play at once (the copy slots of a sound
 /// live in a fixed-size array).
-pub const MAX_VOICES_PER_SOUND: u32 = 64;
+pub const MAX_VOICES_PER_SOUND: usize = 64;
 
 /// A per-sound setting out of range.
 ///
@@ -20,7 +20,7 @@ pub const MAX_VOICES_PER_SOUND: u32 = 64;
 #[non_exhaustive]
 pub enum AttenuationError {
     /// `max_voices` is not in `1..=64`.
-    MaxVoices(u32),
+    MaxVoices(usize),
     /// The first copy's volume is not a finite amplitude in `(0, 1]`.
     FirstVolume(f64),
     /// The budget is not a finite gain above 0.
@@ -87,7 +87,7 @@ impl CopyVolumes {
     /// # Ok::<(), pool_audio::AttenuationError>(())
     /// ```
     pub fn solve(
-        max_voices: u32,
+        max_voices: usize,
         first_volume: f64,
         budget: f64,
     ) -> Result<Self, AttenuationError> {
@@ -100,7 +100,7 @@ impl CopyVolumes {
         if !(budget.is_finite() && budget > 0.0) {
             return Err(AttenuationError::Budget(budget));
         }
-        let n = max_voices;
+        let n = max_voices as u32; // at most 64, checked above
         let first = first_volume.min(budget);
         let ratio = if n == 1 || first * f64::from(n) <= budget {
             1.0
@@ -279,6 +279,23 @@ mod tests {
         );
     }
 
+    /// The default levels as `SoundSettings::first_volume`'s docs state them: 8
+    /// copies from 0.5 fit -1 dBFS at 0.5, 0.22, 0.10; from the headroom itself,
+    /// the older copies are silent.
+    #[test]
+    fn the_default_levels_are_as_documented() {
+        let headroom = 10f64.powf(-1.0 / 20.0);
+        let stack = CopyVolumes::solve(8, 0.5, headroom).unwrap();
+        let first_three: Vec<f64> = (0..3)
+            .map(|i| (stack.volume(i) * 100.0).round() / 100.0)
+            .collect();
+        assert_eq!(first_three, [0.5, 0.22, 0.10]);
+        assert!((stack.total() - headroom).abs() < 1e-6);
+        let alone = CopyVolumes::solve(8, 1.0, headroom).unwrap();
+        assert_eq!(alone.volume(0), headroom);
+        assert_eq!(alone.volume(1), 0.0);
+    }
+
     proptest! {
         #[test]
         fn copies_sum_to_the_headroom_and_never_get_louder(
@@ -286,7 +303,7 @@ mod tests {
             v in 1e-6..=1.0f64,
             h in 1e-3..=1.0f64,
         ) {
-            let volumes = CopyVolumes::solve(n, v, h).unwrap();
+            let volumes = CopyVolumes::solve(n as usize, v, h).unwrap();
             let total = volumes.total();
             prop_assert!(total <= h + 1e-9, "total {total} above headroom {h}");
             if v * f64::from(n) <= h || n == 1 {

@@ -92,11 +92,11 @@ impl From<ParamError> for PlayError {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum VoiceError {
-    /// The voice ended, was stolen or was stopped: its handle is stale for good
-    /// (the workspace's one stale-handle error, as `pool_core` returns it).
+    /// The voice ended, was stolen or was stopped, or the handle was issued by
+    /// another [`SoundEffects`](crate::SoundEffects): it is stale here for good
+    /// (the workspace's one stale-handle error, as `pool_core` returns it for a
+    /// released object or another pool's handle).
     Stale(StaleHandle),
-    /// The handle was issued by another [`SoundEffects`](crate::SoundEffects).
-    WrongManager,
     /// The value given is out of range; the voice is unchanged.
     InvalidParam(ParamError),
     /// The voice bank's command queue has no room for what the call sends: the
@@ -105,13 +105,33 @@ pub enum VoiceError {
     QueueFull,
 }
 
+impl VoiceError {
+    /// `true` for [`Stale`](Self::Stale): the voice is gone for good, and the
+    /// game can forget its handle. A game that moves or changes voices it may
+    /// have lost matches on this instead of ending its frame with `?`:
+    ///
+    /// ```
+    /// # use pool_audio::{StaleHandle, VoiceError};
+    /// fn forget_if_gone(result: Result<(), VoiceError>) -> Result<(), VoiceError> {
+    ///     match result {
+    ///         Err(error) if error.is_stale() => Ok(()),
+    ///         other => other,
+    ///     }
+    /// }
+    /// assert_eq!(forget_if_gone(Err(VoiceError::Stale(StaleHandle))), Ok(()));
+    /// assert_eq!(forget_if_gone(Err(VoiceError::QueueFull)), Err(VoiceError::QueueFull));
+    /// ```
+    pub fn is_stale(&self) -> bool {
+        matches!(self, Self::Stale(_))
+    }
+}
+
 impl fmt::Display for VoiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Stale(_) => {
-                f.write_str("stale voice handle: the voice ended, was stolen or was stopped")
+                f.write_str("stale voice handle: the voice ended, was stolen or was stopped, or the handle is another SoundEffects'")
             }
-            Self::WrongManager => f.write_str("the voice handle belongs to another SoundEffects"),
             Self::InvalidParam(error) => error.fmt(f),
             Self::QueueFull => f.write_str(
                 "the voice bank's command queue is full: the mixer has not read it since its last block",

@@ -30,23 +30,47 @@ pub enum WhenFull {
 /// FMOD and Wwise call the same choice a sound's virtual voice behaviour, Unreal
 /// its virtualization mode.
 ///
+/// The default, [`Auto`](Self::Auto), decides by the sound's data when it is
+/// added: a looping sound (kira's `loop_region` set) virtualizes, so an engine,
+/// a torch or an ambience that loses its voice keeps its handle and comes back
+/// where it would be (FMOD's default for every sound); a sound that ends on its
+/// own is killed, since a one-shot heard late is a one-shot heard wrong.
+///
 /// ```
 /// use pool_audio::{Resume, SoundSettings, Virtualization};
 ///
-/// let torch = SoundSettings::default().virtualization(Virtualization::Virtualize(Resume::FromElapsed));
-/// assert_eq!(torch.virtualization, Virtualization::Virtualize(Resume::FromElapsed));
-/// assert_eq!(SoundSettings::default().virtualization, Virtualization::Kill);
+/// assert_eq!(SoundSettings::default().virtualization, Virtualization::Auto);
+/// let always = SoundSettings::default().virtualization(Virtualization::Virtualize(Resume::FromElapsed));
+/// assert_eq!(always.virtualization, Virtualization::Virtualize(Resume::FromElapsed));
+/// assert_eq!(Virtualization::Auto.resolve(true), Virtualization::Virtualize(Resume::FromElapsed));
+/// assert_eq!(Virtualization::Auto.resolve(false), Virtualization::Kill);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Virtualization {
-    /// The voice ends (a play is refused, a stolen voice is stopped): the
-    /// behaviour of one-shots nobody misses (the default).
+    /// [`Virtualize`](Self::Virtualize)`(`[`Resume::FromElapsed`]`)` for a looping
+    /// sound, [`Kill`](Self::Kill) for one that ends (the default).
     #[default]
+    Auto,
+    /// The voice ends (a play is refused, a stolen voice is stopped): the
+    /// behaviour of one-shots nobody misses.
     Kill,
     /// The voice goes virtual: it keeps its handle, parameters, position and
     /// playhead, costs no mixing, and becomes real again when it is among the
     /// most audible voices (see [`SoundEffects::update`](crate::SoundEffects::update)).
     Virtualize(Resume),
+}
+
+impl Virtualization {
+    /// What this choice is for a sound that loops (`looping`) or ends: `Auto`
+    /// becomes `Virtualize(Resume::FromElapsed)` or `Kill`, the others stay.
+    /// [`SoundEffects::add_sound`](crate::SoundEffects::add_sound) resolves it once.
+    pub fn resolve(self, looping: bool) -> Self {
+        match self {
+            Self::Auto if looping => Self::Virtualize(Resume::FromElapsed),
+            Self::Auto => Self::Kill,
+            other => other,
+        }
+    }
 }
 
 /// Where a virtual voice starts when it becomes real again.
@@ -79,8 +103,16 @@ pub enum Resume {
 #[must_use]
 pub struct SoundSettings {
     /// The most copies of this sound playing at once, `1..=64` (default 8).
-    pub max_voices: u32,
+    pub max_voices: usize,
     /// The first copy's volume, a linear amplitude in `(0, 1]` (default 0.5).
+    ///
+    /// Why not 1: the newest copy always plays at this volume, and the older ones
+    /// get what it leaves of the headroom. At 1 (or anything at the headroom) the
+    /// newest copy takes all of it and every older copy falls silent: the sound
+    /// plays one copy at a time. At 0.5, one copy alone peaks 6 dB under the
+    /// sound's own peak, and a burst of 8 still sums to -1 dBFS with each older
+    /// copy audible (0.5, 0.22, 0.10, ...). A sound that never stacks (a stinger, a
+    /// line of dialogue) plays at the headroom with `max_voices(1).first_volume(1.0)`.
     pub first_volume: f64,
     /// The level all copies together reach at most, in dBFS (default -1).
     pub headroom_db: f64,
@@ -95,7 +127,8 @@ pub struct SoundSettings {
     /// instead replaces its least audible copy if it is more audible (by the
     /// margin), or starts virtual.
     pub when_full: WhenFull,
-    /// What happens when a voice of this sound cannot be real (default: it ends).
+    /// What happens when a voice of this sound cannot be real (default
+    /// [`Virtualization::Auto`]: a looping sound goes virtual, a one-shot ends).
     pub virtualization: Virtualization,
     /// The voice group the sound belongs to (default `None`: only the voice cap
     /// limits it), from [`SoundEffects::add_group`](crate::SoundEffects::add_group).
@@ -119,7 +152,7 @@ impl Default for SoundSettings {
             min_retrigger: 0.0,
             priority: 0,
             when_full: WhenFull::RecycleOldest,
-            virtualization: Virtualization::Kill,
+            virtualization: Virtualization::Auto,
             group: None,
             retrigger_radius: None,
         }
@@ -135,7 +168,7 @@ impl SoundSettings {
     /// assert_eq!(settings.max_voices, 4);
     /// assert!(SoundSettings::default().max_voices(65).validate().is_err());
     /// ```
-    pub fn max_voices(mut self, max_voices: u32) -> Self {
+    pub fn max_voices(mut self, max_voices: usize) -> Self {
         self.max_voices = max_voices;
         self
     }
@@ -336,7 +369,7 @@ const MAX_RETRIGGER: f64 = 3600.0;
 #[non_exhaustive]
 pub enum SettingsError {
     /// `max_voices` not in `1..=64`.
-    MaxVoices(u32),
+    MaxVoices(usize),
     /// First-copy volume not an amplitude in `(0, 1]`.
     FirstVolume(f64),
     /// Headroom not finite or above 0 dBFS.

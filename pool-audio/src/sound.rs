@@ -29,7 +29,7 @@ pub(crate) struct Sound {
     pub(crate) volumes: CopyVolumes,
     pub(crate) min_retrigger: u64,
     /// Its real copies, oldest first.
-    pub(crate) copies: ArrayVec<VoiceKey, { MAX_VOICES_PER_SOUND as usize }>,
+    pub(crate) copies: ArrayVec<VoiceKey, MAX_VOICES_PER_SOUND>,
     /// The copies that may be real at once: `max_voices`, or fewer if the older
     /// ones would fall under the audibility floor (a play that would push the
     /// oldest copy under it is not started).

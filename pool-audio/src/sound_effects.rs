@@ -19,7 +19,7 @@ use kira::backend::Backend;
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, Decibels, Tween};
-use pool_core::{Pool, seconds_to_micros};
+use pool_core::{Pool, StaleHandle, seconds_to_micros};
 
 use crate::attenuation::CopyVolumes;
 use crate::bank::{BankBuilder, BankHandle, Budget, Source};
@@ -254,6 +254,10 @@ impl SoundEffects {
             owner: self.owner,
         };
         let budget = Budget::new(volumes, settings.budget(peak.max()));
+        let mut settings = settings;
+        settings.virtualization = settings
+            .virtualization
+            .resolve(data.settings.loop_region.is_some());
         self.sounds.push(Sound {
             name: name.to_string(),
             source: Arc::new(Source::new(&data, budget, peak)),
@@ -322,7 +326,7 @@ impl SoundEffects {
         if voice.owner == self.owner {
             Ok(voice.key)
         } else {
-            Err(VoiceError::WrongManager)
+            Err(VoiceError::Stale(StaleHandle))
         }
     }
 
@@ -430,10 +434,10 @@ impl SoundEffects {
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// assert_eq!(sfx.sound_name(id), Some("click"));
+    /// assert_eq!(sfx.name(id), Some("click"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn sound_name(&self, sound: SoundId) -> Option<&str> {
+    pub fn name(&self, sound: SoundId) -> Option<&str> {
         self.own_sound(sound).map(|s| s.name.as_str())
     }
 
@@ -449,8 +453,8 @@ impl SoundEffects {
     /// ```
     pub fn stats(&self) -> AudioStats {
         AudioStats {
-            active_voices: self.slots.real.len(),
-            virtual_voices: self.voices.live_len() - self.slots.real.len(),
+            real_voices: self.slots.real.len(),
+            virtual_voices: self.voices.live_count() - self.slots.real.len(),
             fading_voices: self.slots.leaving(),
             ..self.stats
         }

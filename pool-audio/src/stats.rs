@@ -5,13 +5,13 @@
 /// ```
 /// # use pool_audio::AudioStats;
 /// let stats = AudioStats::default();
-/// assert_eq!(stats.active_voices, 0);
+/// assert_eq!(stats.real_voices, 0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct AudioStats {
     /// Real voices now: mixed (or paused) by the voice bank.
-    pub active_voices: usize,
+    pub real_voices: usize,
     /// Virtual voices now: tracked, not mixed.
     pub virtual_voices: usize,
     /// The most real voices ever at once.

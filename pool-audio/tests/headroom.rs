@@ -13,7 +13,7 @@ use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
     MemoryLoader, MeterHandle, OfflineBackend, OfflineError, OfflineSettings, ParamError,
     PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundError, SoundLoader,
-    SoundSettings, VoiceError,
+    SoundSettings, StaleHandle, VoiceError,
 };
 
 mod common;
@@ -596,21 +596,21 @@ fn ids_and_handles_from_another_manager_are_refused() {
         Err(PlayError::UnknownSound)
     );
     assert_eq!(b.sfx.copies_playing(tone_a), 0);
-    assert!(b.sfx.sound_name(tone_a).is_none());
+    assert!(b.sfx.name(tone_a).is_none());
     let voice_a = a.sfx.play(tone_a, PlayParams::default()).unwrap();
     let voice_b = b.sfx.play(tone_b, PlayParams::default()).unwrap();
     assert!(!b.sfx.contains(voice_a));
     assert_eq!(
         b.sfx.stop(voice_a, fade(Duration::ZERO)),
-        Err(VoiceError::WrongManager)
+        Err(VoiceError::Stale(StaleHandle))
     );
     assert_eq!(
         b.sfx.set_volume(voice_a, 0.1, Tween::default()),
-        Err(VoiceError::WrongManager)
+        Err(VoiceError::Stale(StaleHandle))
     );
     assert_eq!(
         b.sfx.pause(voice_a, Tween::default()),
-        Err(VoiceError::WrongManager)
+        Err(VoiceError::Stale(StaleHandle))
     );
     b.sfx
         .stop_sound(tone_a, fade(Duration::ZERO))

@@ -46,7 +46,7 @@ struct SoundSpec {
     rate: u32,
     frames: usize,
     stereo_skew: f32,
-    max_voices: u32,
+    max_voices: usize,
     first_volume: f64,
     refuse: bool,
 }
@@ -67,7 +67,7 @@ fn sound_spec() -> impl Strategy<Value = SoundSpec> {
         prop::sample::select(vec![22_050u32, 32_000, 44_100, 48_000, 96_000]),
         100usize..6000,
         0.0f32..=1.0,
-        1u32..=12,
+        1usize..=12,
         0.05f64..=1.0,
         prop::bool::weighted(0.2),
     )

@@ -81,7 +81,7 @@ fn voices_beyond_the_cap_go_virtual_and_come_back_when_the_listener_walks_up() {
     use VoiceState::{Real as R, Virtual as V};
     assert_eq!(game.states(&voices), [R, R, R, R, V, V, V, V, V, V, V, V]);
     let stats = game.sfx.stats();
-    assert_eq!((stats.active_voices, stats.virtual_voices), (4, 8));
+    assert_eq!((stats.real_voices, stats.virtual_voices), (4, 8));
 
     // The listener walks to the far end: the four nearest there become real.
     game.sfx.set_listener([120.0, 0.0, 0.0]).unwrap();
@@ -90,7 +90,7 @@ fn voices_beyond_the_cap_go_virtual_and_come_back_when_the_listener_walks_up() {
     }
     assert_eq!(game.states(&voices), [V, V, V, V, V, V, V, V, R, R, R, R]);
     let stats = game.sfx.stats();
-    assert_eq!((stats.active_voices, stats.virtual_voices), (4, 8));
+    assert_eq!((stats.real_voices, stats.virtual_voices), (4, 8));
     assert!(stats.promoted >= 4 && stats.virtualized >= 4, "{stats:?}");
     assert!(
         voices.iter().all(|v| game.sfx.contains(*v)),
@@ -215,7 +215,7 @@ fn every_per_voice_operation_works_on_a_virtual_voice() {
     assert!(game.sfx.stop(near, Tween::default()).is_err());
     game.sfx.stop_all(Tween::default()).unwrap();
     let stats = game.sfx.stats();
-    assert_eq!((stats.active_voices, stats.virtual_voices), (0, 0));
+    assert_eq!((stats.real_voices, stats.virtual_voices), (0, 0));
 }
 
 #[test]
@@ -731,4 +731,62 @@ mod model {
             }
         }
     }
+}
+
+/// With the default settings, a looping sound whose voice loses its place to a
+/// louder one goes virtual and keeps its handle, so the game's per-frame
+/// `set_position(engine, ..)?` goes on working; a one-shot in the same place
+/// ends. The loop comes back when the louder voice ends.
+#[test]
+fn by_default_a_stolen_loop_goes_virtual_and_a_stolen_one_shot_ends() {
+    let mut game = Game::capped(1);
+    let engine = game
+        .sfx
+        .add_sound("engine", looped(1.0), SoundSettings::default())
+        .unwrap();
+    let blip = game
+        .sfx
+        .add_sound("blip", common::sine(330.0, 1.0), SoundSettings::default())
+        .unwrap();
+    let shout = game
+        .sfx
+        .add_sound(
+            "shout",
+            common::sine(440.0, 0.2),
+            SoundSettings::default().priority(10),
+        )
+        .unwrap();
+
+    let car = game.sfx.play(engine, at(5.0)).unwrap();
+    game.frame();
+    game.sfx.play(shout, at(1.0)).unwrap();
+    game.frame();
+    assert_eq!(game.sfx.state(car), VoiceState::Virtual, "the loop waits");
+    for step in 0..30 {
+        game.sfx
+            .set_position(car, [5.0 + step as f32 * 0.1, 0.0, 0.0])
+            .unwrap();
+        game.frame();
+    }
+    assert_eq!(
+        game.sfx.state(car),
+        VoiceState::Real,
+        "back once the shout ended"
+    );
+
+    let ping = game.sfx.play(blip, at(5.0)).unwrap();
+    game.sfx.stop(car, Tween::default()).unwrap();
+    for _ in 0..3 {
+        game.frame();
+    }
+    assert_eq!(game.sfx.state(ping), VoiceState::Real);
+    game.sfx.play(shout, at(1.0)).unwrap();
+    game.frame();
+    assert_eq!(game.sfx.state(ping), VoiceState::Gone, "the one-shot ends");
+    assert!(
+        game.sfx
+            .set_position(ping, [0.0; 3])
+            .unwrap_err()
+            .is_stale()
+    );
 }

@@ -175,10 +175,7 @@ fn the_voice_cap_steals_by_each_policy() {
     assert_eq!(alive, [true, true, true]);
     assert_eq!(sfx.stats().refused_voice_cap, 1);
     let (_, sfx) = steal_with(Stealing::Oldest);
-    assert_eq!(
-        (sfx.stats().stolen_voices, sfx.stats().active_voices),
-        (1, 3)
-    );
+    assert_eq!((sfx.stats().stolen_voices, sfx.stats().real_voices), (1, 3));
 }
 
 #[test]
@@ -315,7 +312,7 @@ proptest! {
         ops in prop::collection::vec(op(), 0..120),
     ) {
         let (mut manager, mut sfx, _) = setup(SoundEffectsSettings { voice_cap: cap, stealing, ..Default::default() });
-        let limits = [2u32, 3, 5];
+        let limits = [2usize, 3, 5];
         let sounds: Vec<SoundId> = limits
             .iter()
             .enumerate()
@@ -349,17 +346,17 @@ proptest! {
                 _ => {}
             }
             let stats = sfx.stats();
-            prop_assert!(stats.active_voices <= cap);
-            prop_assert!(stats.active_voices + stats.fading_voices <= 2 * cap, "the bank's slots");
+            prop_assert!(stats.real_voices <= cap);
+            prop_assert!(stats.real_voices + stats.fading_voices <= 2 * cap, "the bank's slots");
             let mut fading = 0;
             for (sound, limit) in sounds.iter().zip(limits) {
-                prop_assert!(sfx.copies_playing(*sound) <= limit as usize);
+                prop_assert!(sfx.copies_playing(*sound) <= limit);
                 fading += sfx.copies_fading(*sound);
             }
             // Copies still fading hold a slot of the bank each, until it is done.
             prop_assert!(fading <= stats.fading_voices);
             let live = handles.iter().filter(|h| sfx.contains(**h)).count();
-            prop_assert_eq!(live, stats.active_voices);
+            prop_assert_eq!(live, stats.real_voices);
         }
     }
 }
@@ -399,7 +396,7 @@ fn the_banks_slots_are_never_overrun_however_seldom_the_mixer_renders() {
         }
         sfx.update(FRAME).unwrap();
         let stats = sfx.stats();
-        assert!(stats.active_voices + stats.fading_voices <= 8);
+        assert!(stats.real_voices + stats.fading_voices <= 8);
     }
     assert!(refused > 0, "the guard was exercised");
     // Said as what it is: voices still fading out, not a strict voice cap.
@@ -469,11 +466,11 @@ fn positioned_voices_are_limited_by_the_voice_cap_only() {
             frame(&mut manager, &mut sfx);
         }
     }
-    assert_eq!(sfx.stats().active_voices, 48);
+    assert_eq!(sfx.stats().real_voices, 48);
     // One more recycles a copy: the cap holds.
     sfx.play(hum, PlayParams::default().position([1.0, 0.0, 0.0]))
         .unwrap();
-    assert_eq!(sfx.stats().active_voices, 48);
+    assert_eq!(sfx.stats().real_voices, 48);
     manager.backend_mut().render(0.1).unwrap();
     assert!(meter.peak() > 0.0 && meter.peak() < 0.9);
 }

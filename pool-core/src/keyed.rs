@@ -365,17 +365,18 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         (kind.owner() == self.owner).then_some(kind.index())
     }
 
-    /// `true` if this registry issued `kind`.
+    /// `true` if `kind` is one of this registry's kinds (a kind of another
+    /// registry is not, even at the same index).
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
     /// let spark = pools.add_kind("spark", Pool::builder(|| 0).max_objects(8))?;
-    /// assert!(pools.issued(spark));
-    /// assert!(!KeyedPool::<u32>::new().issued(spark));
+    /// assert!(pools.contains_kind(spark));
+    /// assert!(!KeyedPool::<u32>::new().contains_kind(spark));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn issued(&self, kind: KindId) -> bool {
+    pub fn contains_kind(&self, kind: KindId) -> bool {
         self.slot(kind)
             .is_some_and(|index| index < self.pools.len())
     }
@@ -417,7 +418,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     }
 
     /// The pool of one kind: its stats, iteration, reinitialize, clear (destroying a
-    /// kind's objects is `pool_mut(kind).clear(true)`).
+    /// kind's objects is `pool_mut(kind).clear()`).
     ///
     /// ```
     /// # use pool_core::{KeyedPool, Pool};
@@ -435,7 +436,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// # use pool_core::{KeyedPool, Pool};
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
     /// let a = pools.add_kind("a", Pool::builder(|| 0).initial(3).max_objects(3)).unwrap();
-    /// pools.pool_mut(a).unwrap().clear(true);
+    /// pools.pool_mut(a).unwrap().clear();
     /// assert_eq!(pools.pool(a).unwrap().stats().total, 0);
     /// ```
     pub fn pool_mut(&mut self, kind: KindId) -> Option<&mut Pool<T, P, K>> {
@@ -467,7 +468,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
     /// pools.add_kind("a", Pool::builder(|| 0).initial(2).max_objects(2)).unwrap();
     /// for (_, pool) in pools.iter_mut() {
-    ///     pool.clear(true);
+    ///     pool.clear();
     /// }
     /// assert_eq!(pools.iter().map(|(_, pool)| pool.stats().total).sum::<usize>(), 0);
     /// ```

@@ -645,37 +645,49 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         self.prewarm();
     }
 
-    /// Drops every idle object, and with `include_live` every
-    /// live one too (their handles become stale; the release hook is not run, the
-    /// destroy hook is). Slots are kept for reuse; the pool grows again on demand.
+    /// Drops every object, live and idle: live handles become stale (the release
+    /// hook is not run, the destroy hook is). Slots are kept for reuse; the pool
+    /// grows again on demand. To drop only idle objects, [`clear_idle`](Self::clear_idle).
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let mut pool: Pool<u32> = Pool::new(4, 8, || 0).unwrap();
+    /// let gone = pool.acquire();
+    /// pool.clear();
+    /// assert!(!pool.contains(gone));
+    /// assert_eq!(pool.stats().total, 0);
+    /// ```
+    pub fn clear(&mut self) {
+        while self.live_head() != SENTINEL {
+            let index = self.live_head();
+            self.unlink_live(index);
+            self.live -= 1;
+            self.live_destroyed += 1;
+            if self.end_generation(index) {
+                self.destroy(index);
+            } else {
+                let object = self.slots[index as usize].value.take();
+                self.destroy_object(object);
+            }
+        }
+        self.trim_idle(0);
+    }
+
+    /// Drops every idle object; live objects and their handles stay. Returns how
+    /// many were dropped (it is [`trim_idle(0)`](Self::trim_idle)).
     ///
     /// ```
     /// use pool_core::Pool;
     ///
     /// let mut pool: Pool<u32> = Pool::new(4, 8, || 0).unwrap();
     /// let kept = pool.acquire();
-    /// pool.clear(false);
+    /// assert_eq!(pool.clear_idle(), 3);
+    /// assert!(pool.contains(kept));
     /// assert_eq!((pool.stats().live, pool.stats().idle), (1, 0));
-    /// pool.clear(true);
-    /// assert!(!pool.contains(kept));
-    /// assert_eq!(pool.stats().total, 0);
     /// ```
-    pub fn clear(&mut self, include_live: bool) {
-        if include_live {
-            while self.live_head() != SENTINEL {
-                let index = self.live_head();
-                self.unlink_live(index);
-                self.live -= 1;
-                self.live_destroyed += 1;
-                if self.end_generation(index) {
-                    self.destroy(index);
-                } else {
-                    let object = self.slots[index as usize].value.take();
-                    self.destroy_object(object);
-                }
-            }
-        }
-        self.trim_idle(0);
+    pub fn clear_idle(&mut self) -> usize {
+        self.trim_idle(0)
     }
 
     /// Drops idle objects until at most `keep` remain; returns how many were dropped.
@@ -766,9 +778,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// # use pool_core::Pool;
     /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
     /// pool.acquire();
-    /// assert_eq!(pool.live_len(), 1);
+    /// assert_eq!(pool.live_count(), 1);
     /// ```
-    pub fn live_len(&self) -> usize {
+    pub fn live_count(&self) -> usize {
         self.live
     }
 

@@ -41,7 +41,7 @@ fn clearing_a_live_object_in_its_last_generation_retires_the_slot() {
     let mut pool: Pool<u32> = Pool::new(0, 2, || 0).unwrap();
     let handle = pool.acquire();
     let handle = pool.set_generation_for_test(handle, u32::MAX);
-    pool.clear(true);
+    pool.clear();
     assert!(!pool.contains(handle));
     assert_eq!(pool.stats().total, 0);
     let again = pool.acquire();

@@ -147,7 +147,7 @@ fn reinitialize_returns_to_initial_size_and_invalidates_every_handle() {
     assert_eq!((stats.live, stats.idle, stats.total), (0, 3, 3));
     assert!(handles.iter().all(|h| !pool.contains(*h)));
     // From below the initial size it creates the shortfall.
-    pool.clear(true);
+    pool.clear();
     assert_eq!(pool.stats().total, 0);
     pool.reinitialize();
     assert_eq!(pool.stats().idle, 3);
@@ -300,7 +300,7 @@ fn the_destroy_hook_sees_every_object_including_when_the_pool_drops() {
 fn clear_without_live_keeps_live_objects_working() {
     let mut pool: Pool<u32> = Pool::new(5, 8, || 0).unwrap();
     let kept = pool.acquire();
-    pool.clear(false);
+    pool.clear_idle();
     assert!(pool.contains(kept));
     pool.release(kept).unwrap();
     assert_eq!(pool.stats().idle, 1);
@@ -543,7 +543,7 @@ fn ids_and_handles_of_another_keyed_pool_are_refused() {
         Err(KeyedError::UnknownKind(spark_a))
     );
     assert!(b.pool(spark_a).is_none() && b.name(spark_a).is_none() && b.stats(spark_a).is_none());
-    assert!(!b.issued(spark_a) && a.issued(spark_a));
+    assert!(!b.contains_kind(spark_a) && a.contains_kind(spark_a));
     let in_a = a.acquire(spark_a);
     let in_b = b.acquire(smoke_b);
     assert_eq!(

@@ -540,7 +540,13 @@ fn apply<P: ExhaustionPolicy<Obj>>(
             done.is_none()
         }
         Op::Clear(include_live) => {
-            let done = attempt(|| pool.clear(include_live));
+            let done = attempt(|| {
+                if include_live {
+                    pool.clear();
+                } else {
+                    pool.clear_idle();
+                }
+            });
             'model: {
                 if include_live {
                     while !model.live.is_empty() {
@@ -750,7 +756,7 @@ proptest! {
                 }
                 KeyedOp::ClearKind(k) => {
                     let k = k % kinds.len();
-                    pools.pool_mut(ids[k]).unwrap().clear(true);
+                    pools.pool_mut(ids[k]).unwrap().clear();
                     stale.append(&mut live[k]);
                 }
                 KeyedOp::Foreign(k) => {

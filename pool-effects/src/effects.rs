@@ -242,6 +242,20 @@ impl Effects {
         self.pools.kind(name)
     }
 
+    /// The name a kind was added under (`None` for another `Effects`' id).
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// assert_eq!(effects.name(hit), Some("hit"));
+    /// assert_eq!(Effects::new().name(hit), None);
+    /// # Ok::<(), pool_effects::AddKindError>(())
+    /// ```
+    pub fn name(&self, kind: KindId) -> Option<&str> {
+        self.pools.name(kind)
+    }
+
     /// The definition of a kind.
     ///
     /// ```
@@ -257,7 +271,7 @@ impl Effects {
 
     /// A kind's entry, if this `Effects` defined it (ids know their issuer).
     fn entry(&self, kind: KindId) -> Option<&KindEntry> {
-        if self.pools.issued(kind) {
+        if self.pools.contains_kind(kind) {
             self.kinds.get(kind.index())
         } else {
             None
@@ -526,7 +540,7 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn live_count(&self) -> usize {
-        self.pools.iter().map(|(_, pool)| pool.live_len()).sum()
+        self.pools.iter().map(|(_, pool)| pool.live_count()).sum()
     }
 
     /// Per-kind statistics.
@@ -618,25 +632,46 @@ impl Effects {
             .pools
             .pool_mut(kind)
             .ok_or(SpawnError::UnknownKind(kind))?;
-        pool.clear(true);
+        pool.clear();
         Ok(())
     }
 
-    /// For every kind: drops idle instances, and with
-    /// `include_live` the live ones too.
+    /// For every kind: drops idle instances; live effects play on. Returns how
+    /// many were dropped. To end every effect as well, [`clear`](Self::clear).
     ///
     /// ```
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
     /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
-    /// effects.clear(false);
+    /// assert_eq!(effects.clear_idle(), 9);
     /// assert_eq!(effects.stats(hit).unwrap().pool.total, 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn clear(&mut self, include_live: bool) {
+    pub fn clear_idle(&mut self) -> usize {
+        self.pools
+            .iter_mut()
+            .map(|(_, pool)| pool.clear_idle())
+            .sum()
+    }
+
+    /// For every kind: every live effect ends (its handle goes stale, no finished
+    /// event is reported) and every instance is dropped; kinds stay added and
+    /// their pools grow again on demand.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.clear();
+    /// assert!(!effects.contains(spark));
+    /// assert_eq!(effects.stats(hit).unwrap().pool.total, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clear(&mut self) {
         for (_, pool) in self.pools.iter_mut() {
-            pool.clear(include_live);
+            pool.clear();
         }
     }
 
@@ -655,7 +690,7 @@ impl Effects {
     /// ```
     pub fn reinitialize(&mut self) {
         for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
-            entry.reinitialized += pool.live_len() as u64;
+            entry.reinitialized += pool.live_count() as u64;
             pool.reinitialize();
         }
     }

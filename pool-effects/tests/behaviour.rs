@@ -314,7 +314,7 @@ fn kinds_prewarm_in_steps_and_reinitialize_to_their_initial_size() {
     for _ in 0..10 {
         effects.spawn(kinds[2], [0.0, 0.0]).unwrap();
     }
-    effects.clear(false);
+    effects.clear_idle();
     assert_eq!(effects.stats(kinds[2]).unwrap().pool.total, 10);
     effects.reinitialize();
     for kind in kinds {

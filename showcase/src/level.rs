@@ -308,7 +308,7 @@ impl Level {
         self.effects.update(DT)?;
         self.draw.fill(&self.effects);
         let stats = self.sfx.stats();
-        self.max_real = self.max_real.max(stats.active_voices);
+        self.max_real = self.max_real.max(stats.real_voices);
         self.max_virtual = self.max_virtual.max(stats.virtual_voices);
         Ok(())
     }

@@ -87,7 +87,7 @@ impl Pictures {
     pub(crate) fn sample(&mut self, level: &Level) {
         let stats = level.sfx.stats();
         self.readings.push(Reading {
-            real: stats.active_voices,
+            real: stats.real_voices,
             virtual_voices: stats.virtual_voices,
             gain_reduction_db: level.take_gain_reduction_db(),
             peak: level.last_frame_peak(),

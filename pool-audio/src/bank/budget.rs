@@ -97,7 +97,7 @@ impl Room {
 mod tests {
     use super::*;
 
-    fn budget(copies: u32, first: f64, total: f64) -> Budget {
+    fn budget(copies: usize, first: f64, total: f64) -> Budget {
         Budget::new(CopyVolumes::solve(copies, first, total).unwrap(), total)
     }
 
@@ -124,7 +124,7 @@ mod tests {
             (3, 0.4, 0.89),
         ] {
             let b = budget(copies, first, total);
-            let levels = settled(&b, copies as usize);
+            let levels = settled(&b, copies);
             let sum: f32 = levels.iter().sum();
             assert!(sum + b.onset(0) <= b.total + 1e-6, "{levels:?}");
             assert_eq!(levels[0], b.onset(0), "the newest keeps its onset level");

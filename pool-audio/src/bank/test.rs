@@ -61,7 +61,7 @@ fn level(value: f32, frames: usize) -> StaticSoundData {
 }
 
 /// A budget that lets one copy play at full level, `copies` copies at `first`.
-fn source(data: &StaticSoundData, copies: u32, first: f64, total: f64) -> Arc<Source> {
+fn source(data: &StaticSoundData, copies: usize, first: f64, total: f64) -> Arc<Source> {
     let levels = CopyVolumes::solve(copies, first, total).unwrap();
     let peak = crate::peak::SoundPeak::measure(data).unwrap();
     Arc::new(Source::new(data, Budget::new(levels, total), peak))

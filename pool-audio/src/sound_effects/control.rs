@@ -65,8 +65,8 @@ impl SoundEffects {
     /// new copy of the sound cuts a fade longer than the steal fade short.
     ///
     /// # Errors
-    /// [`VoiceError::Stale`] if it already ended, [`VoiceError::WrongManager`] for
-    /// another manager's handle, [`VoiceError::InvalidParam`] for a fade whose
+    /// [`VoiceError::Stale`] if it already ended or is another manager's handle,
+    /// [`VoiceError::InvalidParam`] for a fade whose
     /// easing power is NaN, infinite or negative, [`VoiceError::QueueFull`] when
     /// the voice bank's queue is full (nothing changes then).
     ///
@@ -345,7 +345,7 @@ impl SoundEffects {
     /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// sfx.play(id, PlayParams::default())?;
     /// sfx.stop_all(Tween { duration: Duration::from_millis(10), ..Default::default() })?;
-    /// assert_eq!(sfx.stats().active_voices, 0);
+    /// assert_eq!(sfx.stats().real_voices, 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop_all(&mut self, fade: Tween) -> Result<(), VoiceError> {

@@ -156,7 +156,7 @@ impl SoundEffects {
                         victim: Some(victim),
                         recycle: true,
                     })
-            } else if entry.copies.len() < settings.max_voices as usize {
+            } else if entry.copies.len() < settings.max_voices {
                 // Another copy would push the oldest under the audibility floor.
                 self.stats.refused_inaudible += 1;
                 return Err(PlayError::Inaudible);

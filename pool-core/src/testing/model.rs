@@ -410,8 +410,13 @@ fn apply<T: 'static, P: ExhaustionPolicy<T>>(
             Ok(())
         }
         Op::Clear(include_live) => {
-            *said = format!("clear({include_live})");
-            pool.clear(include_live);
+            if include_live {
+                *said = "clear()".into();
+                pool.clear();
+            } else {
+                *said = "clear_idle()".into();
+                pool.clear_idle();
+            }
             if include_live {
                 // Destroyed, not released.
                 let live = model.live.len();
