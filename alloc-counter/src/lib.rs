@@ -20,6 +20,10 @@ use std::cell::Cell;
 
 thread_local! {
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    /// Bytes allocated minus bytes freed on this thread (a block freed on another
+    /// thread than its own makes it drift; the peak measures one thread's work).
+    static LIVE_BYTES: Cell<i64> = const { Cell::new(0) };
+    static PEAK_BYTES: Cell<i64> = const { Cell::new(0) };
 }
 
 /// The system allocator, counting every allocation and reallocation made on each
@@ -42,6 +46,14 @@ fn count() {
     ALLOCATIONS.with(|count| count.set(count.get() + 1));
 }
 
+fn grow(bytes: i64) {
+    let live = LIVE_BYTES.with(|live| {
+        live.set(live.get() + bytes);
+        live.get()
+    });
+    PEAK_BYTES.with(|peak| peak.set(peak.get().max(live)));
+}
+
 // SAFETY: every call is forwarded unchanged to the system allocator, so its
 // contract holds; the counter is a const-initialized thread-local `Cell` without a
 // destructor, so counting never allocates or re-enters the allocator.
@@ -49,17 +61,20 @@ fn count() {
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count();
+        grow(layout.size() as i64);
         // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, forwarded as is.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        grow(-(layout.size() as i64));
         // SAFETY: `ptr` was allocated by `System` (through this allocator) with `layout`.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count();
+        grow(new_size as i64 - layout.size() as i64);
         // SAFETY: as for `dealloc`, and the caller upholds `realloc`'s contract.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -85,6 +100,32 @@ pub fn allocations_during(f: impl FnOnce()) -> u64 {
     let before = thread_allocations();
     f();
     thread_allocations() - before
+}
+
+/// The most heap memory, in bytes, that `f` held at once on this thread beyond
+/// what was held when it started (0 unless [`CountingAllocator`] is the global
+/// allocator): what a loader needs while it decodes, say.
+///
+/// ```
+/// #[global_allocator]
+/// static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+///
+/// fn main() {
+///     let peak = alloc_counter::peak_bytes_during(|| {
+///         let a = vec![0u8; 1000];
+///         drop(a);
+///         drop(vec![0u8; 600]);
+///     });
+///     assert_eq!(peak, 1000);
+/// }
+/// ```
+pub fn peak_bytes_during(f: impl FnOnce()) -> usize {
+    let before = LIVE_BYTES.with(Cell::get);
+    let outer_peak = PEAK_BYTES.with(|peak| peak.replace(before));
+    f();
+    let peak = PEAK_BYTES.with(Cell::get);
+    PEAK_BYTES.with(|cell| cell.set(outer_peak.max(peak)));
+    (peak - before).max(0) as usize
 }
 
 #[cfg(test)]

@@ -216,7 +216,7 @@ pub use groups::{GroupId, GroupSettings, GroupStats};
 /// crate's signatures take: the version this crate is built against.
 pub use kira;
 pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
-pub use loader::{FileLoader, LoadError, MemoryLoader, SoundLoader};
+pub use loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};
 /// The vector types positions are given in (`impl Into<mint::Vector3<f32>>`).
 pub use mint;

@@ -1,7 +1,10 @@
 //! Where sounds come from (the loader interface a Unity sound manager injects): a trait, a loader rooted at
 //! a folder, and one over bytes or sounds already in memory. Decoded sounds are
 //! cached by key; kira's `StaticSoundData` clones share their samples, so a cache
-//! hit costs a reference count.
+//! hit costs a reference count. Files are decoded within a budget of frames
+//! (`loader/decode.rs`).
+
+mod decode;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -10,6 +13,14 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use kira::sound::static_sound::StaticSoundData;
+
+use crate::sound_error::{SoundError, playable_frames};
+
+/// The most frames a loader decodes one sound to unless told otherwise
+/// (`max_frames`): 8,388,608 frames, 64 MiB of decoded stereo samples, 2 min 54 s
+/// at 48 kHz. A sound effect is seconds long; a file that decodes to more is
+/// refused with [`LoadError::TooLong`] before its frames are allocated.
+pub const DEFAULT_MAX_FRAMES: usize = 1 << 23;
 
 /// Why a sound could not be loaded. Every variant names the key asked for.
 ///
@@ -49,6 +60,23 @@ pub enum LoadError {
         /// What the decoder said.
         reason: String,
     },
+    /// The sound decodes to more frames than the loader's `max_frames` (from
+    /// its header, or counted while decoding): nothing was kept.
+    TooLong {
+        /// The key asked for.
+        key: String,
+        /// The loader's limit, in frames.
+        max_frames: usize,
+    },
+    /// The sound decodes, but kira cannot play it safely (a sample rate of 0,
+    /// a NaN sample, ...): the error [`SoundEffects::add_sound`](crate::SoundEffects::add_sound)
+    /// would give.
+    Sound {
+        /// The key asked for.
+        key: String,
+        /// What is wrong with the data.
+        error: SoundError,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -60,6 +88,11 @@ impl fmt::Display for LoadError {
                 write!(f, "sound {key:?}: no file at {}", path.display())
             }
             Self::Corrupt { key, reason } => write!(f, "sound {key:?} cannot be decoded: {reason}"),
+            Self::TooLong { key, max_frames } => write!(
+                f,
+                "sound {key:?} decodes to more than the loader's max_frames ({max_frames} frames)"
+            ),
+            Self::Sound { key, error } => write!(f, "sound {key:?} cannot be played: {error}"),
         }
     }
 }
@@ -121,6 +154,7 @@ pub trait SoundLoader {
 #[derive(Debug, Clone)]
 pub struct FileLoader {
     root: PathBuf,
+    max_frames: usize,
     cache: HashMap<String, StaticSoundData>,
 }
 
@@ -135,8 +169,35 @@ impl FileLoader {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         Self {
             root: root.into(),
+            max_frames: DEFAULT_MAX_FRAMES,
             cache: HashMap::new(),
         }
+    }
+
+    /// The most frames one sound may decode to (default [`DEFAULT_MAX_FRAMES`]);
+    /// a longer one is refused with [`LoadError::TooLong`], from its header
+    /// before decoding where the format gives its length, else while decoding.
+    /// Loading holds at most the decoded frames (8 bytes each) at once, plus
+    /// the decoder's own buffers.
+    ///
+    /// ```
+    /// # use pool_audio::{FileLoader, LoadError, SoundLoader};
+    /// # let dir = std::env::temp_dir().join(format!("pool-audio-limit-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let spec = hound::WavSpec { channels: 1, sample_rate: 48_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    /// # let mut wav = hound::WavWriter::create(dir.join("hum.wav"), spec)?;
+    /// # for i in 0..4800 { wav.write_sample((i % 64 * 100) as i16)?; }
+    /// # wav.finalize()?;
+    /// // `dir` holds hum.wav, 4,800 frames.
+    /// let mut short_only = FileLoader::new(&dir).max_frames(1_000);
+    /// assert!(matches!(short_only.load("hum.wav"), Err(LoadError::TooLong { max_frames: 1_000, .. })));
+    /// assert_eq!(FileLoader::new(&dir).load("hum.wav")?.num_frames(), 4_800);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_frames(mut self, frames: usize) -> Self {
+        self.max_frames = frames;
+        self
     }
 
     /// The folder keys are relative to.
@@ -178,10 +239,8 @@ impl SoundLoader for FileLoader {
         if !inside_root {
             return Err(LoadError::InvalidKey { key: key.into() });
         }
-        let sound = StaticSoundData::from_file(&path).map_err(|error| LoadError::Corrupt {
-            key: key.into(),
-            reason: error.to_string(),
-        })?;
+        let sound = decode::decode(key, || std::fs::File::open(&path), self.max_frames)?;
+        playable(key, &sound)?;
         self.cache.insert(key.into(), sound.clone());
         Ok(sound)
     }
@@ -203,9 +262,19 @@ enum Source {
 /// loader.insert_encoded("broken", b"not audio".to_vec());
 /// assert!(loader.load("broken").is_err());
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct MemoryLoader {
     sources: HashMap<String, Source>,
+    max_frames: usize,
+}
+
+impl Default for MemoryLoader {
+    fn default() -> Self {
+        Self {
+            sources: HashMap::new(),
+            max_frames: DEFAULT_MAX_FRAMES,
+        }
+    }
 }
 
 impl MemoryLoader {
@@ -218,6 +287,27 @@ impl MemoryLoader {
     /// ```
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The most frames one encoded sound may decode to (default
+    /// [`DEFAULT_MAX_FRAMES`]), as [`FileLoader::max_frames`]. Sounds inserted
+    /// decoded are not counted: they are in memory already.
+    ///
+    /// ```
+    /// # use pool_audio::{LoadError, MemoryLoader, SoundLoader};
+    /// # let mut bytes = std::io::Cursor::new(Vec::new());
+    /// # let spec = hound::WavSpec { channels: 2, sample_rate: 44_100, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    /// # let mut wav = hound::WavWriter::new(&mut bytes, spec)?;
+    /// # for i in 0..8820 { wav.write_sample((i % 64 * 100) as i16)?; }
+    /// # wav.finalize()?;
+    /// let mut loader = MemoryLoader::new().max_frames(4_000);
+    /// loader.insert_encoded("long", bytes.into_inner()); // 4,410 stereo frames
+    /// assert!(matches!(loader.load("long"), Err(LoadError::TooLong { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_frames(mut self, frames: usize) -> Self {
+        self.max_frames = frames;
+        self
     }
 
     /// Registers an encoded sound file's bytes under `key`, decoded on first load.
@@ -263,14 +353,26 @@ impl SoundLoader for MemoryLoader {
             .get_mut(key)
             .ok_or_else(|| LoadError::UnknownKey { key: key.into() })?;
         let sound = match source {
-            Source::Decoded(sound) => return Ok(StaticSoundData::clone(sound)),
-            Source::Encoded(bytes) => StaticSoundData::from_cursor(Cursor::new(bytes.clone()))
-                .map_err(|error| LoadError::Corrupt {
-                    key: key.into(),
-                    reason: error.to_string(),
-                })?,
+            Source::Decoded(sound) => StaticSoundData::clone(sound),
+            Source::Encoded(bytes) => {
+                let bytes = bytes.clone();
+                let sound =
+                    decode::decode(key, || Ok(Cursor::new(bytes.clone())), self.max_frames)?;
+                *source = Source::Decoded(Box::new(sound.clone()));
+                sound
+            }
         };
-        *source = Source::Decoded(Box::new(sound.clone()));
+        playable(key, &sound)?;
         Ok(sound)
     }
+}
+
+/// Refuses data kira cannot play, as `add_sound` would.
+fn playable(key: &str, sound: &StaticSoundData) -> Result<(), LoadError> {
+    playable_frames(sound)
+        .map(|_| ())
+        .map_err(|error| LoadError::Sound {
+            key: key.into(),
+            error,
+        })
 }

@@ -25,7 +25,7 @@ pub const MAX_SOUND_SAMPLE_RATE: u32 = 192_000;
 /// assert_eq!(err, SoundError::Slice { start: 4, end: 20, frames: 10 });
 /// assert!(err.to_string().contains("slice"));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SoundError {
     /// A sample rate outside `1..=192_000` Hz: 0 never ends, a huge one makes

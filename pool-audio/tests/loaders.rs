@@ -4,7 +4,50 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use pool_audio::{FileLoader, LoadError, MemoryLoader, SoundLoader};
+use kira::sound::static_sound::StaticSoundData;
+use pool_audio::{
+    DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundError, SoundLoader,
+};
+
+#[global_allocator]
+static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+
+/// A WAV header for `frames` frames of 8-bit mono at `rate`, whatever follows it.
+fn wav_header(frames: u32, rate: u32) -> Vec<u8> {
+    let mut header = Vec::new();
+    header.extend_from_slice(b"RIFF");
+    header.extend_from_slice(&(36 + frames).to_le_bytes());
+    header.extend_from_slice(b"WAVEfmt ");
+    header.extend_from_slice(&16u32.to_le_bytes());
+    header.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    header.extend_from_slice(&1u16.to_le_bytes()); // mono
+    header.extend_from_slice(&rate.to_le_bytes());
+    header.extend_from_slice(&rate.to_le_bytes()); // bytes per second
+    header.extend_from_slice(&1u16.to_le_bytes()); // block align
+    header.extend_from_slice(&8u16.to_le_bytes()); // bits per sample
+    header.extend_from_slice(b"data");
+    header.extend_from_slice(&frames.to_le_bytes());
+    header
+}
+
+/// A 16-bit WAV of `frames` frames and `channels` channels, as bytes.
+fn wav(frames: usize, channels: u16, rate: u32) -> Vec<u8> {
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    let spec = hound::WavSpec {
+        channels,
+        sample_rate: rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
+    for i in 0..frames * usize::from(channels) {
+        writer
+            .write_sample((((i * 7919) % 60_000) as i32 - 30_000) as i16)
+            .unwrap();
+    }
+    writer.finalize().unwrap();
+    bytes.into_inner()
+}
 
 /// A fresh folder under the system temp dir, with a valid WAV and a corrupt file.
 fn assets(name: &str) -> PathBuf {
@@ -104,4 +147,147 @@ fn a_file_loader_does_not_follow_a_symlink_out_of_its_folder() {
     assert!(loader.load("alias.wav").is_ok());
     std::fs::remove_dir_all(root).ok();
     std::fs::remove_dir_all(outside).ok();
+}
+
+/// The file of the report: 128 MiB of 8-bit mono samples behind an honest header
+/// (a sparse file: it takes no disk). kira alone decodes it whole into 1 GiB of
+/// stereo frames, grown and copied (2.0-2.2 GiB at its peak); the loaders refuse
+/// it from its header, holding next to nothing.
+#[test]
+fn a_file_longer_than_the_limit_is_refused_from_its_header() {
+    let root = assets("huge");
+    let frames = 128 << 20;
+    let file = std::fs::File::create(root.join("huge.wav")).unwrap();
+    std::io::Write::write_all(&mut &file, &wav_header(frames, 48_000)).unwrap();
+    file.set_len(44 + u64::from(frames)).unwrap();
+    drop(file);
+
+    let mut loader = FileLoader::new(&root);
+    let mut refused = None;
+    let peak = alloc_counter::peak_bytes_during(|| refused = Some(loader.load("huge.wav")));
+    assert_eq!(
+        refused.unwrap(),
+        Err(LoadError::TooLong {
+            key: "huge.wav".into(),
+            max_frames: DEFAULT_MAX_FRAMES
+        })
+    );
+    assert!(peak < 1 << 20, "refusing it held {peak} bytes");
+
+    let bytes = std::fs::read(root.join("huge.wav")).unwrap();
+    let mut memory = MemoryLoader::new();
+    memory.insert_encoded("huge", bytes);
+    let peak = alloc_counter::peak_bytes_during(|| {
+        assert!(matches!(
+            memory.load("huge"),
+            Err(LoadError::TooLong { .. })
+        ));
+    });
+    assert!(peak < 1 << 20, "refusing it held {peak} bytes");
+    std::fs::remove_dir_all(root).ok();
+}
+
+/// A file just under the limit loads with at most 1.5x its decoded size held at
+/// once (it holds 1.0x and the decoder's buffers); kira's own `from_cursor` holds
+/// more than that, which is why the loaders decode themselves.
+#[test]
+fn loading_holds_at_most_one_and_a_half_times_the_decoded_sound() {
+    let frames = 1 << 20;
+    let bytes: Arc<[u8]> = wav(frames, 2, 48_000).into();
+    let decoded = frames * std::mem::size_of::<kira::Frame>();
+    let mut loader = MemoryLoader::new().max_frames(frames);
+    loader.insert_encoded("long", bytes.clone());
+    let mut ours = None;
+    let peak = alloc_counter::peak_bytes_during(|| ours = Some(loader.load("long").unwrap()));
+    let ours = ours.unwrap();
+    assert!(
+        peak <= decoded * 3 / 2,
+        "held {peak} bytes for {decoded} bytes of frames"
+    );
+    let mut kiras = None;
+    let kira_peak = alloc_counter::peak_bytes_during(|| {
+        kiras = Some(StaticSoundData::from_cursor(std::io::Cursor::new(bytes.clone())).unwrap())
+    });
+    let kiras = kiras.unwrap();
+    assert!(kira_peak > decoded * 3 / 2, "kira held {kira_peak}");
+    eprintln!(
+        "peak while loading {decoded} bytes of frames: pool-audio {peak} ({:.2}x), kira {kira_peak} ({:.2}x)",
+        peak as f64 / decoded as f64,
+        kira_peak as f64 / decoded as f64
+    );
+    assert_eq!(ours.sample_rate, kiras.sample_rate);
+    assert!(
+        ours.frames == kiras.frames,
+        "the same frames as kira decodes"
+    );
+    // One over the limit is refused.
+    let mut strict = MemoryLoader::new().max_frames(frames - 1);
+    strict.insert_encoded("long", bytes);
+    assert!(
+        matches!(strict.load("long"), Err(LoadError::TooLong { max_frames, .. }) if max_frames == frames - 1)
+    );
+}
+
+/// Every format the workspace decodes gives kira's frames, mono and stereo,
+/// whether its header gives the length (WAV) or not (the Ogg test asset is
+/// counted first if it does not).
+#[test]
+fn the_loaders_decode_what_kira_decodes() {
+    let ogg = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/assets/square-44k.ogg"),
+    )
+    .unwrap();
+    let cases: [(&str, Vec<u8>); 3] = [
+        ("mono.wav", wav(3_000, 1, 22_050)),
+        ("stereo.wav", wav(3_000, 2, 44_100)),
+        ("square.ogg", ogg),
+    ];
+    for (key, bytes) in cases {
+        let kiras = StaticSoundData::from_cursor(std::io::Cursor::new(bytes.clone())).unwrap();
+        let mut loader = MemoryLoader::new();
+        loader.insert_encoded(key, bytes.clone());
+        let ours = loader.load(key).unwrap();
+        assert_eq!(ours.sample_rate, kiras.sample_rate, "{key}");
+        assert!(ours.frames == kiras.frames, "{key}: the same frames");
+        // A limit of exactly its length loads it; one less refuses it.
+        let length = kiras.frames.len();
+        let mut exact = MemoryLoader::new().max_frames(length);
+        exact.insert_encoded(key, bytes.clone());
+        assert_eq!(exact.load(key).unwrap().frames.len(), length, "{key}");
+        let mut short = MemoryLoader::new().max_frames(length - 1);
+        short.insert_encoded(key, bytes);
+        assert!(
+            matches!(short.load(key), Err(LoadError::TooLong { .. })),
+            "{key}"
+        );
+    }
+}
+
+/// Data kira cannot play is refused by the loaders with the error `add_sound`
+/// gives, not handed back as a sound: a sample rate of 0, and a decoded sound
+/// with a NaN sample.
+#[test]
+fn the_loaders_refuse_what_kira_cannot_play() {
+    let mut zero_rate = wav_header(100, 0);
+    zero_rate.extend(std::iter::repeat_n(128u8, 100));
+    let mut loader = MemoryLoader::new();
+    loader.insert_encoded("zero", zero_rate);
+    match loader.load("zero") {
+        Err(LoadError::Sound { key, error }) => {
+            assert_eq!((key.as_str(), error), ("zero", SoundError::SampleRate(0)))
+        }
+        other => panic!("a sample rate of 0 was loaded: {other:?}"),
+    }
+    let mut nan = StaticSoundData::from_cursor(std::io::Cursor::new(wav(10, 1, 48_000))).unwrap();
+    let mut frames = nan.frames.to_vec();
+    frames[3].left = f32::NAN;
+    nan.frames = frames.into();
+    loader.insert_sound("nan", nan);
+    assert_eq!(
+        loader.load("nan"),
+        Err(LoadError::Sound {
+            key: "nan".into(),
+            error: SoundError::NonFinite { frame: 3 }
+        })
+    );
 }

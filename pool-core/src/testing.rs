@@ -260,7 +260,9 @@ impl<T: 'static> PoolTest<T> {
     /// // `Strict` refuses where the rule expects the oldest to be recycled.
     /// let failure = PoolTest::new(|| 0u8).expect_victim(oldest()).check(|| pool_core::Strict).unwrap_err();
     /// assert!(failure.to_string().contains("refused"));
-    /// assert_eq!(failure.steps.len(), 2, "{failure}"); // a pool of 1: acquire, acquire
+    /// // The shrunk case ends with the refusal (shrinking usually leaves a pool of
+    /// // 1 and two acquires; a random run may keep a step more).
+    /// assert!(failure.steps.last().unwrap().contains("refused"), "{failure}");
     /// ```
     pub fn check<P: ExhaustionPolicy<T> + 'static>(
         &self,
