@@ -116,9 +116,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             .write_wav(out.join(format!("{}-{}-{:03}.wav", c.mode.name(), c.sound, c.n)))?;
     }
     let storm_picture = out.join("waveforms.png");
-    draw_storm(&cases, 100).save(&storm_picture)?;
+    draw_storm(&cases, 100, &storm_picture)?;
     let battle_picture = out.join("battle.png");
-    draw_battle(&battles).save(&battle_picture)?;
+    draw_battle(&battles, &battle_picture)?;
     if !tsv {
         writeln!(stdout)?;
         writeln!(
@@ -511,104 +511,206 @@ fn parse_args() -> Result<(PathBuf, bool), Box<dyn Error>> {
     Ok((out, tsv))
 }
 
-const BACKGROUND: image::Rgb<u8> = image::Rgb([250, 250, 247]);
+/// -1 dBFS, the ceiling, as an amplitude.
+const CEILING: f64 = 0.891_250_938;
+/// The limiter's look-ahead, in frames: the pooled mix starts this much later.
+const LOOK_AHEAD_FRAMES: usize = 72;
 
-/// Draws the left channel of `samples` (interleaved stereo, `frames` of it from
-/// the start) into a panel at `(x0, y0)`, with full scale (red) and -1 dBFS (green)
-/// marked. Columns are joined to the previous one, so steep edges (a clipped
-/// square wave) are drawn, not just dots on the rails.
-fn panel(
-    img: &mut image::RgbImage,
-    (x0, y0, w, h): (u32, u32, u32, u32),
-    samples: &[f32],
-    frames: usize,
-    color: [u8; 3],
-) {
-    let mid = y0 + h / 2;
-    let scale = (h / 2 - 8) as f32;
-    for x in 0..w {
-        for (level, mark) in [
-            (1.0f32, [200, 60, 60]),
-            (10f32.powf(-1.0 / 20.0), [90, 150, 90]),
-        ] {
-            for sign in [-1.0, 1.0] {
-                let y = (mid as f32 - sign * level * scale) as u32;
-                if x % 6 < 3 {
-                    img.put_pixel(x0 + x, y, image::Rgb(mark));
-                }
-            }
-        }
-        img.put_pixel(x0 + x, mid, image::Rgb([200, 200, 200]));
-    }
-    let frames = frames.min(samples.len() / 2);
-    let to_y = |s: f32| (mid as f32 - s * scale).clamp(y0 as f32, (y0 + h - 1) as f32) as u32;
-    let mut previous = samples.first().copied().unwrap_or(0.0);
-    for x in 0..w {
-        let start = x as usize * frames / w as usize;
-        let end = ((x as usize + 1) * frames / w as usize)
-            .max(start + 1)
-            .min(frames);
-        let (mut low, mut high) = (previous, previous);
-        for f in start..end {
-            let s = samples[2 * f];
-            low = low.min(s);
-            high = high.max(s);
-            previous = s;
-        }
-        for y in to_y(high)..=to_y(low) {
-            img.put_pixel(x0 + x, y, image::Rgb(color));
-        }
+fn mode_color(mode: Mode) -> figures::plotters::style::RGBColor {
+    match mode {
+        Mode::Naive => figures::RED,
+        Mode::Attenuated => figures::ORANGE,
+        Mode::Pooled => figures::BLUE,
     }
 }
 
-fn mode_color(mode: Mode) -> [u8; 3] {
+fn mode_label(mode: Mode) -> &'static str {
     match mode {
-        Mode::Naive => [170, 40, 40],
-        Mode::Attenuated => [200, 120, 20],
-        Mode::Pooled => [30, 70, 150],
+        Mode::Naive => "plain kira",
+        Mode::Attenuated => "pool-audio, copy budget alone (limiter off)",
+        Mode::Pooled => "pool-audio (copy budget and limiter)",
     }
+}
+
+/// The left channel of `audio` from `from` for `frames` frames, as (ms, amplitude).
+fn waveform(audio: &Rendered, from: usize, frames: usize) -> Vec<(f64, f64)> {
+    let samples = audio.samples();
+    (from..(from + frames).min(samples.len() / 2))
+        .map(|f| {
+            (
+                (f - from) as f64 * 1000.0 / f64::from(RATE),
+                f64::from(samples[2 * f]),
+            )
+        })
+        .collect()
+}
+
+/// Dashed lines at full scale and at the ceiling, both signs, over `ms`.
+fn limits(ms: f64) -> [Vec<(f64, f64)>; 4] {
+    [1.0, -1.0, CEILING, -CEILING].map(|level| vec![(0.0, level), (ms, level)])
 }
 
 /// Four panels for the storm at `n` copies: rows sine and explosion, columns plain
 /// kira and pooled; the sine shows 10 ms, the explosion 400 ms.
-fn draw_storm(cases: &[Case], n: usize) -> image::RgbImage {
-    let (w, h) = (480u32, 200u32);
-    let mut img = image::RgbImage::from_pixel(w * 2 + 30, h * 2 + 30, BACKGROUND);
-    for (row, (sound, window)) in [("sine", 0.010), ("explosion", 0.400)].iter().enumerate() {
-        for (col, mode) in [Mode::Naive, Mode::Pooled].iter().enumerate() {
-            if let Some(case) = cases
-                .iter()
-                .find(|c| c.sound == *sound && c.mode == *mode && c.n == n)
-            {
-                let at = (10 + col as u32 * (w + 10), 10 + row as u32 * (h + 10), w, h);
-                let frames = (window * f64::from(RATE)) as usize;
-                panel(
-                    &mut img,
-                    at,
-                    case.audio.samples(),
-                    frames,
-                    mode_color(*mode),
+fn draw_storm(cases: &[Case], n: usize, path: &std::path::Path) -> Result<(), Box<dyn Error>> {
+    figures::png(path, (1200, 760), |area| {
+        let body = figures::titled(
+            area,
+            &format!("{n} copies of one sound started in the same frame"),
+            "What the player hears: the left channel after kira's output clamp. Plain kira sums every copy at full volume and the clamp squares it off;\n\
+             pool-audio plays 10 copies on one budget, under the -1 dBFS ceiling. Its trace starts 1.5 ms later: the limiter's look-ahead (72 frames).",
+            90,
+        )?;
+        figures::legend_row(
+            area,
+            (14, 66),
+            &[
+                ("plain kira", mode_color(Mode::Naive), false),
+                ("pool-audio", mode_color(Mode::Pooled), false),
+                (
+                    "full scale: kira's clamp cuts beyond it",
+                    figures::RED,
+                    true,
+                ),
+                ("-1 dBFS: the ceiling", figures::GREEN, true),
+            ],
+        )?;
+        let panels = body.split_evenly((2, 2));
+        let mut panel = panels.iter();
+        for (sound, window) in [("sine", 0.010), ("explosion", 0.400)] {
+            for mode in [Mode::Naive, Mode::Pooled] {
+                let Some(at) = panel.next() else { break };
+                let Some(case) = cases
+                    .iter()
+                    .find(|c| c.sound == sound && c.mode == mode && c.n == n)
+                else {
+                    continue;
+                };
+                let ms = window * 1000.0;
+                let trace = waveform(&case.audio, 0, (window * f64::from(RATE)) as usize);
+                let [full_up, full_down, ceiling_up, ceiling_down] = limits(ms);
+                let title = format!(
+                    "{}: a 440 Hz {sound}, peak {:.2} before the clamp",
+                    mode_label(mode),
+                    case.peak
                 );
+                let title = if sound == "explosion" {
+                    title.replace("a 440 Hz ", "an ")
+                } else {
+                    title
+                };
+                let mut chart = figures::LineChart::new(
+                    &title,
+                    ("time (ms)", 0.0..ms),
+                    ("amplitude (full scale = 1)", -1.15..1.15),
+                )
+                .line(figures::Line::new("", mode_color(mode), &trace))
+                .line(figures::Line::new("", figures::RED, &full_up).dashed())
+                .line(figures::Line::new("", figures::RED, &full_down).dashed())
+                .line(figures::Line::new("", figures::GREEN, &ceiling_up).dashed())
+                .line(figures::Line::new("", figures::GREEN, &ceiling_down).dashed())
+                .no_legend();
+                if mode == Mode::Pooled && sound == "sine" {
+                    chart = chart
+                        .note((0.08, 0.3), "silent 1.5 ms:", figures::MUTED)
+                        .note((0.08, 0.18), "the look-ahead", figures::MUTED);
+                }
+                chart.draw(at)?;
             }
         }
-    }
-    img
+        Ok(())
+    })
 }
 
-/// Three panels, one per mode, the whole battle after the clamp.
-fn draw_battle(battles: &[Case]) -> image::RgbImage {
-    let (w, h) = (960u32, 160u32);
-    let mut img = image::RgbImage::from_pixel(w + 20, (h + 10) * 3 + 10, BACKGROUND);
-    for (row, case) in battles.iter().enumerate() {
-        let at = (10, 10 + row as u32 * (h + 10), w, h);
-        let frames = case.audio.frames();
-        panel(
-            &mut img,
-            at,
-            case.audio.samples(),
-            frames,
-            mode_color(case.mode),
-        );
-    }
-    img
+/// The battle: the loudest sample of every 20 ms for the three mixes, in dBFS,
+/// and a close-up of the loudest moment of the copy budget alone.
+fn draw_battle(battles: &[Case], path: &std::path::Path) -> Result<(), Box<dyn Error>> {
+    let block = (RATE / 50) as usize;
+    let envelope = |audio: &Rendered| -> Vec<(f64, f64)> {
+        audio
+            .samples()
+            .chunks(2 * block)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let peak = chunk.iter().fold(0.0f32, |m, s| m.max(s.abs())).max(1e-6);
+                (i as f64 * 0.02, 20.0 * f64::from(peak).log10())
+            })
+            .collect()
+    };
+    let naive = battles.iter().find(|c| c.mode == Mode::Naive);
+    let caption = format!(
+        "Top: the loudest sample of every 20 ms, after kira's clamp. Plain kira sits at full scale (clipped {:.1}% of samples). The copy budget keeps each\n\
+         sound's stack under -1 dBFS, but different sounds add up and reach {:+.2} dBFS; the limiter, last on the track, holds the whole mix at -1 dBFS.",
+        naive.map_or(0.0, |c| c.clipped * 100.0),
+        battles
+            .iter()
+            .find(|c| c.mode == Mode::Attenuated)
+            .map_or(0.0, |c| 20.0 * f64::from(c.peak).log10()),
+    );
+    let curves: Vec<(Mode, Vec<(f64, f64)>)> = battles
+        .iter()
+        .map(|c| (c.mode, envelope(&c.audio)))
+        .collect();
+    let seconds = BATTLE_SECONDS;
+    let full = [(0.0, 0.0), (seconds, 0.0)];
+    let ceiling = [(0.0, -1.0), (seconds, -1.0)];
+    // The loudest frame of the copy budget alone, and the same moment of the
+    // full chain (later by the look-ahead).
+    let attenuated = battles.iter().find(|c| c.mode == Mode::Attenuated);
+    let pooled = battles.iter().find(|c| c.mode == Mode::Pooled);
+    figures::png(path, (1200, 820), |area| {
+        let area = figures::titled(
+            area,
+            "A 4-second battle: explosions, gunshots and footsteps, panned and pitched, played every frame",
+            &caption,
+            64,
+        )?;
+        let (top, bottom) = area.split_vertically(440);
+        let mut chart = figures::LineChart::new(
+            "Loudest sample per 20 ms",
+            ("time (s)", 0.0..seconds),
+            ("peak (dBFS)", -14.0..1.0),
+        )
+        .legend_lower_right();
+        for (mode, curve) in &curves {
+            chart = chart.line(figures::Line::new(
+                mode_label(*mode),
+                mode_color(*mode),
+                curve,
+            ));
+        }
+        chart
+            .line(figures::Line::new("full scale (0 dBFS)", figures::RED, &full).dashed())
+            .line(figures::Line::new("ceiling (-1 dBFS)", figures::GREEN, &ceiling).dashed())
+            .draw(&top)?;
+        if let (Some(attenuated), Some(pooled)) = (attenuated, pooled) {
+            let samples = attenuated.audio.samples();
+            let loudest = (0..samples.len() / 2)
+                .max_by(|a, b| samples[2 * a].abs().total_cmp(&samples[2 * b].abs()))
+                .unwrap_or(0);
+            let window = (RATE / 100) as usize; // 10 ms
+            let from = loudest.saturating_sub(window / 2);
+            let budget = waveform(&attenuated.audio, from, window);
+            let limited = waveform(&pooled.audio, from + LOOK_AHEAD_FRAMES, window);
+            let [_, _, ceiling_up, ceiling_down] = limits(10.0);
+            figures::LineChart::new(
+                &format!(
+                    "Close-up: 10 ms around the loudest moment ({:.2} s), the limiter's output aligned for its look-ahead",
+                    loudest as f64 / f64::from(RATE)
+                ),
+                ("time (ms)", 0.0..10.0),
+                ("amplitude (left)", -1.05..1.05),
+            )
+            .line(figures::Line::new(mode_label(Mode::Attenuated), figures::ORANGE, &budget).width(2))
+            .line(figures::Line::new(mode_label(Mode::Pooled), figures::BLUE, &limited).width(2))
+            .line(figures::Line::new("-1 dBFS ceiling", figures::GREEN, &ceiling_up).dashed())
+            .line(figures::Line::new("", figures::GREEN, &ceiling_down).dashed())
+            .legend_lower_right()
+            .draw(&bottom)?;
+        }
+        if naive.is_none() {
+            return Err("no plain-kira battle to draw".into());
+        }
+        Ok(())
+    })
 }

@@ -42,6 +42,83 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Quick start
+//! In the game's `Cargo.toml` (the crates are not on crates.io yet: point at a
+//! clone of this workspace):
+//!
+//! ```toml
+//! [dependencies]
+//! pool-audio = { path = "../pool/pool-audio" }                        # offline, headless: builds anywhere
+//! # pool-audio = { path = "../pool/pool-audio", features = ["device"] } # plus kira's cpal backend, for a sound card
+//! ```
+//!
+//! Use kira through [`pool_audio::kira`](crate::kira), the kira this crate is
+//! built on, with its WAV, Ogg, FLAC and MP3 decoders and without a device. A
+//! plain `kira = "0.12"` turns on kira's default features, whose cpal backend
+//! needs the ALSA and D-Bus headers ("dbus-1 was not found" on a machine without
+//! them); if the game names kira itself, write `kira = { version = "0.12",
+//! default-features = false, features = ["wav", "ogg", "flac", "mp3"] }`, plus
+//! `"cpal"` for a device. The `device` feature needs `libasound2-dev` on Linux.
+//!
+//! One frame of a game, sixty times: the player listens, a car (a looping
+//! sound) drives past, footsteps (a group of at most 4 voices) and gunshots (a
+//! stream of one-shots) play, and the sound goes to a WAV file.
+//!
+//! ```
+//! use pool_audio::kira::{AudioManager, AudioManagerSettings, Frame, Tween};
+//! use pool_audio::kira::sound::static_sound::StaticSoundData;
+//! use pool_audio::{GroupSettings, OfflineBackend, PlayParams, Rendered, SoundEffects, SoundEffectsSettings, SoundSettings};
+//!
+//! // Sounds come from a `FileLoader` or `MemoryLoader` (WAV, Ogg, FLAC, MP3); here,
+//! // tones made in code: `tone(hz, seconds)`.
+//! let tone = |hz: f32, seconds: f32| StaticSoundData {
+//!     sample_rate: 48_000,
+//!     frames: (0..(seconds * 48_000.0) as usize)
+//!         .map(|i| Frame::from_mono((i as f32 / 48_000.0 * hz * std::f32::consts::TAU).sin()))
+//!         .collect(),
+//!     settings: Default::default(),
+//!     slice: None,
+//! };
+//!
+//! // Load time: the manager (`DefaultBackend` with the `device` feature), the
+//! // sound effects on it, a group, the sounds. Resolve names to ids once.
+//! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+//! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+//! let feet = sfx.add_group("footsteps", GroupSettings::default().max_voices(4))?;
+//! let engine = sfx.add_sound("engine", tone(110.0, 0.5).loop_region(..), SoundSettings::default())?;
+//! let step = sfx.add_sound("step", tone(300.0, 0.1), SoundSettings::default().group(feet))?;
+//! let shot = sfx.add_sound("shot", tone(880.0, 0.2), SoundSettings::default().max_voices(6))?;
+//!
+//! let car = sfx.play(engine, PlayParams::default().position([-30.0, 0.0, 5.0]))?;
+//! let mut audio = Vec::new();
+//! let dt = 1.0 / 60.0;
+//! for frame in 0..60 {
+//!     let t = frame as f32 * dt as f32;
+//!     sfx.set_listener([0.0, 0.0, 0.0])?; // the player's ears, every frame
+//!     // The car drives past at 30 m/s. It is looping, so it never ends on its own,
+//!     // and when it loses its voice it goes virtual: its handle stays good.
+//!     sfx.set_position(car, [-30.0 + 30.0 * 2.0 * t, 0.0, 5.0])?;
+//!     if frame % 8 == 0 {
+//!         sfx.play(step, PlayParams::default().position([0.5, -1.0, 0.0]))?;
+//!     }
+//!     if frame % 3 == 0 {
+//!         sfx.play(shot, PlayParams::default().position([3.0, 0.0, 1.0]).volume(0.8))?;
+//!     }
+//!     sfx.update(dt)?; // once per frame, after the game's plays
+//!     // With a device, kira plays on its own; offline, render the frame's audio.
+//!     audio.extend_from_slice(manager.backend_mut().render(dt)?.samples());
+//! }
+//! sfx.stop(car, Tween::default())?;
+//!
+//! let level = Rendered::from_samples(manager.backend_mut().sample_rate(), audio);
+//! assert!(level.peak() > 0.1 && level.peak() <= 10f32.powf(-1.0 / 20.0)); // loud, under -1 dBFS
+//! assert!(sfx.stats().real_voices <= 64 && sfx.stats().plays == 1 + 8 + 20);
+//! # let path = std::env::temp_dir().join(format!("pool-audio-quick-start-{}.wav", std::process::id()));
+//! level.write_wav(&path)?;
+//! # std::fs::remove_file(&path)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # The mix chain
 //! 1. **Copies of a sound share a budget.** At most `max_voices` copies of a
 //!    sound play. They are ranked by age, newest first, and copy `r` plays at

@@ -13,6 +13,11 @@
 //! forever, and using it is a typed error, never a silent action on another object.
 //!
 //! # How
+//! In the game's `Cargo.toml` (not on crates.io yet: point at a clone of the
+//! workspace): `pool-core = { path = "../pool/pool-core" }`. It is `no_std`
+//! and needs only `alloc`; the `testing` feature (the property-test kit, for
+//! dev-dependencies) brings in `std` and proptest.
+//!
 //! ```
 //! use pool_core::{Pool, RecycleOldest};
 //!

@@ -14,6 +14,11 @@
 //! generational, and nothing allocates once the pools have reached their size.
 //!
 //! # A game loop
+//! In the game's `Cargo.toml` (not on crates.io yet: point at a clone of the
+//! workspace): `pool-effects = { path = "../pool/pool-effects" }`. Positions are
+//! [`mint`](https://docs.rs/mint) vectors, so glam, nalgebra and cgmath values
+//! and `[f32; 2]` go in as they are.
+//!
 //! ```
 //! use pool_effects::{DrawList, EffectKind, Effects};
 //!
