@@ -137,7 +137,8 @@ fn main() -> Result<(), Box<dyn Error>> {
 
         if SNAPSHOTS.contains(&frame) {
             let path = options.out.join(format!("scene-frame-{frame:03}.png"));
-            render(draw.fill(&effects), &sheets, &enemies).save(&path)?;
+            let scene = render(draw.fill(&effects), &sheets, &enemies);
+            annotate(scene, frame, &effects, &kinds, &sheets)?.save(&path)?;
             if !options.tsv {
                 writeln!(out, "wrote {}", path.display())?;
             }
@@ -296,6 +297,109 @@ fn sprite(style: usize, t: f32) -> Sprite {
         }
     }
     Sprite { size, pixels }
+}
+
+/// The strip under a scene picture: its height in pixels.
+const STRIP: u32 = 108;
+
+/// The scene with a strip under it: the frame and time, and for each kind its
+/// sprite, its layer and its counts (live now, spawned, finished, recycled).
+fn annotate(
+    scene: image::RgbaImage,
+    frame: u32,
+    effects: &Effects,
+    kinds: &[KindId; 3],
+    sheets: &SpriteSheets,
+) -> Result<image::RgbImage, Box<dyn Error>> {
+    use figures::plotters::style::RGBColor;
+    let mut picture = image::RgbImage::from_pixel(WIDTH, HEIGHT + STRIP, image::Rgb([28, 30, 38]));
+    image::imageops::replace(
+        &mut picture,
+        &image::DynamicImage::ImageRgba8(scene).into_rgb8(),
+        0,
+        0,
+    );
+    // Each kind's sprite at a third of its animation, on the strip.
+    for (i, frames) in sheets.frames.iter().enumerate() {
+        let Some(sprite) = frames.get(frames.len() / 3) else {
+            continue;
+        };
+        let (x0, y0) = (12 + i as u32 * 315, HEIGHT + 32);
+        let scale = 40.0 / sprite.size as f32;
+        for y in 0..40u32 {
+            for x in 0..40u32 {
+                let (sx, sy) = ((x as f32 / scale) as u32, (y as f32 / scale) as u32);
+                let [r, g, b, a] = sprite.pixels
+                    [(sy.min(sprite.size - 1) * sprite.size + sx.min(sprite.size - 1)) as usize];
+                let under = picture.get_pixel(x0 + x, y0 + y).0;
+                let blend = |c: f32, u: u8| {
+                    ((c + f32::from(u) / 255.0 * (1.0 - a)).clamp(0.0, 1.0) * 255.0) as u8
+                };
+                picture.put_pixel(
+                    x0 + x,
+                    y0 + y,
+                    image::Rgb([blend(r, under[0]), blend(g, under[1]), blend(b, under[2])]),
+                );
+            }
+        }
+    }
+    let white = RGBColor(235, 235, 240);
+    let grey = RGBColor(165, 165, 175);
+    figures::on_image(&mut picture, |area| {
+        let y = HEIGHT as i32 + 6;
+        figures::text(
+            area,
+            &format!(
+                "frame {frame} (t = {:.2} s): a wave every 1.5 s, 80 explosions a frame for 0.25 s; green dots: enemies",
+                f64::from(frame) / f64::from(FPS)
+            ),
+            (12, y),
+            15,
+            white,
+        )?;
+        for (i, kind) in kinds.iter().enumerate() {
+            let (Some(definition), Some(stats)) = (effects.definition(*kind), effects.stats(*kind))
+            else {
+                continue;
+            };
+            let x = 60 + i as i32 * 315;
+            figures::text(
+                area,
+                &format!(
+                    "{}: layer {}, {} frames of {:.0} ms",
+                    definition.name,
+                    definition.layer,
+                    definition.frame_count,
+                    definition.frame_interval * 1000.0
+                ),
+                (x, y + 28),
+                13,
+                white,
+            )?;
+            figures::text(
+                area,
+                &format!(
+                    "{} live now, of at most {}",
+                    stats.pool.live, definition.max_objects
+                ),
+                (x, y + 48),
+                12,
+                grey,
+            )?;
+            figures::text(
+                area,
+                &format!(
+                    "{} spawned, {} finished, {} recycled",
+                    stats.spawns, stats.finished, stats.pool.recycles
+                ),
+                (x, y + 66),
+                12,
+                grey,
+            )?;
+        }
+        Ok(())
+    })?;
+    Ok(picture)
 }
 
 /// Draws the scene: a dark ground, the enemies as dim dots, then every effect in

@@ -48,7 +48,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     for frame in 0..frames {
         level.step(frame, frames)?;
         if frame.is_multiple_of(FPS / 10) {
-            pictures.snapshot(&level);
+            pictures.snapshot(&level, frame + 1)?;
         }
         pictures.sample(&level);
         if (frame + 1).is_multiple_of(FPS) {

@@ -1,20 +1,33 @@
 //! What the level looks like: the map ten times a second (an animated GIF and the
-//! last picture as a PNG) and a plot of the voices and levels over time.
+//! last picture as a PNG), each with a legend, the time, the counts and a scale
+//! bar, and a plot of the voices and levels over time.
 
 use std::error::Error;
 use std::fs::File;
 use std::path::Path;
 
+use figures::plotters::style::{Color, RGBColor};
 use image::codecs::gif::{GifEncoder, Repeat};
-use image::{Delay, Frame, Rgba, RgbaImage};
+use image::{Delay, DynamicImage, Frame, Rgb, RgbImage};
 
+use crate::FPS;
 use crate::level::{HALF, Level, VOICE_CAP};
 
 /// Pixels per metre.
-const SCALE: f32 = 2.0;
+const SCALE: f32 = 3.0;
 const SIZE: u32 = (2.0 * HALF * SCALE) as u32;
-const PLOT_WIDTH: u32 = 800;
-const PLOT_HEIGHT: u32 = 300;
+/// The strip under the map: time, counts, legend, scale bar.
+const STRIP: u32 = 140;
+
+const TORCH: Rgb<u8> = Rgb([255, 170, 40]);
+const TORCH_VIRTUAL: Rgb<u8> = Rgb([90, 60, 30]);
+const WATERFALL: Rgb<u8> = Rgb([80, 170, 255]);
+const WATERFALL_VIRTUAL: Rgb<u8> = Rgb([30, 50, 100]);
+const ENEMY: Rgb<u8> = Rgb([220, 40, 40]);
+const BULLET: Rgb<u8> = Rgb([255, 255, 255]);
+const EXPLOSION: Rgb<u8> = Rgb([255, 120, 20]);
+const LISTENER: Rgb<u8> = Rgb([60, 255, 90]);
+const RANGE: Rgb<u8> = Rgb([40, 90, 40]);
 
 /// One frame's readings for the plot.
 struct Reading {
@@ -25,7 +38,7 @@ struct Reading {
 }
 
 pub(crate) struct Pictures {
-    frames: Vec<RgbaImage>,
+    frames: Vec<RgbImage>,
     readings: Vec<Reading>,
 }
 
@@ -37,21 +50,22 @@ impl Pictures {
         }
     }
 
-    /// Draws the map: torches (orange) and waterfalls (blue), bright when their
-    /// voice is real and dim when it is virtual; enemies, bullets, effects, and
-    /// the listener with the 100 m radius beyond which kira's spatial curve is
-    /// silent.
-    pub(crate) fn snapshot(&mut self, level: &Level) {
-        let mut picture = RgbaImage::from_pixel(SIZE, SIZE, Rgba([18, 20, 26, 255]));
+    /// Draws the map at `frame`: torches (orange) and waterfalls (blue), bright
+    /// when their voice is real and dim when it is virtual; enemies, bullets,
+    /// effects, and the listener with the 100 m radius beyond which kira's
+    /// spatial curve is silent; under it the time, the counts, a legend and a
+    /// scale bar.
+    pub(crate) fn snapshot(&mut self, level: &Level, frame: usize) -> Result<(), Box<dyn Error>> {
+        let mut picture = RgbImage::from_pixel(SIZE, SIZE + STRIP, Rgb([18, 20, 26]));
         let listener = level.listener;
-        ring(&mut picture, listener, 100.0, Rgba([40, 60, 40, 255]));
+        ring(&mut picture, listener, 100.0, RANGE);
         for emitter in &level.emitters {
             let real = level.is_real(emitter);
             let colour = match (emitter.waterfall, real) {
-                (false, true) => Rgba([255, 170, 40, 255]),
-                (false, false) => Rgba([90, 60, 30, 255]),
-                (true, true) => Rgba([80, 170, 255, 255]),
-                (true, false) => Rgba([30, 50, 100, 255]),
+                (false, true) => TORCH,
+                (false, false) => TORCH_VIRTUAL,
+                (true, true) => WATERFALL,
+                (true, false) => WATERFALL_VIRTUAL,
             };
             dot(
                 &mut picture,
@@ -61,17 +75,17 @@ impl Pictures {
             );
         }
         for (_, enemy) in level.enemies.iter() {
-            dot(&mut picture, enemy.at, 1.5, Rgba([220, 40, 40, 255]));
+            dot(&mut picture, enemy.at, 1.5, ENEMY);
         }
         for (_, bullet) in level.bullets.iter() {
-            dot(&mut picture, bullet.at, 0.6, Rgba([255, 255, 255, 255]));
+            dot(&mut picture, bullet.at, 0.6, BULLET);
         }
         for item in level.draw.items() {
-            let kind = level.effects.definition(item.kind).map(|k| k.name.as_str());
+            let kind = level.effects.name(item.kind);
             let (radius, colour) = match kind {
-                Some("explosion") => (1.5 + item.frame as f32 * 0.4, Rgba([255, 120, 20, 255])),
-                Some("muzzle") => (1.5, Rgba([255, 240, 120, 255])),
-                _ => (1.0, Rgba([200, 230, 255, 255])),
+                Some("explosion") => (1.5 + item.frame as f32 * 0.4, EXPLOSION),
+                Some("muzzle") => (1.5, Rgb([255, 240, 120])),
+                _ => (1.0, Rgb([200, 230, 255])),
             };
             ring(
                 &mut picture,
@@ -80,8 +94,116 @@ impl Pictures {
                 colour,
             );
         }
-        dot(&mut picture, listener, 2.5, Rgba([60, 255, 90, 255]));
+        dot(&mut picture, listener, 2.5, LISTENER);
+        for x in 0..SIZE {
+            picture.put_pixel(x, SIZE, Rgb([70, 70, 80]));
+        }
+        self.annotate(&mut picture, level, frame)?;
         self.frames.push(picture);
+        Ok(())
+    }
+
+    /// The labels of one map picture.
+    fn annotate(
+        &self,
+        picture: &mut RgbImage,
+        level: &Level,
+        frame: usize,
+    ) -> Result<(), Box<dyn Error>> {
+        let stats = level.sfx.stats();
+        let (mut effects_live, mut effects_done) = (0, 0);
+        for kind in level.effects.kinds() {
+            if let Some(kind) = level.effects.stats(kind) {
+                effects_live += kind.pool.live;
+                effects_done += kind.finished + kind.stopped;
+            }
+        }
+        let enemies = level.enemies.stats();
+        let bullets = level.bullets.stats();
+        let white = RGBColor(235, 235, 240);
+        let grey = RGBColor(160, 160, 170);
+        let [lx, ly] = pixel(listener_label(level.listener));
+        let [rx, ry] = pixel(range_label(level.listener));
+        figures::on_image(picture, |area| {
+            figures::text(
+                area,
+                "listener",
+                (lx as i32, ly as i32),
+                13,
+                RGBColor(60, 255, 90),
+            )?;
+            figures::text(
+                area,
+                "100 m: silent beyond",
+                (rx as i32, ry as i32),
+                12,
+                RGBColor(90, 170, 90),
+            )?;
+            let y = SIZE as i32 + 6;
+            figures::text(
+                area,
+                &format!("t = {:.1} s", frame as f64 / FPS as f64),
+                (8, y),
+                15,
+                white,
+            )?;
+            figures::text(
+                area,
+                &format!(
+                    "voices: {} real (cap {VOICE_CAP}), {} virtual",
+                    stats.real_voices, stats.virtual_voices
+                ),
+                (100, y + 1),
+                13,
+                white,
+            )?;
+            figures::text(
+                area,
+                &format!(
+                    "pooled, live / returned so far:   enemies {} / {}   bullets {} / {}   effects {} / {}",
+                    enemies.live,
+                    enemies.releases + enemies.recycles,
+                    bullets.live,
+                    bullets.releases,
+                    effects_live,
+                    effects_done
+                ),
+                (8, y + 22),
+                13,
+                grey,
+            )?;
+            let legend: [(&str, Rgb<u8>); 8] = [
+                ("torch, real voice", TORCH),
+                ("torch, virtual", TORCH_VIRTUAL),
+                ("waterfall, real voice", WATERFALL),
+                ("waterfall, virtual", WATERFALL_VIRTUAL),
+                ("enemy", ENEMY),
+                ("bullet", BULLET),
+                ("explosion (ring)", EXPLOSION),
+                ("listener", LISTENER),
+            ];
+            for (i, (label, colour)) in legend.iter().enumerate() {
+                let (col, row) = (i % 2, i / 2);
+                let (x, y) = (14 + col as i32 * 200, y + 48 + row as i32 * 18);
+                let Rgb([r, g, b]) = *colour;
+                area.draw(&figures::plotters::element::Circle::new(
+                    (x, y + 7),
+                    4,
+                    figures::plotters::style::ShapeStyle::from(&RGBColor(r, g, b)).filled(),
+                ))?;
+                figures::text(area, label, (x + 10, y), 12, white)?;
+            }
+            // A 20 m scale bar, in the strip.
+            let (x0, yb) = (SIZE as i32 - 100, SIZE as i32 + STRIP as i32 - 20);
+            let x1 = x0 + (20.0 * SCALE) as i32;
+            let bar = figures::plotters::element::PathElement::new(
+                [(x0, yb), (x1, yb)],
+                white.stroke_width(2),
+            );
+            area.draw(&bar)?;
+            figures::text(area, "20 m", (x0 + 6, yb - 16), 12, white)?;
+            Ok(())
+        })
     }
 
     pub(crate) fn sample(&mut self, level: &Level) {
@@ -98,8 +220,9 @@ impl Pictures {
         let mut gif = GifEncoder::new_with_speed(File::create(out.join("level.gif"))?, 20);
         gif.set_repeat(Repeat::Infinite)?;
         for picture in &self.frames {
+            let rgba = DynamicImage::ImageRgb8(picture.clone()).into_rgba8();
             gif.encode_frame(Frame::from_parts(
-                picture.clone(),
+                rgba,
                 0,
                 0,
                 Delay::from_numer_denom_ms(100, 1),
@@ -108,62 +231,112 @@ impl Pictures {
         if let Some(last) = self.frames.last() {
             last.save(out.join("last.png"))?;
         }
-        self.plot().save(out.join("plot.png"))?;
-        Ok(())
+        self.plot(&out.join("plot.png"))
     }
 
-    /// Real voices (green, 0 to the cap), virtual voices (blue, 0 to 300),
-    /// limiter gain reduction (red, 0 to 12 dB) and peak (white, 0 to full scale),
-    /// one column per frame group.
-    fn plot(&self) -> RgbaImage {
-        let mut plot = RgbaImage::from_pixel(PLOT_WIDTH, PLOT_HEIGHT, Rgba([12, 12, 16, 255]));
-        let n = self.readings.len().max(1);
-        let y = |fraction: f32| {
-            let fraction = fraction.clamp(0.0, 1.0);
-            ((1.0 - fraction) * (PLOT_HEIGHT - 1) as f32) as u32
+    /// Three panels over time: voices (real against the cap, virtual), the mix's
+    /// peak against the ceiling, and the limiter's gain reduction.
+    fn plot(&self, path: &Path) -> Result<(), Box<dyn Error>> {
+        let seconds = self.readings.len() as f64 / FPS as f64;
+        let series = |f: &dyn Fn(&Reading) -> f64| -> Vec<(f64, f64)> {
+            self.readings
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (i as f64 / FPS as f64, f(r)))
+                .collect()
         };
-        // Full scale and the -1 dBFS ceiling.
-        for x in 0..PLOT_WIDTH {
-            plot.put_pixel(x, y(0.891), Rgba([80, 80, 80, 255]));
-        }
-        for x in 0..PLOT_WIDTH {
-            let from = x as usize * n / PLOT_WIDTH as usize;
-            let to = ((x as usize + 1) * n / PLOT_WIDTH as usize)
-                .max(from + 1)
-                .min(n);
-            let Some(slice) = self.readings.get(from..to) else {
-                continue;
-            };
-            let max = |f: &dyn Fn(&Reading) -> f32| slice.iter().map(f).fold(0.0f32, f32::max);
-            let lines = [
-                (
-                    max(&|r| r.real as f32) / VOICE_CAP as f32,
-                    Rgba([60, 220, 90, 255]),
-                ),
-                (
-                    max(&|r| r.virtual_voices as f32) / 300.0,
-                    Rgba([80, 140, 255, 255]),
-                ),
-                (
-                    max(&|r| r.gain_reduction_db) / 12.0,
-                    Rgba([255, 70, 70, 255]),
-                ),
-                (max(&|r| r.peak), Rgba([240, 240, 240, 255])),
-            ];
-            for (value, colour) in lines {
-                plot.put_pixel(x, y(value), colour);
-            }
-        }
-        plot
+        let real = series(&|r| r.real as f64);
+        let virtual_voices = series(&|r| r.virtual_voices as f64);
+        let peak = series(&|r| 20.0 * f64::from(r.peak.max(1e-4)).log10());
+        let reduction = series(&|r| f64::from(r.gain_reduction_db));
+        let cap = [(0.0, VOICE_CAP as f64), (seconds, VOICE_CAP as f64)];
+        let ceiling = [(0.0, -1.0), (seconds, -1.0)];
+        let most_voices = virtual_voices.iter().fold(0.0f64, |m, p| m.max(p.1));
+        let most_reduction = reduction.iter().fold(0.0f64, |m, p| m.max(p.1));
+        let limiter_title = if most_reduction > 0.0 {
+            "The limiter's gain reduction (0 dB: it does nothing)".to_string()
+        } else {
+            "The limiter's gain reduction: 0 dB throughout (the copies' budgets and the voice cap kept the mix under the ceiling)"
+                .to_string()
+        };
+        figures::png(path, (1000, 1100), |area| {
+            let body = figures::titled(
+                area,
+                &format!("The showcase level, {seconds:.0} s at {FPS} frames a second"),
+                "300 looping emitters, waves of enemies dying in storms, a listener walking across the map. Each point is one frame.",
+                56,
+            )?;
+            let panels = body.split_evenly((4, 1));
+            figures::LineChart::new(
+                "Real voices, mixed by the voice bank: never more than the cap",
+                ("time (s)", 0.0..seconds),
+                ("real voices", 0.0..(VOICE_CAP as f64 * 1.25)),
+            )
+            .line(figures::Line::new("real voices", figures::BLUE, &real).width(2))
+            .line(figures::Line::new("voice cap (32)", figures::GREEN, &cap).dashed())
+            .legend_lower_right()
+            .draw(&panels[0])?;
+            figures::LineChart::new(
+                "Virtual voices: tracked, not mixed; they come back when they are among the most audible",
+                ("time (s)", 0.0..seconds),
+                ("virtual voices", 0.0..(most_voices * 1.15).max(10.0)),
+            )
+            .line(figures::Line::new("virtual voices", figures::PURPLE, &virtual_voices).width(2))
+            .legend_lower_right()
+            .draw(&panels[1])?;
+            figures::LineChart::new(
+                "The mix's loudest sample per frame, before kira's clamp",
+                ("time (s)", 0.0..seconds),
+                ("peak (dBFS)", -30.0..1.0),
+            )
+            .line(figures::Line::new("peak", figures::BLUE, &peak))
+            .line(figures::Line::new("ceiling (-1 dBFS)", figures::GREEN, &ceiling).dashed())
+            .legend_lower_right()
+            .draw(&panels[2])?;
+            figures::LineChart::new(
+                &limiter_title,
+                ("time (s)", 0.0..seconds),
+                ("gain reduction (dB)", 0.0..(most_reduction * 1.2).max(3.0)),
+            )
+            .line(figures::Line::new(
+                "gain reduction",
+                figures::RED,
+                &reduction,
+            ))
+            .draw(&panels[3])?;
+            Ok(())
+        })
     }
 }
 
-fn pixel(at: [f32; 2]) -> (f32, f32) {
-    ((at[0] + HALF) * SCALE, (at[1] + HALF) * SCALE)
+/// Where the listener's label goes: beside it, kept on the map.
+fn listener_label(at: [f32; 2]) -> [f32; 2] {
+    [
+        (at[0] + 4.0).min(HALF - 22.0),
+        (at[1] - 8.0).max(-HALF + 2.0),
+    ]
 }
 
-fn dot(picture: &mut RgbaImage, at: [f32; 2], radius: f32, colour: Rgba<u8>) {
-    let (cx, cy) = pixel(at);
+/// Where the range ring's label goes: on the ring, above or below the listener,
+/// kept on the map.
+fn range_label(at: [f32; 2]) -> [f32; 2] {
+    let y = if at[1] - 100.0 > -HALF {
+        at[1] - 104.0
+    } else {
+        at[1] + 96.0
+    };
+    [
+        (at[0] - 25.0).clamp(-HALF + 2.0, HALF - 45.0),
+        y.clamp(-HALF + 2.0, HALF - 8.0),
+    ]
+}
+
+fn pixel(at: [f32; 2]) -> [f32; 2] {
+    [(at[0] + HALF) * SCALE, (at[1] + HALF) * SCALE]
+}
+
+fn dot(picture: &mut RgbImage, at: [f32; 2], radius: f32, colour: Rgb<u8>) {
+    let [cx, cy] = pixel(at);
     let r = radius * SCALE;
     for y in (cy - r).floor() as i64..=(cy + r).ceil() as i64 {
         for x in (cx - r).floor() as i64..=(cx + r).ceil() as i64 {
@@ -175,8 +348,8 @@ fn dot(picture: &mut RgbaImage, at: [f32; 2], radius: f32, colour: Rgba<u8>) {
     }
 }
 
-fn ring(picture: &mut RgbaImage, at: [f32; 2], radius: f32, colour: Rgba<u8>) {
-    let (cx, cy) = pixel(at);
+fn ring(picture: &mut RgbImage, at: [f32; 2], radius: f32, colour: Rgb<u8>) {
+    let [cx, cy] = pixel(at);
     let r = radius * SCALE;
     let steps = (r * 7.0).max(12.0) as usize;
     for i in 0..steps {
