@@ -66,14 +66,41 @@ pub struct Measured {
     pub ns_per_cycle: f64,
     /// Median per-round ratio to the group's baseline.
     pub vs_baseline: f64,
+    /// The spread of the per-round ratios: their 10th and 90th percentiles (the
+    /// middle 80% of the rounds lie between them).
+    pub vs_spread: (f64, f64),
     /// Heap allocations per cycle, when the binary's global allocator is
     /// `alloc_counter::CountingAllocator` (0 otherwise).
     pub allocs_per_cycle: f64,
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
+fn median(values: Vec<f64>) -> f64 {
+    percentile(values, 0.5)
+}
+
+/// The `p`-quantile of `values` (the nearest rank), `p` in `[0, 1]`.
+fn percentile(mut values: Vec<f64>, p: f64) -> f64 {
     values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
+    let rank = ((values.len() - 1) as f64 * p).round() as usize;
+    values[rank]
+}
+
+impl Measured {
+    /// The ratio to the baseline as the report prints it: the median with its
+    /// spread over the rounds, `0.39x (0.37-0.41)`, to `digits` decimals.
+    ///
+    /// ```
+    /// # use benches::Measured;
+    /// let row = Measured { case: "a".into(), size: 1, ns_per_cycle: 1.0, vs_baseline: 0.39, vs_spread: (0.371, 0.414), allocs_per_cycle: 0.0 };
+    /// assert_eq!(row.ratio(2), "0.39x (0.37-0.41)");
+    /// ```
+    pub fn ratio(&self, digits: usize) -> String {
+        let (low, high) = self.vs_spread;
+        format!(
+            "{:.digits$}x ({low:.digits$}-{high:.digits$})",
+            self.vs_baseline
+        )
+    }
 }
 
 /// How many cycles fill about `target` time, from a short calibration run.
@@ -139,15 +166,21 @@ pub fn measure(
             case,
             size,
             ns_per_cycle: median(samples[i].clone()),
-            vs_baseline: median(
-                samples[i]
-                    .iter()
-                    .zip(&samples[base])
-                    .map(|(case, base)| case / base)
-                    .collect(),
+            vs_baseline: median(ratios(&samples[i], &samples[base])),
+            vs_spread: (
+                percentile(ratios(&samples[i], &samples[base]), 0.1),
+                percentile(ratios(&samples[i], &samples[base]), 0.9),
             ),
             allocs_per_cycle: allocations[i] as f64 / (cycles[i] * settings.rounds as u64) as f64,
         })
+        .collect()
+}
+
+/// Each round's ratio of a case's sample to the baseline's.
+fn ratios(case: &[f64], base: &[f64]) -> Vec<f64> {
+    case.iter()
+        .zip(base)
+        .map(|(case, base)| case / base)
         .collect()
 }
 
@@ -218,7 +251,7 @@ pub fn print_pool_table(rows: &[Measured], settings: &Settings) {
     println!("One cycle: acquire one object, write it, release the oldest live one (half the");
     println!("objects live; `_full`: every object live, so each acquire takes one away).");
     println!(
-        "Median of {} interleaved rounds; \"vs slotmap\" is the median of per-round ratios.",
+        "Median of {} interleaved rounds; \"vs slotmap\" is the median of per-round ratios (in brackets: their 10th to 90th percentile).",
         settings.rounds
     );
     println!();
@@ -236,7 +269,7 @@ pub fn print_pool_table(rows: &[Measured], settings: &Settings) {
         print!("| `{case}` |");
         let mut allocs: f64 = 0.0;
         for row in rows.iter().filter(|row| row.case == case) {
-            print!(" {:.1} | {:.2}x |", row.ns_per_cycle, row.vs_baseline);
+            print!(" {:.1} | {} |", row.ns_per_cycle, row.ratio(2));
             allocs = allocs.max(row.allocs_per_cycle);
         }
         println!(" {allocs:.2} |");

@@ -265,32 +265,71 @@ fn cases() -> u32 {
         .unwrap_or(16)
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+/// Runs `cases()` random scenes of `strategy` through `check` (which returns the
+/// scene's peak, or why it failed), then prints the loudest peak of them all:
+/// the number the README quotes.
+fn scenes<S: Strategy>(
+    what: &str,
+    strategy: S,
+    check: impl Fn(S::Value) -> Result<f32, TestCaseError>,
+) where
+    S::Value: std::fmt::Debug,
+{
+    let loudest = std::cell::Cell::new(0.0f32);
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: cases(),
+        ..ProptestConfig::default()
+    });
+    let result = runner.run(&strategy, |scene| {
+        let peak = check(scene)?;
+        loudest.set(loudest.get().max(peak));
+        Ok(())
+    });
+    if let Err(failure) = result {
+        panic!("{what}: {failure}");
+    }
+    eprintln!(
+        "{what}: the loudest of {} scenes peaked at {:.4} ({:.2} dBFS; the ceiling is {CEILING:.4})",
+        cases(),
+        loudest.get(),
+        20.0 * loudest.get().log10()
+    );
+}
 
-    #[test]
-    fn one_sound_stays_under_the_headroom_without_the_limiter(
-        rate in output_rate(),
-        spec in sound_spec(),
-        ops in prop::collection::vec(op(1), 1..80),
-    ) {
+#[test]
+fn one_sound_stays_under_the_headroom_without_the_limiter() {
+    let strategy = (
+        output_rate(),
+        sound_spec(),
+        prop::collection::vec(op(1), 1..80),
+    );
+    scenes("one sound, no limiter", strategy, |(rate, spec, ops)| {
         let (peak, clipped, nan, _) = render(rate, std::slice::from_ref(&spec), &ops, false);
         prop_assert!(peak <= CEILING + 1e-5, "peak {peak} above the headroom");
         prop_assert_eq!(clipped, 0);
         prop_assert_eq!(nan, 0);
-    }
+        Ok(peak)
+    });
+}
 
-    #[test]
-    fn any_mix_stays_under_the_limiters_ceiling(
-        rate in output_rate(),
-        specs in prop::collection::vec(sound_spec(), 2..5),
-        ops in prop::collection::vec(op(4), 1..80),
-    ) {
-        let (peak, clipped, nan, _) = render(rate, &specs, &ops, true);
-        prop_assert!(peak <= CEILING + 1e-5, "peak {peak} above the ceiling");
-        prop_assert_eq!(clipped, 0);
-        prop_assert_eq!(nan, 0);
-    }
+#[test]
+fn any_mix_stays_under_the_limiters_ceiling() {
+    let strategy = (
+        output_rate(),
+        prop::collection::vec(sound_spec(), 2..5),
+        prop::collection::vec(op(4), 1..80),
+    );
+    scenes(
+        "several sounds, limiter on",
+        strategy,
+        |(rate, specs, ops)| {
+            let (peak, clipped, nan, _) = render(rate, &specs, &ops, true);
+            prop_assert!(peak <= CEILING + 1e-5, "peak {peak} above the ceiling");
+            prop_assert_eq!(clipped, 0);
+            prop_assert_eq!(nan, 0);
+            Ok(peak)
+        },
+    );
 }
 
 /// A linear fade of `duration`, starting now.

@@ -3,7 +3,8 @@
 //! effects update).
 //!
 //! `cargo run --release -p benches --bin report` for the tables;
-//! `--tsv` for rows `case<TAB>size<TAB>ns_per_cycle<TAB>allocs_per_cycle` only;
+//! `--tsv` for rows `case<TAB>size<TAB>ns_per_cycle<TAB>allocs_per_cycle<TAB>ratio<TAB>ratio_p10<TAB>ratio_p90`
+//! only (the ratio to the case's baseline);
 //! `--quick` for a short run (fewer rounds);
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
@@ -13,7 +14,9 @@
 //! each case per round). A case's time is its median sample; its ratio to slotmap is
 //! the median of its per-round ratios (its sample over slotmap's sample of the same
 //! round), so a burst of load from another process on this shared machine, which
-//! slows every case of a round alike, cancels out of the ratio.
+//! slows every case of a round alike, cancels out of the ratio. Every ratio is
+//! printed with its spread, the 10th to 90th percentile of the per-round ratios:
+//! `0.39x (0.37-0.41)`. A spread that is wide says the ratio is not known better.
 
 use std::time::Instant;
 
@@ -78,8 +81,11 @@ fn print_audio_table(rows: &[Measured]) {
     println!("|---|---:|---:|---:|");
     for row in rows {
         println!(
-            "| `{}` | {:.0} | {:.2}x | {:.2} |",
-            row.case, row.ns_per_cycle, row.vs_baseline, row.allocs_per_cycle
+            "| `{}` | {:.0} | {} | {:.2} |",
+            row.case,
+            row.ns_per_cycle,
+            row.ratio(2),
+            row.allocs_per_cycle
         );
     }
     if let Some(row) = rows.iter().find(|row| row.case == "audio_update_virtual") {
@@ -124,10 +130,10 @@ fn print_second_rows(rows: &[Measured], baseline: &str) {
     println!("|---|---:|---:|---:|");
     for row in rows {
         println!(
-            "| `{}` | {:.0} | {:.3}x | {:.2} |",
+            "| `{}` | {:.0} | {} | {:.2} |",
             row.case,
             row.ns_per_cycle / 1e3,
-            row.vs_baseline,
+            row.ratio(3),
             row.allocs_per_cycle
         );
     }
@@ -166,8 +172,11 @@ fn print_effects_table(rows: &[Measured]) {
             row.size / 2
         };
         println!(
-            "| `{}` | {live} | {:.2} | {per} | {against} | {:.2}x | {:.2} |",
-            row.case, row.ns_per_cycle, row.vs_baseline, row.allocs_per_cycle
+            "| `{}` | {live} | {:.2} | {per} | {against} | {} | {:.2} |",
+            row.case,
+            row.ns_per_cycle,
+            row.ratio(2),
+            row.allocs_per_cycle
         );
     }
 }
@@ -217,8 +226,14 @@ fn main() {
             .chain(&render)
         {
             println!(
-                "{}\t{}\t{:.2}\t{:.4}",
-                row.case, row.size, row.ns_per_cycle, row.allocs_per_cycle
+                "{}\t{}\t{:.2}\t{:.4}\t{:.4}\t{:.4}\t{:.4}",
+                row.case,
+                row.size,
+                row.ns_per_cycle,
+                row.allocs_per_cycle,
+                row.vs_baseline,
+                row.vs_spread.0,
+                row.vs_spread.1
             );
         }
     } else {
