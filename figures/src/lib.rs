@@ -86,7 +86,21 @@ pub fn png(path: impl AsRef<Path>, size: (u32, u32), draw: impl FnOnce(&Area) ->
         area.fill(&WHITE)?;
         draw(area)
     })?;
-    image.save(path)?;
+    save(&image, path)
+}
+
+/// Saves `image` as a PNG, compressed as far as the encoder goes (the pictures
+/// are committed to the repository).
+pub fn save(image: &image::RgbImage, path: impl AsRef<Path>) -> Drawn {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    PngEncoder::new_with_quality(file, CompressionType::Best, FilterType::Adaptive).write_image(
+        image.as_raw(),
+        image.width(),
+        image.height(),
+        image::ExtendedColorType::Rgb8,
+    )?;
     Ok(())
 }
 

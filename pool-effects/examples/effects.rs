@@ -138,7 +138,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         if SNAPSHOTS.contains(&frame) {
             let path = options.out.join(format!("scene-frame-{frame:03}.png"));
             let scene = render(draw.fill(&effects), &sheets, &enemies);
-            annotate(scene, frame, &effects, &kinds, &sheets)?.save(&path)?;
+            figures::save(&annotate(scene, frame, &effects, &kinds, &sheets)?, &path)?;
             if !options.tsv {
                 writeln!(out, "wrote {}", path.display())?;
             }

@@ -229,7 +229,7 @@ impl Pictures {
             ))?;
         }
         if let Some(last) = self.frames.last() {
-            last.save(out.join("last.png"))?;
+            figures::save(last, out.join("last.png"))?;
         }
         self.plot(&out.join("plot.png"))
     }
