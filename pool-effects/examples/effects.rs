@@ -350,13 +350,20 @@ fn annotate(
         figures::text(
             area,
             &format!(
-                "frame {frame} (t = {:.2} s): a wave every 1.5 s, 80 explosions a frame for 0.25 s; green dots: enemies",
+                "frame {frame} (t = {:.2} s): a wave every 1.5 s, 80 explosions a frame for 0.25 s. Green dots: enemies",
                 f64::from(frame) / f64::from(FPS)
             ),
             (12, y),
             15,
             white,
         )?;
+        // A 100-pixel scale bar (sprites are 56, 32 and 24 px across at scale 1).
+        let (x0, yb) = (WIDTH as i32 - 130, y + 8);
+        area.draw(&figures::plotters::element::PathElement::new(
+            [(x0, yb), (x0 + 100, yb)],
+            figures::plotters::style::Color::stroke_width(&white, 2),
+        ))?;
+        figures::text(area, "100 px", (x0 + 30, yb + 4), 12, white)?;
         for (i, kind) in kinds.iter().enumerate() {
             let (Some(definition), Some(stats)) = (effects.definition(*kind), effects.stats(*kind))
             else {
