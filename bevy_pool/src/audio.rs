@@ -1,0 +1,364 @@
+//! The sound-effects plugin: the kira manager and the `SoundEffects` as
+//! resources, listener and emitter components that follow their entity's
+//! `GlobalTransform`, one-shot plays as messages, and the per-frame `update`.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use bevy::app::{App, Plugin, PostUpdate};
+use bevy::ecs::prelude::*;
+use bevy::time::{Real, Time, Virtual};
+use bevy::transform::TransformSystems;
+use bevy::transform::components::GlobalTransform;
+use pool_audio::kira::{AudioManager, AudioManagerSettings, Easing, StartTime, Tween};
+use pool_audio::{
+    OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
+    SoundEffectsSettings, SoundId, VoiceHandle,
+};
+
+/// Pooled, attenuated, limited sound effects for a Bevy app.
+///
+/// Adds the [`Sfx`] resource (the [`SoundEffects`], for adding sounds and
+/// playing from any system), the [`AudioOutput`] that owns kira's manager, the
+/// [`PlaySound`] message, and the systems of [`SoundSet`] in `PostUpdate`,
+/// after transform propagation. Settings are the plugin's fields, as in Bevy's
+/// own plugins.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_pool::{SoundEffectsPlugin, Sfx};
+///
+/// let mut app = App::new();
+/// app.add_plugins((bevy::time::TimePlugin, bevy::transform::TransformPlugin, SoundEffectsPlugin::default()));
+/// app.update();
+/// assert_eq!(app.world().resource::<Sfx>().stats().real_voices, 0);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SoundEffectsPlugin {
+    /// The voice cap, stealing, steal fade, limiter, ...
+    pub settings: SoundEffectsSettings,
+    /// Where the audio goes.
+    pub output: Output,
+    /// Advance sound effects on `Time<Virtual>`, so pausing the game's virtual
+    /// time pauses every voice (`pause_all`) and unpausing resumes them. Off by
+    /// default: menus and pause screens usually keep their sounds.
+    pub pause_with_virtual_time: bool,
+}
+
+/// Where a [`SoundEffectsPlugin`] sends its audio.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub enum Output {
+    /// kira's offline backend: no device, rendered one frame's worth at a time
+    /// and kept in [`AudioOutput::recorded`] if `record` (headless apps, tests,
+    /// CI).
+    Offline {
+        /// The offline backend's settings (sample rate, block size).
+        settings: OfflineSettings,
+        /// Keep every rendered frame in memory, for a WAV at the end.
+        record: bool,
+    },
+    /// The offline backend with its default settings, not recording.
+    #[default]
+    Headless,
+}
+
+/// Owns kira's [`AudioManager`] on the offline backend (a real device's output
+/// is not in the plugin yet). The plugin renders each frame's real `dt` of audio
+/// after the sound effects' update. A non-send resource: `NonSendMut<AudioOutput>`.
+pub struct AudioOutput {
+    manager: AudioManager<OfflineBackend>,
+    sample_rate: u32,
+    record: bool,
+    recorded: Vec<f32>,
+}
+
+impl AudioOutput {
+    /// The kira manager, for music, tracks and clocks of the game's own.
+    pub fn manager(&mut self) -> &mut AudioManager<OfflineBackend> {
+        &mut self.manager
+    }
+
+    /// Everything rendered so far, when the output records.
+    pub fn recorded(&self) -> Rendered {
+        Rendered::from_samples(self.sample_rate, self.recorded.clone())
+    }
+}
+
+/// The sound effects: add sounds at load time, play from any system
+/// (`ResMut<Sfx>`), read `stats()`. Derefs to [`SoundEffects`].
+#[derive(Resource)]
+pub struct Sfx(SoundEffects);
+
+impl std::ops::Deref for Sfx {
+    type Target = SoundEffects;
+    fn deref(&self) -> &SoundEffects {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Sfx {
+    fn deref_mut(&mut self) -> &mut SoundEffects {
+        &mut self.0
+    }
+}
+
+/// The entity whose `GlobalTransform` is the listener (a camera, the player).
+/// The first one found each frame is used; the listener hears from its
+/// translation.
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct SoundListener;
+
+/// A sound that plays from an entity and follows its `GlobalTransform` every
+/// frame: an engine, a torch, a waterfall. Its voice starts when the component
+/// is added; when the entity is despawned (or the component removed) the voice
+/// stops with [`SoundEmitter::fade_out`].
+#[derive(Component, Debug, Clone)]
+pub struct SoundEmitter {
+    /// The sound to play.
+    pub sound: SoundId,
+    /// How to play it; its position is the entity's.
+    pub params: PlayParams,
+    /// The fade when the emitter goes away.
+    pub fade_out: Duration,
+    voice: Option<VoiceHandle>,
+}
+
+impl SoundEmitter {
+    /// Plays `sound` from the entity, with a 50 ms fade when it goes away.
+    pub fn new(sound: SoundId) -> Self {
+        Self {
+            sound,
+            params: PlayParams::default(),
+            fade_out: Duration::from_millis(50),
+            voice: None,
+        }
+    }
+
+    /// Plays with `params` (volume, rate, panning, ...).
+    pub fn params(mut self, params: PlayParams) -> Self {
+        self.params = params;
+        self
+    }
+
+    /// The emitter's voice once it started (`None` if the play was refused).
+    pub fn voice(&self) -> Option<VoiceHandle> {
+        self.voice
+    }
+}
+
+/// A one-shot: `MessageWriter<PlaySound>` from any system, played in
+/// [`SoundSet::Play`].
+#[derive(Message, Debug, Clone)]
+pub struct PlaySound {
+    /// The sound.
+    pub sound: SoundId,
+    /// Its parameters (a position, if it has one).
+    pub params: PlayParams,
+}
+
+/// A [`PlaySound`] or an emitter that was refused, with the reason.
+#[derive(Message, Debug, Clone)]
+pub struct PlayRefused {
+    /// The sound.
+    pub sound: SoundId,
+    /// The emitter's entity, for an emitter.
+    pub entity: Option<Entity>,
+    /// Why.
+    pub error: PlayError,
+}
+
+/// The plugin's systems, in this order in `PostUpdate`, after transform
+/// propagation: the listener and emitters move, then queued plays start, then
+/// the sound effects update, then (offline) the frame's audio is rendered.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SoundSet {
+    /// Listener and emitters follow their transforms; new emitters start; gone
+    /// ones stop.
+    Spatial,
+    /// [`PlaySound`] messages are played.
+    Play,
+    /// `SoundEffects::update` with the frame's time step.
+    Update,
+    /// The offline backend renders the frame's audio.
+    Render,
+}
+
+/// Which voice each emitter entity plays, to stop it when the entity goes.
+#[derive(Resource, Default)]
+struct EmitterVoices(HashMap<Entity, (VoiceHandle, Duration)>);
+
+/// # Panics
+/// When the plugin is added, if its `settings` are out of range (a typed
+/// [`SetupError`](pool_audio::SetupError) in the message), as Bevy's own plugins
+/// do with a configuration they cannot run.
+impl Plugin for SoundEffectsPlugin {
+    fn build(&self, app: &mut App) {
+        let (offline, record) = match &self.output {
+            Output::Offline { settings, record } => (*settings, *record),
+            Output::Headless => (OfflineSettings::default(), false),
+        };
+        let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+            backend_settings: offline,
+            ..Default::default()
+        })
+        .unwrap_or_else(|error| panic!("the offline audio backend failed to start: {error}"));
+        let sfx = SoundEffects::new(&mut manager, self.settings)
+            .unwrap_or_else(|error| panic!("SoundEffectsPlugin's settings: {error}"));
+        app.insert_resource(Sfx(sfx))
+            .insert_non_send(AudioOutput {
+                sample_rate: manager.backend_mut().sample_rate(),
+                manager,
+                record,
+                recorded: Vec::new(),
+            })
+            .insert_resource(Paused {
+                with_virtual_time: self.pause_with_virtual_time,
+                paused: false,
+            })
+            .init_resource::<EmitterVoices>()
+            .add_message::<PlaySound>()
+            .add_message::<PlayRefused>()
+            .configure_sets(
+                PostUpdate,
+                (
+                    SoundSet::Spatial,
+                    SoundSet::Play,
+                    SoundSet::Update,
+                    SoundSet::Render,
+                )
+                    .chain()
+                    .after(TransformSystems::Propagate),
+            )
+            .add_systems(
+                PostUpdate,
+                (
+                    (
+                        follow_listener,
+                        start_emitters,
+                        follow_emitters,
+                        stop_gone_emitters,
+                    )
+                        .chain()
+                        .in_set(SoundSet::Spatial),
+                    play_messages.in_set(SoundSet::Play),
+                    update.in_set(SoundSet::Update),
+                    render.in_set(SoundSet::Render),
+                ),
+            );
+    }
+}
+
+#[derive(Resource)]
+struct Paused {
+    with_virtual_time: bool,
+    paused: bool,
+}
+
+fn position(transform: &GlobalTransform) -> [f32; 3] {
+    let t = transform.translation();
+    [t.x, t.y, t.z]
+}
+
+fn follow_listener(mut sfx: ResMut<Sfx>, listener: Query<&GlobalTransform, With<SoundListener>>) {
+    if let Some(transform) = listener.iter().next() {
+        // A NaN transform is the game's bug; the listener stays where it was.
+        let _ = sfx.set_listener(position(transform));
+    }
+}
+
+fn start_emitters(
+    mut sfx: ResMut<Sfx>,
+    mut voices: ResMut<EmitterVoices>,
+    mut added: Query<(Entity, &mut SoundEmitter, &GlobalTransform), Added<SoundEmitter>>,
+    mut refused: MessageWriter<PlayRefused>,
+) {
+    for (entity, mut emitter, transform) in &mut added {
+        let params = emitter.params.position(position(transform));
+        match sfx.play(emitter.sound, params) {
+            Ok(voice) => {
+                emitter.voice = Some(voice);
+                voices.0.insert(entity, (voice, emitter.fade_out));
+            }
+            Err(error) => {
+                refused.write(PlayRefused {
+                    sound: emitter.sound,
+                    entity: Some(entity),
+                    error,
+                });
+            }
+        }
+    }
+}
+
+fn follow_emitters(
+    mut sfx: ResMut<Sfx>,
+    emitters: Query<(&SoundEmitter, &GlobalTransform), Changed<GlobalTransform>>,
+) {
+    for (emitter, transform) in &emitters {
+        if let Some(voice) = emitter.voice {
+            // A voice that ended (a one-shot emitter) is forgotten.
+            let _ = sfx.set_position(voice, position(transform));
+        }
+    }
+}
+
+fn stop_gone_emitters(
+    mut sfx: ResMut<Sfx>,
+    mut voices: ResMut<EmitterVoices>,
+    mut removed: RemovedComponents<SoundEmitter>,
+) {
+    for entity in removed.read() {
+        if let Some((voice, fade)) = voices.0.remove(&entity) {
+            let _ = sfx.stop(voice, fade_out(fade));
+        }
+    }
+}
+
+fn fade_out(duration: Duration) -> Tween {
+    Tween {
+        start_time: StartTime::Immediate,
+        duration,
+        easing: Easing::Linear,
+    }
+}
+
+fn play_messages(
+    mut sfx: ResMut<Sfx>,
+    mut plays: MessageReader<PlaySound>,
+    mut refused: MessageWriter<PlayRefused>,
+) {
+    for play in plays.read() {
+        if let Err(error) = sfx.play(play.sound, play.params) {
+            refused.write(PlayRefused {
+                sound: play.sound,
+                entity: None,
+                error,
+            });
+        }
+    }
+}
+
+fn update(mut sfx: ResMut<Sfx>, time: Res<Time<Virtual>>, mut paused: ResMut<Paused>) {
+    if paused.with_virtual_time && time.is_paused() != paused.paused {
+        paused.paused = time.is_paused();
+        let _ = if paused.paused {
+            sfx.pause_all(Tween::default())
+        } else {
+            sfx.resume_all(Tween::default())
+        };
+    }
+    // Virtual time's delta is finite and never negative.
+    let _ = sfx.update(time.delta_secs_f64());
+}
+
+fn render(mut output: NonSendMut<AudioOutput>, time: Res<Time<Real>>) {
+    let output = &mut *output;
+    // Audio time is real time, as a device's would be: a paused game still
+    // plays its music, and its paused voices are silent.
+    if let Ok(rendered) = output.manager.backend_mut().render(time.delta_secs_f64())
+        && output.record
+    {
+        output.recorded.extend_from_slice(rendered.samples());
+    }
+}

@@ -1,0 +1,68 @@
+//! Bevy plugins for the workspace: pooled sound-effect voices ([`pool_audio`])
+//! and pooled sprite-animation effects ([`pool_effects`]).
+//!
+//! # Why
+//! A Bevy game that plays the same explosion for a hundred enemies needs what
+//! `pool-audio` gives a kira game (copies of a sound that share a budget, a mix
+//! ceiling, a voice cap with stealing, virtual voices that come back) without
+//! writing the glue: who owns kira's manager, when `update` runs, how transforms
+//! move the listener and the emitters, how a despawned entity stops its sound.
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_pool::{PlaySound, SoundEffectsPlugin, SoundEmitter, SoundListener, Sfx};
+//! use pool_audio::kira::{Frame, sound::static_sound::StaticSoundData};
+//! use pool_audio::{PlayParams, SoundSettings};
+//!
+//! let mut app = App::new();
+//! app.add_plugins((bevy::time::TimePlugin, bevy::transform::TransformPlugin, SoundEffectsPlugin::default()));
+//! // Load time: sounds are added to the `Sfx` resource (from a `FileLoader` in a game).
+//! let hum = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.5); 4_800].into(), settings: Default::default(), slice: None };
+//! let engine = app.world_mut().resource_mut::<Sfx>().add_sound("engine", hum.loop_region(..), SoundSettings::default())?;
+//! // The camera listens; a car plays its engine from wherever its transform puts it.
+//! app.world_mut().spawn((SoundListener, Transform::default()));
+//! let car = app.world_mut().spawn((SoundEmitter::new(engine), Transform::from_xyz(10.0, 0.0, 0.0))).id();
+//! app.update();
+//! assert_eq!(app.world().resource::<Sfx>().stats().real_voices, 1);
+//! // A despawned car stops its engine with a fade.
+//! app.world_mut().despawn(car);
+//! app.update();
+//! assert_eq!(app.world().resource::<Sfx>().stats().real_voices, 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+//! A game's `main`, as the README shows it (compiled, not run: it runs forever):
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_pool::{SoundEffectsPlugin, SoundEmitter, SoundListener, Sfx};
+//! # fn engine_hum() -> pool_audio::kira::sound::static_sound::StaticSoundData {
+//! #     pool_audio::kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![pool_audio::kira::Frame::from_mono(0.5); 4_800].into(), settings: Default::default(), slice: None }.loop_region(..)
+//! # }
+//!
+//! fn main() {
+//!     App::new()
+//!         .add_plugins((MinimalPlugins, TransformPlugin, SoundEffectsPlugin::default()))
+//!         .add_systems(Startup, setup)
+//!         .run();
+//! }
+//!
+//! fn setup(mut commands: Commands, mut sfx: ResMut<Sfx>) {
+//!     // Load time: add the sounds (from a `pool_audio::FileLoader` in a game).
+//!     let engine = sfx.add_sound("engine", engine_hum(), Default::default()).unwrap();
+//!     commands.spawn((SoundListener, Transform::default())); // the ears: a camera, the player
+//!     commands.spawn((SoundEmitter::new(engine), Transform::from_xyz(10.0, 0.0, 0.0))); // follows its transform
+//! }
+//! ```
+//!
+//! # Inside
+//! The plugin's systems run in `PostUpdate` after transform propagation, in the
+//! order of [`SoundSet`]. The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`]:
+//! everything its docs say holds here.
+
+mod audio;
+
+pub use audio::{
+    AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
+    SoundListener, SoundSet,
+};

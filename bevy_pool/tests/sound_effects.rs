@@ -1,0 +1,343 @@
+//! The sound-effects plugin in headless apps, against the plain API doing the
+//! same thing: plays, transforms, despawns and pausing.
+
+use std::time::Duration;
+
+use bevy::app::App;
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_pool::{
+    Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener,
+};
+use pool_audio::kira::sound::static_sound::StaticSoundData;
+use pool_audio::kira::{AudioManager, AudioManagerSettings, Frame};
+use pool_audio::{
+    OfflineBackend, OfflineSettings, PlayParams, Rendered, SoundEffects, SoundEffectsSettings,
+    SoundId, SoundSettings, VoiceState, WhenFull,
+};
+
+const DT: f64 = 1.0 / 60.0;
+
+fn tone(hz: f32, seconds: f32) -> StaticSoundData {
+    StaticSoundData {
+        sample_rate: 48_000,
+        frames: (0..(seconds * 48_000.0) as usize)
+            .map(|i| Frame::from_mono((i as f32 / 48_000.0 * hz * std::f32::consts::TAU).sin()))
+            .collect(),
+        settings: Default::default(),
+        slice: None,
+    }
+}
+
+/// A headless app with the plugin, frames of exactly `DT`, recording its audio.
+fn app(plugin: SoundEffectsPlugin) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        bevy::time::TimePlugin,
+        bevy::transform::TransformPlugin,
+        plugin,
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        DT,
+    )));
+    app
+}
+
+fn recording() -> SoundEffectsPlugin {
+    SoundEffectsPlugin {
+        output: Output::Offline {
+            settings: OfflineSettings::default(),
+            record: true,
+        },
+        ..Default::default()
+    }
+}
+
+fn add(app: &mut App, name: &str, data: StaticSoundData, settings: SoundSettings) -> SoundId {
+    app.world_mut()
+        .resource_mut::<Sfx>()
+        .add_sound(name, data, settings)
+        .unwrap()
+}
+
+/// The frame deltas the app's clocks gave, to replay them in the plain API.
+fn real_delta(app: &App) -> f64 {
+    app.world().resource::<Time<Real>>().delta_secs_f64()
+}
+
+/// RMS of each channel of `audio`, in dB.
+fn channel_db(audio: &Rendered) -> [f64; 2] {
+    let samples = audio.samples();
+    let frames = (samples.len() / 2).max(1) as f64;
+    [0, 1].map(|c| {
+        let energy: f64 = samples
+            .iter()
+            .skip(c)
+            .step_by(2)
+            .map(|s| f64::from(*s).powi(2))
+            .sum();
+        10.0 * (energy / frames).max(1e-20).log10()
+    })
+}
+
+/// 1,000 plays of one sound in one frame through `PlaySound` messages start,
+/// recycle and refuse exactly what 1,000 `play` calls do.
+#[test]
+fn a_thousand_plays_in_one_frame_behave_as_the_plain_api() {
+    for when_full in [WhenFull::RecycleOldest, WhenFull::Strict] {
+        let settings = SoundSettings::default()
+            .max_voices(10)
+            .first_volume(0.2)
+            .when_full(when_full);
+        let mut app = app(SoundEffectsPlugin::default());
+        let boom = add(&mut app, "boom", tone(110.0, 0.5), settings);
+        {
+            let mut plays = app.world_mut().resource_mut::<Messages<PlaySound>>();
+            for _ in 0..1000 {
+                plays.write(PlaySound {
+                    sound: boom,
+                    params: PlayParams::default(),
+                });
+            }
+        }
+        app.update();
+
+        let mut manager =
+            AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+        let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+        let plain = sfx.add_sound("boom", tone(110.0, 0.5), settings).unwrap();
+        let refusals = (0..1000)
+            .filter(|_| sfx.play(plain, PlayParams::default()).is_err())
+            .count();
+        sfx.update(0.0).unwrap();
+
+        let ours = app.world().resource::<Sfx>();
+        assert_eq!(ours.stats(), sfx.stats(), "{when_full:?}");
+        assert_eq!(ours.copies_playing(boom), sfx.copies_playing(plain));
+        assert_eq!(ours.copies_playing(boom), 10);
+        let refused = app.world().resource::<Messages<PlayRefused>>();
+        assert_eq!(
+            refused.len(),
+            refusals,
+            "{when_full:?}: one PlayRefused per refusal"
+        );
+    }
+}
+
+/// A listener and an emitter moved by their transforms are heard exactly as
+/// `set_listener` and `set_position` make them heard: the same audio, channel
+/// by channel within 0.01 dB (here, sample for sample).
+#[test]
+fn transforms_move_the_listener_and_the_emitter_as_the_plain_api_does() {
+    let mut app = app(recording());
+    let engine = add(
+        &mut app,
+        "engine",
+        tone(220.0, 1.0).loop_region(..),
+        SoundSettings::default(),
+    );
+    let listener = app
+        .world_mut()
+        .spawn((SoundListener, Transform::default()))
+        .id();
+    let car = app
+        .world_mut()
+        .spawn((
+            SoundEmitter::new(engine),
+            Transform::from_xyz(-20.0, 0.0, 3.0),
+        ))
+        .id();
+    let path = |frame: usize| {
+        let t = frame as f32 * DT as f32;
+        ([-20.0 + 40.0 * t, 0.0, 3.0], [0.0, 2.0 * t, 0.0])
+    };
+    let mut deltas = Vec::new();
+    for frame in 0..60 {
+        let (car_at, ears) = path(frame);
+        app.world_mut()
+            .entity_mut(car)
+            .insert(Transform::from_translation(Vec3::from(car_at)));
+        app.world_mut()
+            .entity_mut(listener)
+            .insert(Transform::from_translation(Vec3::from(ears)));
+        app.update();
+        deltas.push(real_delta(&app));
+    }
+    let ours = app.world().non_send::<bevy_pool::AudioOutput>().recorded();
+
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let plain = sfx
+        .add_sound(
+            "engine",
+            tone(220.0, 1.0).loop_region(..),
+            SoundSettings::default(),
+        )
+        .unwrap();
+    let mut samples = Vec::new();
+    let mut voice = None;
+    for (frame, dt) in deltas.iter().enumerate() {
+        let (car_at, ears) = path(frame);
+        sfx.set_listener(ears).unwrap();
+        match voice {
+            None => {
+                voice = Some(
+                    sfx.play(plain, PlayParams::default().position(car_at))
+                        .unwrap(),
+                )
+            }
+            Some(voice) => sfx.set_position(voice, car_at).unwrap(),
+        }
+        sfx.update(*dt).unwrap();
+        samples.extend_from_slice(manager.backend_mut().render(*dt).unwrap().samples());
+    }
+    let plain_audio = Rendered::from_samples(48_000, samples);
+
+    assert!(ours.frames() > 40_000, "{} frames recorded", ours.frames());
+    assert_eq!(ours.frames(), plain_audio.frames());
+    let (a, b) = (channel_db(&ours), channel_db(&plain_audio));
+    for channel in 0..2 {
+        assert!(
+            (a[channel] - b[channel]).abs() < 0.01,
+            "channel {channel}: {a:?} against {b:?}"
+        );
+    }
+    assert!(a[0] > -40.0, "the engine is heard: {a:?}");
+}
+
+/// A despawned emitter's voice ends with a fade: heard during the 50 ms after
+/// the despawn, silent after it.
+#[test]
+fn a_despawned_emitter_fades_out() {
+    let mut app = app(recording());
+    let engine = add(
+        &mut app,
+        "engine",
+        tone(220.0, 1.0).loop_region(..),
+        SoundSettings::default(),
+    );
+    app.world_mut().spawn((SoundListener, Transform::default()));
+    let car = app
+        .world_mut()
+        .spawn((
+            SoundEmitter::new(engine),
+            Transform::from_xyz(2.0, 0.0, 0.0),
+        ))
+        .id();
+    for _ in 0..10 {
+        app.update();
+    }
+    let voice = app
+        .world()
+        .get::<SoundEmitter>(car)
+        .and_then(SoundEmitter::voice)
+        .unwrap();
+    let before = app
+        .world()
+        .non_send::<bevy_pool::AudioOutput>()
+        .recorded()
+        .frames();
+    app.world_mut().despawn(car);
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Gone);
+    let audio = app.world().non_send::<bevy_pool::AudioOutput>().recorded();
+    let left = |from_ms: usize, to_ms: usize| -> f32 {
+        audio.samples()[2 * (before + from_ms * 48)..2 * (before + to_ms * 48)]
+            .iter()
+            .fold(0.0f32, |m, s| m.max(s.abs()))
+    };
+    let (start, middle, after) = (left(0, 10), left(20, 30), left(80, 150));
+    assert!(
+        start > 0.05,
+        "still heard at the start of the fade: {start}"
+    );
+    assert!(
+        middle > 0.0 && middle < start,
+        "fading: {middle} after {start}"
+    );
+    assert_eq!(after, 0.0, "silent once the fade is over");
+}
+
+/// With `pause_with_virtual_time`, pausing the game's virtual time pauses the
+/// voices, and unpausing resumes them.
+#[test]
+fn pausing_virtual_time_pauses_sound_effects_when_asked() {
+    let mut app = app(SoundEffectsPlugin {
+        pause_with_virtual_time: true,
+        ..recording()
+    });
+    let engine = add(
+        &mut app,
+        "engine",
+        tone(220.0, 1.0).loop_region(..),
+        SoundSettings::default(),
+    );
+    app.world_mut().spawn((SoundListener, Transform::default()));
+    let car = app
+        .world_mut()
+        .spawn((SoundEmitter::new(engine), Transform::default()))
+        .id();
+    app.update();
+    let voice = app
+        .world()
+        .get::<SoundEmitter>(car)
+        .and_then(SoundEmitter::voice)
+        .unwrap();
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    for _ in 0..5 {
+        app.update();
+    }
+    let state = app.world().resource::<Sfx>().state(voice);
+    assert!(
+        matches!(state, VoiceState::Paused | VoiceState::Fading),
+        "{state:?}"
+    );
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<Sfx>().state(voice),
+        VoiceState::Paused
+    );
+    let audio = app.world().non_send::<bevy_pool::AudioOutput>().recorded();
+    let tail = &audio.samples()[audio.samples().len() - 2 * 4_800..];
+    assert!(
+        tail.iter().all(|s| *s == 0.0),
+        "a paused game's voices are silent"
+    );
+    app.world_mut().resource_mut::<Time<Virtual>>().unpause();
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Real);
+    // Without the setting, the voices play on.
+    let mut app = app_without_pause();
+    let engine = add(
+        &mut app,
+        "engine",
+        tone(220.0, 1.0).loop_region(..),
+        SoundSettings::default(),
+    );
+    let car = app
+        .world_mut()
+        .spawn((SoundEmitter::new(engine), Transform::default()))
+        .id();
+    app.update();
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    for _ in 0..5 {
+        app.update();
+    }
+    let voice = app
+        .world()
+        .get::<SoundEmitter>(car)
+        .and_then(SoundEmitter::voice)
+        .unwrap();
+    assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Real);
+}
+
+fn app_without_pause() -> App {
+    app(recording())
+}
