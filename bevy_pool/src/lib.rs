@@ -61,6 +61,9 @@
 //! everything its docs say holds here.
 
 mod audio;
+mod effects;
+
+pub use effects::{EffectFinished, EffectsPlugin, EffectsSet, Fx};
 
 pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
