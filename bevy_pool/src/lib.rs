@@ -61,8 +61,10 @@
 //! everything its docs say holds here.
 
 mod audio;
+mod diagnostics;
 mod effects;
 
+pub use diagnostics::PoolDiagnosticsPlugin;
 pub use effects::{EffectFinished, EffectsPlugin, EffectsSet, Fx};
 
 pub use audio::{

@@ -341,3 +341,32 @@ fn pausing_virtual_time_pauses_sound_effects_when_asked() {
 fn app_without_pause() -> App {
     app(recording())
 }
+
+/// The diagnostics say what the statistics say, once a frame.
+#[test]
+fn diagnostics_report_voices_plays_and_refusals() {
+    use bevy::diagnostic::DiagnosticsStore;
+    use bevy_pool::PoolDiagnosticsPlugin as D;
+    let mut app = app(SoundEffectsPlugin::default());
+    app.add_plugins(D);
+    let settings = SoundSettings::default()
+        .max_voices(4)
+        .when_full(WhenFull::Strict);
+    let boom = add(&mut app, "boom", tone(110.0, 0.5), settings);
+    {
+        let mut plays = app.world_mut().resource_mut::<Messages<PlaySound>>();
+        for _ in 0..10 {
+            plays.write(PlaySound {
+                sound: boom,
+                params: PlayParams::default(),
+            });
+        }
+    }
+    app.update();
+    let store = app.world().resource::<DiagnosticsStore>();
+    let value = |path| store.get(&path).and_then(|d| d.value());
+    assert_eq!(value(D::REAL_VOICES), Some(4.0));
+    assert_eq!(value(D::PLAYS), Some(4.0));
+    assert_eq!(value(D::REFUSED_PLAYS), Some(6.0));
+    assert_eq!(value(D::LIMITER_GAIN_REDUCTION_DB), Some(0.0));
+}
