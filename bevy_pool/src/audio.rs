@@ -12,7 +12,7 @@ use bevy::transform::TransformSystems;
 use bevy::transform::components::GlobalTransform;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Easing, StartTime, Tween};
 use pool_audio::{
-    OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
+    Ended, OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
     SoundEffectsSettings, SoundId, VoiceHandle,
 };
 
@@ -157,6 +157,11 @@ pub struct PlaySound {
     pub params: PlayParams,
 }
 
+/// A voice that ended (finished, stopped, recycled, stolen or dropped), sent
+/// once per voice in [`SoundSet::Update`]: [`SoundEffects::ended`] as a message.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VoiceEnded(pub Ended);
+
 /// A [`PlaySound`] or an emitter that was refused, with the reason.
 #[derive(Message, Debug, Clone)]
 pub struct PlayRefused {
@@ -219,6 +224,7 @@ impl Plugin for SoundEffectsPlugin {
             .init_resource::<EmitterVoices>()
             .add_message::<PlaySound>()
             .add_message::<PlayRefused>()
+            .add_message::<VoiceEnded>()
             .configure_sets(
                 PostUpdate,
                 (
@@ -339,7 +345,12 @@ fn play_messages(
     }
 }
 
-fn update(mut sfx: ResMut<Sfx>, time: Res<Time<Virtual>>, mut paused: ResMut<Paused>) {
+fn update(
+    mut sfx: ResMut<Sfx>,
+    time: Res<Time<Virtual>>,
+    mut paused: ResMut<Paused>,
+    mut ended: MessageWriter<VoiceEnded>,
+) {
     if paused.with_virtual_time && time.is_paused() != paused.paused {
         paused.paused = time.is_paused();
         let _ = if paused.paused {
@@ -349,7 +360,9 @@ fn update(mut sfx: ResMut<Sfx>, time: Res<Time<Virtual>>, mut paused: ResMut<Pau
         };
     }
     // Virtual time's delta is finite and never negative.
-    let _ = sfx.update(time.delta_secs_f64());
+    if sfx.update(time.delta_secs_f64()).is_ok() {
+        ended.write_batch(sfx.ended().iter().copied().map(VoiceEnded));
+    }
 }
 
 fn render(mut output: NonSendMut<AudioOutput>, time: Res<Time<Real>>) {

@@ -69,5 +69,5 @@ pub use effects::{EffectFinished, EffectsPlugin, EffectsSet, Fx};
 
 pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
-    SoundListener, SoundSet,
+    SoundListener, SoundSet, VoiceEnded,
 };

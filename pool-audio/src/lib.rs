@@ -311,4 +311,4 @@ pub use settings::{
 pub use sound_effects::SoundEffects;
 pub use sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
 pub use stats::AudioStats;
-pub use voice::{Played, SoundId, VoiceHandle, VoiceState};
+pub use voice::{EndReason, Ended, Played, SoundId, VoiceHandle, VoiceState};

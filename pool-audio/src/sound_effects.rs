@@ -34,7 +34,7 @@ use crate::playhead::Timeline;
 use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings};
 use crate::sound::{Sound, audible_copies};
 use crate::stats::AudioStats;
-use crate::voice::{DropLeastAudible, SoundId, Voice, VoiceHandle, VoiceKey, next_owner};
+use crate::voice::{DropLeastAudible, Ended, SoundId, Voice, VoiceHandle, VoiceKey, next_owner};
 use slots::Slots;
 
 /// Sound-effect voices on the game's own kira [`AudioManager`]: per-sound copy
@@ -90,6 +90,10 @@ pub struct SoundEffects {
     margin: f32,
     /// Scratch for `update`'s choice of real voices, as long as the voice pool.
     candidates: Vec<(crate::audibility::Rank, VoiceKey, u32)>,
+    /// Voices that ended since the last `update` began, reported by the next.
+    ending: Vec<Ended>,
+    /// What the last `update` reported: `ended()`.
+    ended: Vec<Ended>,
     /// Scratch for `update`: real voices and the least audible one, per group and
     /// per sound (grown when a group or sound is added, never in `update`).
     group_scratch: Vec<(usize, Option<crate::audibility::Rank>)>,
@@ -200,6 +204,8 @@ impl SoundEffects {
             listener: [0.0; 3],
             margin: crate::level::amplitude(settings.virtual_margin_db) as f32,
             candidates: Vec::with_capacity(records),
+            ending: Vec::with_capacity(records),
+            ended: Vec::with_capacity(records),
             group_scratch: Vec::new(),
             sound_scratch: Vec::new(),
             micros: 0,
@@ -312,6 +318,36 @@ impl SoundEffects {
     /// ```
     pub fn sound(&self, name: &str) -> Option<SoundId> {
         self.names.get(name).copied()
+    }
+
+    /// The voices that ended by the last [`update`](Self::update): every voice
+    /// whose handle went stale since the update before it, whether a call ended
+    /// it (`stop`, a recycled copy, a stolen voice, a dropped virtual voice) or
+    /// the update did (a one-shot that played to its end). Each voice is reported
+    /// once, by one update. Replaced at the next update; reading it allocates
+    /// nothing, and the lists keep their capacity.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
+    /// # use pool_audio::{EndReason, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 480].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
+    /// let short = sfx.play(id, PlayParams::default())?;
+    /// let long = sfx.play(id, PlayParams::default())?;
+    /// sfx.stop(long, Tween::default())?;
+    /// sfx.update(1.0 / 60.0)?;
+    /// assert_eq!(sfx.ended().len(), 1);
+    /// assert_eq!((sfx.ended()[0].voice, sfx.ended()[0].reason), (long, EndReason::Stopped));
+    /// // 10 ms later the mixer has played the click to its end.
+    /// manager.backend_mut().render(0.05)?;
+    /// sfx.update(1.0 / 60.0)?;
+    /// assert_eq!((sfx.ended()[0].voice, sfx.ended()[0].reason), (short, EndReason::Finished));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn ended(&self) -> &[Ended] {
+        &self.ended
     }
 
     fn own_sound(&self, sound: SoundId) -> Option<&Sound> {

@@ -287,3 +287,39 @@ mod tests {
             .run(|| DropLeastAudible);
     }
 }
+
+/// Why a voice ended: its handle is stale from then on.
+///
+/// ```
+/// use pool_audio::EndReason;
+/// assert_ne!(EndReason::Finished, EndReason::Stopped);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EndReason {
+    /// It played to its end (a one-shot, real or virtual).
+    Finished,
+    /// The game stopped it (`stop`, `stop_sound`, `stop_all`).
+    Stopped,
+    /// Its sound's copies were all playing and a new copy took its place
+    /// (`WhenFull::RecycleOldest`).
+    Recycled,
+    /// A cap was reached or a more audible voice took its place, and its sound
+    /// does not virtualize.
+    Stolen,
+    /// It was virtual, and every virtual voice was taken: the least audible one
+    /// gave its record up for a new play.
+    Dropped,
+}
+
+/// A voice that ended, as [`SoundEffects::ended`](crate::SoundEffects::ended)
+/// reports it once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ended {
+    /// Its (now stale) handle.
+    pub voice: VoiceHandle,
+    /// Its sound.
+    pub sound: SoundId,
+    /// Why it ended.
+    pub reason: EndReason,
+}

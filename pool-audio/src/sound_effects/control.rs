@@ -13,15 +13,18 @@ use crate::bank::Command;
 use crate::error::VoiceError;
 use crate::level::kira_volume;
 use crate::params::{check_fade, check_panning, check_playback_rate, check_position, check_volume};
-use crate::voice::{Place, SoundId, Voice, VoiceHandle, VoiceKey};
+use crate::voice::{EndReason, Ended, Place, SoundId, Voice, VoiceHandle, VoiceKey};
 
 impl SoundEffects {
     /// Stops a live voice with `fade` (the bank fades it out if it is real; the
-    /// caller has made sure the queue has room) and gives it back to the pool.
-    pub(super) fn end_voice(&mut self, key: VoiceKey, fade: Tween) {
+    /// caller has made sure the queue has room), gives it back to the pool and
+    /// reports it ended for `reason`.
+    pub(super) fn end_voice(&mut self, key: VoiceKey, fade: Tween, reason: EndReason) {
         let Some(voice) = self.voices.get(key) else {
             return;
         };
+        self.ending
+            .push(ended(self.owner, key, voice.sound, reason));
         let mut retire = Retire {
             sounds: &mut self.sounds,
             slots: &mut self.slots,
@@ -90,7 +93,7 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
-        self.end_voice(key, fade);
+        self.end_voice(key, fade, EndReason::Stopped);
         Ok(())
     }
 
@@ -399,10 +402,12 @@ impl SoundEffects {
             slots: &mut self.slots,
             bank: &mut self.bank,
         };
+        let (ending, owner) = (&mut self.ending, self.owner);
         self.voices.reclaim(|key, voice| {
             let stop = which(voice);
             if stop {
                 retire.voice(key, voice, Ending::Fade(fade));
+                ending.push(ended(owner, key, voice.sound, EndReason::Stopped));
             }
             stop
         });
@@ -467,5 +472,18 @@ impl SoundEffects {
             }
         });
         Ok(())
+    }
+}
+
+/// The report of the voice `key` of `owner`, of sound index `sound`, ending for
+/// `reason`.
+pub(super) fn ended(owner: u32, key: VoiceKey, sound: u32, reason: EndReason) -> Ended {
+    Ended {
+        voice: VoiceHandle { key, owner },
+        sound: SoundId {
+            index: sound,
+            owner,
+        },
+        reason,
     }
 }

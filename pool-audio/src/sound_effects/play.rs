@@ -14,7 +14,7 @@ use crate::params::PlayParams;
 use crate::settings::{Stealing, WhenFull};
 use crate::sound::{RecentPlay, Sound};
 use crate::voice::{
-    Place, Played, Playhead, SoundId, Voice, VoiceHandle, VoiceKey, VoiceState, steal,
+    EndReason, Place, Played, Playhead, SoundId, Voice, VoiceHandle, VoiceKey, VoiceState, steal,
 };
 
 /// Where a new real voice goes: which voice gives up its place for it.
@@ -237,7 +237,11 @@ impl SoundEffects {
         }) = seat
         {
             let became = if recycle && !virtualizes {
-                self.end_voice(victim, linear(self.settings.steal_fade));
+                self.end_voice(
+                    victim,
+                    linear(self.settings.steal_fade),
+                    EndReason::Recycled,
+                );
                 self.stats.recycled_copies += 1;
                 VoiceState::Gone
             } else {
@@ -252,6 +256,15 @@ impl SoundEffects {
         if let Some(dropped) = acquired.recycled {
             // The least audible virtual voice gave its record up.
             self.stats.dropped_virtual += 1;
+            // The record comes back as it was (the pool has no hooks): it still
+            // names the dropped voice's sound.
+            let dropped_sound = self.voices.get(acquired.handle).map_or(0, |v| v.sound);
+            self.ending.push(super::control::ended(
+                self.owner,
+                dropped,
+                dropped_sound,
+                EndReason::Dropped,
+            ));
             displaced = displaced.or(Some((dropped, VoiceState::Gone)));
         }
         let key = acquired.handle;
@@ -391,6 +404,12 @@ impl SoundEffects {
             self.stats.refused_no_free_voice += 1;
             return Err(PlayError::NoFreeVoice);
         };
+        self.ending.push(super::control::ended(
+            self.owner,
+            victim,
+            sound.index,
+            EndReason::Recycled,
+        ));
         let order = self.next_order;
         self.next_order += 1;
         if let Some(real) = self.slots.real.iter_mut().find(|r| r.key == victim) {

@@ -10,12 +10,13 @@ use kira::{Easing, StartTime, Tween};
 use pool_core::{TimeError, seconds_to_micros};
 
 use super::SoundEffects;
+use super::control::ended as ended_report;
 use super::slots::{Ending, Real, Retire};
 use crate::audibility::{Rank, attenuation, compare};
 use crate::bank::{Begin, Command, Phase, Start};
 use crate::error::PlayError;
 use crate::settings::{Resume, Virtualization};
-use crate::voice::{Place, Playhead, Voice, VoiceHandle, VoiceKey, VoiceState};
+use crate::voice::{EndReason, Place, Playhead, Voice, VoiceHandle, VoiceKey, VoiceState};
 
 impl SoundEffects {
     /// Once per frame: advances the game clock by `dt` seconds (for retrigger
@@ -67,6 +68,7 @@ impl SoundEffects {
         let sounds = &mut self.sounds;
         let slots = &mut self.slots;
         let bank = &mut self.bank;
+        let (ending, owner) = (&mut self.ending, self.owner);
         self.voices.reclaim(|key, voice| {
             let sound = &sounds[voice.sound as usize];
             let (timeline, floor) = (sound.timeline, sound.floor);
@@ -83,6 +85,7 @@ impl SoundEffects {
                     if status.ticket == ticket && status.phase == Phase::Done {
                         // It played to its end.
                         retire.voice(key, voice, Ending::Over);
+                        ending.push(ended_report(owner, key, voice.sound, EndReason::Finished));
                         return true;
                     }
                     let under_floor = voice.rank.level < floor;
@@ -134,6 +137,7 @@ impl SoundEffects {
                         Some(at) => voice.place = Place::Virtual(Playhead::At(at)),
                         None => {
                             ended += 1;
+                            ending.push(ended_report(owner, key, voice.sound, EndReason::Finished));
                             return true;
                         }
                     }
@@ -158,6 +162,9 @@ impl SoundEffects {
             self.promote(key, rank);
         }
         self.candidates = candidates;
+        // Report every voice that ended since the last update, this one's too.
+        self.ended.clear();
+        std::mem::swap(&mut self.ended, &mut self.ending);
         Ok(())
     }
 
@@ -322,7 +329,7 @@ impl SoundEffects {
             self.stats.virtualized += 1;
             VoiceState::Virtual
         } else {
-            self.end_voice(key, fade);
+            self.end_voice(key, fade, EndReason::Stolen);
             self.stats.stolen_voices += 1;
             VoiceState::Gone
         }
