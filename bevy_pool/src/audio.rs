@@ -71,6 +71,8 @@ pub struct AudioOutput {
     sample_rate: u32,
     record: bool,
     recorded: Vec<f32>,
+    /// The frame's audio when not recording, reused.
+    scratch: Vec<f32>,
 }
 
 impl AudioOutput {
@@ -216,6 +218,7 @@ impl Plugin for SoundEffectsPlugin {
                 manager,
                 record,
                 recorded: Vec::new(),
+                scratch: Vec::new(),
             })
             .insert_resource(Paused {
                 with_virtual_time: self.pause_with_virtual_time,
@@ -369,9 +372,13 @@ fn render(mut output: NonSendMut<AudioOutput>, time: Res<Time<Real>>) {
     let output = &mut *output;
     // Audio time is real time, as a device's would be: a paused game still
     // plays its music, and its paused voices are silent.
-    if let Ok(rendered) = output.manager.backend_mut().render(time.delta_secs_f64())
-        && output.record
-    {
-        output.recorded.extend_from_slice(rendered.samples());
-    }
+    let seconds = time.delta_secs_f64();
+    let buffer = if output.record {
+        &mut output.recorded
+    } else {
+        output.scratch.clear();
+        &mut output.scratch
+    };
+    // A frame's real time is finite and never negative: this cannot fail.
+    let _ = output.manager.backend_mut().render_append(seconds, buffer);
 }

@@ -160,6 +160,40 @@ impl OfflineBackend {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn render(&mut self, seconds: f64) -> Result<Rendered, OfflineError> {
+        let mut samples = Vec::new();
+        self.render_append(seconds, &mut samples)?;
+        Ok(Rendered {
+            sample_rate: self.sample_rate,
+            samples,
+        })
+    }
+
+    /// [`render`](Self::render), appending the samples to `samples` instead of
+    /// returning them: with a buffer the caller reuses (cleared each frame, or
+    /// one long recording), it allocates nothing once the buffer has grown.
+    /// Returns the frames rendered.
+    ///
+    /// # Errors
+    /// As [`render`](Self::render); `samples` is unchanged then.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, OfflineSettings};
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+    ///     backend_settings: OfflineSettings { sample_rate: 1000 },
+    ///     ..Default::default()
+    /// })?;
+    /// let mut buffer = Vec::with_capacity(600);
+    /// assert_eq!(manager.backend_mut().render_append(0.1, &mut buffer)?, 100);
+    /// assert_eq!(manager.backend_mut().render_append(0.1, &mut buffer)?, 100);
+    /// assert_eq!(buffer.len(), 400);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn render_append(
+        &mut self,
+        seconds: f64,
+        samples: &mut Vec<f32>,
+    ) -> Result<usize, OfflineError> {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(OfflineError::Duration(seconds));
         }
@@ -173,17 +207,13 @@ impl OfflineBackend {
         let Ok(len) = usize::try_from(wanted) else {
             return Err(too_long);
         };
-        let mut samples = Vec::new();
-        if samples.try_reserve_exact(len).is_err() {
+        if samples.try_reserve(len).is_err() {
             return Err(too_long);
         }
-        samples.resize(len, 0.0);
+        let start = samples.len();
+        samples.resize(start + len, 0.0);
         self.carry = exact - frames;
-        self.render_into(&mut samples);
-        Ok(Rendered {
-            sample_rate: self.sample_rate,
-            samples,
-        })
+        Ok(self.render_into(&mut samples[start..]))
     }
 
     /// Renders the next `samples.len() / 2` frames of the mix into `samples`
