@@ -61,13 +61,39 @@ pub enum Output {
     /// The offline backend with its default settings, not recording.
     #[default]
     Headless,
+    /// The sound card, through kira's cpal backend (the `device` feature). If no
+    /// device can be opened, the plugin falls back to [`Output::Headless`] and
+    /// says why in [`AudioOutput::fallback`]: a game without a sound card runs
+    /// silent instead of stopping.
+    #[cfg(feature = "device")]
+    Device,
 }
 
-/// Owns kira's [`AudioManager`] on the offline backend (a real device's output
-/// is not in the plugin yet). The plugin renders each frame's real `dt` of audio
-/// after the sound effects' update. A non-send resource: `NonSendMut<AudioOutput>`.
+/// The kira manager the plugin owns (one per app: its size does not matter).
+#[allow(clippy::large_enum_variant)]
+enum Manager {
+    Offline(AudioManager<OfflineBackend>),
+    #[cfg(feature = "device")]
+    Device(AudioManager<pool_audio::kira::DefaultBackend>),
+}
+
+impl Manager {
+    fn offline(&mut self) -> Option<&mut AudioManager<OfflineBackend>> {
+        match self {
+            Manager::Offline(manager) => Some(manager),
+            #[cfg(feature = "device")]
+            Manager::Device(_) => None,
+        }
+    }
+}
+
+/// Owns kira's [`AudioManager`]: on the sound card ([`Output::Device`]) kira
+/// plays on its own audio thread; on the offline backend the plugin renders each
+/// frame's real `dt` of audio after the sound effects' update. A non-send
+/// resource: `NonSendMut<AudioOutput>`.
 pub struct AudioOutput {
-    manager: AudioManager<OfflineBackend>,
+    manager: Manager,
+    fallback: Option<String>,
     sample_rate: u32,
     record: bool,
     recorded: Vec<f32>,
@@ -76,9 +102,32 @@ pub struct AudioOutput {
 }
 
 impl AudioOutput {
-    /// The kira manager, for music, tracks and clocks of the game's own.
-    pub fn manager(&mut self) -> &mut AudioManager<OfflineBackend> {
-        &mut self.manager
+    /// The offline kira manager, for music, tracks and clocks of the game's own
+    /// (`None` on a device: [`device_manager`](Self::device_manager)).
+    pub fn offline_manager(&mut self) -> Option<&mut AudioManager<OfflineBackend>> {
+        self.manager.offline()
+    }
+
+    /// The device's kira manager, when the output is the sound card.
+    #[cfg(feature = "device")]
+    pub fn device_manager(
+        &mut self,
+    ) -> Option<&mut AudioManager<pool_audio::kira::DefaultBackend>> {
+        match &mut self.manager {
+            Manager::Device(manager) => Some(manager),
+            Manager::Offline(_) => None,
+        }
+    }
+
+    /// `true` when the audio goes to a sound card.
+    pub fn is_device(&self) -> bool {
+        !matches!(self.manager, Manager::Offline(_))
+    }
+
+    /// Why the plugin fell back to the offline backend, if it asked for a device
+    /// and none could be opened.
+    pub fn fallback(&self) -> Option<&str> {
+        self.fallback.as_deref()
     }
 
     /// Everything rendered so far, when the output records.
@@ -203,19 +252,44 @@ impl Plugin for SoundEffectsPlugin {
     fn build(&self, app: &mut App) {
         let (offline, record) = match &self.output {
             Output::Offline { settings, record } => (*settings, *record),
-            Output::Headless => (OfflineSettings::default(), false),
+            _ => (OfflineSettings::default(), false),
         };
-        let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
-            backend_settings: offline,
-            ..Default::default()
-        })
-        .unwrap_or_else(|error| panic!("the offline audio backend failed to start: {error}"));
-        let sfx = SoundEffects::new(&mut manager, self.settings)
-            .unwrap_or_else(|error| panic!("SoundEffectsPlugin's settings: {error}"));
+        let offline_manager = || {
+            AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+                backend_settings: offline,
+                ..Default::default()
+            })
+            .unwrap_or_else(|error| panic!("the offline audio backend failed to start: {error}"))
+        };
+        let (mut manager, fallback) = match &self.output {
+            #[cfg(feature = "device")]
+            Output::Device => {
+                match AudioManager::<pool_audio::kira::DefaultBackend>::new(Default::default()) {
+                    Ok(manager) => (Manager::Device(manager), None),
+                    Err(error) => (
+                        Manager::Offline(offline_manager()),
+                        Some(format!("no audio device: {error}")),
+                    ),
+                }
+            }
+            _ => (Manager::Offline(offline_manager()), None),
+        };
+        let sfx = match &mut manager {
+            Manager::Offline(manager) => SoundEffects::new(manager, self.settings),
+            #[cfg(feature = "device")]
+            Manager::Device(manager) => SoundEffects::new(manager, self.settings),
+        }
+        .unwrap_or_else(|error| panic!("SoundEffectsPlugin's settings: {error}"));
+        let sample_rate = match &mut manager {
+            Manager::Offline(manager) => manager.backend_mut().sample_rate(),
+            #[cfg(feature = "device")]
+            Manager::Device(_) => 0,
+        };
         app.insert_resource(Sfx(sfx))
             .insert_non_send(AudioOutput {
-                sample_rate: manager.backend_mut().sample_rate(),
+                sample_rate,
                 manager,
+                fallback,
                 record,
                 recorded: Vec::new(),
                 scratch: Vec::new(),
@@ -372,6 +446,10 @@ fn render(mut output: NonSendMut<AudioOutput>, time: Res<Time<Real>>) {
     let output = &mut *output;
     // Audio time is real time, as a device's would be: a paused game still
     // plays its music, and its paused voices are silent.
+    // On a device, kira plays on its own thread.
+    let Some(manager) = output.manager.offline() else {
+        return;
+    };
     let seconds = time.delta_secs_f64();
     let buffer = if output.record {
         &mut output.recorded
@@ -380,5 +458,5 @@ fn render(mut output: NonSendMut<AudioOutput>, time: Res<Time<Real>>) {
         &mut output.scratch
     };
     // A frame's real time is finite and never negative: this cannot fail.
-    let _ = output.manager.backend_mut().render_append(seconds, buffer);
+    let _ = manager.backend_mut().render_append(seconds, buffer);
 }
