@@ -60,10 +60,15 @@
 //! order of [`SoundSet`]. The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`]:
 //! everything its docs say holds here.
 
+mod assets;
 mod audio;
 mod diagnostics;
 mod effects;
 
+pub use assets::{
+    SoundAsset, SoundAssetLoader, SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin,
+    SoundEmitterAsset, SoundIds,
+};
 pub use diagnostics::PoolDiagnosticsPlugin;
 pub use effects::{EffectFinished, EffectsPlugin, EffectsSet, Fx};
 

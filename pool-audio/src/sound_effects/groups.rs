@@ -56,6 +56,26 @@ impl SoundEffects {
         })
     }
 
+    /// The id of the group named `name`. Resolve once, keep the id.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{GroupSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let ui = sfx.add_group("ui", GroupSettings::default())?;
+    /// assert_eq!(sfx.group("ui"), Some(ui));
+    /// assert_eq!(sfx.group("music"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn group(&self, name: &str) -> Option<GroupId> {
+        let index = self.groups.iter().position(|g| g.name == name)?;
+        Some(GroupId {
+            index: index as u32,
+            owner: self.owner,
+        })
+    }
+
     /// The counters of a group (`None` for another manager's id). O(voices).
     ///
     /// ```

@@ -1,0 +1,248 @@
+//! Sounds as Bevy assets: files loaded by the `AssetServer` with the decoders of
+//! `pool-audio`'s loaders (within a budget of frames), their settings beside
+//! them (in the load call or a `.meta` file), added to the sound effects under
+//! their path once loaded.
+
+use std::collections::HashMap;
+
+use bevy::app::{App, Plugin, PreUpdate};
+use bevy::asset::io::Reader;
+use bevy::asset::{Asset, AssetApp, AssetEvent, AssetId, AssetLoader, Assets, Handle, LoadContext};
+use bevy::ecs::error::BevyError;
+use bevy::ecs::prelude::*;
+use bevy::reflect::TypePath;
+use pool_audio::kira::sound::static_sound::StaticSoundData;
+use pool_audio::{
+    DEFAULT_MAX_FRAMES, MemoryLoader, Resume, SoundId, SoundLoader, SoundSettings, Virtualization,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::audio::{Sfx, SoundEmitter};
+
+/// A decoded sound and the settings it is played with.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct SoundAsset {
+    /// The decoded frames (shared: cloning is a reference count).
+    pub data: StaticSoundData,
+    /// Its settings, as loaded.
+    pub settings: SoundAssetSettings,
+}
+
+/// A sound file's settings: in `asset_server.load_with_settings(path, |s:
+/// &mut SoundAssetSettings| ..)`, or in the file's `.meta` (Bevy's asset
+/// metadata). Every field has `SoundSettings`' default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SoundAssetSettings {
+    /// The most copies playing at once.
+    pub max_voices: usize,
+    /// The newest copy's volume.
+    pub first_volume: f64,
+    /// What all copies sum to at most, in dBFS.
+    pub headroom_db: f64,
+    /// Priority for `Stealing::LowestPriority`.
+    pub priority: i32,
+    /// The shortest interval between two new copies, in seconds.
+    pub min_retrigger: f64,
+    /// Loop the whole sound.
+    pub looping: bool,
+    /// `None`: a looping sound virtualizes, a one-shot ends (the default);
+    /// `Some(true)`: always virtualize; `Some(false)`: always end.
+    pub virtualize: Option<bool>,
+    /// The name of a group added to the sound effects before the sound loads.
+    pub group: Option<String>,
+    /// The most frames the file may decode to.
+    pub max_frames: usize,
+}
+
+impl Default for SoundAssetSettings {
+    fn default() -> Self {
+        let settings = SoundSettings::default();
+        Self {
+            max_voices: settings.max_voices,
+            first_volume: settings.first_volume,
+            headroom_db: settings.headroom_db,
+            priority: settings.priority,
+            min_retrigger: settings.min_retrigger,
+            looping: false,
+            virtualize: None,
+            group: None,
+            max_frames: DEFAULT_MAX_FRAMES,
+        }
+    }
+}
+
+impl SoundAssetSettings {
+    /// The `SoundSettings` these settings make (the group resolved by the caller).
+    pub fn sound_settings(&self) -> SoundSettings {
+        SoundSettings::default()
+            .max_voices(self.max_voices)
+            .first_volume(self.first_volume)
+            .headroom_db(self.headroom_db)
+            .priority(self.priority)
+            .min_retrigger(self.min_retrigger)
+            .virtualization(match self.virtualize {
+                None => Virtualization::Auto,
+                Some(true) => Virtualization::Virtualize(Resume::FromElapsed),
+                Some(false) => Virtualization::Kill,
+            })
+    }
+}
+
+/// Loads WAV, Ogg, FLAC and MP3 files as [`SoundAsset`]s, through
+/// `pool_audio::MemoryLoader`: decoded within `max_frames`, data kira cannot
+/// play refused with `pool_audio::LoadError`.
+#[derive(TypePath, Default)]
+pub struct SoundAssetLoader;
+
+impl AssetLoader for SoundAssetLoader {
+    type Asset = SoundAsset;
+    type Settings = SoundAssetSettings;
+    type Error = BevyError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &SoundAssetSettings,
+        load_context: &mut LoadContext<'_>,
+    ) -> Result<SoundAsset, BevyError> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).await?;
+        let key = load_context.path().to_string();
+        let mut loader = MemoryLoader::new().max_frames(settings.max_frames);
+        loader.insert_encoded(key.clone(), bytes);
+        let mut data = loader.load(&key)?;
+        if settings.looping {
+            data = data.loop_region(..);
+        }
+        Ok(SoundAsset {
+            data,
+            settings: settings.clone(),
+        })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["wav", "ogg", "oga", "flac", "mp3"]
+    }
+}
+
+/// The [`SoundId`] of every loaded [`SoundAsset`]: resolve once, play by id.
+#[derive(Resource, Default, Debug)]
+pub struct SoundIds(HashMap<AssetId<SoundAsset>, SoundId>);
+
+impl SoundIds {
+    /// The sound of `handle`, once loaded and added.
+    pub fn get(&self, handle: &Handle<SoundAsset>) -> Option<SoundId> {
+        self.0.get(&handle.id()).copied()
+    }
+}
+
+/// A [`SoundEmitter`] for a sound still loading: replaced by the emitter (with
+/// its `params`) as soon as the sound is added.
+#[derive(Component, Debug, Clone)]
+pub struct SoundEmitterAsset {
+    /// The sound.
+    pub sound: Handle<SoundAsset>,
+    /// How to play it.
+    pub params: pool_audio::PlayParams,
+}
+
+impl SoundEmitterAsset {
+    /// Plays `sound` from the entity once it is loaded.
+    pub fn new(sound: Handle<SoundAsset>) -> Self {
+        Self {
+            sound,
+            params: pool_audio::PlayParams::default(),
+        }
+    }
+}
+
+/// A [`SoundAsset`] that loaded but could not be added to the sound effects
+/// (an unknown group, settings out of range, a name already taken).
+#[derive(Message, Debug, Clone)]
+pub struct SoundAssetRefused {
+    /// The asset.
+    pub id: AssetId<SoundAsset>,
+    /// What was wrong.
+    pub reason: String,
+}
+
+/// Sound files as assets: registers [`SoundAsset`], its loader and
+/// [`SoundIds`], and adds each loaded sound to [`Sfx`] under its asset path in
+/// `PreUpdate`. Needs Bevy's `AssetPlugin` and the
+/// [`SoundEffectsPlugin`](crate::SoundEffectsPlugin).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SoundAssetsPlugin;
+
+impl Plugin for SoundAssetsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_asset::<SoundAsset>()
+            .register_asset_loader(SoundAssetLoader)
+            .init_resource::<SoundIds>()
+            .add_message::<SoundAssetRefused>()
+            .add_systems(PreUpdate, (add_loaded_sounds, start_asset_emitters).chain());
+    }
+}
+
+fn add_loaded_sounds(
+    mut events: MessageReader<AssetEvent<SoundAsset>>,
+    assets: Res<Assets<SoundAsset>>,
+    server: Res<bevy::asset::AssetServer>,
+    mut sfx: ResMut<Sfx>,
+    mut ids: ResMut<SoundIds>,
+    mut refused: MessageWriter<SoundAssetRefused>,
+) {
+    for event in events.read() {
+        let AssetEvent::LoadedWithDependencies { id } = event else {
+            continue;
+        };
+        let (id, Some(asset)) = (*id, assets.get(*id)) else {
+            continue;
+        };
+        if ids.0.contains_key(&id) {
+            continue;
+        }
+        let name = server
+            .get_path(id)
+            .map_or_else(|| format!("{id:?}"), |path| path.to_string());
+        let mut settings = asset.settings.sound_settings();
+        if let Some(group) = &asset.settings.group {
+            match sfx.group(group) {
+                Some(group) => settings = settings.group(group),
+                None => {
+                    refused.write(SoundAssetRefused {
+                        id,
+                        reason: format!("{name}: no group is named {group:?}"),
+                    });
+                    continue;
+                }
+            }
+        }
+        match sfx.add_sound(&name, asset.data.clone(), settings) {
+            Ok(sound) => {
+                ids.0.insert(id, sound);
+            }
+            Err(error) => {
+                refused.write(SoundAssetRefused {
+                    id,
+                    reason: format!("{name}: {error}"),
+                });
+            }
+        }
+    }
+}
+
+fn start_asset_emitters(
+    mut commands: Commands,
+    waiting: Query<(Entity, &SoundEmitterAsset)>,
+    ids: Res<SoundIds>,
+) {
+    for (entity, emitter) in &waiting {
+        if let Some(sound) = ids.get(&emitter.sound) {
+            commands
+                .entity(entity)
+                .remove::<SoundEmitterAsset>()
+                .insert(SoundEmitter::new(sound).params(emitter.params));
+        }
+    }
+}
