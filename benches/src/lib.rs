@@ -53,6 +53,7 @@
 //! sample in the output, fresh, recycled, stolen and taken over.
 
 mod audio_cases;
+mod bevy_cases;
 mod compare;
 mod effects_cases;
 mod pool_cases;
@@ -61,6 +62,7 @@ pub use audio_cases::{
     AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, KiraRender, LimiterSecond, RenderSecond,
     StartCase, VoicesRender, start_latencies,
 };
+pub use bevy_cases::{BevyFrame, PlainFrame};
 pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
 pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
 pub use pool_cases::{
@@ -214,6 +216,10 @@ pub const AUDIO_CASES: [&str; 5] = [
 /// The mix-ceiling cases of the report: one cycle is one second of audio.
 pub const MIX_CASES: [&str; 2] = ["limiter", "render_10_voices"];
 
+/// One game frame (300 moving emitters, 1,000 live effects, both updates, the
+/// frame's audio rendered) through the Bevy plugins and through the plain API.
+pub const BEVY_CASES: [&str; 2] = ["bevy_frame", "plain_frame"];
+
 /// The voice bank's mixing against kira's own 32 sounds (`real_render_32`): one
 /// cycle is one second of audio.
 pub const RENDER_CASES: [&str; 4] = [
@@ -250,6 +256,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "bank_render_32" => Box::new(VoicesRender::new(32, false)),
         "bank_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
         "virtual_render" => Box::new(VoicesRender::new(300, true)),
+        "bevy_frame" => Box::new(BevyFrame::new()),
+        "plain_frame" => Box::new(PlainFrame::new()),
         _ => return None,
     })
 }

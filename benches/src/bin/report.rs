@@ -21,8 +21,8 @@
 use std::time::Instant;
 
 use benches::{
-    AUDIO_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES,
-    Measured, RENDER_CASES, SIZES, Settings, measure, print_pool_table, workload,
+    AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES,
+    MIX_CASES, Measured, RENDER_CASES, SIZES, Settings, measure, print_pool_table, workload,
 };
 
 #[global_allocator]
@@ -108,6 +108,37 @@ fn print_mix_table(rows: &[Measured]) {
     println!("offline render of the ten voices it protects (no limiter in that render).");
     println!();
     print_second_rows(rows, "render_10_voices");
+}
+
+/// The Bevy rows: a game frame through the plugins against the plain API.
+fn measure_bevy(settings: &Settings) -> Vec<Measured> {
+    measure_group(&BEVY_CASES, 300, "plain_frame", settings)
+}
+
+fn print_bevy_table(rows: &[Measured]) {
+    println!("Bevy: one game frame (300 moving looping emitters, a listener, 1,000 live");
+    println!("effects, both updates, the frame's audio rendered offline) through the");
+    println!("bevy_pool plugins (`app.update()`, Bevy's scheduler, time and transform");
+    println!("propagation included) and through the plain API.");
+    println!();
+    println!("| case | µs per frame | vs `plain_frame` | allocs/cycle |");
+    println!("|---|---:|---:|---:|");
+    for row in rows {
+        println!(
+            "| `{}` | {:.1} | {} | {:.2} |",
+            row.case,
+            row.ns_per_cycle / 1e3,
+            row.ratio(2),
+            row.allocs_per_cycle
+        );
+    }
+    if let [bevy, plain] = rows {
+        println!();
+        println!(
+            "The plugins and Bevy's frame cost {:.1} µs more per frame than the plain calls.",
+            (bevy.ns_per_cycle - plain.ns_per_cycle) / 1e3
+        );
+    }
 }
 
 /// The voice bank's rows: its mixing against kira's own 32 sounds.
@@ -213,6 +244,7 @@ fn main() {
     let audio = measure_audio(&settings);
     let mix = measure_mix(&settings);
     let render = measure_render(&settings);
+    let bevy = measure_bevy(&settings);
 
     if tsv {
         let effects_rows = effects
@@ -224,6 +256,7 @@ fn main() {
             .chain(&audio)
             .chain(&mix)
             .chain(&render)
+            .chain(&bevy)
         {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}\t{:.4}\t{:.4}\t{:.4}",
@@ -248,6 +281,8 @@ fn main() {
         print_render_table(&render);
         println!();
         print_latency_table();
+        println!();
+        print_bevy_table(&bevy);
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
