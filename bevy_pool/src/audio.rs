@@ -87,7 +87,7 @@ impl Manager {
     }
 }
 
-/// Owns kira's [`AudioManager`]: on the sound card ([`Output::Device`]) kira
+/// Owns kira's [`AudioManager`]: on the sound card (`Output::Device`, the `device` feature) kira
 /// plays on its own audio thread; on the offline backend the plugin renders each
 /// frame's real `dt` of audio after the sound effects' update. A non-send
 /// resource: `NonSendMut<AudioOutput>`.
@@ -103,7 +103,7 @@ pub struct AudioOutput {
 
 impl AudioOutput {
     /// The offline kira manager, for music, tracks and clocks of the game's own
-    /// (`None` on a device: [`device_manager`](Self::device_manager)).
+    /// (`None` on a device: `device_manager`, with the `device` feature).
     pub fn offline_manager(&mut self) -> Option<&mut AudioManager<OfflineBackend>> {
         self.manager.offline()
     }
