@@ -42,7 +42,6 @@ struct Level {
     tsv: bool,
     last_rendered: usize,
     ended: u64,
-    plays: u64,
     /// The most live effects in any frame of this second.
     most_effects: usize,
 }
@@ -109,7 +108,6 @@ fn main() -> Result<(), Box<dyn Error>> {
             tsv,
             last_rendered: 0,
             ended: 0,
-            plays: 0,
             most_effects: 0,
         });
         world.insert_resource(Sounds { torch, water });
@@ -181,7 +179,6 @@ fn waves(
                 sound: level.explosion,
                 params: PlayParams::default().position([at[0], at[1], 0.0]),
             });
-            level.plays += 1;
             let boom = level.boom;
             let _ = fx.spawn(boom, at);
         }
@@ -205,32 +202,28 @@ fn report(
     level.most_effects = level.most_effects.max(fx.live_count());
     if level.frame.is_multiple_of(FPS as u64) {
         // The audio of this second, rendered up to the last frame.
-        let audio = output.recorded();
-        let samples = &audio.samples()[level.last_rendered.min(audio.samples().len())..];
+        let recorded = output.recorded_samples();
+        let samples = &recorded[level.last_rendered.min(recorded.len())..];
         let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
         let clipped = samples.iter().filter(|s| s.abs() >= 1.0).count();
-        level.last_rendered = audio.samples().len();
+        level.last_rendered = recorded.len();
         let stats = sfx.stats();
         let second = level.frame / FPS as u64;
+        let (real, virtual_voices, plays, ended, peak_db, effects) = (
+            stats.real_voices,
+            stats.virtual_voices,
+            stats.plays,
+            level.ended,
+            20.0 * peak.max(1e-6).log10(),
+            level.most_effects,
+        );
         let row = if level.tsv {
             format!(
-                "{second}\t{}\t{}\t{}\t{}\t{:.2}\t{clipped}\t{}",
-                stats.real_voices,
-                stats.virtual_voices,
-                stats.plays,
-                level.ended,
-                20.0 * peak.max(1e-6).log10(),
-                level.most_effects
+                "{second}\t{real}\t{virtual_voices}\t{plays}\t{ended}\t{peak_db:.2}\t{clipped}\t{effects}"
             )
         } else {
             format!(
-                "second {second}: {} real, {} virtual voices; {} plays, {} ended; peak {:.2} dBFS, {clipped} clipped; at most {} live effects",
-                stats.real_voices,
-                stats.virtual_voices,
-                stats.plays,
-                level.ended,
-                20.0 * peak.max(1e-6).log10(),
-                level.most_effects
+                "second {second}: {real} real, {virtual_voices} virtual voices; {plays} plays, {ended} ended; peak {peak_db:.2} dBFS, {clipped} clipped; at most {effects} live effects"
             )
         };
         level.most_effects = 0;

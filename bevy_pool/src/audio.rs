@@ -130,7 +130,13 @@ impl AudioOutput {
         self.fallback.as_deref()
     }
 
-    /// Everything rendered so far, when the output records.
+    /// The samples rendered so far (interleaved stereo), when the output
+    /// records; a view, not a copy.
+    pub fn recorded_samples(&self) -> &[f32] {
+        &self.recorded
+    }
+
+    /// Everything rendered so far, when the output records (a copy, for a WAV).
     pub fn recorded(&self) -> Rendered {
         Rendered::from_samples(self.sample_rate, self.recorded.clone())
     }

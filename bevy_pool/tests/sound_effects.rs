@@ -61,6 +61,17 @@ fn add(app: &mut App, name: &str, data: StaticSoundData, settings: SoundSettings
         .unwrap()
 }
 
+/// `count` one-shots of `sound` for the next frame, as `PlaySound` messages.
+fn write_plays(app: &mut App, sound: SoundId, count: usize) {
+    let mut plays = app.world_mut().resource_mut::<Messages<PlaySound>>();
+    for _ in 0..count {
+        plays.write(PlaySound {
+            sound,
+            params: PlayParams::default(),
+        });
+    }
+}
+
 /// The frame deltas the app's clocks gave, to replay them in the plain API.
 fn real_delta(app: &App) -> f64 {
     app.world().resource::<Time<Real>>().delta_secs_f64()
@@ -92,15 +103,7 @@ fn a_thousand_plays_in_one_frame_behave_as_the_plain_api() {
             .when_full(when_full);
         let mut app = app(SoundEffectsPlugin::default());
         let boom = add(&mut app, "boom", tone(110.0, 0.5), settings);
-        {
-            let mut plays = app.world_mut().resource_mut::<Messages<PlaySound>>();
-            for _ in 0..1000 {
-                plays.write(PlaySound {
-                    sound: boom,
-                    params: PlayParams::default(),
-                });
-            }
-        }
+        write_plays(&mut app, boom, 1000);
         app.update();
 
         let mut manager =
@@ -313,8 +316,13 @@ fn pausing_virtual_time_pauses_sound_effects_when_asked() {
         app.update();
     }
     assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Real);
-    // Without the setting, the voices play on.
-    let mut app = app_without_pause();
+}
+
+/// Without `pause_with_virtual_time`, pausing virtual time leaves the voices
+/// playing (a pause menu keeps its sounds).
+#[test]
+fn without_the_setting_voices_play_through_a_pause() {
+    let mut app = app(recording());
     let engine = add(
         &mut app,
         "engine",
@@ -338,10 +346,6 @@ fn pausing_virtual_time_pauses_sound_effects_when_asked() {
     assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Real);
 }
 
-fn app_without_pause() -> App {
-    app(recording())
-}
-
 /// The diagnostics say what the statistics say, once a frame.
 #[test]
 fn diagnostics_report_voices_plays_and_refusals() {
@@ -353,15 +357,7 @@ fn diagnostics_report_voices_plays_and_refusals() {
         .max_voices(4)
         .when_full(WhenFull::Strict);
     let boom = add(&mut app, "boom", tone(110.0, 0.5), settings);
-    {
-        let mut plays = app.world_mut().resource_mut::<Messages<PlaySound>>();
-        for _ in 0..10 {
-            plays.write(PlaySound {
-                sound: boom,
-                params: PlayParams::default(),
-            });
-        }
-    }
+    write_plays(&mut app, boom, 10);
     app.update();
     let store = app.world().resource::<DiagnosticsStore>();
     let value = |path| store.get(&path).and_then(|d| d.value());
@@ -393,15 +389,7 @@ fn every_ended_voice_is_one_message_with_its_reason() {
         tone(110.0, 0.1),
         SoundSettings::default().max_voices(10).first_volume(0.2),
     );
-    {
-        let mut plays = app.world_mut().resource_mut::<Messages<PlaySound>>();
-        for _ in 0..100 {
-            plays.write(PlaySound {
-                sound: boom,
-                params: PlayParams::default(),
-            });
-        }
-    }
+    write_plays(&mut app, boom, 100);
     for _ in 0..30 {
         app.update();
     }

@@ -36,10 +36,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(48)
+    common::proptest_cases(48)
 }
 
 proptest! {

@@ -296,10 +296,7 @@ fn op() -> impl Strategy<Value = Op> {
 
 /// 48 sequences by default; `PROPTEST_CASES` sets another count.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(48)
+    common::proptest_cases(48)
 }
 
 proptest! {

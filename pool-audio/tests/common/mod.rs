@@ -58,3 +58,12 @@ pub(crate) fn metered(
 pub(crate) fn ramp(frames: usize) -> StaticSoundData {
     mono((0..frames).map(|i| i as f32 / frames as f32 - 0.5)).loop_region(..)
 }
+
+/// Random cases per property: `PROPTEST_CASES` if set, else `default`.
+#[allow(dead_code)]
+pub(crate) fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default)
+}
