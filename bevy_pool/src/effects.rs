@@ -45,15 +45,21 @@ impl std::ops::DerefMut for Fx {
     }
 }
 
-/// An effect that played its last frame and went back to its pool, sent once.
+/// An effect that played its last frame and went back to its pool, sent once;
+/// its [`follow_up`](pool_effects::Finished::follow_up) says which effect
+/// followed it, if its kind chains one ([`pool_effects::EffectKind::follow_up`]).
 #[derive(Message, Debug, Clone, Copy, PartialEq)]
 pub struct EffectFinished(pub Finished);
 
-/// The effects plugin's system, in `PostUpdate`.
+/// The effects plugins' systems, in `PostUpdate`, in this order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EffectsSet {
-    /// `Effects::update` on virtual time, then the finished messages.
+    /// `Effects::update` on virtual time (follow-ups start here), then the
+    /// finished messages. Spawns from `Update` are advanced in the same frame.
     Update,
+    /// The draw list written into sprites (`EffectSpritesPlugin`, with the
+    /// `sprites` feature), after `Update`: what is drawn is what the update left.
+    Draw,
 }
 
 impl Plugin for EffectsPlugin {

@@ -64,6 +64,8 @@ mod assets;
 mod audio;
 mod diagnostics;
 mod effects;
+#[cfg(feature = "sprites")]
+mod sprites;
 
 pub use assets::{
     SoundAsset, SoundAssetLoader, SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin,
@@ -71,6 +73,8 @@ pub use assets::{
 };
 pub use diagnostics::PoolDiagnosticsPlugin;
 pub use effects::{EffectFinished, EffectsPlugin, EffectsSet, Fx};
+#[cfg(feature = "sprites")]
+pub use sprites::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin};
 
 pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,

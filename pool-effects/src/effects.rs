@@ -2,12 +2,12 @@
 //! list that reads it is in `draw.rs`.
 
 use pool_core::{
-    AddKindError as PoolAddKindError, Handle, KeyedPool, KindHandle, KindId, PolicyChoice, Pool,
-    PoolStats, StaleHandle, TimeError,
+    AcquireError, AddKindError as PoolAddKindError, Handle, KeyedPool, KindHandle, KindId,
+    PolicyChoice, Pool, PoolStats, StaleHandle, TimeError,
 };
 
 use crate::clock;
-use crate::effect::{Effect, Vec2};
+use crate::effect::{Effect, Rgba, Vec2};
 use crate::error::{AddKindError, SpawnError};
 use crate::kind::{EffectKind, Playback, Timing};
 
@@ -64,6 +64,7 @@ impl EffectHandle {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Finished {
     /// The effect's (now stale) handle.
     pub handle: EffectHandle,
@@ -73,6 +74,44 @@ pub struct Finished {
     pub tag: u64,
     /// Where it was.
     pub position: Vec2,
+    /// Its rotation, radians.
+    pub rotation: f32,
+    /// Its scale.
+    pub scale: Vec2,
+    /// Its tint.
+    pub tint: Rgba,
+    /// What its kind's [follow-up](EffectKind::follow_up) did.
+    pub follow_up: FollowUp,
+}
+
+/// What followed an effect that ended: see [`EffectKind::follow_up`].
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects, FollowUp};
+///
+/// let mut effects = Effects::new();
+/// let flash = effects.add_kind(EffectKind::new("flash", 1, 0.05).follow_up("spark"))?;
+/// effects.add_kind(EffectKind::new("spark", 2, 0.05).pool(0, 1).strict())?;
+/// effects.spawn(flash, [0.0, 0.0])?;
+/// effects.spawn(flash, [1.0, 0.0])?;
+/// effects.update(0.05)?;
+/// // One spark fits its strict pool of 1; the second is refused, and counted.
+/// assert!(matches!(effects.finished()[0].follow_up, FollowUp::Spawned(_)));
+/// assert!(matches!(effects.finished()[1].follow_up, FollowUp::Refused(_)));
+/// assert_eq!(effects.stats(flash).unwrap().follow_ups_refused, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FollowUp {
+    /// The kind has no follow-up.
+    None,
+    /// The follow-up started: its handle.
+    Spawned(EffectHandle),
+    /// The follow-up kind's pool refused (a strict kind at its cap).
+    Refused(AcquireError),
+    /// No kind of the follow-up's name has been added.
+    Undefined,
 }
 
 /// Per-kind numbers for a profiler overlay: the pool's own statistics and the
@@ -99,6 +138,10 @@ pub struct KindStats {
     pub finished: u64,
     /// Effects stopped by [`Effects::stop`].
     pub stopped: u64,
+    /// Follow-ups started where this kind's effects ended.
+    pub follow_ups: u64,
+    /// Follow-ups refused (a full strict kind) or undefined (no kind of that name).
+    pub follow_ups_refused: u64,
 }
 
 /// What `Effects` keeps per kind besides its pool. Spawns and stops are not
@@ -110,6 +153,10 @@ struct KindEntry {
     finished: u64,
     /// Live effects ended by `reinitialize` (pool releases that were not stops).
     reinitialized: u64,
+    /// `definition.follow_up`, once a kind of that name exists.
+    follow_up: Option<KindId>,
+    follow_ups: u64,
+    follow_ups_refused: u64,
 }
 
 /// Pooled sprite-animation effects, one pool per kind.
@@ -204,11 +251,25 @@ impl Effects {
             self.pools.add_kind_lazy(&kind.name, builder)
         };
         let id = added.map_err(|error| registry_error(&kind.name, error))?;
+        // Resolve chains both ways: this kind's follow-up, and the kinds whose
+        // follow-up is this kind.
+        let follow_up = kind
+            .follow_up
+            .as_deref()
+            .and_then(|name| self.pools.kind(name));
+        for entry in &mut self.kinds {
+            if entry.definition.follow_up.as_deref() == Some(kind.name.as_str()) {
+                entry.follow_up = Some(id);
+            }
+        }
         self.kinds.push(KindEntry {
             definition: kind,
             timing,
             finished: 0,
             reinitialized: 0,
+            follow_up,
+            follow_ups: 0,
+            follow_ups_refused: 0,
         });
         self.reserve_for_instances();
         self.draw_order.push(id);
@@ -473,6 +534,7 @@ impl Effects {
         } = self;
         for ((kind, pool), entry) in pools.iter_mut().zip(kinds.iter_mut()) {
             let timing = entry.timing;
+            let chains = entry.definition.follow_up.is_some();
             let ended = pool.reclaim(|handle, effect| {
                 let done = effect.advance(dt, &timing);
                 if done {
@@ -481,13 +543,86 @@ impl Effects {
                         kind,
                         tag: effect.tag,
                         position: effect.position,
+                        rotation: effect.rotation,
+                        scale: effect.scale,
+                        tint: effect.tint,
+                        // Resolved below, once no pool is borrowed.
+                        follow_up: if chains {
+                            FollowUp::Undefined
+                        } else {
+                            FollowUp::None
+                        },
                     });
                 }
                 done
             });
             entry.finished += ended as u64;
         }
+        self.spawn_follow_ups();
         Ok(())
+    }
+
+    /// Starts the follow-ups of the effects that ended in this update, in the
+    /// order they ended. They start at time 0 and are not advanced in this
+    /// update (so a chain advances one link per update, whatever its length).
+    fn spawn_follow_ups(&mut self) {
+        for at in 0..self.finished.len() {
+            let done = &mut self.finished[at];
+            if done.follow_up == FollowUp::None {
+                continue;
+            }
+            let entry = &mut self.kinds[done.kind.index()];
+            let next = entry.follow_up.and_then(|next| {
+                let pool = self.pools.pool_mut(next)?;
+                Some((next, pool.try_acquire_mut()))
+            });
+            done.follow_up = match next {
+                None => FollowUp::Undefined,
+                Some((_, Err(error))) => FollowUp::Refused(error),
+                Some((next, Ok((handle, effect)))) => {
+                    effect.start(done.position, self.next_spawn);
+                    effect.rotation = done.rotation;
+                    effect.scale = done.scale;
+                    effect.tint = done.tint;
+                    effect.tag = done.tag;
+                    self.next_spawn += 1;
+                    FollowUp::Spawned(EffectHandle(KindHandle::new(next, handle)))
+                }
+            };
+            if matches!(done.follow_up, FollowUp::Spawned(_)) {
+                entry.follow_ups += 1;
+            } else {
+                entry.follow_ups_refused += 1;
+            }
+        }
+    }
+
+    /// Moves the finished list of the last update into `out` (cleared first) and
+    /// leaves [`finished`](Self::finished) empty: for a game that spawns or stops
+    /// effects while it reads them, which a loop over `finished()` cannot (it
+    /// borrows the `Effects`). Allocation-free once `out` has grown: the two
+    /// lists swap their storage.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects};
+    ///
+    /// let mut effects = Effects::new();
+    /// let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1))?;
+    /// let ring = effects.add_kind(EffectKind::new("ring", 4, 0.1))?;
+    /// effects.spawn(hit, [2.0, 0.0])?;
+    /// effects.update(0.1)?;
+    /// let mut done = Vec::new(); // kept by the game from frame to frame
+    /// effects.take_finished(&mut done);
+    /// for finished in &done {
+    ///     effects.spawn(ring, finished.position)?; // the game's own chaining
+    /// }
+    /// assert_eq!(effects.live_count(), 1);
+    /// assert!(effects.finished().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn take_finished(&mut self, out: &mut Vec<Finished>) {
+        out.clear();
+        core::mem::swap(out, &mut self.finished);
     }
 
     /// The one-shots that ended during the last [`update`](Self::update), in kind
@@ -564,6 +699,8 @@ impl Effects {
             spawns: pool.acquires,
             finished: entry.finished,
             stopped: pool.releases - entry.finished - entry.reinitialized,
+            follow_ups: entry.follow_ups,
+            follow_ups_refused: entry.follow_ups_refused,
         })
     }
 

@@ -57,6 +57,10 @@ pub struct EffectKind {
     /// When the pool is full: recycle the oldest instance, or refuse
     /// ([`PolicyChoice::Strict`]).
     pub policy: PolicyChoice,
+    /// The kind spawned where a one-shot of this kind ends (Unity's "death"
+    /// sub-emitter): smoke after an explosion, a spark after a muzzle flash.
+    /// A name, so kinds can be added in any order; see [`EffectKind::follow_up`].
+    pub follow_up: Option<String>,
 }
 
 impl EffectKind {
@@ -78,6 +82,7 @@ impl EffectKind {
             initial: 0,
             max_objects: 256,
             policy: PolicyChoice::RecycleOldest,
+            follow_up: None,
         }
     }
 
@@ -126,6 +131,34 @@ impl EffectKind {
     /// ```
     pub fn strict(mut self) -> Self {
         self.policy = PolicyChoice::Strict;
+        self
+    }
+
+    /// Chains a follow-up: when a one-shot of this kind ends, an effect of the
+    /// kind named `name` starts in the same [`Effects::update`](crate::Effects::update),
+    /// where the first one was, with its rotation, scale, tint and tag. The
+    /// follow-up comes from its own kind's pool (its cap and policy apply: a
+    /// strict, full kind refuses it) and draws on its own kind's layer. The
+    /// [`Finished`](crate::Finished) event of the first says what followed
+    /// ([`FollowUp`](crate::FollowUp)). The name may be added before or after
+    /// this kind; until it is, a follow-up is [`FollowUp::Undefined`](crate::FollowUp::Undefined).
+    /// Loops never end on their own, so they never chain; a stopped effect does
+    /// not chain either.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects, FollowUp};
+    ///
+    /// let mut effects = Effects::new();
+    /// let boom = effects.add_kind(EffectKind::new("explosion", 4, 0.05).follow_up("smoke"))?;
+    /// let smoke = effects.add_kind(EffectKind::new("smoke", 8, 0.1))?;
+    /// effects.spawn(boom, [3.0, 4.0])?;
+    /// effects.update(0.2)?; // the explosion's 4 frames of 50 ms
+    /// let FollowUp::Spawned(puff) = effects.finished()[0].follow_up else { panic!() };
+    /// assert_eq!((puff.kind(), effects.get(puff).unwrap().position.x), (smoke, 3.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn follow_up(mut self, name: impl Into<String>) -> Self {
+        self.follow_up = Some(name.into());
         self
     }
 }

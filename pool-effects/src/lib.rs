@@ -98,7 +98,7 @@ mod kind;
 
 pub use draw::{DrawItem, DrawList};
 pub use effect::{Effect, Rgba, Vec2};
-pub use effects::{EffectHandle, Effects, Finished, KindStats};
+pub use effects::{EffectHandle, Effects, Finished, FollowUp, KindStats};
 pub use error::{AddKindError, SpawnError};
 pub use kind::{EffectKind, Playback};
 /// The vector types of [`Vec2`], for converting from your math library.

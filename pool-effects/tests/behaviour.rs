@@ -1,6 +1,8 @@
 //! Behaviour of pooled effects, one test per promise.
 
-use pool_effects::{AddKindError, DrawList, EffectKind, Effects, Rgba, SpawnError, TimeError};
+use pool_effects::{
+    AddKindError, DrawList, EffectKind, Effects, FollowUp, Rgba, SpawnError, TimeError,
+};
 
 const FRAME: f64 = 1.0 / 60.0;
 
@@ -389,4 +391,127 @@ fn ids_and_handles_of_another_effects_are_refused() {
     assert!(b.stop(in_a).is_err(), "a's handle cannot stop b's effect");
     assert!(b.get(in_b).is_some() && a.get(in_a).is_some());
     assert!(b.get(in_a).is_none());
+}
+
+#[test]
+fn a_follow_up_starts_in_the_same_update_where_and_as_the_first_ended() {
+    let mut effects = Effects::new();
+    // The follow-up is named before it exists: it resolves when it is added.
+    let boom = effects
+        .add_kind(EffectKind::new("explosion", 8, 0.05).follow_up("smoke"))
+        .unwrap();
+    let smoke = effects
+        .add_kind(EffectKind::new("smoke", 4, 0.1).layer(-1))
+        .unwrap();
+    let first = effects.spawn(boom, [3.0, -2.0]).unwrap();
+    let effect = effects.get_mut(first).unwrap();
+    effect.rotation = 0.5;
+    effect.scale = [2.0, 3.0].into();
+    effect.tint.a = 0.25;
+    effect.tag = 99;
+    // 7 frames of 50 ms are 350 ms: still the explosion.
+    effects.update(0.35).unwrap();
+    assert!(effects.contains(first));
+    assert_eq!(effects.live_count(), 1);
+    // 400 ms: the explosion ends and the smoke starts in the same update.
+    effects.update(0.05).unwrap();
+    assert!(!effects.contains(first));
+    let done = effects.finished()[0];
+    let FollowUp::Spawned(puff) = done.follow_up else {
+        panic!("no follow-up: {:?}", done.follow_up)
+    };
+    assert_eq!(puff.kind(), smoke);
+    let puff_effect = effects.get(puff).unwrap();
+    assert_eq!(
+        (puff_effect.position.x, puff_effect.position.y),
+        (3.0, -2.0)
+    );
+    assert_eq!(
+        (
+            puff_effect.rotation,
+            puff_effect.scale.y,
+            puff_effect.tint.a,
+            puff_effect.tag
+        ),
+        (0.5, 3.0, 0.25, 99)
+    );
+    assert_eq!((puff_effect.frame(), puff_effect.elapsed()), (0, 0.0));
+    // It is drawn in this frame, on its own kind's layer.
+    let mut draw = DrawList::new();
+    let items = draw.fill(&effects);
+    assert_eq!((items.len(), items[0].layer), (1, -1));
+    // It runs its own 4 frames of 100 ms, then ends with no follow-up.
+    effects.update(0.39).unwrap();
+    assert!(effects.contains(puff));
+    effects.update(0.01).unwrap();
+    assert!(!effects.contains(puff));
+    assert_eq!(effects.finished()[0].follow_up, FollowUp::None);
+    let stats = effects.stats(boom).unwrap();
+    assert_eq!((stats.follow_ups, stats.follow_ups_refused), (1, 0));
+    assert_eq!(effects.stats(smoke).unwrap().spawns, 1);
+}
+
+#[test]
+fn a_stopped_effect_and_a_loop_do_not_chain_and_an_undefined_follow_up_is_reported() {
+    let mut effects = Effects::new();
+    let flash = effects
+        .add_kind(EffectKind::new("flash", 2, 0.05).follow_up("spark"))
+        .unwrap();
+    let fire = effects
+        .add_kind(
+            EffectKind::new("fire", 2, 0.05)
+                .looping()
+                .follow_up("flash"),
+        )
+        .unwrap();
+    let stopped = effects.spawn(flash, [0.0, 0.0]).unwrap();
+    effects.stop(stopped).unwrap();
+    effects.spawn(fire, [0.0, 0.0]).unwrap();
+    effects.spawn(flash, [1.0, 0.0]).unwrap();
+    effects.update(1.0).unwrap();
+    // Only the flash that ran out ended; "spark" is not a kind: undefined, counted.
+    assert_eq!(effects.finished().len(), 1);
+    assert_eq!(effects.finished()[0].follow_up, FollowUp::Undefined);
+    assert_eq!(effects.stats(flash).unwrap().follow_ups_refused, 1);
+    assert_eq!(effects.stats(fire).unwrap().follow_ups, 0);
+    assert_eq!(effects.live_count(), 1, "the fire loops on");
+}
+
+#[test]
+fn a_kind_can_follow_itself_one_link_per_update() {
+    let mut effects = Effects::new();
+    let ripple = effects
+        .add_kind(EffectKind::new("ripple", 1, 0.1).follow_up("ripple"))
+        .unwrap();
+    effects.spawn(ripple, [0.0, 0.0]).unwrap();
+    // However long the step, a chain advances one link per update.
+    for _ in 0..5 {
+        effects.update(10.0).unwrap();
+        assert_eq!(effects.finished().len(), 1);
+        assert_eq!(effects.live_count(), 1);
+    }
+    assert_eq!(effects.stats(ripple).unwrap().follow_ups, 5);
+}
+
+#[test]
+fn take_finished_lets_the_game_spawn_while_it_reads() {
+    let mut effects = Effects::new();
+    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let ring = effects.add_kind(EffectKind::new("ring", 4, 0.1)).unwrap();
+    for x in 0..3 {
+        effects.spawn(hit, [x as f32, 0.0]).unwrap();
+    }
+    effects.update(0.1).unwrap();
+    let mut done = vec![];
+    effects.take_finished(&mut done);
+    assert!(effects.finished().is_empty());
+    for finished in &done {
+        effects.spawn(ring, finished.position).unwrap();
+    }
+    assert_eq!(effects.stats(ring).unwrap().pool.live, 3);
+    // The next update fills the list again; a second take clears `done` first.
+    effects.update(0.4).unwrap();
+    effects.take_finished(&mut done);
+    assert_eq!(done.len(), 3);
+    assert!(done.iter().all(|f| f.kind == ring));
 }

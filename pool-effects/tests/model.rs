@@ -1,8 +1,8 @@
 //! Model-based test: random spawn / stop / update / destroy / time-scale sequences
 //! applied to `Effects` and to a plain model (a `Vec` of live effects per kind with
-//! exact microsecond clocks), compared after every step.
+//! exact microsecond clocks, and each kind's follow-up), compared after every step.
 
-use pool_effects::{DrawList, EffectHandle, EffectKind, Effects, KindId};
+use pool_effects::{DrawList, EffectHandle, EffectKind, Effects, FollowUp, KindId};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -13,6 +13,8 @@ struct KindSpec {
     looping: bool,
     max: usize,
     strict: bool,
+    /// The follow-up: `n % (kinds + 1)`, where `kinds` names no kind (undefined).
+    follow: Option<u8>,
 }
 
 fn kind_spec() -> impl Strategy<Value = KindSpec> {
@@ -23,15 +25,17 @@ fn kind_spec() -> impl Strategy<Value = KindSpec> {
         any::<bool>(),
         1..6usize,
         any::<bool>(),
+        prop::option::of(any::<u8>()),
     )
         .prop_map(
-            |(frames, interval_ms, layer, looping, max, strict)| KindSpec {
+            |(frames, interval_ms, layer, looping, max, strict, follow)| KindSpec {
                 frames,
                 interval_ms,
                 layer,
                 looping,
                 max,
                 strict,
+                follow,
             },
         )
 }
@@ -59,6 +63,8 @@ fn op() -> impl Strategy<Value = Op> {
 struct ModelEffect {
     handle: EffectHandle,
     order: u64,
+    /// Where it is: where it was spawned, or where the effect it follows ended.
+    at: [f32; 2],
     /// Microseconds into the animation (wrapped for loops).
     elapsed: u64,
     /// Time scale in halves: 0, 0.5, 1 or 1.5.
@@ -84,17 +90,28 @@ proptest! {
                 .pool(0, spec.max);
             if spec.looping { kind = kind.looping(); }
             if spec.strict { kind = kind.strict(); }
+            if let Some(follow) = spec.follow {
+                kind = kind.follow_up(format!("k{}", usize::from(follow) % (specs.len() + 1)));
+            }
             ids.push(effects.add_kind(kind).unwrap());
         }
+        // The follow-up kind of each kind, `None` for none or an undefined name.
+        let follows: Vec<Option<usize>> = specs
+            .iter()
+            .map(|spec| spec.follow.map(|f| usize::from(f) % (specs.len() + 1)).filter(|&j| j < specs.len()))
+            .collect();
         let mut live: Vec<Vec<ModelEffect>> = vec![Vec::new(); specs.len()];
         let mut stale: Vec<EffectHandle> = Vec::new();
         let mut next_order = 0u64;
+        // Per kind: follow-ups started, and refused or undefined.
+        let mut follow_counts = vec![(0u64, 0u64); specs.len()];
 
         for op in ops {
             match op {
                 Op::Spawn(k) => {
                     let k = k % specs.len();
-                    let result = effects.spawn(ids[k], [k as f32, next_order as f32]);
+                    let at = [k as f32, next_order as f32];
+                    let result = effects.spawn(ids[k], at);
                     if live[k].len() == specs[k].max {
                         if specs[k].strict {
                             prop_assert!(result.is_err());
@@ -103,7 +120,7 @@ proptest! {
                         stale.push(live[k].remove(0).handle);
                     }
                     let handle = result.unwrap();
-                    live[k].push(ModelEffect { handle, order: next_order, elapsed: 0, scale_halves: 2 });
+                    live[k].push(ModelEffect { handle, order: next_order, at, elapsed: 0, scale_halves: 2 });
                     next_order += 1;
                 }
                 Op::Stop(i) => {
@@ -132,7 +149,7 @@ proptest! {
                                 if spec.looping {
                                     e.elapsed %= duration;
                                 } else {
-                                    expected_finished.push(e.handle);
+                                    expected_finished.push((k, e.handle, e.at));
                                     stale.push(e.handle);
                                     continue;
                                 }
@@ -141,8 +158,40 @@ proptest! {
                         }
                         live[k] = kept;
                     }
-                    let finished: Vec<EffectHandle> = effects.finished().iter().map(|f| f.handle).collect();
-                    prop_assert_eq!(finished, expected_finished);
+                    let finished = effects.finished();
+                    let handles: Vec<EffectHandle> = finished.iter().map(|f| f.handle).collect();
+                    let expected: Vec<EffectHandle> = expected_finished.iter().map(|f| f.1).collect();
+                    prop_assert_eq!(handles, expected);
+                    // Follow-ups, in the order their effects ended, each from its
+                    // kind's pool as a spawn would be, at time 0 where the first ended.
+                    for (done, &(k, _, at)) in finished.iter().zip(&expected_finished) {
+                        prop_assert_eq!(done.position.x, at[0]);
+                        match (specs[k].follow, follows[k]) {
+                            (None, _) => prop_assert_eq!(done.follow_up, FollowUp::None),
+                            (Some(_), None) => {
+                                prop_assert_eq!(done.follow_up, FollowUp::Undefined);
+                                follow_counts[k].1 += 1;
+                            }
+                            (Some(_), Some(j)) => {
+                                if live[j].len() == specs[j].max {
+                                    if specs[j].strict {
+                                        prop_assert!(matches!(done.follow_up, FollowUp::Refused(_)), "{:?}", done.follow_up);
+                                        follow_counts[k].1 += 1;
+                                        continue;
+                                    }
+                                    stale.push(live[j].remove(0).handle);
+                                }
+                                let FollowUp::Spawned(handle) = done.follow_up else {
+                                    return Err(TestCaseError::fail(format!("expected a follow-up, got {:?}", done.follow_up)));
+                                };
+                                prop_assert_eq!(handle.kind(), ids[j]);
+                                live[j].push(ModelEffect { handle, order: next_order, at, elapsed: 0, scale_halves: 2 });
+                                next_order += 1;
+                                follow_counts[k].0 += 1;
+                            }
+                        }
+                    }
+
                 }
                 Op::SetTimeScale(i, halves) => {
                     let n = live.iter().map(Vec::len).sum::<usize>();
@@ -162,11 +211,13 @@ proptest! {
             for (k, spec) in specs.iter().enumerate() {
                 let stats = effects.stats(ids[k]).unwrap();
                 prop_assert_eq!(stats.pool.live, live[k].len());
+                prop_assert_eq!((stats.follow_ups, stats.follow_ups_refused), follow_counts[k]);
                 prop_assert!(stats.pool.live <= spec.max);
                 for e in &live[k] {
                     let effect = effects.get(e.handle).unwrap();
                     prop_assert_eq!(effect.frame(), frame_of(spec, e));
                     prop_assert_eq!(effect.spawn_order(), e.order);
+                    prop_assert_eq!([effect.position.x, effect.position.y], e.at);
                     prop_assert!((effect.elapsed() - e.elapsed as f64 / 1e6).abs() < 1e-9);
                 }
             }
@@ -184,7 +235,7 @@ proptest! {
             expected.sort_by_key(|(layer, order, _, _)| (*layer, *order));
             let drawn: Vec<(i32, u64, EffectHandle, u32)> = DrawList::new().fill(&effects)
                 .iter()
-                .map(|d| (d.layer, d.position.y as u64, d.handle, d.frame))
+                .map(|d| (d.layer, effects.get(d.handle).unwrap().spawn_order(), d.handle, d.frame))
                 .collect();
             prop_assert_eq!(drawn, expected);
         }

@@ -71,6 +71,52 @@ fn a_warm_frame_of_effects_does_not_allocate() {
 }
 
 #[test]
+fn a_warm_frame_of_chained_effects_and_taken_events_does_not_allocate() {
+    let mut effects = Effects::new();
+    let boom = effects
+        .add_kind(EffectKind::new("explosion", 6, 1.0 / 30.0).follow_up("smoke"))
+        .unwrap();
+    // A full strict smoke pool refuses some follow-ups: refusals allocate nothing.
+    let smoke = effects
+        .add_kind(
+            EffectKind::new("smoke", 12, 1.0 / 30.0)
+                .pool(0, 100)
+                .strict(),
+        )
+        .unwrap();
+    let ring = effects.add_kind(EffectKind::new("ring", 3, 0.05)).unwrap();
+    let mut done = Vec::new();
+    let frame = |effects: &mut Effects, done: &mut Vec<_>, frame: u32| {
+        for i in 0..20 {
+            effects.spawn(boom, [i as f32, frame as f32]).unwrap();
+        }
+        effects.update(1.0 / 60.0).unwrap();
+        effects.take_finished(done);
+        for finished in done.iter() {
+            if finished.kind == smoke {
+                effects.spawn(ring, finished.position).unwrap();
+            }
+        }
+    };
+    // Warm up: the pools and both finished lists reach their size.
+    for f in 0..120 {
+        frame(&mut effects, &mut done, f);
+    }
+    let allocations = alloc_counter::allocations_during(|| {
+        for f in 120..120 + FRAMES {
+            frame(&mut effects, &mut done, f);
+        }
+    });
+    assert_eq!(allocations, 0, "allocations in {FRAMES} frames");
+    let stats = effects.stats(boom).unwrap();
+    assert!(
+        stats.follow_ups > 0 && stats.follow_ups_refused > 0,
+        "{stats:?}"
+    );
+    assert!(effects.stats(ring).unwrap().spawns > 0);
+}
+
+#[test]
 fn memory_follows_the_instances_not_the_cap() {
     let mut effects = Effects::new();
     // A cap of a billion instances: defining it allocates for none of them.

@@ -1,0 +1,211 @@
+//! Effects drawn as Bevy sprites: each frame, the draw list becomes sprites
+//! from texture atlases, on a pool of sprite entities that is never despawned.
+
+use bevy::app::{App, Plugin, PostUpdate};
+use bevy::asset::Handle;
+use bevy::camera::visibility::Visibility;
+use bevy::color::Color;
+use bevy::ecs::prelude::*;
+use bevy::image::{Image, TextureAtlas, TextureAtlasLayout};
+use bevy::math::{Quat, Vec3};
+use bevy::sprite::Sprite;
+use bevy::transform::components::Transform;
+use pool_effects::{DrawList, KindId};
+
+use crate::effects::{EffectsSet, Fx};
+
+/// Draws the [`Fx`] effects as Bevy [`Sprite`]s, one frame of a texture atlas
+/// each (behind the `sprites` feature; an app with Bevy's renderer shows them).
+///
+/// Give each kind its atlas in [`EffectAtlases`]; a kind without one is not
+/// drawn. Every frame, after [`EffectsSet::Update`], the effects' draw list
+/// (visible effects sorted by layer, then spawn order) is written into sprite
+/// entities marked [`EffectSprite`]: the atlas index is the kind's first index
+/// plus the effect's frame, the transform its position, rotation (about z)
+/// and scale, the colour its tint. The sprite entities are themselves pooled:
+/// spawned only when more effects are drawn than ever before, hidden when not
+/// needed, never despawned, so a warm frame spawns nothing and allocates
+/// nothing.
+///
+/// Depth: the n-th of N drawn sprites gets `z + n / N`, so effects stack in
+/// draw-list order within `z..z + 1` (put other sprites outside that range).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_pool::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsPlugin, Fx};
+/// use pool_effects::EffectKind;
+///
+/// let mut app = App::new();
+/// app.add_plugins((bevy::time::TimePlugin, EffectsPlugin, EffectSpritesPlugin::default()));
+/// let boom = app.world_mut().resource_mut::<Fx>().add_kind(EffectKind::new("boom", 4, 0.05))?;
+/// // In a game: the image and layout come from the `AssetServer` and
+/// // `TextureAtlasLayout::from_grid`; here, default handles stand in.
+/// app.world_mut().resource_mut::<EffectAtlases>().insert(boom, EffectAtlas {
+///     image: Handle::default(),
+///     layout: Handle::default(),
+///     first_index: 8, // the row of the sheet where "boom" starts
+/// });
+/// app.world_mut().resource_mut::<Fx>().spawn(boom, [10.0, 20.0])?;
+/// app.update();
+/// let mut sprites = app.world_mut().query::<(&Sprite, &Transform, &Visibility, &EffectSprite)>();
+/// let (sprite, transform, visibility, _) = sprites.single(app.world())?;
+/// assert_eq!(sprite.texture_atlas.as_ref().unwrap().index, 8);
+/// assert_eq!((transform.translation.x, transform.translation.y), (10.0, 20.0));
+/// assert_eq!(visibility, Visibility::Inherited);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EffectSpritesPlugin {
+    /// The depth of the lowest effect sprite; they fill `z..z + 1`.
+    pub z: f32,
+}
+
+/// The atlas one effect kind is drawn from.
+#[derive(Debug, Clone)]
+pub struct EffectAtlas {
+    /// The sprite sheet.
+    pub image: Handle<Image>,
+    /// Its layout (`TextureAtlasLayout::from_grid` for a grid of frames).
+    pub layout: Handle<TextureAtlasLayout>,
+    /// The atlas index of the kind's frame 0; frame `n` is `first_index + n`.
+    pub first_index: usize,
+}
+
+/// Which atlas draws each effect kind: set at load time, read every frame.
+#[derive(Resource, Debug, Default)]
+pub struct EffectAtlases {
+    by_kind: Vec<Option<EffectAtlas>>,
+}
+
+impl EffectAtlases {
+    /// Draws `kind` from `atlas` (replacing any earlier atlas of that kind).
+    pub fn insert(&mut self, kind: KindId, atlas: EffectAtlas) {
+        let at = kind.index();
+        if self.by_kind.len() <= at {
+            self.by_kind.resize(at + 1, None);
+        }
+        self.by_kind[at] = Some(atlas);
+    }
+
+    /// The atlas of `kind`, if it has one.
+    pub fn get(&self, kind: KindId) -> Option<&EffectAtlas> {
+        self.by_kind.get(kind.index())?.as_ref()
+    }
+}
+
+/// Marks one of the plugin's pooled sprite entities; the number is its place
+/// in the pool. Hidden entities are idle.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EffectSprite(pub usize);
+
+/// The sprite entities, in pool order, and the draw list they are filled from.
+#[derive(Resource, Default)]
+struct SpritePool {
+    entities: Vec<Entity>,
+    draw: DrawList,
+    /// Sprites shown last frame: the ones to hide when fewer are needed.
+    shown: usize,
+}
+
+/// The base depth, from the plugin.
+#[derive(Resource, Clone, Copy)]
+struct BaseZ(f32);
+
+impl Plugin for EffectSpritesPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<EffectAtlases>()
+            .init_resource::<SpritePool>()
+            .insert_resource(BaseZ(self.z))
+            .configure_sets(PostUpdate, EffectsSet::Draw.after(EffectsSet::Update))
+            .add_systems(PostUpdate, draw.in_set(EffectsSet::Draw));
+    }
+}
+
+fn draw(
+    mut commands: Commands,
+    fx: Option<Res<Fx>>,
+    atlases: Res<EffectAtlases>,
+    base: Res<BaseZ>,
+    mut pool: ResMut<SpritePool>,
+    mut sprites: Query<(&mut Sprite, &mut Transform, &mut Visibility), With<EffectSprite>>,
+) {
+    let Some(fx) = fx else { return };
+    let SpritePool {
+        entities,
+        draw,
+        shown,
+    } = &mut *pool;
+    let items = draw.fill(&fx);
+    let total = items.len().max(1) as f32;
+    let mut used = 0;
+    for item in items {
+        let Some(atlas) = atlases.get(item.kind) else {
+            continue;
+        };
+        let transform = Transform {
+            translation: Vec3::new(
+                item.position.x,
+                item.position.y,
+                base.0 + used as f32 / total,
+            ),
+            rotation: Quat::from_rotation_z(item.rotation),
+            scale: Vec3::new(item.scale.x, item.scale.y, 1.0),
+        };
+        let color = Color::srgba(item.tint.r, item.tint.g, item.tint.b, item.tint.a);
+        let index = atlas.first_index + item.frame as usize;
+        match entities
+            .get(used)
+            .and_then(|&entity| sprites.get_mut(entity).ok())
+        {
+            Some((mut sprite, mut at, mut visibility)) => {
+                if sprite.image != atlas.image {
+                    sprite.image = atlas.image.clone();
+                }
+                match &mut sprite.texture_atlas {
+                    Some(current) if current.layout == atlas.layout => current.index = index,
+                    other => {
+                        *other = Some(TextureAtlas {
+                            layout: atlas.layout.clone(),
+                            index,
+                        })
+                    }
+                }
+                sprite.color = color;
+                *at = transform;
+                *visibility = Visibility::Inherited;
+            }
+            None => {
+                // More effects drawn than ever before: one more pooled sprite.
+                let entity = commands
+                    .spawn((
+                        EffectSprite(entities.len()),
+                        Sprite {
+                            image: atlas.image.clone(),
+                            texture_atlas: Some(TextureAtlas {
+                                layout: atlas.layout.clone(),
+                                index,
+                            }),
+                            color,
+                            ..Default::default()
+                        },
+                        transform,
+                        Visibility::Inherited,
+                    ))
+                    .id();
+                if used < entities.len() {
+                    // The entity was despawned by someone else: replace it.
+                    entities[used] = entity;
+                } else {
+                    entities.push(entity);
+                }
+            }
+        }
+        used += 1;
+    }
+    for &entity in entities.iter().take(*shown).skip(used) {
+        if let Ok((_, _, mut visibility)) = sprites.get_mut(entity) {
+            *visibility = Visibility::Hidden;
+        }
+    }
+    *shown = used;
+}

@@ -1,0 +1,221 @@
+//! Effects drawn as sprites (`sprites` feature): the sprites are the draw list,
+//! frame by frame; their entities are pooled; a warm frame allocates nothing.
+#![cfg(feature = "sprites")]
+
+use std::time::Duration;
+
+use bevy::asset::{Handle, uuid::Uuid};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_pool::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsPlugin, Fx};
+use pool_effects::{EffectKind, KindId};
+
+#[global_allocator]
+static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        bevy::time::TimePlugin,
+        EffectsPlugin,
+        EffectSpritesPlugin { z: 5.0 },
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        50,
+    )));
+    // The first update's delta is zero in Bevy: start the clock.
+    app.update();
+    app
+}
+
+fn atlas(image: u128, layout: u128, first_index: usize) -> EffectAtlas {
+    EffectAtlas {
+        image: Handle::from(Uuid::from_u128(image)),
+        layout: Handle::from(Uuid::from_u128(layout)),
+        first_index,
+    }
+}
+
+fn add(app: &mut App, kind: EffectKind, atlas: Option<EffectAtlas>) -> KindId {
+    let id = app.world_mut().resource_mut::<Fx>().add_kind(kind).unwrap();
+    if let Some(atlas) = atlas {
+        app.world_mut()
+            .resource_mut::<EffectAtlases>()
+            .insert(id, atlas);
+    }
+    id
+}
+
+/// The visible effect sprites, lowest first: (atlas index, x, y, z, alpha).
+fn shown(app: &mut App) -> Vec<(usize, f32, f32, f32, f32)> {
+    let mut query = app
+        .world_mut()
+        .query::<(&Sprite, &Transform, &Visibility, &EffectSprite)>();
+    let mut out: Vec<_> = query
+        .iter(app.world())
+        .filter(|(_, _, visibility, _)| **visibility != Visibility::Hidden)
+        .map(|(sprite, at, _, _)| {
+            (
+                sprite.texture_atlas.as_ref().unwrap().index,
+                at.translation.x,
+                at.translation.y,
+                at.translation.z,
+                sprite.color.alpha(),
+            )
+        })
+        .collect();
+    out.sort_by(|a, b| a.3.total_cmp(&b.3));
+    out
+}
+
+fn sprite_entities(app: &mut App) -> usize {
+    app.world_mut()
+        .query::<&EffectSprite>()
+        .iter(app.world())
+        .count()
+}
+
+#[test]
+fn sprites_show_each_effect_at_its_frame_in_layer_order() {
+    let mut app = app();
+    let smoke = add(
+        &mut app,
+        EffectKind::new("smoke", 4, 0.1).layer(-1),
+        Some(atlas(1, 2, 10)),
+    );
+    let boom = add(
+        &mut app,
+        EffectKind::new("boom", 2, 0.05).layer(1).follow_up("smoke"),
+        Some(atlas(3, 4, 0)),
+    );
+    // A kind without an atlas is not drawn.
+    let hidden = add(&mut app, EffectKind::new("hidden", 4, 0.1), None);
+    {
+        let mut fx = app.world_mut().resource_mut::<Fx>();
+        fx.spawn(boom, [1.0, 2.0]).unwrap();
+        let puff = fx.spawn(smoke, [3.0, 4.0]).unwrap();
+        fx.get_mut(puff).unwrap().tint.a = 0.5;
+        fx.spawn(hidden, [0.0, 0.0]).unwrap();
+    }
+    // One frame of 50 ms: the boom shows frame 1, the smoke frame 0; the smoke
+    // (layer -1) is under the boom.
+    app.update();
+    let sprites = shown(&mut app);
+    assert_eq!(sprites.len(), 2, "{sprites:?}");
+    assert_eq!(
+        (sprites[0].0, sprites[0].1, sprites[0].2, sprites[0].4),
+        (10, 3.0, 4.0, 0.5)
+    );
+    assert_eq!((sprites[1].0, sprites[1].1, sprites[1].2), (1, 1.0, 2.0));
+    assert!(sprites.iter().all(|s| (5.0..6.0).contains(&s.3)));
+    // 100 ms: the boom ended and its smoke follows, drawn in the same frame.
+    app.update();
+    let sprites = shown(&mut app);
+    assert_eq!(sprites.len(), 2, "{sprites:?}");
+    assert_eq!(
+        (sprites[0].0, sprites[0].1),
+        (11, 3.0),
+        "the first smoke, frame 1"
+    );
+    assert_eq!(
+        (sprites[1].0, sprites[1].1),
+        (10, 1.0),
+        "the follow-up, frame 0"
+    );
+}
+
+#[test]
+fn sprite_entities_are_pooled_hidden_when_idle_and_never_despawned() {
+    let mut app = app();
+    let spark = add(
+        &mut app,
+        EffectKind::new("spark", 2, 0.05).pool(0, 64),
+        Some(atlas(1, 2, 0)),
+    );
+    for x in 0..10 {
+        app.world_mut()
+            .resource_mut::<Fx>()
+            .spawn(spark, [x as f32, 0.0])
+            .unwrap();
+    }
+    app.update();
+    assert_eq!(shown(&mut app).len(), 10);
+    // The sparks end; their sprites hide and stay.
+    app.update();
+    app.update();
+    assert_eq!(shown(&mut app).len(), 0);
+    assert_eq!(sprite_entities(&mut app), 10);
+    // Three new sparks reuse three of them.
+    for x in 0..3 {
+        app.world_mut()
+            .resource_mut::<Fx>()
+            .spawn(spark, [x as f32, 0.0])
+            .unwrap();
+    }
+    app.update();
+    assert_eq!(shown(&mut app).len(), 3);
+    assert_eq!(sprite_entities(&mut app), 10);
+}
+
+/// An app spawning 20 explosions a frame, each followed by smoke, with or
+/// without the sprites.
+fn busy_app(with_sprites: bool) -> App {
+    let mut app = App::new();
+    app.add_plugins((bevy::time::TimePlugin, EffectsPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )));
+    if with_sprites {
+        app.add_plugins(EffectSpritesPlugin::default());
+    }
+    let mut fx = app.world_mut().resource_mut::<Fx>();
+    let boom = fx
+        .add_kind(
+            EffectKind::new("boom", 6, 0.05)
+                .pool(0, 200)
+                .follow_up("smoke"),
+        )
+        .unwrap();
+    let smoke = fx
+        .add_kind(EffectKind::new("smoke", 4, 0.05).pool(0, 400))
+        .unwrap();
+    if with_sprites {
+        let mut atlases = app.world_mut().resource_mut::<EffectAtlases>();
+        atlases.insert(boom, atlas(1, 2, 0));
+        atlases.insert(smoke, atlas(3, 4, 6));
+    }
+    app.add_systems(Update, move |mut fx: ResMut<Fx>, mut n: Local<u32>| {
+        *n += 1;
+        for i in 0..20 {
+            let _ = fx.spawn(boom, [i as f32, *n as f32]);
+        }
+    });
+    app
+}
+
+/// Allocations in 60 frames after 120 to warm up.
+fn allocations_per_second(app: &mut App) -> u64 {
+    for _ in 0..120 {
+        app.update();
+    }
+    alloc_counter::allocations_during(|| {
+        for _ in 0..60 {
+            app.update();
+        }
+    })
+}
+
+#[test]
+fn a_warm_frame_of_sprites_allocates_nothing() {
+    // Bevy's scheduler allocates a little per frame in both apps; the sprites
+    // add nothing to it.
+    let without = allocations_per_second(&mut busy_app(false));
+    let mut app = busy_app(true);
+    let with = allocations_per_second(&mut app);
+    assert!(
+        with <= without,
+        "60 frames allocated {with} times with the sprites, {without} without"
+    );
+    let sprites = shown(&mut app).len();
+    assert!(sprites > 100, "{sprites} sprites shown");
+}
