@@ -1,8 +1,11 @@
-//! A headless Bevy app playing a level through the plugins: the showcase's
-//! scene rebuilt as Bevy entities. 300 looping emitters (torches and
-//! waterfalls) on a 200 m map, a listener walking across it, and every 3
-//! seconds a wave of enemies dying: an explosion sound (`PlaySound`) and an
-//! explosion effect (`Fx`) where each one stood.
+//! A headless Bevy app playing the showcase's level through the plugins: the
+//! same sounds, groups and settings, the same 300 looping emitters (torches
+//! and waterfalls) on the 200 m map, the same listener walk, and the same
+//! waves (a horn and 60 enemies every 3 s; the player fires 10 times a second
+//! from a strict magazine of 64 bullets; a hit is a spark, a death an
+//! explosion; 2 s into a wave the rest die at once), all as Bevy entities.
+//! The content comes from the showcase crate (`showcase::content`); only the
+//! game's rules are restated here, as systems.
 //!
 //! `cargo run --release -p bevy_pool --example headless [-- --seconds N] [--out DIR] [--tsv]`
 //!
@@ -23,22 +26,21 @@ use bevy_pool::{
     AudioOutput, EffectsPlugin, Fx, Output, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
     SoundListener, VoiceEnded,
 };
-use pool_audio::kira::Frame;
-use pool_audio::kira::sound::static_sound::StaticSoundData;
-use pool_audio::{OfflineSettings, PlayParams, SoundEffectsSettings, SoundId, SoundSettings};
-use pool_effects::{EffectKind, KindId};
+use pool_audio::{OfflineSettings, PlayParams, SoundEffectsSettings};
+use showcase::content::{
+    self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
+    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STORM_SECONDS, Sounds, VOICE_CAP, WAVE_SECONDS,
+};
 
-const FPS: f64 = 60.0;
-const HALF: f32 = 100.0;
-const VOICE_CAP: usize = 32;
+const DT: f32 = 1.0 / FPS as f32;
 
 #[derive(Resource)]
 struct Level {
     frames: u64,
     frame: u64,
-    explosion: SoundId,
-    boom: KindId,
-    seed: u64,
+    sounds: Sounds,
+    kinds: Kinds,
+    rng: Lcg,
     tsv: bool,
     last_rendered: usize,
     ended: u64,
@@ -46,12 +48,33 @@ struct Level {
     most_effects: usize,
 }
 
+/// The player: the listener, walking the showcase's path.
 #[derive(Component)]
-struct Walker;
+struct Player;
+
+#[derive(Component)]
+struct Enemy {
+    hp: u8,
+}
+
+#[derive(Component)]
+struct Bullet {
+    velocity: Vec2,
+    life: f32,
+}
 
 /// Where `level.wav` goes.
 #[derive(Resource)]
 struct Out(PathBuf);
+
+/// A map position (x, z) of a transform on the ground.
+fn map(transform: &Transform) -> Vec2 {
+    Vec2::new(transform.translation.x, transform.translation.z)
+}
+
+fn ground(at: Vec2) -> Transform {
+    Transform::from_xyz(at.x, 0.0, at.y)
+}
 
 fn main() -> Result<(), Box<dyn Error>> {
     let (seconds, out, tsv) = parse_args()?;
@@ -66,7 +89,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 ..Default::default()
             },
             output: Output::Offline {
-                settings: OfflineSettings::default(),
+                settings: OfflineSettings { sample_rate: RATE },
                 record: true,
             },
             ..Default::default()
@@ -74,43 +97,38 @@ fn main() -> Result<(), Box<dyn Error>> {
         EffectsPlugin,
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / FPS,
+        1.0 / FPS as f64,
     )))
     .add_systems(Startup, setup)
-    .add_systems(Update, (walk, waves, count_ended, report).chain());
+    .add_systems(
+        Update,
+        (
+            walk,
+            waves,
+            move_enemies,
+            fire,
+            move_bullets,
+            count_ended,
+            report,
+        )
+            .chain(),
+    );
     {
         let world = app.world_mut();
-        let mut sfx = world.resource_mut::<Sfx>();
-        let torch = sfx.add_sound(
-            "torch",
-            noise(0.8, 1, 0.15).loop_region(..),
-            SoundSettings::default(),
-        )?;
-        let water = sfx.add_sound(
-            "waterfall",
-            noise(1.3, 2, 0.2).loop_region(..),
-            SoundSettings::default(),
-        )?;
-        let explosion = sfx.add_sound(
-            "explosion",
-            boom(),
-            SoundSettings::default().max_voices(10).first_volume(0.2),
-        )?;
-        let boom = world
-            .resource_mut::<Fx>()
-            .add_kind(EffectKind::new("explosion", 12, 1.0 / 30.0).pool(256, 256))?;
+        let mut rng = content::rng();
+        let sounds = content::add_sounds(&mut world.resource_mut::<Sfx>(), &mut rng)?;
+        let kinds = content::add_kinds(&mut world.resource_mut::<Fx>())?;
         world.insert_resource(Level {
-            frames: (seconds * FPS) as u64,
+            frames: (seconds * FPS as f64) as u64,
             frame: 0,
-            explosion,
-            boom,
-            seed: 0x5eed,
+            sounds,
+            kinds,
+            rng,
             tsv,
             last_rendered: 0,
             ended: 0,
             most_effects: 0,
         });
-        world.insert_resource(Sounds { torch, water });
     }
     app.insert_resource(Out(out));
     match app.run() {
@@ -119,68 +137,157 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
 }
 
-#[derive(Resource)]
-struct Sounds {
-    torch: SoundId,
-    water: SoundId,
-}
-
-/// 300 emitters on a grid with jitter, and the walking listener.
-fn setup(mut commands: Commands, sounds: Res<Sounds>, mut level: ResMut<Level>) {
-    for i in 0..300 {
-        let (x, y) = (
-            -HALF + 11.0 * (i % 18) as f32 + random(&mut level.seed) * 6.0,
-            -HALF + 12.0 * (i / 18) as f32 + random(&mut level.seed) * 6.0,
-        );
-        let sound = if i % 7 == 0 {
-            sounds.water
+/// The 300 ambience emitters where the showcase has them, and the player.
+fn setup(mut commands: Commands, mut level: ResMut<Level>) {
+    for ambience in content::ambience(&mut level.rng) {
+        let sound = if ambience.waterfall {
+            level.sounds.waterfall
         } else {
-            sounds.torch
+            level.sounds.torch
         };
-        commands.spawn((SoundEmitter::new(sound), Transform::from_xyz(x, y, 0.0)));
+        commands.spawn((
+            SoundEmitter::new(sound).params(PlayParams::default().volume(ambience.volume.into())),
+            ground(ambience.at.into()),
+        ));
     }
-    commands.spawn((
-        SoundListener,
-        Walker,
-        Transform::from_xyz(-HALF, -HALF, 0.0),
-    ));
+    let start = content::listener_at(0.0);
+    commands.spawn((SoundListener, Player, ground(start.into())));
 }
 
-/// The listener walks the diagonal at 8 m/s.
-fn walk(mut walker: Query<&mut Transform, With<Walker>>, level: Res<Level>) {
-    let t = level.frame as f32 / FPS as f32;
-    for mut transform in &mut walker {
-        let along = (t * 8.0 / (2.0 * HALF)).fract();
-        transform.translation =
-            Vec3::new(-HALF + 2.0 * HALF * along, -HALF + 2.0 * HALF * along, 0.0);
+/// The player walks the showcase's path over the run.
+fn walk(mut player: Query<&mut Transform, With<Player>>, level: Res<Level>) {
+    let at = content::listener_at(level.frame as f32 / level.frames as f32);
+    for mut transform in &mut player {
+        *transform = ground(at.into());
     }
 }
 
-/// Every 3 s, a wave: 40 enemies die over half a second near the listener, each
-/// an explosion sound and an explosion effect.
+/// A wave every 3 s: a horn and 60 enemies around the player. Two seconds in,
+/// the storm: every enemy left dies at once.
 fn waves(
+    mut commands: Commands,
     mut level: ResMut<Level>,
     mut plays: MessageWriter<PlaySound>,
     mut fx: ResMut<Fx>,
-    walker: Query<&Transform, With<Walker>>,
+    player: Query<&Transform, With<Player>>,
+    enemies: Query<(Entity, &Transform), With<Enemy>>,
 ) {
-    let frame = level.frame;
-    let in_wave = frame % 180 < 30;
-    let Some(listener) = walker.iter().next().map(|t| t.translation) else {
+    let second = level.frame as usize % (FPS * WAVE_SECONDS);
+    let Ok(player) = player.single() else { return };
+    if second == 0 {
+        plays.write(PlaySound {
+            sound: level.sounds.horn,
+            params: PlayParams::default(),
+        });
+        let listener = map(player).into();
+        for _ in 0..ENEMIES_PER_WAVE {
+            let at = content::enemy_at(listener, &mut level.rng);
+            commands.spawn((Enemy { hp: ENEMY_HP }, ground(at.into())));
+        }
+    }
+    if second == STORM_SECONDS * FPS {
+        for (entity, transform) in &enemies {
+            explode(&level, map(transform), &mut plays, &mut fx);
+            commands.entity(entity).despawn();
+        }
+    }
+}
+
+fn explode(level: &Level, at: Vec2, plays: &mut MessageWriter<PlaySound>, fx: &mut Fx) {
+    let _ = fx.spawn(level.kinds.explosion, [at.x, at.y]);
+    plays.write(PlaySound {
+        sound: level.sounds.explosion,
+        params: content::at_params(at.into()),
+    });
+}
+
+/// Enemies walk towards the player.
+fn move_enemies(
+    player: Query<&Transform, (With<Player>, Without<Enemy>)>,
+    mut enemies: Query<&mut Transform, With<Enemy>>,
+) {
+    let Ok(player) = player.single() else { return };
+    let target = map(player);
+    for mut transform in &mut enemies {
+        let at = map(&transform);
+        let step = (target - at).normalize_or_zero() * ENEMY_SPEED * DT;
+        *transform = ground(at + step);
+    }
+}
+
+/// Ten times a second the player fires at the nearest enemy, if a bullet is
+/// free (64 in flight at most: the showcase's strict pool).
+fn fire(
+    mut commands: Commands,
+    level: Res<Level>,
+    mut plays: MessageWriter<PlaySound>,
+    mut fx: ResMut<Fx>,
+    player: Query<&Transform, With<Player>>,
+    enemies: Query<&Transform, With<Enemy>>,
+    bullets: Query<(), With<Bullet>>,
+) {
+    if !(level.frame as usize).is_multiple_of(FPS / SHOTS_PER_SECOND)
+        || bullets.iter().len() >= BULLETS
+    {
+        return;
+    }
+    let Ok(player) = player.single() else { return };
+    let from = map(player);
+    let Some(target) = enemies
+        .iter()
+        .map(map)
+        .min_by(|a, b| a.distance(from).total_cmp(&b.distance(from)))
+    else {
         return;
     };
-    if in_wave && frame.is_multiple_of(2) {
-        for _ in 0..3 {
-            let at = [
-                listener.x + random(&mut level.seed) * 30.0,
-                listener.y + random(&mut level.seed) * 30.0,
-            ];
+    commands.spawn((
+        Bullet {
+            velocity: (target - from).normalize_or_zero() * BULLET_SPEED,
+            life: BULLET_LIFE,
+        },
+        ground(from),
+    ));
+    let _ = fx.spawn(level.kinds.muzzle, [from.x, from.y]);
+    plays.write(PlaySound {
+        sound: level.sounds.gunshot,
+        params: content::at_params(from.into()),
+    });
+}
+
+/// Bullets fly; a bullet within reach of a living enemy hits it (a spark) and
+/// is gone; an enemy out of hit points dies (an explosion).
+fn move_bullets(
+    mut commands: Commands,
+    level: Res<Level>,
+    mut plays: MessageWriter<PlaySound>,
+    mut fx: ResMut<Fx>,
+    mut bullets: Query<(Entity, &mut Transform, &mut Bullet), Without<Enemy>>,
+    mut enemies: Query<(Entity, &Transform, &mut Enemy)>,
+) {
+    for (entity, mut transform, mut bullet) in &mut bullets {
+        let at = map(&transform) + bullet.velocity * DT;
+        *transform = ground(at);
+        bullet.life -= DT;
+        let hit = enemies
+            .iter_mut()
+            .find(|(_, enemy_at, enemy)| enemy.hp > 0 && map(enemy_at).distance(at) < HIT_RADIUS);
+        let was_hit = hit.is_some();
+        if let Some((_, _, mut enemy)) = hit {
+            enemy.hp -= 1;
+            let _ = fx.spawn(level.kinds.spark, [at.x, at.y]);
             plays.write(PlaySound {
-                sound: level.explosion,
-                params: PlayParams::default().position([at[0], at[1], 0.0]),
+                sound: level.sounds.spark,
+                params: content::at_params(at.into()),
             });
-            let boom = level.boom;
-            let _ = fx.spawn(boom, at);
+        }
+        if was_hit || bullet.life <= 0.0 {
+            commands.entity(entity).despawn();
+        }
+    }
+    for (entity, transform, enemy) in &enemies {
+        if enemy.hp == 0 {
+            explode(&level, map(transform), &mut plays, &mut fx);
+            commands.entity(entity).despawn();
         }
     }
 }
@@ -243,53 +350,6 @@ fn report(
                 exit.write(AppExit::error());
             }
         }
-    }
-}
-
-/// A uniform number in [-1, 1).
-fn random(seed: &mut u64) -> f32 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    ((*seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-}
-
-/// `seconds` of filtered noise at `level`, smoothed over `smooth` samples.
-fn noise(seconds: f32, smooth: usize, level: f32) -> StaticSoundData {
-    let mut seed = 7u64 + smooth as u64;
-    let mut last = 0.0f32;
-    let frames = (0..(seconds * 48_000.0) as usize)
-        .map(|_| {
-            let r = random(&mut seed);
-            last += (r - last) / (smooth as f32 + 1.0);
-            Frame::from_mono(last * level)
-        })
-        .collect();
-    StaticSoundData {
-        sample_rate: 48_000,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-}
-
-/// A synthesized explosion: a decaying low rumble with a noisy attack.
-fn boom() -> StaticSoundData {
-    let mut seed = 99u64;
-    let frames = (0..36_000)
-        .map(|i| {
-            let t = i as f32 / 48_000.0;
-            let envelope = (-t * 6.0).exp();
-            let rumble = (t * 55.0 * std::f32::consts::TAU).sin() * 0.7;
-            let crack = random(&mut seed) * (-t * 30.0).exp() * 0.5;
-            Frame::from_mono(((rumble + crack) * envelope).clamp(-1.0, 1.0))
-        })
-        .collect();
-    StaticSoundData {
-        sample_rate: 48_000,
-        frames,
-        settings: Default::default(),
-        slice: None,
     }
 }
 

@@ -27,9 +27,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use level::Level;
-
-/// Frames per second of the game loop.
-pub(crate) const FPS: usize = 60;
+use showcase::content::FPS;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let options = Options::parse()?;
