@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::ecs::prelude::*;
+use bevy::math::Quat;
 use bevy::time::{Real, Time, Virtual};
 use bevy::transform::TransformSystems;
 use bevy::transform::components::GlobalTransform;
@@ -162,7 +163,9 @@ impl std::ops::DerefMut for Sfx {
 
 /// The entity whose `GlobalTransform` is the listener (a camera, the player).
 /// The first one found each frame is used; the listener hears from its
-/// translation.
+/// translation and turns with its rotation (Bevy's cameras face -z with +x to
+/// the right, as kira's listener does: a voice on the camera's right is heard
+/// on the right).
 #[derive(Component, Debug, Clone, Copy, Default)]
 pub struct SoundListener;
 
@@ -349,10 +352,27 @@ fn position(transform: &GlobalTransform) -> [f32; 3] {
     [t.x, t.y, t.z]
 }
 
-fn follow_listener(mut sfx: ResMut<Sfx>, listener: Query<&GlobalTransform, With<SoundListener>>) {
+/// A Bevy rotation as the quaternion pool-audio takes.
+pub(crate) fn quaternion(rotation: Quat) -> pool_audio::mint::Quaternion<f32> {
+    pool_audio::mint::Quaternion {
+        v: [rotation.x, rotation.y, rotation.z].into(),
+        s: rotation.w,
+    }
+}
+
+fn follow_listener(
+    mut sfx: ResMut<Sfx>,
+    listener: Query<&GlobalTransform, With<SoundListener>>,
+    mut turned: Local<Quat>,
+) {
     if let Some(transform) = listener.iter().next() {
         // A NaN transform is the game's bug; the listener stays where it was.
         let _ = sfx.set_listener(position(transform));
+        // Bevy's cameras face -z with +x to the right, as kira's listener does.
+        let rotation = transform.rotation();
+        if rotation != *turned && sfx.set_listener_orientation(quaternion(rotation)).is_ok() {
+            *turned = rotation;
+        }
     }
 }
 

@@ -151,19 +151,24 @@ fn transforms_move_the_listener_and_the_emitter_as_the_plain_api_does() {
             Transform::from_xyz(-20.0, 0.0, 3.0),
         ))
         .id();
+    // The car drives past; the listener rises and turns half around.
     let path = |frame: usize| {
         let t = frame as f32 * DT as f32;
-        ([-20.0 + 40.0 * t, 0.0, 3.0], [0.0, 2.0 * t, 0.0])
+        (
+            [-20.0 + 40.0 * t, 0.0, 3.0],
+            [0.0, 2.0 * t, 0.0],
+            Quat::from_rotation_y(std::f32::consts::PI * t),
+        )
     };
     let mut deltas = Vec::new();
     for frame in 0..60 {
-        let (car_at, ears) = path(frame);
+        let (car_at, ears, turn) = path(frame);
         app.world_mut()
             .entity_mut(car)
             .insert(Transform::from_translation(Vec3::from(car_at)));
         app.world_mut()
             .entity_mut(listener)
-            .insert(Transform::from_translation(Vec3::from(ears)));
+            .insert(Transform::from_translation(Vec3::from(ears)).with_rotation(turn));
         app.update();
         deltas.push(real_delta(&app));
     }
@@ -181,8 +186,13 @@ fn transforms_move_the_listener_and_the_emitter_as_the_plain_api_does() {
     let mut samples = Vec::new();
     let mut voice = None;
     for (frame, dt) in deltas.iter().enumerate() {
-        let (car_at, ears) = path(frame);
+        let (car_at, ears, turn) = path(frame);
         sfx.set_listener(ears).unwrap();
+        sfx.set_listener_orientation(pool_audio::mint::Quaternion {
+            v: [turn.x, turn.y, turn.z].into(),
+            s: turn.w,
+        })
+        .unwrap();
         match voice {
             None => {
                 voice = Some(

@@ -49,6 +49,7 @@ pub(crate) use handle::BankHandle;
 pub(crate) use shared::{Phase, Shared};
 pub(crate) use source::Source;
 
+use crate::spatial::Listener;
 use budget::{Room, Settle};
 use voice::{Change, State, Voice};
 
@@ -65,7 +66,7 @@ pub(crate) struct VoiceBank {
     order: Vec<u32>,
     /// Voices waiting for their start time.
     waiting: Vec<u32>,
-    listener: [f32; 3],
+    listener: Listener,
     /// The listener moved since the last chunk.
     listener_moved: bool,
     steal_fade: Duration,
@@ -83,7 +84,7 @@ impl VoiceBank {
             voices: (0..slots).map(|_| Voice::idle()).collect(),
             order: Vec::with_capacity(slots),
             waiting: Vec::with_capacity(slots),
-            listener: [0.0; 3],
+            listener: Listener::ORIGIN,
             listener_moved: false,
             steal_fade,
             next_seq: 0,
@@ -175,7 +176,11 @@ impl VoiceBank {
                 }
             }
             Command::SetListener(position) => {
-                self.listener = position;
+                self.listener.position = position;
+                self.listener_moved = true;
+            }
+            Command::SetListenerOrientation(orientation) => {
+                self.listener.orientation = orientation;
                 self.listener_moved = true;
             }
         }

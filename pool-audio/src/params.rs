@@ -39,6 +39,9 @@ pub enum ParamError {
     SpatialBlend(f32),
     /// A position with a NaN or infinite coordinate.
     Position([f32; 3]),
+    /// A listener orientation that is not a rotation: a quaternion `[x, y, z, w]`
+    /// with a NaN or infinite component, or of length 0.
+    Orientation([f32; 4]),
     /// A fade whose easing power is NaN, infinite or negative (kira would compute
     /// NaN or infinite volumes on the audio thread from it).
     Fade(Tween),
@@ -56,6 +59,10 @@ impl fmt::Display for ParamError {
             Self::Panning(p) => write!(f, "panning {p} is not in [-1, 1]"),
             Self::SpatialBlend(b) => write!(f, "spatial blend {b} is not in [0, 1]"),
             Self::Position(p) => write!(f, "position {p:?} is not finite"),
+            Self::Orientation(q) => write!(
+                f,
+                "orientation {q:?} (x, y, z, w) is not a rotation: not finite, or of length 0"
+            ),
             Self::Fade(t) => write!(
                 f,
                 "fade easing {:?} has a NaN, infinite or negative power",
@@ -243,6 +250,21 @@ pub(crate) fn check_fade(fade: Tween) -> Result<Tween, ParamError> {
 }
 
 /// Every coordinate finite.
+/// A finite quaternion of non-zero length, normalized: `[x, y, z, w]`.
+pub(crate) fn check_orientation(q: mint::Quaternion<f32>) -> Result<[f32; 4], ParamError> {
+    let raw = [q.v.x, q.v.y, q.v.z, q.s];
+    let length = raw
+        .iter()
+        .map(|c| f64::from(*c).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    if raw.iter().all(|c| c.is_finite()) && length > 1e-12 && length.is_finite() {
+        Ok(raw.map(|c| (f64::from(c) / length) as f32))
+    } else {
+        Err(ParamError::Orientation(raw))
+    }
+}
+
 pub(crate) fn check_position(position: mint::Vector3<f32>) -> Result<[f32; 3], ParamError> {
     let position: [f32; 3] = position.into();
     if position.iter().all(|c| c.is_finite()) {

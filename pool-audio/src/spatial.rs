@@ -31,11 +31,43 @@ const EAR_DISTANCE: f32 = 0.1;
 /// How far forward each ear is turned (kira's `EAR_ANGLE_FROM_HEAD`, pi / 8).
 const EAR_ANGLE: f64 = std::f64::consts::FRAC_PI_8;
 
+/// Where the voices are heard from, and which way the head faces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Listener {
+    pub(crate) position: [f32; 3],
+    /// A unit quaternion `[x, y, z, w]`: the identity faces -z with +x to the
+    /// right, as kira's listener does.
+    pub(crate) orientation: [f32; 4],
+}
+
+impl Listener {
+    pub(crate) const ORIGIN: Self = Self {
+        position: [0.0; 3],
+        orientation: [0.0, 0.0, 0.0, 1.0],
+    };
+}
+
+/// `v` rotated by the unit quaternion `q` (`[x, y, z, w]`):
+/// `v + 2w (q x v) + 2 q x (q x v)`.
+fn rotate(q: [f32; 4], v: [f64; 3]) -> [f64; 3] {
+    let (u, w) = ([q[0], q[1], q[2]].map(f64::from), f64::from(q[3]));
+    let cross = |a: [f64; 3], b: [f64; 3]| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let t = cross(u, v).map(|c| 2.0 * c);
+    let ut = cross(u, t);
+    [0, 1, 2].map(|i| v[i] + w * t[i] + ut[i])
+}
+
 /// The gain each channel gets from where the voice is: `(1 - blend) + blend *
 /// distance * ear` (kira's spatial track at full strength when `blend` is 1).
-pub(crate) fn spatial_gains(position: [f32; 3], blend: f32, listener: [f32; 3]) -> [f32; 2] {
+pub(crate) fn spatial_gains(position: [f32; 3], blend: f32, listener: Listener) -> [f32; 2] {
     let [left_ear, right_ear] = ears(position, listener);
-    let attenuation = f64::from(distance_gain(distance(position, listener)));
+    let attenuation = f64::from(distance_gain(distance(position, listener.position)));
     let blend = f64::from(blend.clamp(0.0, 1.0));
     let spatial = |ear: f64| ((1.0 - blend) + blend * attenuation * ear) as f32;
     [spatial(left_ear), spatial(right_ear)]
@@ -51,13 +83,17 @@ pub(crate) fn pan_law(panning: f32) -> [f32; 2] {
     [(1.0 - mix).sqrt(), mix.sqrt()].map(|g| g * std::f32::consts::SQRT_2)
 }
 
-/// kira's ear model with the listener facing -z: each ear's gain, in `[0, 1]`.
-fn ears(position: [f32; 3], listener: [f32; 3]) -> [f64; 2] {
+/// kira's ear model: each ear's gain, in `[0, 1]`. With the identity
+/// orientation the head faces -z; the orientation turns the ears with it.
+fn ears(position: [f32; 3], listener: Listener) -> [f64; 2] {
     let (sin, cos) = EAR_ANGLE.sin_cos();
+    let turn = |v: [f64; 3]| rotate(listener.orientation, v);
     // Each ear points to its side, turned forward (towards -z).
     [(-1.0, [-cos, 0.0, -sin]), (1.0, [cos, 0.0, -sin])].map(|(side, direction)| {
+        let direction = turn(direction);
         // The ear where kira puts it, in f32.
-        let ear = [listener[0] + side * EAR_DISTANCE, listener[1], listener[2]];
+        let offset = turn([f64::from(side * EAR_DISTANCE), 0.0, 0.0]);
+        let ear = [0, 1, 2].map(|axis| listener.position[axis] + offset[axis] as f32);
         let to_voice = [0, 1, 2].map(|axis| f64::from(position[axis]) - f64::from(ear[axis]));
         let length = to_voice.iter().map(|c| c * c).sum::<f64>().sqrt();
         let cosine = if length > 0.0 && length.is_finite() {
@@ -89,26 +125,33 @@ mod tests {
 
     #[test]
     fn the_ears_hear_the_side_a_voice_is_on() {
-        let [left, right] = ears([5.0, 0.0, 0.0], [0.0; 3]);
+        let [left, right] = ears([5.0, 0.0, 0.0], Listener::ORIGIN);
         // cos(22.5 degrees) = 0.924 for the right ear, its opposite for the left.
         assert!((right - 0.962).abs() < 1e-3 && (left - 0.038).abs() < 1e-3);
-        let [left, right] = ears([0.0, 0.0, -5.0], [0.0; 3]);
+        let [left, right] = ears([0.0, 0.0, -5.0], Listener::ORIGIN);
         assert!(
             (left - right).abs() < 1e-12 && left > 0.5,
             "ahead: both ears"
         );
-        let [left, right] = ears([0.0, 0.0, 5.0], [0.0; 3]);
+        let [left, right] = ears([0.0, 0.0, 5.0], Listener::ORIGIN);
         assert!(
             (left - right).abs() < 1e-12 && left < 0.5,
             "behind: both ears, less"
         );
-        assert_eq!(ears([0.1, 0.0, 0.0], [0.0; 3])[1], 0.5, "at the ear itself");
+        assert_eq!(
+            ears([0.1, 0.0, 0.0], Listener::ORIGIN)[1],
+            0.5,
+            "at the ear itself"
+        );
     }
 
     #[test]
     fn a_blend_of_zero_ignores_the_position() {
-        assert_eq!(spatial_gains([60.0, 0.0, 0.0], 0.0, [0.0; 3]), [1.0, 1.0]);
-        let [left, right] = spatial_gains([60.0, 0.0, 0.0], 0.5, [0.0; 3]);
+        assert_eq!(
+            spatial_gains([60.0, 0.0, 0.0], 0.0, Listener::ORIGIN),
+            [1.0, 1.0]
+        );
+        let [left, right] = spatial_gains([60.0, 0.0, 0.0], 0.5, Listener::ORIGIN);
         assert!(left > 0.5 && left < 0.51 && right > 0.5 && right < 0.51);
     }
 
@@ -123,7 +166,14 @@ mod tests {
         for position in positions {
             for blend in [0.0, 0.4, 1.0] {
                 for listener in [[-3e38, 0.0, 0.0], [0.0; 3]] {
-                    for gain in spatial_gains(position, blend, listener) {
+                    for gain in spatial_gains(
+                        position,
+                        blend,
+                        Listener {
+                            position: listener,
+                            ..Listener::ORIGIN
+                        },
+                    ) {
                         assert!(
                             gain.is_finite() && (0.0..=1.0).contains(&gain),
                             "{position:?} {blend}: {gain}"

@@ -55,6 +55,27 @@ fn levels(samples: &[f32], seconds: f64) -> [f64; 2] {
 /// One play through pool-audio with the listener at `listener`, moved there
 /// after 0.1 s: the channel levels over the last 0.2 s.
 fn pool_audio(params: PlayParams, listener: [f32; 3]) -> [f64; 2] {
+    pool_audio_turned(params, listener, IDENTITY)
+}
+
+/// No rotation: the head faces -z.
+const IDENTITY: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+fn quaternion(q: [f32; 4]) -> mint::Quaternion<f32> {
+    mint::Quaternion {
+        v: mint::Vector3::from([q[0], q[1], q[2]]),
+        s: q[3],
+    }
+}
+
+/// A rotation of `degrees` about the unit `axis`, as `[x, y, z, w]`.
+fn turn(axis: [f32; 3], degrees: f32) -> [f32; 4] {
+    let (sin, cos) = (degrees.to_radians() / 2.0).sin_cos();
+    [axis[0] * sin, axis[1] * sin, axis[2] * sin, cos]
+}
+
+/// [`pool_audio`] with the listener also turned to `orientation` after 0.1 s.
+fn pool_audio_turned(params: PlayParams, listener: [f32; 3], orientation: [f32; 4]) -> [f64; 2] {
     let (mut manager, _) = manager();
     let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
     let id = sfx
@@ -63,6 +84,8 @@ fn pool_audio(params: PlayParams, listener: [f32; 3]) -> [f64; 2] {
     sfx.play(id, params).unwrap();
     manager.backend_mut().render(0.1).unwrap();
     sfx.set_listener(listener).unwrap();
+    sfx.set_listener_orientation(quaternion(orientation))
+        .unwrap();
     sfx.update(0.1).unwrap();
     let audio = manager.backend_mut().render(0.25).unwrap();
     levels(audio.samples(), 0.2)
@@ -72,6 +95,15 @@ fn pool_audio(params: PlayParams, listener: [f32; 3]) -> [f64; 2] {
 /// strength), its listener moved to `listener` after 0.1 s; or, for `None`, on
 /// the main track.
 fn kira_spatial(position: Option<[f32; 3]>, listener: [f32; 3]) -> [f64; 2] {
+    kira_spatial_turned(position, listener, IDENTITY)
+}
+
+/// [`kira_spatial`] with kira's listener also turned to `orientation`.
+fn kira_spatial_turned(
+    position: Option<[f32; 3]>,
+    listener: [f32; 3],
+    orientation: [f32; 4],
+) -> [f64; 2] {
     let (mut manager, _) = manager();
     let mut ears: ListenerHandle = manager
         .add_listener(
@@ -101,6 +133,7 @@ fn kira_spatial(position: Option<[f32; 3]>, listener: [f32; 3]) -> [f64; 2] {
     };
     manager.backend_mut().render(0.1).unwrap();
     ears.set_position(mint::Vector3::from(listener), Tween::default());
+    ears.set_orientation(quaternion(orientation), Tween::default());
     let audio = manager.backend_mut().render(0.25).unwrap();
     levels(audio.samples(), 0.2)
 }
@@ -144,6 +177,72 @@ fn a_positioned_voice_is_heard_channel_by_channel_as_kira_hears_a_spatial_track(
         }
         assert!(ours.iter().all(|db| *db <= 1e-3), "never louder: {ours:?}");
     }
+}
+
+#[test]
+fn a_turned_listener_hears_as_kiras_turned_listener_hears() {
+    let center = pool_audio(PlayParams::default(), ORIGIN);
+    let kiras_center = kira_spatial(None, ORIGIN);
+    for (position, orientation) in [
+        // A quarter turn left about +y: a voice ahead (-z) is now on the right.
+        ([0.0, 0.0, -5.0], turn([0.0, 1.0, 0.0], 90.0)),
+        ([5.0, 0.0, 0.0], turn([0.0, 1.0, 0.0], 90.0)),
+        // Turned around: left and right swap.
+        ([-4.0, 0.0, -1.0], turn([0.0, 1.0, 0.0], 180.0)),
+        ([3.0, 2.0, 1.0], turn([0.0, 1.0, 0.0], -37.0)),
+        // Rolled and pitched, as a flight camera is.
+        ([3.0, 0.0, 0.0], turn([0.0, 0.0, 1.0], 90.0)),
+        ([2.0, 3.0, -4.0], turn([0.6, 0.0, 0.8], 50.0)),
+    ] {
+        let ours = relative(
+            pool_audio_turned(
+                PlayParams::default().position(position),
+                ORIGIN,
+                orientation,
+            ),
+            center,
+        );
+        let kiras = relative(
+            kira_spatial_turned(Some(position), ORIGIN, orientation),
+            kiras_center,
+        );
+        for channel in 0..2 {
+            assert!(
+                (ours[channel] - kiras[channel]).abs() < 0.05,
+                "at {position:?} turned {orientation:?}, channel {channel}: {:.3} dB here, {:.3} dB in kira",
+                ours[channel],
+                kiras[channel]
+            );
+        }
+    }
+    // The quarter turn moves a voice ahead to the right: the right channel is
+    // louder by more than 10 dB.
+    let ahead = relative(
+        pool_audio_turned(
+            PlayParams::default().position([0.0, 0.0, -5.0]),
+            ORIGIN,
+            turn([0.0, 1.0, 0.0], 90.0),
+        ),
+        center,
+    );
+    assert!(ahead[1] - ahead[0] > 10.0, "{ahead:?}");
+}
+
+#[test]
+fn an_orientation_that_is_not_a_rotation_is_refused_and_changes_nothing() {
+    let (mut manager, _) = manager();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    for bad in [
+        [0.0; 4],
+        [f32::NAN, 0.0, 0.0, 1.0],
+        [0.0, f32::INFINITY, 0.0, 1.0],
+    ] {
+        let error = sfx.set_listener_orientation(quaternion(bad)).unwrap_err();
+        assert!(error.to_string().contains("not a rotation"), "{error}");
+    }
+    // A quaternion of any other length is a rotation: normalized, accepted.
+    sfx.set_listener_orientation(quaternion([0.0, 2.0, 0.0, 2.0]))
+        .unwrap();
 }
 
 #[test]

@@ -55,6 +55,8 @@ pub(crate) enum Command {
     },
     /// Where positioned voices are heard from.
     SetListener([f32; 3]),
+    /// The listener's orientation, a unit quaternion `[x, y, z, w]`.
+    SetListenerOrientation([f32; 4]),
 }
 
 /// Everything a voice starts with.

@@ -16,7 +16,7 @@ use super::command::{Begin, Start};
 use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
-use crate::spatial::spatial_gains;
+use crate::spatial::{Listener, spatial_gains};
 
 /// What a voice is doing.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -194,7 +194,7 @@ impl Voice {
     pub(super) fn start(
         &mut self,
         start: Start,
-        listener: [f32; 3],
+        listener: Listener,
         steal_fade: Duration,
     ) -> Change {
         let source = start.source;
@@ -354,7 +354,7 @@ impl Voice {
 
     /// Where the mixer's next chunk heads the spatial gains: towards the gains
     /// heard from `listener` (at once, for a voice not heard yet).
-    pub(super) fn aim(&mut self, listener: [f32; 3], moved: bool) {
+    pub(super) fn aim(&mut self, listener: Listener, moved: bool) {
         self.spatial_from = self.spatial;
         if moved && let Some(position) = self.position {
             self.spatial = spatial_gains(position, self.spatial_blend, listener);

@@ -3,7 +3,7 @@
 use super::SoundEffects;
 use crate::bank::Command;
 use crate::error::VoiceError;
-use crate::params::check_position;
+use crate::params::{check_orientation, check_position};
 
 impl SoundEffects {
     /// Moves the listener positioned voices are heard from (and measured from by
@@ -34,6 +34,39 @@ impl SoundEffects {
         self.room_for(1)?;
         let _ = self.bank.send(Command::SetListener(position));
         self.listener = position;
+        Ok(())
+    }
+
+    /// Turns the listener: which way its head faces, as a rotation
+    /// (a quaternion `[x, y, z, w]`, normalized here). With no rotation (the
+    /// default) it faces -z with +x to its right, as kira's listener does; a
+    /// game rotating its camera passes the camera's rotation. Only the two
+    /// channels' balance changes: which voices are real depends on distance,
+    /// never on direction (it would make voices flap as the player turns).
+    ///
+    /// # Errors
+    /// [`VoiceError::InvalidParam`] for a NaN or infinite component or a
+    /// quaternion of length 0, [`VoiceError::QueueFull`] when the voice bank's
+    /// queue is full; the listener keeps its orientation.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// // A quarter turn to the left about +y: the head now faces -x.
+    /// let half_angle = std::f32::consts::FRAC_PI_4;
+    /// sfx.set_listener_orientation(mint::Quaternion { v: [0.0, half_angle.sin(), 0.0].into(), s: half_angle.cos() })?;
+    /// assert!(sfx.set_listener_orientation(mint::Quaternion { v: [0.0; 3].into(), s: 0.0 }).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_listener_orientation(
+        &mut self,
+        orientation: impl Into<mint::Quaternion<f32>>,
+    ) -> Result<(), VoiceError> {
+        let orientation = check_orientation(orientation.into())?;
+        self.room_for(1)?;
+        let _ = self.bank.send(Command::SetListenerOrientation(orientation));
         Ok(())
     }
 }
