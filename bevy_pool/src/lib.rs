@@ -55,10 +55,29 @@
 //! }
 //! ```
 //!
+//! # Features
+//! - `device`: `Output::Device`, the sound card through kira's cpal backend
+//!   (Linux: the ALSA headers to build); with no device the plugin falls back to
+//!   offline output and says why.
+//! - `sprites`: `EffectSpritesPlugin`, the effects drawn as Bevy sprites from
+//!   texture atlases (Bevy's sprite and image types only: it builds and tests
+//!   without a GPU; an app with Bevy's renderer shows them).
+//! - `windowed`: the `windowed` example's Bevy renderer, window and PNG support.
+//!
 //! # Inside
-//! The plugin's systems run in `PostUpdate` after transform propagation, in the
-//! order of [`SoundSet`]. The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`]:
-//! everything its docs say holds here.
+//! Everything runs in `PostUpdate`, after transform propagation, so what the
+//! game's `Update` systems did this frame (plays sent, emitters moved, effects
+//! spawned) is heard and drawn this frame:
+//! - [`SoundSet`], in order: the listener and emitters follow their
+//!   `GlobalTransform` (the listener also turns with its rotation; new emitters
+//!   start, despawned ones fade out), `PlaySound` messages play, the sound
+//!   effects update (on virtual time), and the offline backend renders.
+//! - [`EffectsSet`], in order: the effects update on virtual time (follow-ups
+//!   start), `EffectFinished` messages go out, then the draw list becomes sprites
+//!   (with `sprites`).
+//!
+//! The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`] and [`Fx`] the
+//! plain [`pool_effects::Effects`]: everything their docs say holds here.
 
 mod assets;
 mod audio;

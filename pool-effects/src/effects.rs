@@ -897,4 +897,10 @@ mod tests {
         let taken = registry_error("spark", PoolAddKindError::DuplicateName("spark".into()));
         assert_eq!(taken, AddKindError::DuplicateName("spark".into()));
     }
+
+    #[test]
+    fn a_finished_event_takes_88_bytes() {
+        // The crate docs' memory figures use this size.
+        assert_eq!(core::mem::size_of::<Finished>(), 88);
+    }
 }

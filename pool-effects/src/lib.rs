@@ -70,6 +70,18 @@
 //! (0 pauses it). NaN, infinite and negative times are typed errors, checked before
 //! anything changes.
 //!
+//! # Chains
+//! A kind can name a follow-up ([`EffectKind::follow_up`], Unity's "death"
+//! sub-emitter): smoke after an explosion, a spark after a muzzle flash. When a
+//! one-shot ends, the follow-up starts in the same update where it was, with its
+//! rotation, scale, tint and tag, from the follow-up kind's own pool (its cap and
+//! policy apply). The [`Finished`] event says what followed ([`FollowUp`]); a
+//! refusal is counted ([`KindStats::follow_ups_refused`]), never a panic. A
+//! follow-up starts at time 0 and is not advanced in the update that started it,
+//! so a chain moves one link per update whatever the step. Stopped effects and
+//! loops do not chain. A game that chains by hand moves the events out with
+//! [`Effects::take_finished`] and spawns while it reads them.
+//!
 //! # Costs
 //! `spawn`, `stop`, `get`, `contains` are O(1); `update` and [`DrawList::fill`] are
 //! O(live) (the draw list merges kinds that share a layer by spawn order); none
@@ -83,9 +95,9 @@
 //! `fill`. When a kind grows past that room by spawning, the next `update` or
 //! `fill` grows the buffers
 //! once, to at least twice their size (like `Vec::push`): that frame allocates
-//! twice and copies at most 92 bytes per existing instance (a 32-byte finished event
-//! and a 60-byte draw item); later frames allocate nothing until the pools grow
-//! again.
+//! twice and copies at most 148 bytes per existing instance (an 88-byte finished
+//! event and a 60-byte draw item); later frames allocate nothing until the pools
+//! grow again.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
