@@ -66,7 +66,8 @@ pub use bevy_cases::{BevyFrame, PlainFrame};
 pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
 pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
 pub use pool_cases::{
-    BoxHalfLive, ObjectPoolHalfLive, PoolFull, PoolHalfLive, SlotMapHalfLive, UnityScanFull,
+    BoxHalfLive, ObjectPoolHalfLive, PoolDisjoint, PoolFull, PoolHalfLive, SlotMapDisjoint,
+    SlotMapHalfLive, UnityScanFull,
 };
 
 use pool_core::{RecycleOldest, Strict};
@@ -238,6 +239,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "grow_to_max" => Box::new(PoolHalfLive::<_, Particle>::new(0, size, Strict)),
         "fifo_recycle_full" => Box::new(PoolFull::<_, Particle>::new(size, RecycleOldest)),
         "slotmap" => Box::new(SlotMapHalfLive::<Particle>::new(size)),
+        "disjoint2" => Box::new(PoolDisjoint::new(size)),
+        "slotmap_disjoint2" => Box::new(SlotMapDisjoint::new(size)),
         "box" => Box::new(BoxHalfLive::new(size)),
         "object_pool" => Box::new(ObjectPoolHalfLive::new(size)),
         "unity_scan_full" => Box::new(UnityScanFull::new(size)),

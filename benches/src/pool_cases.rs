@@ -273,6 +273,84 @@ impl Workload for UnityScanFull {
     }
 }
 
+/// Two live objects at once, mutably (`get_disjoint_mut`), as a collision
+/// swaps their velocities: a `pool_core::Pool` half live, the pair chosen
+/// pseudo-randomly each cycle.
+pub struct PoolDisjoint {
+    pool: Pool<Particle, RecycleOldest>,
+    live: Vec<Handle>,
+    seed: u64,
+}
+
+impl PoolDisjoint {
+    /// `size / 2` live particles in a pool of `size`.
+    pub fn new(size: usize) -> Self {
+        let mut pool = Pool::builder(Particle::fresh)
+            .initial(size)
+            .max_objects(size)
+            .policy(RecycleOldest)
+            .build()
+            .expect("valid benchmark configuration");
+        let live = (0..(size / 2).max(2)).map(|_| pool.acquire()).collect();
+        Self {
+            pool,
+            live,
+            seed: 1,
+        }
+    }
+}
+
+/// Two distinct indices below `len`, from a small LCG.
+#[inline]
+fn pair(seed: &mut u64, len: usize) -> (usize, usize) {
+    *seed = seed
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    let a = (*seed >> 33) as usize % len;
+    let b = (a + 1 + (*seed >> 13) as usize % (len - 1)) % len;
+    (a, b)
+}
+
+impl Workload for PoolDisjoint {
+    #[inline]
+    fn cycle(&mut self) {
+        let (a, b) = pair(&mut self.seed, self.live.len());
+        if let Some([x, y]) = self.pool.get_disjoint_mut([self.live[a], self.live[b]]) {
+            std::mem::swap(&mut x.velocity, &mut y.velocity);
+        }
+        black_box(&self.pool);
+    }
+}
+
+/// Baseline: slotmap's `get_disjoint_mut` on the same workload.
+pub struct SlotMapDisjoint {
+    map: SlotMap<DefaultKey, Particle>,
+    live: Vec<DefaultKey>,
+    seed: u64,
+}
+
+impl SlotMapDisjoint {
+    /// `size / 2` particles in a slot map with room for `size`.
+    pub fn new(size: usize) -> Self {
+        let mut map = SlotMap::with_capacity(size);
+        let live = (0..(size / 2).max(2))
+            .map(|_| map.insert(Particle::fresh()))
+            .collect();
+        Self { map, live, seed: 1 }
+    }
+}
+
+impl Workload for SlotMapDisjoint {
+    #[inline]
+    fn cycle(&mut self) {
+        let (a, b) = pair(&mut self.seed, self.live.len());
+        if let Some([x, y]) = self.map.get_disjoint_mut([self.live[a], self.live[b]]) {
+            std::mem::swap(&mut x.velocity, &mut y.velocity);
+        }
+        black_box(&self.map);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,53 @@ use slotmap::Key;
 use crate::handle;
 use crate::slot::{SENTINEL, Slot};
 
+/// A mutable iterator over a pool's live objects and their handles, in slot
+/// order, from [`Pool::iter_mut`](crate::Pool::iter_mut).
+///
+/// ```
+/// use pool_core::Pool;
+///
+/// let mut pool: Pool<u32> = Pool::new(0, 4, || 1).unwrap();
+/// pool.acquire();
+/// pool.acquire();
+/// let iter = pool.iter_mut();
+/// assert_eq!(iter.len(), 2);
+/// assert_eq!(iter.map(|(_, value)| *value).sum::<u32>(), 2);
+/// ```
+pub struct IterMut<'a, T, K> {
+    pub(crate) slots: core::iter::Enumerate<core::slice::IterMut<'a, Slot<T>>>,
+    pub(crate) remaining: usize,
+    pub(crate) _key: PhantomData<fn() -> K>,
+}
+
+impl<'a, T, K: Key> Iterator for IterMut<'a, T, K> {
+    type Item = (K, &'a mut T);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.remaining == 0 {
+            return None;
+        }
+        for (index, slot) in self.slots.by_ref() {
+            // Odd generations are live; the sentinel's stays even.
+            if slot.generation % 2 == 1
+                && let Some(value) = slot.value.as_mut()
+            {
+                self.remaining -= 1;
+                return Some((handle::make(index as u32, slot.generation), value));
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl<T, K: Key> ExactSizeIterator for IterMut<'_, T, K> {}
+impl<T, K: Key> FusedIterator for IterMut<'_, T, K> {}
+
 /// An iterator over a pool's live objects and their handles, oldest first, from
 /// [`Pool::iter`](crate::Pool::iter) or [`LiveObjects::iter`](crate::LiveObjects::iter).
 ///

@@ -13,7 +13,7 @@ use slotmap::Key;
 
 use crate::error::{AcquireError, StaleHandle};
 use crate::handle::{self, Handle};
-use crate::iter::Iter;
+use crate::iter::{Iter, IterMut};
 use crate::lifecycle::Hooks;
 use crate::policy::{ExhaustionPolicy, LiveObjects, Strict};
 use crate::slot::{NIL, SENTINEL, Slot};
@@ -531,9 +531,76 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         Iter::new(&self.slots, self.live)
     }
 
-    /// Calls `f` on every live object, mutably, oldest first. (A callback rather than
-    /// an `iter_mut` iterator: walking the acquisition-order links while lending
-    /// `&mut` references would need `unsafe`, and this crate has none.)
+    /// The live objects and their handles, mutably, in slot order (not
+    /// acquisition order: [`for_each_mut`](Self::for_each_mut) walks oldest
+    /// first). O(slots): it visits every slot the pool has made, live or not,
+    /// which is what lending `&mut` references without `unsafe` allows.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let a = pool.acquire();
+    /// let b = pool.acquire();
+    /// pool.release(a).unwrap(); // idle objects are not visited
+    /// for (handle, value) in pool.iter_mut() {
+    ///     *value += 10;
+    ///     assert_eq!(handle, b);
+    /// }
+    /// assert_eq!(pool.get(b), Some(&10));
+    /// ```
+    pub fn iter_mut(&mut self) -> IterMut<'_, T, K> {
+        IterMut {
+            slots: self.slots.iter_mut().enumerate(),
+            remaining: self.live,
+            _key: PhantomData,
+        }
+    }
+
+    /// The live objects of `N` handles at once, mutably: two enemies in a
+    /// collision, a bullet and its target. `None` if any handle is stale or
+    /// foreign, or if a handle appears twice (two `&mut` to one object would be
+    /// undefined behaviour, so it is refused, never a panic). O(N²) for the
+    /// check that the handles differ; no allocation.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let (a, b) = (pool.acquire(), pool.acquire());
+    /// let [x, y] = pool.get_disjoint_mut([a, b]).unwrap();
+    /// (*x, *y) = (1, 2);
+    /// assert_eq!((pool.get(a), pool.get(b)), (Some(&1), Some(&2)));
+    /// assert!(pool.get_disjoint_mut([a, a]).is_none(), "the same object twice");
+    /// pool.release(b).unwrap();
+    /// assert!(pool.get_disjoint_mut([a, b]).is_none(), "a stale handle");
+    /// ```
+    pub fn get_disjoint_mut<const N: usize>(&mut self, handles: [K; N]) -> Option<[&mut T; N]> {
+        let mut indices = [0usize; N];
+        for (at, handle) in indices.iter_mut().zip(handles) {
+            let (index, generation) = handle::split(handle);
+            match self.slots.get(index as usize) {
+                Some(slot) if slot.generation == generation && slot.value.is_some() => {
+                    *at = index as usize;
+                }
+                _ => {
+                    self.stats.stale_handle_uses += 1;
+                    return None;
+                }
+            }
+        }
+        // Refuses a repeated index (and, impossibly here, one out of bounds).
+        let slots = self.slots.get_disjoint_mut(indices).ok()?;
+        let mut objects = arrayvec::ArrayVec::<&mut T, N>::new();
+        for slot in slots {
+            objects.push(slot.value.as_mut()?);
+        }
+        objects.into_inner().ok()
+    }
+
+    /// Calls `f` on every live object, mutably, oldest first. ([`iter_mut`](Self::iter_mut)
+    /// is an iterator, in slot order: walking the acquisition-order links while
+    /// lending `&mut` references would need `unsafe`, and this crate has none.)
     ///
     /// ```
     /// use pool_core::Pool;

@@ -572,3 +572,114 @@ fn a_registry_holds_max_kinds_and_says_so_past_them() {
     assert_eq!(err, AddKindError::TooManyKinds);
     assert_eq!(err.to_string(), "a registry holds at most 65536 kinds");
 }
+
+#[test]
+fn get_disjoint_mut_lends_distinct_live_objects_and_refuses_the_rest() {
+    let mut pool: Pool<u32> = Pool::new(0, 8, || 0).unwrap();
+    let [a, b, c] = [pool.acquire(), pool.acquire(), pool.acquire()];
+    for (value, object) in pool
+        .get_disjoint_mut([c, a, b])
+        .unwrap()
+        .into_iter()
+        .enumerate()
+    {
+        *object = value as u32 + 1;
+    }
+    assert_eq!(
+        (pool.get(a), pool.get(b), pool.get(c)),
+        (Some(&2), Some(&3), Some(&1))
+    );
+    // A repeated handle, in any place: refused, not counted as stale.
+    assert!(pool.get_disjoint_mut([a, b, a]).is_none());
+    assert_eq!(pool.stats().stale_handle_uses, 0);
+    // A stale handle, and a handle whose slot a new object took: refused, counted.
+    pool.release(b).unwrap();
+    let d = pool.acquire();
+    assert!(pool.get_disjoint_mut([a, b]).is_none());
+    assert_eq!(pool.stats().stale_handle_uses, 1);
+    // A handle of a bigger pool, past this pool's slots.
+    let mut big: Pool<u32> = Pool::new(0, 64, || 0).unwrap();
+    let far = (0..40).map(|_| big.acquire()).last().unwrap();
+    assert!(pool.get_disjoint_mut([a, far]).is_none());
+    // No handles at all: nothing to lend.
+    assert_eq!(
+        pool.get_disjoint_mut::<0>([]).map(|objects| objects.len()),
+        Some(0)
+    );
+    assert!(pool.get_disjoint_mut([a, d]).is_some());
+}
+
+#[test]
+fn iter_mut_visits_each_live_object_once_and_no_idle_one() {
+    let mut pool = Pool::builder(|| 0u32)
+        .initial(4)
+        .max_objects(6)
+        .policy(RecycleOldest)
+        .build()
+        .unwrap();
+    let handles: Vec<_> = (0..6).map(|_| pool.acquire()).collect();
+    pool.release(handles[1]).unwrap();
+    pool.release(handles[4]).unwrap();
+    let recycled = pool.acquire(); // an idle one again
+    for (_, value) in pool.iter_mut() {
+        *value += 1;
+    }
+    let mut visited: Vec<_> = pool.iter_mut().map(|(handle, _)| handle).collect();
+    let mut live: Vec<_> = pool.iter().map(|(handle, _)| handle).collect();
+    visited.sort();
+    live.sort();
+    assert_eq!(visited, live);
+    assert_eq!(visited.len(), 5);
+    assert!(visited.contains(&recycled));
+    assert!(pool.iter().all(|(_, value)| *value == 1));
+    // Idle objects were not touched: the two released ones come back at 0 (one
+    // was reused above, so acquire the other).
+    let again = pool.acquire();
+    assert_eq!(pool.get(again), Some(&0));
+}
+
+#[test]
+fn an_optional_handle_costs_no_more_than_a_handle() {
+    assert_eq!(size_of::<Option<Handle>>(), size_of::<Handle>());
+    assert_eq!(size_of::<Option<Handle>>(), 8);
+}
+
+/// The crate docs' recommended sharing: one owner, handles sent to other
+/// threads and checked on the owner's pool when they come back.
+#[test]
+fn handles_cross_threads_and_are_checked_on_the_owners_pool() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(8)
+        .policy(RecycleOldest)
+        .build()
+        .unwrap();
+    let (to_worker, from_owner) = std::sync::mpsc::channel::<Handle>();
+    let (to_owner, from_worker) = std::sync::mpsc::channel::<(Handle, u32)>();
+    let worker = std::thread::spawn(move || {
+        // The worker computes something for each object it is told about.
+        for handle in from_owner {
+            let index = handle.data().as_ffi() as u32;
+            to_owner.send((handle, index * 10)).unwrap();
+        }
+    });
+    let handles: Vec<Handle> = (0..8).map(|_| pool.acquire()).collect();
+    for &handle in &handles {
+        to_worker.send(handle).unwrap();
+    }
+    // Meanwhile the owner recycles two objects: their old handles go stale.
+    let _recycled = (pool.acquire(), pool.acquire());
+    drop(to_worker);
+    let (mut applied, mut refused) = (0, 0);
+    for (handle, value) in from_worker {
+        match pool.get_mut(handle) {
+            Some(object) => {
+                *object = value;
+                applied += 1;
+            }
+            None => refused += 1,
+        }
+    }
+    worker.join().unwrap();
+    assert_eq!((applied, refused), (6, 2));
+    assert_eq!(pool.iter().filter(|(_, value)| **value > 0).count(), 6);
+}

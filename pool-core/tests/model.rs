@@ -56,6 +56,10 @@ enum Op {
     Get(usize),
     Reclaim(u32),
     ForEachAdd(u32),
+    /// `iter_mut` adding to every live object.
+    IterMutAdd(u32),
+    /// `get_disjoint_mut` of two known handles, swapping their values.
+    SwapDisjoint(usize, usize),
     Reinitialize,
     Clear(bool),
     TrimIdle(usize),
@@ -73,6 +77,8 @@ fn plain_op() -> impl Strategy<Value = Op> {
         2 => any::<usize>().prop_map(Op::Get),
         2 => (2..5u32).prop_map(Op::Reclaim),
         1 => (0..3u32).prop_map(Op::ForEachAdd),
+        1 => (0..3u32).prop_map(Op::IterMutAdd),
+        2 => (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Op::SwapDisjoint(i, j)),
         1 => Just(Op::Reinitialize),
         1 => any::<bool>().prop_map(Op::Clear),
         1 => (0..4usize).prop_map(Op::TrimIdle),
@@ -514,6 +520,50 @@ fn apply<P: ExhaustionPolicy<Obj>>(
             pool.for_each_mut(|_, obj| obj.value += add);
             for (_, obj) in &mut model.live {
                 obj.value += add;
+            }
+            false
+        }
+        Op::IterMutAdd(add) => {
+            let iter = pool.iter_mut();
+            prop_assert_eq!(iter.len(), model.live.len());
+            let mut visited: Vec<Handle> = iter
+                .map(|(handle, obj)| {
+                    obj.value += add;
+                    handle
+                })
+                .collect();
+            let mut expected: Vec<Handle> = model.live.iter().map(|(h, _)| *h).collect();
+            visited.sort();
+            expected.sort();
+            prop_assert_eq!(
+                visited,
+                expected,
+                "iter_mut visits exactly the live objects"
+            );
+            for (_, obj) in &mut model.live {
+                obj.value += add;
+            }
+            false
+        }
+        Op::SwapDisjoint(i, j) => {
+            let (Some(a), Some(b)) = (model.known(i), model.known(j)) else {
+                return Ok(false);
+            };
+            let result = pool.get_disjoint_mut([a, b]).map(|[x, y]| {
+                core::mem::swap(&mut x.value, &mut y.value);
+            });
+            match (model.live_position(a), model.live_position(b)) {
+                (Some(x), Some(y)) if a != b => {
+                    prop_assert!(result.is_some(), "two live, distinct handles");
+                    let (vx, vy) = (model.live[x].1.value, model.live[y].1.value);
+                    model.live[x].1.value = vy;
+                    model.live[y].1.value = vx;
+                }
+                (Some(_), Some(_)) => prop_assert!(result.is_none(), "the same handle twice"),
+                _ => {
+                    prop_assert!(result.is_none(), "a stale handle");
+                    model.stats.stale_handle_uses += 1;
+                }
             }
             false
         }

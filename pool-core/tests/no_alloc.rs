@@ -60,6 +60,12 @@ fn hot_paths_do_not_allocate_once_the_pool_has_reached_its_size() {
             }
             let _ = pool.get(handles[0]);
             let _ = pool.contains(handles[1]);
+            if let Some([a, b]) = pool.get_disjoint_mut([handles[0], handles[1]]) {
+                std::mem::swap(&mut a.life, &mut b.life);
+            }
+            for (_, particle) in pool.iter_mut() {
+                particle.life += 0.5;
+            }
             // reclaim finished ones, update the rest
             pool.reclaim(|_, p| {
                 p.life -= 1.0;

@@ -111,6 +111,40 @@ fn print_mix_table(rows: &[Measured]) {
 }
 
 /// The Bevy rows: a game frame through the plugins against the plain API.
+/// Two objects at once, mutably: the pool's `get_disjoint_mut` against
+/// slotmap's, at each pool size.
+fn measure_disjoint(settings: &Settings) -> Vec<Measured> {
+    SIZES
+        .iter()
+        .flat_map(|size| {
+            measure_group(
+                &["disjoint2", "slotmap_disjoint2"],
+                *size,
+                "slotmap_disjoint2",
+                settings,
+            )
+        })
+        .collect()
+}
+
+fn print_disjoint_table(rows: &[Measured]) {
+    println!("Two live objects at once, mutably (`get_disjoint_mut([a, b])`, swapping a");
+    println!("field), half the pool live, the pair chosen pseudo-randomly each cycle.");
+    println!();
+    println!("| case | objects | ns/cycle | vs `slotmap_disjoint2` | allocs/cycle |");
+    println!("|---|---:|---:|---:|---:|");
+    for row in rows {
+        println!(
+            "| `{}` | {} | {:.2} | {} | {:.2} |",
+            row.case,
+            row.size,
+            row.ns_per_cycle,
+            row.ratio(2),
+            row.allocs_per_cycle
+        );
+    }
+}
+
 fn measure_bevy(settings: &Settings) -> Vec<Measured> {
     measure_group(&BEVY_CASES, 300, "plain_frame", settings)
 }
@@ -245,6 +279,7 @@ fn main() {
     let mix = measure_mix(&settings);
     let render = measure_render(&settings);
     let bevy = measure_bevy(&settings);
+    let disjoint = measure_disjoint(&settings);
 
     if tsv {
         let effects_rows = effects
@@ -257,6 +292,7 @@ fn main() {
             .chain(&mix)
             .chain(&render)
             .chain(&bevy)
+            .chain(&disjoint)
         {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}\t{:.4}\t{:.4}\t{:.4}",
@@ -283,6 +319,8 @@ fn main() {
         print_latency_table();
         println!();
         print_bevy_table(&bevy);
+        println!();
+        print_disjoint_table(&disjoint);
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
