@@ -7,6 +7,13 @@
 
 use pool_core::{TimeError, seconds_to_micros as micros};
 
+/// What an effect's clock reads at its start, in microseconds (about 1.05 s):
+/// a spawn offset holds a new effect back by setting its clock below this, and
+/// the longest animation is this much shorter than a `u32` of microseconds.
+pub(crate) const START: u64 = 1 << 20;
+/// [`START`] as the clock's own type.
+pub(crate) const START_U32: u32 = START as u32;
+
 /// A time scale in 16.16 fixed point: 1.0 is `1 << 16`. Scaling `dt` is then one
 /// integer multiply with no branch, exact for a scale of 1, and a scale is kept to
 /// 1/65536 (so 0.3 reads back as 0.300003).
@@ -27,6 +34,18 @@ pub(crate) fn fixed_scale(scale: f32) -> Result<u32, TimeError> {
 #[inline]
 pub(crate) fn scaled(dt: u32, scale: u32) -> u64 {
     (u64::from(dt) * u64::from(scale)) >> 16
+}
+
+/// A step of `dt` microseconds scaled by a 16.16 scale, floored to the
+/// microsecond and kept within a step's range.
+#[inline]
+pub(crate) fn scaled_step(dt: u32, scale: u32) -> u32 {
+    scaled(dt, scale).min(u64::from(u32::MAX)) as u32
+}
+
+/// A 16.16 scale as an `f32`, for display.
+pub(crate) fn scale_to_f32(scale: u32) -> f32 {
+    (f64::from(scale) / f64::from(SCALE_ONE)) as f32
 }
 
 /// One update's `dt` in microseconds, clamped to the longest animation a kind may

@@ -78,8 +78,10 @@ pub struct Effect {
     pub tag: u64,
     /// 16.16 fixed point (see `clock.rs`).
     time_scale: u32,
-    /// Microseconds into the animation (wrapped for loops). A `u32` lasts 71
-    /// minutes, and kinds longer than that are refused at definition.
+    /// Microseconds into the animation (wrapped for loops) plus
+    /// [`clock::START`]: below `START`, a spawn offset has not run out yet (the
+    /// effect shows frame 0). A `u32` lasts 71 minutes, and kinds longer than
+    /// that, less `START`, are refused at definition.
     elapsed: u32,
     frame: u32,
     /// Spawn order + 1. Non-zero, which gives `Option<Effect>` a niche: a pooled
@@ -96,7 +98,7 @@ impl Effect {
             tint: Rgba::WHITE,
             tag: 0,
             time_scale: clock::SCALE_ONE,
-            elapsed: 0,
+            elapsed: clock::START_U32,
             frame: 0,
             spawn_order: NonZeroU64::MIN,
         }
@@ -112,39 +114,49 @@ impl Effect {
         };
     }
 
+    /// Holds a new effect back by `offset` microseconds (at most `START`): the
+    /// next updates advance it by that much less.
+    #[inline]
+    pub(crate) fn hold(&mut self, offset: u32) {
+        self.elapsed = clock::START_U32 - offset.min(clock::START_U32);
+    }
+
     /// Advances the clock by `dt` (scaled by this effect's time scale) and returns
     /// `true` when a one-shot has shown its last frame for its full interval.
     #[inline(always)]
     pub(crate) fn advance(&mut self, dt: u32, timing: &Timing) -> bool {
-        // Below 2^32 + 2^48: no overflow.
+        // Below 2^32 + 2^48: no overflow. Both sides carry `START`.
         let elapsed = u64::from(self.elapsed) + clock::scaled(dt, self.time_scale);
-        let frame_end = (u64::from(self.frame) + 1) * timing.interval;
+        let frame_end = (u64::from(self.frame) + 1) * timing.interval + clock::START;
         if elapsed < frame_end {
-            // Below the frame's end, which is at most the duration: fits in u32.
+            // Below the frame's end, which is at most the duration plus
+            // `START`: fits in u32 (checked at definition).
             self.elapsed = elapsed as u32;
             return false;
         }
         // The next most common case: exactly one frame forward.
-        if elapsed < frame_end + timing.interval && elapsed < timing.duration {
+        if elapsed < frame_end + timing.interval && elapsed < timing.duration + clock::START {
             self.elapsed = elapsed as u32;
             self.frame += 1;
             return false;
         }
-        self.frame_changed(elapsed, timing)
+        // At least one frame's end, so at least `START`.
+        self.frame_changed(elapsed - clock::START, timing)
     }
 
-    /// Several frames forward, a loop wrapping, or a one-shot ending.
+    /// Several frames forward, a loop wrapping, or a one-shot ending;
+    /// `elapsed` without `START`.
     #[inline(never)]
     fn frame_changed(&mut self, mut elapsed: u64, timing: &Timing) -> bool {
         if elapsed >= timing.duration {
             if !timing.looping {
-                self.elapsed = timing.duration as u32;
+                self.elapsed = (timing.duration + clock::START) as u32;
                 self.frame = timing.frames - 1;
                 return true;
             }
             elapsed %= timing.duration;
         }
-        self.elapsed = elapsed as u32;
+        self.elapsed = (elapsed + clock::START) as u32;
         self.frame = (elapsed / timing.interval) as u32;
         false
     }
@@ -177,7 +189,7 @@ impl Effect {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn elapsed(&self) -> f64 {
-        clock::seconds(u64::from(self.elapsed))
+        clock::seconds(u64::from(self.elapsed.saturating_sub(clock::START_U32)))
     }
 
     /// How fast this effect's clock runs (1 by default; 0 pauses it).
@@ -271,10 +283,25 @@ mod tests {
         let mut e = Effect::idle();
         e.start(ZERO, 0);
         assert!(!e.advance(45, &t));
-        assert_eq!((e.frame(), e.elapsed), (0, 5));
+        assert_eq!((e.frame(), e.elapsed - clock::START_U32), (0, 5));
         assert!(!e.advance(1_000_017, &t));
-        assert_eq!(e.elapsed, (5 + 1_000_017) % 40);
-        assert_eq!(e.frame(), e.elapsed / 10);
+        let cycle = e.elapsed - clock::START_U32;
+        assert_eq!(cycle, (5 + 1_000_017) % 40);
+        assert_eq!(e.frame(), cycle / 10);
+    }
+
+    #[test]
+    fn a_held_effect_starts_when_its_offset_has_run_out() {
+        let t = timing(3, 100, false);
+        let mut e = Effect::idle();
+        e.start(ZERO, 0);
+        e.hold(250);
+        assert!(!e.advance(200, &t));
+        assert_eq!((e.frame(), e.elapsed()), (0, 0.0), "still held");
+        assert!(!e.advance(160, &t));
+        assert_eq!(e.frame(), 1, "110 us in");
+        assert!(!e.advance(189, &t));
+        assert!(e.advance(1, &t), "ends 300 us after the offset ran out");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use pool_core::{
 
 use crate::clock;
 use crate::effect::{Effect, Rgba, Vec2};
-use crate::error::{AddKindError, SpawnError};
+use crate::error::{AddKindError, KindScaleError, SpawnError};
 use crate::kind::{EffectKind, Playback, Timing};
 
 /// A handle to a live effect: its kind and a generational handle in the kind's
@@ -155,6 +155,8 @@ struct KindEntry {
     reinitialized: u64,
     /// `definition.follow_up`, once a kind of that name exists.
     follow_up: Option<KindId>,
+    /// The kind's time scale, 16.16 fixed point.
+    time_scale: u32,
     follow_ups: u64,
     follow_ups_refused: u64,
 }
@@ -173,6 +175,8 @@ pub struct Effects {
     /// Kinds sorted by layer, then the order they were added.
     draw_order: Vec<KindId>,
     next_spawn: u64,
+    /// The global time scale, 16.16 fixed point.
+    time_scale: u32,
 }
 
 impl Default for Effects {
@@ -196,6 +200,7 @@ impl Effects {
             finished: Vec::new(),
             draw_order: Vec::new(),
             next_spawn: 0,
+            time_scale: clock::SCALE_ONE,
         }
     }
 
@@ -238,6 +243,11 @@ impl Effects {
 
     fn insert(&mut self, kind: EffectKind, prewarm: bool) -> Result<KindId, AddKindError> {
         let timing = validate(&kind)?;
+        let time_scale =
+            clock::fixed_scale(kind.time_scale).map_err(|_| AddKindError::BadTimeScale {
+                name: kind.name.clone(),
+                scale: kind.time_scale,
+            })?;
         if self.pools.kind(&kind.name).is_some() {
             return Err(AddKindError::DuplicateName(kind.name));
         }
@@ -268,6 +278,7 @@ impl Effects {
             finished: 0,
             reinitialized: 0,
             follow_up,
+            time_scale,
             follow_ups: 0,
             follow_ups_refused: 0,
         });
@@ -406,6 +417,46 @@ impl Effects {
         Ok((EffectHandle(KindHandle::new(kind, handle)), effect))
     }
 
+    /// Like [`spawn`](Self::spawn), for an effect that starts `offset` seconds
+    /// into the coming [`update`](Self::update): that update advances it by
+    /// `dt - offset` (by nothing if the offset is longer than `dt`; the rest
+    /// holds it back in the updates after, showing its first frame). For
+    /// several spawns in one frame at their own moments (the shots of a burst,
+    /// the hits of a fast projectile) so they do not step in lock-step.
+    ///
+    /// # Errors
+    /// [`SpawnError::BadOffset`] for an offset that is NaN, infinite, negative
+    /// or above [`MAX_SPAWN_OFFSET_SECONDS`](crate::MAX_SPAWN_OFFSET_SECONDS),
+    /// before anything changes; otherwise as [`spawn`](Self::spawn).
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects};
+    ///
+    /// let mut effects = Effects::new();
+    /// let flash = effects.add_kind(EffectKind::new("flash", 6, 0.01))?;
+    /// // Three shots within one 30 ms frame, 10 ms apart.
+    /// let shots = [0.0, 0.01, 0.02].map(|offset| effects.spawn_offset(flash, [0.0, 0.0], offset).unwrap());
+    /// effects.update(0.03)?;
+    /// let frames = shots.map(|shot| effects.get(shot).unwrap().frame());
+    /// assert_eq!(frames, [3, 2, 1]);
+    /// assert!(effects.spawn_offset(flash, [0.0, 0.0], f64::NAN).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn spawn_offset(
+        &mut self,
+        kind: KindId,
+        at: impl Into<Vec2>,
+        offset: f64,
+    ) -> Result<EffectHandle, SpawnError> {
+        let micros = match pool_core::seconds_to_micros(offset) {
+            Ok(micros) if micros <= clock::START => micros as u32,
+            _ => return Err(SpawnError::BadOffset(offset)),
+        };
+        let (handle, effect) = self.spawn_mut(kind, at)?;
+        effect.hold(micros);
+        Ok(handle)
+    }
+
     /// [`spawn`](Self::spawn) by name: a convenience for scripts and tools; games
     /// should resolve the name once with [`kind`](Self::kind).
     ///
@@ -524,6 +575,7 @@ impl Effects {
     /// ```
     pub fn update(&mut self, dt: f64) -> Result<(), TimeError> {
         let dt = clock::step(dt)?;
+        let global = self.time_scale;
         self.finished.clear();
         self.reserve_for_instances();
         let Self {
@@ -534,6 +586,9 @@ impl Effects {
         } = self;
         for ((kind, pool), entry) in pools.iter_mut().zip(kinds.iter_mut()) {
             let timing = entry.timing;
+            // The global and the kind's scale, once per kind; each effect's own
+            // scale applies in `advance`. Each scaling floors to the microsecond.
+            let dt = clock::scaled_step(clock::scaled_step(dt, global), entry.time_scale);
             let chains = entry.definition.follow_up.is_some();
             let ended = pool.reclaim(|handle, effect| {
                 let done = effect.advance(dt, &timing);
@@ -595,6 +650,76 @@ impl Effects {
                 entry.follow_ups_refused += 1;
             }
         }
+    }
+
+    /// How fast every effect runs (1 by default; 0 pauses them all: a pause
+    /// menu, a hit-stop; 0.25 is slow motion). It multiplies each kind's scale
+    /// ([`EffectKind::time_scale`]) and each effect's own. Kept to 1/65536.
+    ///
+    /// # Errors
+    /// [`TimeError`] for a NaN, infinite or negative scale; nothing changes.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects};
+    ///
+    /// let mut effects = Effects::new();
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.1))?;
+    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+    /// effects.set_time_scale(0.0)?; // hit-stop
+    /// effects.update(1.0)?;
+    /// assert_eq!(effects.get(spark).unwrap().elapsed(), 0.0);
+    /// effects.set_time_scale(0.5)?;
+    /// effects.update(0.2)?;
+    /// assert_eq!(effects.get(spark).unwrap().frame(), 1);
+    /// assert!(effects.set_time_scale(f32::NAN).is_err());
+    /// assert_eq!(effects.time_scale(), 0.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_time_scale(&mut self, scale: f32) -> Result<(), TimeError> {
+        self.time_scale = clock::fixed_scale(scale)?;
+        Ok(())
+    }
+
+    /// The global time scale (see [`set_time_scale`](Self::set_time_scale)).
+    pub fn time_scale(&self) -> f32 {
+        clock::scale_to_f32(self.time_scale)
+    }
+
+    /// Sets one kind's time scale (see [`EffectKind::time_scale`]): slow one
+    /// kind down, or pause it, while the rest play on.
+    ///
+    /// # Errors
+    /// [`KindScaleError::UnknownKind`] for an id this `Effects` did not issue,
+    /// [`KindScaleError::Time`] for a NaN, infinite or negative scale; nothing
+    /// changes.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects};
+    ///
+    /// let mut effects = Effects::new();
+    /// let smoke = effects.add_kind(EffectKind::new("smoke", 4, 0.1))?;
+    /// let puff = effects.spawn(smoke, [0.0, 0.0])?;
+    /// effects.set_kind_time_scale(smoke, 0.0)?;
+    /// effects.update(1.0)?;
+    /// assert_eq!(effects.get(puff).unwrap().frame(), 0);
+    /// assert_eq!(effects.kind_time_scale(smoke), Some(0.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_kind_time_scale(&mut self, kind: KindId, scale: f32) -> Result<(), KindScaleError> {
+        let fixed = clock::fixed_scale(scale).map_err(KindScaleError::Time)?;
+        if !self.pools.contains_kind(kind) {
+            return Err(KindScaleError::UnknownKind(kind));
+        }
+        let entry = &mut self.kinds[kind.index()];
+        entry.time_scale = fixed;
+        entry.definition.time_scale = scale;
+        Ok(())
+    }
+
+    /// A kind's time scale, `None` for an id this `Effects` did not issue.
+    pub fn kind_time_scale(&self, kind: KindId) -> Option<f32> {
+        self.entry(kind)
+            .map(|entry| clock::scale_to_f32(entry.time_scale))
     }
 
     /// Moves the finished list of the last update into `out` (cleared first) and
@@ -860,7 +985,7 @@ fn validate(kind: &EffectKind) -> Result<Timing, AddKindError> {
     };
     let duration = interval
         .checked_mul(u64::from(kind.frame_count))
-        .filter(|duration| *duration <= u64::from(u32::MAX))
+        .filter(|duration| *duration <= u64::from(u32::MAX) - clock::START)
         .ok_or_else(|| AddKindError::BadInterval {
             name: kind.name.clone(),
             interval: kind.frame_interval,

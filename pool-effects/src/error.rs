@@ -33,6 +33,13 @@ pub enum AddKindError {
         /// The interval given, in seconds.
         interval: f64,
     },
+    /// The kind's time scale is NaN, infinite or negative.
+    BadTimeScale {
+        /// The kind's name.
+        name: String,
+        /// The scale given.
+        scale: f32,
+    },
     /// The kind's pool sizes are invalid.
     Pool {
         /// The kind's name.
@@ -60,6 +67,10 @@ impl fmt::Display for AddKindError {
                 f,
                 "effect kind {name:?} has frame interval {interval} s (must be finite, at least 1 us, and all frames at most 71 minutes)"
             ),
+            Self::BadTimeScale { name, scale } => write!(
+                f,
+                "effect kind {name:?} has time scale {scale} (must be finite and at least 0)"
+            ),
             Self::Pool { name, error } => write!(f, "effect kind {name:?}: {error}"),
             Self::TooManyKinds => write!(
                 f,
@@ -73,6 +84,38 @@ impl fmt::Display for AddKindError {
 
 impl std::error::Error for AddKindError {}
 
+/// Why [`Effects::set_kind_time_scale`](crate::Effects::set_kind_time_scale)
+/// changed nothing.
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects, KindScaleError};
+///
+/// let mut effects = Effects::new();
+/// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+/// assert!(matches!(effects.set_kind_time_scale(hit, -1.0), Err(KindScaleError::Time(_))));
+/// assert!(matches!(Effects::new().set_kind_time_scale(hit, 1.0), Err(KindScaleError::UnknownKind(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum KindScaleError {
+    /// The kind id was not issued by this `Effects`.
+    UnknownKind(KindId),
+    /// The scale is NaN, infinite or negative.
+    Time(pool_core::TimeError),
+}
+
+impl fmt::Display for KindScaleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownKind(kind) => write!(f, "effect kind #{} is not defined", kind.index()),
+            Self::Time(error) => write!(f, "time scale: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for KindScaleError {}
+
 /// Why [`Effects::spawn`](crate::Effects::spawn) did not spawn.
 ///
 /// ```
@@ -84,13 +127,17 @@ impl std::error::Error for AddKindError {}
 /// assert!(matches!(effects.spawn(flash, [0.0, 0.0]), Err(SpawnError::PoolFull { .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum SpawnError {
     /// The kind id was not issued by this `Effects`.
     UnknownKind(KindId),
     /// No kind has this name (from [`Effects::spawn_named`](crate::Effects::spawn_named)).
     UnknownName(String),
+    /// A spawn offset that is NaN, infinite, negative or above
+    /// [`MAX_SPAWN_OFFSET_SECONDS`](crate::MAX_SPAWN_OFFSET_SECONDS), in seconds
+    /// (from [`Effects::spawn_offset`](crate::Effects::spawn_offset)).
+    BadOffset(f64),
     /// The kind's pool is full and its policy is strict.
     PoolFull {
         /// The kind.
@@ -105,6 +152,11 @@ impl fmt::Display for SpawnError {
         match self {
             Self::UnknownKind(kind) => write!(f, "effect kind #{} is not defined", kind.index()),
             Self::UnknownName(name) => write!(f, "no effect kind is named {name:?}"),
+            Self::BadOffset(offset) => write!(
+                f,
+                "spawn offset {offset} s is not a finite number of seconds in 0..={}",
+                crate::MAX_SPAWN_OFFSET_SECONDS
+            ),
             Self::PoolFull { kind, error } => {
                 write!(f, "effect kind #{}: {error}", kind.index())
             }

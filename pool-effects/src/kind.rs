@@ -61,6 +61,10 @@ pub struct EffectKind {
     /// sub-emitter): smoke after an explosion, a spark after a muzzle flash.
     /// A name, so kinds can be added in any order; see [`EffectKind::follow_up`].
     pub follow_up: Option<String>,
+    /// How fast this kind's clocks run (1 by default; 0 pauses every effect of
+    /// the kind), on top of the global scale and each effect's own; see
+    /// [`EffectKind::time_scale`].
+    pub time_scale: f32,
 }
 
 impl EffectKind {
@@ -83,6 +87,7 @@ impl EffectKind {
             max_objects: 256,
             policy: PolicyChoice::RecycleOldest,
             follow_up: None,
+            time_scale: 1.0,
         }
     }
 
@@ -131,6 +136,31 @@ impl EffectKind {
     /// ```
     pub fn strict(mut self) -> Self {
         self.policy = PolicyChoice::Strict;
+        self
+    }
+
+    /// How fast every effect of this kind runs: 2 plays the kind at double
+    /// speed, 0.5 in slow motion, 0 pauses it (a hit-stop on one kind). It
+    /// multiplies the global scale ([`Effects::set_time_scale`](crate::Effects::set_time_scale))
+    /// and each effect's own ([`Effect::set_time_scale`](crate::Effect::set_time_scale));
+    /// change it later with [`Effects::set_kind_time_scale`](crate::Effects::set_kind_time_scale).
+    /// Kept to 1/65536, as an effect's scale is. A NaN, infinite or negative
+    /// scale is refused by `add_kind`.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects};
+    ///
+    /// let mut effects = Effects::new();
+    /// let fast = effects.add_kind(EffectKind::new("flash", 8, 0.05).time_scale(2.0))?;
+    /// let flash = effects.spawn(fast, [0.0, 0.0])?;
+    /// effects.update(0.199)?;
+    /// assert!(effects.contains(flash));
+    /// effects.update(0.001)?; // 8 frames of 50 ms at double speed: 200 ms
+    /// assert!(!effects.contains(flash));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn time_scale(mut self, scale: f32) -> Self {
+        self.time_scale = scale;
         self
     }
 

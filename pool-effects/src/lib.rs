@@ -66,9 +66,21 @@
 //! its pool in the update in which its last frame has been shown for a full
 //! interval, that is once `elapsed >= frame_count * interval`, never an update
 //! early or late. Clocks count whole microseconds, so sixty updates of `1/60` s make
-//! exactly sixty frames of `1/60` s (summed floating point would drift). Each effect has a time scale
-//! (0 pauses it). NaN, infinite and negative times are typed errors, checked before
-//! anything changes.
+//! exactly sixty frames of `1/60` s (summed floating point would drift): an
+//! 8-frame one-shot of 50 ms ends in the update that reaches 400 ms, not 350.
+//!
+//! Three time scales multiply, as Unity's `Time.timeScale` and a particle
+//! system's simulation speed do: a global one ([`Effects::set_time_scale`]: 0 is a
+//! pause or a hit-stop, 0.25 slow motion), one per kind
+//! ([`EffectKind::time_scale`], [`Effects::set_kind_time_scale`]) and one per
+//! effect ([`Effect::set_time_scale`]); at 2, the 400 ms one-shot ends at 200 ms.
+//! Each is kept to 1/65536 and each scaling floors to the microsecond.
+//!
+//! Several spawns in one frame can start at their own moments:
+//! [`Effects::spawn_offset`] starts an effect `offset` seconds into the coming
+//! update, which advances it by `dt - offset`, so the shots of a burst do not step
+//! in lock-step. NaN, infinite and negative times and scales are typed errors,
+//! checked before anything changes.
 //!
 //! # Chains
 //! A kind can name a follow-up ([`EffectKind::follow_up`], Unity's "death"
@@ -111,7 +123,7 @@ mod kind;
 pub use draw::{DrawItem, DrawList};
 pub use effect::{Effect, Rgba, Vec2};
 pub use effects::{EffectHandle, Effects, Finished, FollowUp, KindStats};
-pub use error::{AddKindError, SpawnError};
+pub use error::{AddKindError, KindScaleError, SpawnError};
 pub use kind::{EffectKind, Playback};
 /// The vector types of [`Vec2`], for converting from your math library.
 pub use mint;
@@ -122,7 +134,8 @@ pub use pool_core::{
 };
 
 /// The longest a kind's animation (`frame_count * frame_interval`) may last, in
-/// seconds: clocks count microseconds in a `u32`, which keeps an effect at 64 bytes.
+/// seconds (71 minutes): clocks count microseconds in a `u32`, which keeps an
+/// effect at 64 bytes, less the [`MAX_SPAWN_OFFSET_SECONDS`] a spawn can wait.
 ///
 /// ```
 /// use pool_effects::{EffectKind, Effects, MAX_DURATION_SECONDS};
@@ -133,4 +146,9 @@ pub use pool_core::{
 /// let longest = EffectKind::new("sunrise", 1, MAX_DURATION_SECONDS);
 /// assert!(effects.add_kind(longest).is_ok());
 /// ```
-pub const MAX_DURATION_SECONDS: f64 = u32::MAX as f64 / 1e6;
+pub const MAX_DURATION_SECONDS: f64 = (u32::MAX as f64 - MAX_SPAWN_OFFSET_SECONDS * 1e6) / 1e6;
+
+/// The longest offset a spawn can carry into the next update
+/// ([`Effects::spawn_offset`]), in seconds: 2^20 microseconds, about 1.05 s,
+/// more than any frame.
+pub const MAX_SPAWN_OFFSET_SECONDS: f64 = (1u64 << 20) as f64 / 1e6;

@@ -1,7 +1,8 @@
 //! Behaviour of pooled effects, one test per promise.
 
 use pool_effects::{
-    AddKindError, DrawList, EffectKind, Effects, FollowUp, Rgba, SpawnError, TimeError,
+    AddKindError, DrawList, EffectKind, Effects, FollowUp, KindScaleError, Rgba, SpawnError,
+    TimeError,
 };
 
 const FRAME: f64 = 1.0 / 60.0;
@@ -514,4 +515,136 @@ fn take_finished_lets_the_game_spawn_while_it_reads() {
     effects.take_finished(&mut done);
     assert_eq!(done.len(), 3);
     assert!(done.iter().all(|f| f.kind == ring));
+}
+
+/// An 8-frame one-shot of 50 ms ends at 400 ms; at double speed (kind, global
+/// or its own scale) at 200 ms; the scales multiply.
+#[test]
+fn time_scales_per_kind_global_and_per_effect_multiply() {
+    let ends_at = |kind_scale: f32, global: f32, own: f32| {
+        let mut effects = Effects::new();
+        let boom = effects
+            .add_kind(EffectKind::new("boom", 8, 0.05).time_scale(kind_scale))
+            .unwrap();
+        effects.set_time_scale(global).unwrap();
+        let handle = effects.spawn(boom, [0.0, 0.0]).unwrap();
+        effects
+            .get_mut(handle)
+            .unwrap()
+            .set_time_scale(own)
+            .unwrap();
+        let mut ms = 0;
+        while effects.contains(handle) {
+            effects.update(0.001).unwrap();
+            ms += 1;
+            assert!(ms < 10_000, "never ended");
+        }
+        ms
+    };
+    assert_eq!(ends_at(1.0, 1.0, 1.0), 400);
+    assert_eq!(ends_at(2.0, 1.0, 1.0), 200);
+    assert_eq!(ends_at(1.0, 2.0, 1.0), 200);
+    assert_eq!(ends_at(1.0, 1.0, 2.0), 200);
+    assert_eq!(ends_at(2.0, 2.0, 0.5), 200);
+    assert_eq!(ends_at(0.5, 1.0, 1.0), 800);
+}
+
+#[test]
+fn a_paused_kind_holds_while_the_others_play_on() {
+    let mut effects = Effects::new();
+    let smoke = effects.add_kind(EffectKind::new("smoke", 4, 0.1)).unwrap();
+    let spark = effects.add_kind(EffectKind::new("spark", 4, 0.1)).unwrap();
+    let puff = effects.spawn(smoke, [0.0, 0.0]).unwrap();
+    let flash = effects.spawn(spark, [0.0, 0.0]).unwrap();
+    effects.set_kind_time_scale(smoke, 0.0).unwrap();
+    effects.update(0.25).unwrap();
+    assert_eq!(effects.get(puff).unwrap().frame(), 0);
+    assert_eq!(effects.get(flash).unwrap().frame(), 2);
+    effects.set_kind_time_scale(smoke, 1.0).unwrap();
+    effects.update(0.1).unwrap();
+    assert_eq!(effects.get(puff).unwrap().frame(), 1);
+}
+
+#[test]
+fn bad_time_scales_are_typed_errors_and_change_nothing() {
+    let mut effects = Effects::new();
+    for bad in [f32::NAN, f32::INFINITY, -1.0] {
+        let refused = effects.add_kind(EffectKind::new("x", 2, 0.1).time_scale(bad));
+        assert!(
+            matches!(refused, Err(AddKindError::BadTimeScale { .. })),
+            "{refused:?}"
+        );
+    }
+    assert_eq!(effects.kinds().len(), 0, "nothing added");
+    let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1)).unwrap();
+    effects.set_time_scale(0.5).unwrap();
+    assert!(effects.set_time_scale(f32::NAN).is_err());
+    assert_eq!(effects.time_scale(), 0.5);
+    assert!(matches!(
+        effects.set_kind_time_scale(hit, -0.5),
+        Err(KindScaleError::Time(_))
+    ));
+    assert_eq!(effects.kind_time_scale(hit), Some(1.0));
+}
+
+#[test]
+fn three_spawns_in_one_frame_start_at_their_own_offsets() {
+    let mut effects = Effects::new();
+    // 8 frames of 50 ms: 400 ms each.
+    let shot = effects.add_kind(EffectKind::new("shot", 8, 0.05)).unwrap();
+    let dt = 0.06;
+    let shots =
+        [0.0, 0.02, 0.04].map(|offset| effects.spawn_offset(shot, [0.0, 0.0], offset).unwrap());
+    effects.update(dt).unwrap();
+    let elapsed = shots.map(|s| (effects.get(s).unwrap().elapsed() * 1e3).round() as u32);
+    assert_eq!(elapsed, [60, 40, 20]);
+    // Each ends 400 ms after its own start: at 400, 420 and 440 ms.
+    let mut ended_at = [0u32; 3];
+    for ms in 61..=460u32 {
+        effects.update(0.001).unwrap();
+        for (at, handle) in shots.iter().enumerate() {
+            if ended_at[at] == 0 && !effects.contains(*handle) {
+                ended_at[at] = ms;
+            }
+        }
+    }
+    assert_eq!(ended_at, [400, 420, 440]);
+}
+
+#[test]
+fn an_offset_longer_than_the_update_holds_the_effect_on_its_first_frame() {
+    let mut effects = Effects::new();
+    let flash = effects.add_kind(EffectKind::new("flash", 2, 0.01)).unwrap();
+    let late = effects.spawn_offset(flash, [0.0, 0.0], 0.05).unwrap();
+    effects.update(FRAME).unwrap();
+    let effect = effects.get(late).unwrap();
+    assert_eq!((effect.frame(), effect.elapsed()), (0, 0.0));
+    // Drawn on its first frame while held.
+    assert_eq!(DrawList::new().fill(&effects)[0].frame, 0);
+    effects.update(FRAME).unwrap();
+    effects.update(FRAME).unwrap();
+    // Three frames of 16,667 us: the 50 ms ran out 1 us ago.
+    assert_eq!(effects.get(late).unwrap().elapsed(), 1e-6);
+    effects.update(FRAME).unwrap();
+    // 16.7 ms in, frames of 10 ms: the second frame.
+    assert_eq!(effects.get(late).unwrap().frame(), 1);
+}
+
+#[test]
+fn a_bad_spawn_offset_is_refused_before_anything_changes() {
+    let mut effects = Effects::new();
+    let flash = effects.add_kind(EffectKind::new("flash", 2, 0.01)).unwrap();
+    for bad in [f64::NAN, f64::INFINITY, -0.001, 1.1] {
+        let refused = effects.spawn_offset(flash, [0.0, 0.0], bad);
+        assert!(
+            matches!(refused, Err(SpawnError::BadOffset(_))),
+            "{refused:?}"
+        );
+    }
+    assert_eq!(effects.stats(flash).unwrap().spawns, 0);
+    assert!(
+        effects
+            .spawn_offset(flash, [0.0, 0.0], pool_effects::MAX_SPAWN_OFFSET_SECONDS)
+            .is_ok()
+    );
 }

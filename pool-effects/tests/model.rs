@@ -15,6 +15,8 @@ struct KindSpec {
     strict: bool,
     /// The follow-up: `n % (kinds + 1)`, where `kinds` names no kind (undefined).
     follow: Option<u8>,
+    /// The kind's time scale in halves: 0, 0.5, 1 or 1.5.
+    scale_halves: u64,
 }
 
 fn kind_spec() -> impl Strategy<Value = KindSpec> {
@@ -26,9 +28,10 @@ fn kind_spec() -> impl Strategy<Value = KindSpec> {
         1..6usize,
         any::<bool>(),
         prop::option::of(any::<u8>()),
+        prop_oneof![3 => Just(2u64), 1 => 0..4u64],
     )
         .prop_map(
-            |(frames, interval_ms, layer, looping, max, strict, follow)| KindSpec {
+            |(frames, interval_ms, layer, looping, max, strict, follow, scale_halves)| KindSpec {
                 frames,
                 interval_ms,
                 layer,
@@ -36,25 +39,34 @@ fn kind_spec() -> impl Strategy<Value = KindSpec> {
                 max,
                 strict,
                 follow,
+                scale_halves,
             },
         )
 }
 
 #[derive(Debug, Clone)]
 enum Op {
-    Spawn(usize),
+    /// A spawn of kind `k`, with an offset in milliseconds into the next update
+    /// (0: a plain `spawn`).
+    Spawn(usize, u32),
     Stop(usize),
     Update(u32),
     SetTimeScale(usize, u8),
+    /// The global time scale, in halves.
+    SetGlobalScale(u8),
+    /// A kind's time scale, in halves.
+    SetKindScale(usize, u8),
     DestroyKind(usize),
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        5 => any::<usize>().prop_map(Op::Spawn),
+        5 => (any::<usize>(), prop_oneof![3 => Just(0u32), 1 => 0..80u32]).prop_map(|(k, offset)| Op::Spawn(k, offset)),
         2 => any::<usize>().prop_map(Op::Stop),
         4 => (0..120u32).prop_map(Op::Update),
         1 => (any::<usize>(), 0..4u8).prop_map(|(i, s)| Op::SetTimeScale(i, s)),
+        1 => (0..4u8).prop_map(Op::SetGlobalScale),
+        1 => (any::<usize>(), 0..4u8).prop_map(|(k, s)| Op::SetKindScale(k, s)),
         1 => any::<usize>().prop_map(Op::DestroyKind),
     ]
 }
@@ -66,14 +78,15 @@ struct ModelEffect {
     /// Where it is: where it was spawned, or where the effect it follows ended.
     at: [f32; 2],
     /// Microseconds into the animation (wrapped for loops).
-    elapsed: u64,
+    elapsed: i64,
     /// Time scale in halves: 0, 0.5, 1 or 1.5.
     scale_halves: u64,
 }
 
 fn frame_of(spec: &KindSpec, e: &ModelEffect) -> u32 {
     let interval = u64::from(spec.interval_ms) * 1000;
-    ((e.elapsed / interval) as u32).min(spec.frames - 1)
+    // Held back by an offset: the first frame.
+    ((e.elapsed.max(0) as u64 / interval) as u32).min(spec.frames - 1)
 }
 
 proptest! {
@@ -90,6 +103,7 @@ proptest! {
                 .pool(0, spec.max);
             if spec.looping { kind = kind.looping(); }
             if spec.strict { kind = kind.strict(); }
+            kind = kind.time_scale(spec.scale_halves as f32 / 2.0);
             if let Some(follow) = spec.follow {
                 kind = kind.follow_up(format!("k{}", usize::from(follow) % (specs.len() + 1)));
             }
@@ -101,6 +115,8 @@ proptest! {
             .map(|spec| spec.follow.map(|f| usize::from(f) % (specs.len() + 1)).filter(|&j| j < specs.len()))
             .collect();
         let mut live: Vec<Vec<ModelEffect>> = vec![Vec::new(); specs.len()];
+        let mut kind_scale: Vec<u64> = specs.iter().map(|spec| spec.scale_halves).collect();
+        let mut global_scale = 2u64;
         let mut stale: Vec<EffectHandle> = Vec::new();
         let mut next_order = 0u64;
         // Per kind: follow-ups started, and refused or undefined.
@@ -108,10 +124,14 @@ proptest! {
 
         for op in ops {
             match op {
-                Op::Spawn(k) => {
+                Op::Spawn(k, offset_ms) => {
                     let k = k % specs.len();
                     let at = [k as f32, next_order as f32];
-                    let result = effects.spawn(ids[k], at);
+                    let result = if offset_ms == 0 {
+                        effects.spawn(ids[k], at)
+                    } else {
+                        effects.spawn_offset(ids[k], at, f64::from(offset_ms) / 1000.0)
+                    };
                     if live[k].len() == specs[k].max {
                         if specs[k].strict {
                             prop_assert!(result.is_err());
@@ -120,7 +140,7 @@ proptest! {
                         stale.push(live[k].remove(0).handle);
                     }
                     let handle = result.unwrap();
-                    live[k].push(ModelEffect { handle, order: next_order, at, elapsed: 0, scale_halves: 2 });
+                    live[k].push(ModelEffect { handle, order: next_order, at, elapsed: -i64::from(offset_ms) * 1000, scale_halves: 2 });
                     next_order += 1;
                 }
                 Op::Stop(i) => {
@@ -143,8 +163,11 @@ proptest! {
                     for (k, spec) in specs.iter().enumerate() {
                         let duration = u64::from(spec.interval_ms) * 1000 * u64::from(spec.frames);
                         let mut kept = Vec::new();
+                        // Each scale floors to the microsecond: global, kind, effect.
+                        let kind_dt = dt * global_scale / 2 * kind_scale[k] / 2;
                         for mut e in live[k].drain(..) {
-                            e.elapsed += dt * e.scale_halves / 2;
+                            e.elapsed += (kind_dt * e.scale_halves / 2) as i64;
+                            let duration = duration as i64;
                             if e.elapsed >= duration {
                                 if spec.looping {
                                     e.elapsed %= duration;
@@ -200,6 +223,16 @@ proptest! {
                     effects.get_mut(e.handle).unwrap().set_time_scale(f32::from(halves) / 2.0).unwrap();
                     e.scale_halves = u64::from(halves);
                 }
+                Op::SetGlobalScale(halves) => {
+                    effects.set_time_scale(f32::from(halves) / 2.0).unwrap();
+                    global_scale = u64::from(halves);
+                    prop_assert_eq!(effects.time_scale(), f32::from(halves) / 2.0);
+                }
+                Op::SetKindScale(k, halves) => {
+                    let k = k % specs.len();
+                    effects.set_kind_time_scale(ids[k], f32::from(halves) / 2.0).unwrap();
+                    kind_scale[k] = u64::from(halves);
+                }
                 Op::DestroyKind(k) => {
                     let k = k % specs.len();
                     effects.destroy_kind(ids[k]).unwrap();
@@ -218,7 +251,7 @@ proptest! {
                     prop_assert_eq!(effect.frame(), frame_of(spec, e));
                     prop_assert_eq!(effect.spawn_order(), e.order);
                     prop_assert_eq!([effect.position.x, effect.position.y], e.at);
-                    prop_assert!((effect.elapsed() - e.elapsed as f64 / 1e6).abs() < 1e-9);
+                    prop_assert!((effect.elapsed() - e.elapsed.max(0) as f64 / 1e6).abs() < 1e-9);
                 }
             }
             // Every released handle is stale.
