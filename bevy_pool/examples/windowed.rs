@@ -25,6 +25,7 @@ use pool_audio::kira::Frame;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{PlayParams, SoundId, SoundSettings};
 use pool_effects::{EffectKind, KindId};
+use showcase::content::Lcg;
 
 /// Pixels of a sheet tile.
 const TILE: u32 = 64;
@@ -35,7 +36,7 @@ const TILES: u32 = 16;
 struct Show {
     explosion: SoundId,
     boom: KindId,
-    seed: u64,
+    rng: Lcg,
     next: f32,
 }
 
@@ -242,7 +243,7 @@ fn setup(
     commands.insert_resource(Show {
         explosion,
         boom: ids[0],
-        seed: 0x5eed,
+        rng: Lcg(0x5eed),
         next: 0.0,
     });
 }
@@ -268,10 +269,7 @@ fn explode(
     }
     show.next = time.elapsed_secs() + 0.3;
     let x = camera.iter().next().map_or(0.0, |t| t.translation.x);
-    let at = [
-        x + random(&mut show.seed) * 55.0,
-        random(&mut show.seed) * 25.0 + 5.0,
-    ];
+    let at = [x + show.rng.range(-55.0, 55.0), show.rng.range(-20.0, 30.0)];
     if let Ok(boom) = fx.spawn(show.boom, at)
         && let Some(effect) = fx.get_mut(boom)
     {
@@ -334,12 +332,12 @@ fn sheet() -> Image {
 
 /// Decaying (one-shot) or steady (loop) low-passed noise.
 fn noise(seconds: f32, level: f32, seed: u64) -> StaticSoundData {
-    let mut seed = seed;
+    let mut rng = Lcg(seed);
     let count = (seconds * 48_000.0) as usize;
     let mut last = 0.0f32;
     let frames = (0..count)
         .map(|i| {
-            last += (random(&mut seed) - last) * 0.2;
+            last += (rng.range(-1.0, 1.0) - last) * 0.2;
             let decay = if level < 1.0 {
                 1.0
             } else {
@@ -354,12 +352,4 @@ fn noise(seconds: f32, level: f32, seed: u64) -> StaticSoundData {
         settings: Default::default(),
         slice: None,
     }
-}
-
-/// A uniform number in -1..1 (a small LCG: the example needs no crate for it).
-fn random(seed: &mut u64) -> f32 {
-    *seed = seed
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    ((*seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
 }

@@ -154,9 +154,8 @@
 //! - **One pool per thread** when each thread makes and ends its own objects (a
 //!   worker's scratch buffers): no lock, no sharing.
 //! - **A `Mutex<Pool<T>>`** when parallel systems must acquire from one pool:
-//!   every acquire and release takes the lock (one uncontended lock is tens of
-//!   nanoseconds, as much as the pool operation itself). Hold it for the
-//!   operation, not the frame. This crate has no lock of its own: `no_std`, and
+//!   every acquire and release takes the lock, and threads that want it at
+//!   once wait for each other. Hold it for the operation, not the frame. This crate has no lock of its own: `no_std`, and
 //!   the one-owner case should not pay for it.
 //!
 //! ```
