@@ -162,7 +162,7 @@ impl EffectsSpawn {
 impl Workload for EffectsSpawn {
     fn cycle(&mut self) {
         self.tag = self.tag.wrapping_add(1);
-        if let Ok((handle, effect)) = self.effects.spawn_mut(self.kind, [1.0, 2.0]) {
+        if let Ok((handle, mut effect)) = self.effects.spawn_mut(self.kind, [1.0, 2.0]) {
             effect.tag = self.tag;
             self.live.push_back(handle);
         }

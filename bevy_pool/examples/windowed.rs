@@ -271,7 +271,7 @@ fn explode(
     let x = camera.iter().next().map_or(0.0, |t| t.translation.x);
     let at = [x + show.rng.range(-55.0, 55.0), show.rng.range(-20.0, 30.0)];
     if let Ok(boom) = fx.spawn(show.boom, at)
-        && let Some(effect) = fx.get_mut(boom)
+        && let Some(mut effect) = fx.get_mut(boom)
     {
         effect.scale = [0.2, 0.2].into();
     }

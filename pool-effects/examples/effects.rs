@@ -77,7 +77,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         for _ in 0..deaths {
             let at = enemies[rng.below(enemies.len())];
             let boom = effects.spawn(explosion, at)?;
-            let effect = effects.get_mut(boom).expect("just spawned");
+            let mut effect = effects.get_mut(boom).expect("just spawned");
             effect.rotation = rng.range(0.0, std::f32::consts::TAU);
             let size = rng.range(0.8, 1.6);
             effect.scale = [size, size].into();

@@ -44,12 +44,12 @@ pub struct DrawItem {
 }
 
 impl DrawItem {
-    fn new(kind: KindId, handle: Handle, layer: i32, effect: &Effect) -> Self {
+    fn new(kind: KindId, handle: Handle, layer: i32, frame: u32, effect: &Effect) -> Self {
         Self {
             handle: EffectHandle::from_parts(KindHandle::new(kind, handle)),
             kind,
             layer,
-            frame: effect.frame(),
+            frame,
             position: effect.position,
             rotation: effect.rotation,
             scale: effect.scale,
@@ -138,10 +138,11 @@ impl DrawList {
 
     fn push_kind(&mut self, effects: &Effects, kind: KindId, layer: i32) {
         if let Some(pool) = effects.pool(kind) {
-            self.items.extend(
-                pool.iter()
-                    .map(|(handle, effect)| DrawItem::new(kind, handle, layer, effect)),
-            );
+            self.items
+                .extend(pool.iter().filter_map(|(handle, effect)| {
+                    let frame = effects.frame_of(kind, handle, effect)?;
+                    Some(DrawItem::new(kind, handle, layer, frame, effect))
+                }));
         }
     }
 
@@ -169,8 +170,11 @@ impl DrawList {
             let (Some(pool), Some(handle)) = (effects.pool(kind), head) else {
                 break;
             };
-            if let Some(effect) = pool.get(handle) {
-                self.items.push(DrawItem::new(kind, handle, layer, effect));
+            if let Some(effect) = pool.get(handle)
+                && let Some(frame) = effects.frame_of(kind, handle, effect)
+            {
+                self.items
+                    .push(DrawItem::new(kind, handle, layer, frame, effect));
             }
             self.cursors[i].1 = pool.newer(handle);
         }

@@ -48,9 +48,9 @@ impl Rgba {
     };
 }
 
-/// A live effect instance. Its transform, tint and tag are plain fields for the game
-/// to set; its clock is read through methods and advanced by
-/// [`Effects::update`](crate::Effects::update).
+/// A live effect's drawn data: its transform, tint and tag, plain fields for the
+/// game to set. Its animation clock is kept apart (see [`EffectRef`]), in a small
+/// record that [`Effects::update`](crate::Effects::update) streams through.
 ///
 /// ```
 /// use pool_effects::{EffectKind, Effects};
@@ -58,7 +58,7 @@ impl Rgba {
 /// let mut effects = Effects::new();
 /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.05))?;
 /// let spark = effects.spawn(hit, [10.0, 20.0])?;
-/// let effect = effects.get_mut(spark).unwrap();
+/// let mut effect = effects.get_mut(spark).unwrap();
 /// effect.rotation = 0.5;
 /// effect.tag = 42; // the enemy this spark belongs to
 /// assert_eq!(effect.frame(), 0);
@@ -76,17 +76,11 @@ pub struct Effect {
     pub tint: Rgba,
     /// The game's own value: an entity id, say, to tie the effect to.
     pub tag: u64,
-    /// 16.16 fixed point (see `clock.rs`).
-    time_scale: u32,
-    /// Microseconds into the animation (wrapped for loops) plus
-    /// [`clock::START`]: below `START`, a spawn offset has not run out yet (the
-    /// effect shows frame 0). A `u32` lasts 71 minutes, and kinds longer than
-    /// that, less `START`, are refused at definition.
-    elapsed: u32,
-    frame: u32,
-    /// Spawn order + 1. Non-zero, which gives `Option<Effect>` a niche: a pooled
-    /// effect takes 64 bytes, no tag (memory is what an update of 100 000 costs).
+    /// Spawn order + 1. Non-zero, which gives `Option<Effect>` a niche.
     spawn_order: NonZeroU64,
+    /// Where this effect's clock is in its kind's lanes (see `lane.rs`); stale
+    /// while idle, which the lanes detect.
+    pub(crate) lane: u32,
 }
 
 impl Effect {
@@ -97,21 +91,70 @@ impl Effect {
             scale: Vec2 { x: 1.0, y: 1.0 },
             tint: Rgba::WHITE,
             tag: 0,
-            time_scale: clock::SCALE_ONE,
-            elapsed: clock::START_U32,
-            frame: 0,
             spawn_order: NonZeroU64::MIN,
+            lane: crate::lane::NO_LANE,
         }
     }
 
-    /// Resets everything for a new spawn at `position`.
+    /// Resets everything for a new spawn at `position`, except the lane.
     #[inline]
     pub(crate) fn start(&mut self, position: Vec2, spawn_order: u64) {
+        let lane = self.lane;
         *self = Self {
             position,
             spawn_order: NonZeroU64::MIN.saturating_add(spawn_order),
+            lane,
             ..Self::idle()
         };
+    }
+
+    /// Where this effect stands in spawn order across all kinds (0 is the first
+    /// spawn): the draw order within a layer.
+    ///
+    /// ```
+    /// # use pool_effects::{EffectKind, Effects};
+    /// let mut effects = Effects::new();
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+    /// let a = effects.spawn(hit, [0.0, 0.0])?;
+    /// let b = effects.spawn(hit, [0.0, 0.0])?;
+    /// assert!(effects.get(a).unwrap().spawn_order() < effects.get(b).unwrap().spawn_order());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn spawn_order(&self) -> u64 {
+        self.spawn_order.get() - 1
+    }
+}
+
+/// An effect's animation clock: what [`Effects::update`](crate::Effects::update)
+/// reads and writes, 16 bytes, kept in a dense array per kind apart from the
+/// drawn data so an update streams small records. An update that changes no
+/// frame is an add, a multiply and one compare per effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Clock {
+    /// Microseconds into the animation (wrapped for loops) plus
+    /// [`clock::START`]: below `START`, a spawn offset has not run out yet (the
+    /// effect shows frame 0). A `u32` lasts 71 minutes, and kinds longer than
+    /// that, less `START`, are refused at definition.
+    pub(crate) elapsed: u32,
+    /// Where the frame shown ends: `(frame + 1) * interval + START`.
+    pub(crate) next: u32,
+    pub(crate) frame: u32,
+    /// 16.16 fixed point (see `clock.rs`).
+    pub(crate) time_scale: u32,
+}
+
+impl Clock {
+    /// A clock at time 0.
+    #[inline]
+    pub(crate) fn new(timing: &Timing) -> Self {
+        Self {
+            elapsed: clock::START_U32,
+            // The first frame's end: at most the duration plus `START`, which
+            // fits (checked at definition).
+            next: (timing.interval + clock::START) as u32,
+            frame: 0,
+            time_scale: clock::SCALE_ONE,
+        }
     }
 
     /// Holds a new effect back by `offset` microseconds (at most `START`): the
@@ -125,87 +168,187 @@ impl Effect {
     /// `true` when a one-shot has shown its last frame for its full interval.
     #[inline(always)]
     pub(crate) fn advance(&mut self, dt: u32, timing: &Timing) -> bool {
+        self.advance_by(clock::scaled(dt, self.time_scale), timing)
+    }
+
+    /// Advances the clock by `step` microseconds, already scaled (below 2^48).
+    #[inline(always)]
+    pub(crate) fn advance_by(&mut self, step: u64, timing: &Timing) -> bool {
         // Below 2^32 + 2^48: no overflow. Both sides carry `START`.
-        let elapsed = u64::from(self.elapsed) + clock::scaled(dt, self.time_scale);
-        let frame_end = (u64::from(self.frame) + 1) * timing.interval + clock::START;
-        if elapsed < frame_end {
-            // Below the frame's end, which is at most the duration plus
-            // `START`: fits in u32 (checked at definition).
+        let elapsed = u64::from(self.elapsed) + step;
+        if elapsed < u64::from(self.next) {
+            // Below the frame's end: fits in u32.
             self.elapsed = elapsed as u32;
             return false;
         }
-        // The next most common case: exactly one frame forward.
-        if elapsed < frame_end + timing.interval && elapsed < timing.duration + clock::START {
+        self.frame_changed(elapsed, timing)
+    }
+
+    /// One frame forward, several, a loop wrapping, or a one-shot ending;
+    /// `elapsed` with `START`, at least `next`.
+    #[inline(always)]
+    fn frame_changed(&mut self, elapsed: u64, timing: &Timing) -> bool {
+        let next = u64::from(self.next) + timing.interval;
+        // The most common case: exactly one frame forward, not past the end.
+        if elapsed < next && next <= timing.duration + clock::START {
             self.elapsed = elapsed as u32;
+            self.next = next as u32;
             self.frame += 1;
             return false;
         }
-        // At least one frame's end, so at least `START`.
-        self.frame_changed(elapsed - clock::START, timing)
+        self.jumped(elapsed - clock::START, timing)
     }
 
     /// Several frames forward, a loop wrapping, or a one-shot ending;
     /// `elapsed` without `START`.
     #[inline(never)]
-    fn frame_changed(&mut self, mut elapsed: u64, timing: &Timing) -> bool {
+    fn jumped(&mut self, mut elapsed: u64, timing: &Timing) -> bool {
         if elapsed >= timing.duration {
             if !timing.looping {
                 self.elapsed = (timing.duration + clock::START) as u32;
+                self.next = self.elapsed;
                 self.frame = timing.frames - 1;
                 return true;
             }
             elapsed %= timing.duration;
         }
+        let frame = elapsed / timing.interval;
         self.elapsed = (elapsed + clock::START) as u32;
-        self.frame = (elapsed / timing.interval) as u32;
+        self.next = ((frame + 1) * timing.interval + clock::START) as u32;
+        self.frame = frame as u32;
         false
     }
 
-    /// The frame shown now: `floor(elapsed / interval)` (for loops, within the
-    /// current cycle).
-    ///
-    /// ```
-    /// # use pool_effects::{EffectKind, Effects};
-    /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
-    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
-    /// effects.update(0.6)?;
-    /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn frame(&self) -> u32 {
-        self.frame
-    }
-
-    /// Seconds into the animation (for loops, into the current cycle).
-    ///
-    /// ```
-    /// # use pool_effects::{EffectKind, Effects};
-    /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
-    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
-    /// effects.update(0.5)?;
-    /// assert_eq!(effects.get(spark).unwrap().elapsed(), 0.5);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn elapsed(&self) -> f64 {
+    fn elapsed_seconds(&self) -> f64 {
         clock::seconds(u64::from(self.elapsed.saturating_sub(clock::START_U32)))
     }
+}
 
-    /// How fast this effect's clock runs (1 by default; 0 pauses it).
-    ///
-    /// ```
-    /// # use pool_effects::{EffectKind, Effects};
-    /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
-    /// let spark = effects.spawn(hit, [0.0, 0.0])?;
-    /// assert_eq!(effects.get(spark).unwrap().time_scale(), 1.0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn time_scale(&self) -> f32 {
-        (f64::from(self.time_scale) / f64::from(clock::SCALE_ONE)) as f32
+/// A live effect, read-only: its drawn data (through `Deref`, so
+/// `effect.position` reads as on an [`Effect`]) and its clock. From
+/// [`Effects::get`](crate::Effects::get).
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects};
+///
+/// let mut effects = Effects::new();
+/// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+/// let spark = effects.spawn(hit, [3.0, 0.0])?;
+/// effects.update(0.3)?;
+/// let effect = effects.get(spark).unwrap();
+/// assert_eq!((effect.position.x, effect.frame()), (3.0, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct EffectRef<'a> {
+    pub(crate) effect: &'a Effect,
+    pub(crate) clock: &'a Clock,
+}
+
+/// A live effect, mutable: its drawn data (through `DerefMut`, so
+/// `effect.tag = 7` writes as on an [`Effect`]) and its clock's time scale. From
+/// [`Effects::get_mut`](crate::Effects::get_mut) and
+/// [`Effects::spawn_mut`](crate::Effects::spawn_mut).
+///
+/// ```
+/// use pool_effects::{EffectKind, Effects};
+///
+/// let mut effects = Effects::new();
+/// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+/// let spark = effects.spawn(hit, [0.0, 0.0])?;
+/// let mut effect = effects.get_mut(spark).unwrap();
+/// effect.tag = 7;
+/// effect.set_time_scale(2.0)?;
+/// assert_eq!(effects.get(spark).unwrap().tag, 7);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct EffectMut<'a> {
+    pub(crate) effect: &'a mut Effect,
+    pub(crate) clock: &'a mut Clock,
+}
+
+impl core::ops::Deref for EffectRef<'_> {
+    type Target = Effect;
+    fn deref(&self) -> &Effect {
+        self.effect
     }
+}
 
+impl core::ops::Deref for EffectMut<'_> {
+    type Target = Effect;
+    fn deref(&self) -> &Effect {
+        self.effect
+    }
+}
+
+impl core::ops::DerefMut for EffectMut<'_> {
+    fn deref_mut(&mut self) -> &mut Effect {
+        self.effect
+    }
+}
+
+/// The clock's readings, the same on both views.
+macro_rules! clock_readings {
+    ($view:ident) => {
+        impl $view<'_> {
+            /// The frame shown now: `floor(elapsed / interval)` (for loops, within the
+            /// current cycle).
+            ///
+            /// ```
+            /// # use pool_effects::{EffectKind, Effects};
+            /// let mut effects = Effects::new();
+            /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+            /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+            /// effects.update(0.6)?;
+            /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
+            pub fn frame(&self) -> u32 {
+                self.clock.frame
+            }
+
+            /// Seconds into the animation (for loops, into the current cycle).
+            ///
+            /// ```
+            /// # use pool_effects::{EffectKind, Effects};
+            /// let mut effects = Effects::new();
+            /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+            /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+            /// effects.update(0.5)?;
+            /// assert_eq!(effects.get(spark).unwrap().elapsed(), 0.5);
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
+            pub fn elapsed(&self) -> f64 {
+                self.clock.elapsed_seconds()
+            }
+
+            /// How fast this effect's clock runs (1 by default; 0 pauses it).
+            ///
+            /// ```
+            /// # use pool_effects::{EffectKind, Effects};
+            /// let mut effects = Effects::new();
+            /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+            /// let spark = effects.spawn(hit, [0.0, 0.0])?;
+            /// assert_eq!(effects.get(spark).unwrap().time_scale(), 1.0);
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
+            pub fn time_scale(&self) -> f32 {
+                clock::scale_to_f32(self.clock.time_scale)
+            }
+
+            /// The drawn data, as a plain reference.
+            pub fn effect(&self) -> &Effect {
+                self.effect
+            }
+        }
+    };
+}
+
+clock_readings!(EffectRef);
+clock_readings!(EffectMut);
+
+impl EffectMut<'_> {
     /// Sets how fast this effect's clock runs: 2 plays it at double speed, 0 pauses.
     /// Kept to 1/65536 (16.16 fixed point, so scaling costs one integer multiply per
     /// update); a scale above 0 but below 1/65536 runs at 1/65536, never paused;
@@ -228,24 +371,8 @@ impl Effect {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_time_scale(&mut self, scale: f32) -> Result<(), TimeError> {
-        self.time_scale = clock::fixed_scale(scale)?;
+        self.clock.time_scale = clock::fixed_scale(scale)?;
         Ok(())
-    }
-
-    /// Where this effect stands in spawn order across all kinds (0 is the first
-    /// spawn): the draw order within a layer.
-    ///
-    /// ```
-    /// # use pool_effects::{EffectKind, Effects};
-    /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
-    /// let a = effects.spawn(hit, [0.0, 0.0])?;
-    /// let b = effects.spawn(hit, [0.0, 0.0])?;
-    /// assert!(effects.get(a).unwrap().spawn_order() < effects.get(b).unwrap().spawn_order());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn spawn_order(&self) -> u64 {
-        self.spawn_order.get() - 1
     }
 }
 
@@ -265,14 +392,13 @@ mod tests {
     #[test]
     fn a_one_shot_ends_exactly_when_its_last_frame_has_been_shown_for_a_full_interval() {
         let t = timing(3, 100, false);
-        let mut e = Effect::idle();
-        e.start(ZERO, 0);
+        let mut e = Clock::new(&t);
         assert!(!e.advance(99, &t));
-        assert_eq!(e.frame(), 0);
+        assert_eq!(e.frame, 0);
         assert!(!e.advance(1, &t));
-        assert_eq!(e.frame(), 1);
+        assert_eq!(e.frame, 1);
         assert!(!e.advance(100, &t));
-        assert_eq!(e.frame(), 2);
+        assert_eq!(e.frame, 2);
         assert!(!e.advance(99, &t), "one microsecond early");
         assert!(e.advance(1, &t));
     }
@@ -280,26 +406,24 @@ mod tests {
     #[test]
     fn a_loop_wraps_and_never_ends() {
         let t = timing(4, 10, true);
-        let mut e = Effect::idle();
-        e.start(ZERO, 0);
+        let mut e = Clock::new(&t);
         assert!(!e.advance(45, &t));
-        assert_eq!((e.frame(), e.elapsed - clock::START_U32), (0, 5));
+        assert_eq!((e.frame, e.elapsed - clock::START_U32), (0, 5));
         assert!(!e.advance(1_000_017, &t));
         let cycle = e.elapsed - clock::START_U32;
         assert_eq!(cycle, (5 + 1_000_017) % 40);
-        assert_eq!(e.frame(), cycle / 10);
+        assert_eq!(e.frame, cycle / 10);
     }
 
     #[test]
     fn a_held_effect_starts_when_its_offset_has_run_out() {
         let t = timing(3, 100, false);
-        let mut e = Effect::idle();
-        e.start(ZERO, 0);
+        let mut e = Clock::new(&t);
         e.hold(250);
         assert!(!e.advance(200, &t));
-        assert_eq!((e.frame(), e.elapsed()), (0, 0.0), "still held");
+        assert_eq!((e.frame, e.elapsed_seconds()), (0, 0.0), "still held");
         assert!(!e.advance(160, &t));
-        assert_eq!(e.frame(), 1, "110 us in");
+        assert_eq!(e.frame, 1, "110 us in");
         assert!(!e.advance(189, &t));
         assert!(e.advance(1, &t), "ends 300 us after the offset ran out");
     }
@@ -307,16 +431,16 @@ mod tests {
     #[test]
     fn a_large_step_skips_frames_and_can_end_a_one_shot() {
         let t = timing(10, 100, false);
-        let mut e = Effect::idle();
-        e.start(ZERO, 0);
+        let mut e = Clock::new(&t);
         assert!(!e.advance(750, &t));
-        assert_eq!(e.frame(), 7);
+        assert_eq!(e.frame, 7);
         assert!(e.advance(10_000, &t));
     }
 }
 
 #[test]
-fn a_pooled_effect_takes_64_bytes() {
-    assert_eq!(core::mem::size_of::<Effect>(), 64);
-    assert_eq!(core::mem::size_of::<Option<Effect>>(), 64);
+fn an_update_streams_16_byte_clocks_and_a_pooled_effect_takes_56_bytes() {
+    assert_eq!(core::mem::size_of::<Clock>(), 16);
+    assert_eq!(core::mem::size_of::<Effect>(), 56);
+    assert_eq!(core::mem::size_of::<Option<Effect>>(), 56);
 }

@@ -7,9 +7,10 @@ use pool_core::{
 };
 
 use crate::clock;
-use crate::effect::{Effect, Rgba, Vec2};
+use crate::effect::{Effect, EffectMut, EffectRef, Rgba, Vec2};
 use crate::error::{AddKindError, KindScaleError, SpawnError};
 use crate::kind::{EffectKind, Playback, Timing};
+use crate::lane::Lane;
 
 /// A handle to a live effect: its kind and a generational handle in the kind's
 /// pool. `Copy`, 12 bytes. Stale once the effect finished, was stopped, recycled or
@@ -159,6 +160,8 @@ struct KindEntry {
     time_scale: u32,
     follow_ups: u64,
     follow_ups_refused: u64,
+    /// The clocks of the kind's live effects.
+    lane: Lane,
 }
 
 /// Pooled sprite-animation effects, one pool per kind.
@@ -172,6 +175,11 @@ pub struct Effects {
     pools: KeyedPool<Effect, PolicyChoice>,
     kinds: Vec<KindEntry>,
     finished: Vec<Finished>,
+    /// One kind's ended effects in an update, with their spawn order, sorted
+    /// before they join `finished` (the clocks are in no particular order).
+    ending: Vec<(u64, Finished)>,
+    /// Where clocks ended in one kind's stream, in an update.
+    ended: Vec<u32>,
     /// Kinds sorted by layer, then the order they were added.
     draw_order: Vec<KindId>,
     next_spawn: u64,
@@ -198,6 +206,8 @@ impl Effects {
             pools: KeyedPool::new(),
             kinds: Vec::new(),
             finished: Vec::new(),
+            ending: Vec::new(),
+            ended: Vec::new(),
             draw_order: Vec::new(),
             next_spawn: 0,
             time_scale: clock::SCALE_ONE,
@@ -281,6 +291,7 @@ impl Effects {
             time_scale,
             follow_ups: 0,
             follow_ups_refused: 0,
+            lane: Lane::default(),
         });
         self.reserve_for_instances();
         self.draw_order.push(id);
@@ -298,6 +309,16 @@ impl Effects {
         // `reserve` counts from `len` and grows at least twofold: amortized O(1).
         if self.finished.capacity() < instances {
             self.finished.reserve(instances - self.finished.len());
+        }
+        for ((_, pool), entry) in self.pools.iter().zip(&mut self.kinds) {
+            let total = pool.stats().total;
+            entry.lane.reserve(total);
+            if self.ending.capacity() < total {
+                self.ending.reserve(total - self.ending.len());
+            }
+            if self.ended.capacity() < total {
+                self.ended.reserve(total - self.ended.len());
+            }
         }
     }
 
@@ -394,7 +415,7 @@ impl Effects {
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
     /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
-    /// let (spark, effect) = effects.spawn_mut(hit, [3.0, 4.0])?;
+    /// let (spark, mut effect) = effects.spawn_mut(hit, [3.0, 4.0])?;
     /// effect.tag = 17;
     /// assert_eq!(effects.get(spark).unwrap().tag, 17);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -404,7 +425,7 @@ impl Effects {
         &mut self,
         kind: KindId,
         at: impl Into<Vec2>,
-    ) -> Result<(EffectHandle, &mut Effect), SpawnError> {
+    ) -> Result<(EffectHandle, EffectMut<'_>), SpawnError> {
         let Some(pool) = self.pools.pool_mut(kind) else {
             return Err(spawn_failed(kind, None));
         };
@@ -414,7 +435,13 @@ impl Effects {
         };
         effect.start(at.into(), self.next_spawn);
         self.next_spawn += 1;
-        Ok((EffectHandle(KindHandle::new(kind, handle)), effect))
+        // The pool issued the kind: its entry exists.
+        let entry = &mut self.kinds[kind.index()];
+        let clock = entry.lane.start(&mut effect.lane, handle, &entry.timing);
+        Ok((
+            EffectHandle(KindHandle::new(kind, handle)),
+            EffectMut { effect, clock },
+        ))
     }
 
     /// Like [`spawn`](Self::spawn), for an effect that starts `offset` seconds
@@ -453,7 +480,7 @@ impl Effects {
             _ => return Err(SpawnError::BadOffset(offset)),
         };
         let (handle, effect) = self.spawn_mut(kind, at)?;
-        effect.hold(micros);
+        effect.clock.hold(micros);
         Ok(handle)
     }
 
@@ -498,7 +525,10 @@ impl Effects {
     /// ```
     #[inline]
     pub fn stop(&mut self, handle: EffectHandle) -> Result<(), StaleHandle> {
-        self.pools.release(handle.0)
+        let pool = self.pools.pool_mut(handle.kind()).ok_or(StaleHandle)?;
+        let lane = pool.get(handle.0.handle()).ok_or(StaleHandle)?.lane;
+        remove_clock(&mut self.kinds[handle.kind().index()].lane, pool, lane);
+        pool.release(handle.0.handle())
     }
 
     /// `true` while the effect of `handle` is live: spawned and not yet finished,
@@ -530,8 +560,12 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
-    pub fn get(&self, handle: EffectHandle) -> Option<&Effect> {
-        self.pools.get(handle.0)
+    pub fn get(&self, handle: EffectHandle) -> Option<EffectRef<'_>> {
+        let effect = self.pools.get(handle.0)?;
+        let clock = self.kinds[handle.kind().index()]
+            .lane
+            .get(effect.lane, handle.0.handle())?;
+        Some(EffectRef { effect, clock })
     }
 
     /// The live effect of `handle`, mutably: move it, tint it, tag it.
@@ -546,8 +580,12 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
-    pub fn get_mut(&mut self, handle: EffectHandle) -> Option<&mut Effect> {
-        self.pools.get_mut(handle.0)
+    pub fn get_mut(&mut self, handle: EffectHandle) -> Option<EffectMut<'_>> {
+        let effect = self.pools.get_mut(handle.0)?;
+        let clock = self.kinds[handle.kind().index()]
+            .lane
+            .get_mut(effect.lane, handle.0.handle())?;
+        Some(EffectMut { effect, clock })
     }
 
     /// Advances every live effect by `dt` seconds (times its own time scale). The
@@ -582,6 +620,8 @@ impl Effects {
             pools,
             kinds,
             finished,
+            ending,
+            ended,
             ..
         } = self;
         for ((kind, pool), entry) in pools.iter_mut().zip(kinds.iter_mut()) {
@@ -589,29 +629,44 @@ impl Effects {
             // The global and the kind's scale, once per kind; each effect's own
             // scale applies in `advance`. Each scaling floors to the microsecond.
             let dt = clock::scaled_step(clock::scaled_step(dt, global), entry.time_scale);
-            let chains = entry.definition.follow_up.is_some();
-            let ended = pool.reclaim(|handle, effect| {
-                let done = effect.advance(dt, &timing);
-                if done {
-                    finished.push(Finished {
-                        handle: EffectHandle(KindHandle::new(kind, handle)),
-                        kind,
-                        tag: effect.tag,
-                        position: effect.position,
-                        rotation: effect.rotation,
-                        scale: effect.scale,
-                        tint: effect.tint,
-                        // Resolved below, once no pool is borrowed.
-                        follow_up: if chains {
-                            FollowUp::Undefined
-                        } else {
-                            FollowUp::None
-                        },
-                    });
+            let follow_up = if entry.definition.follow_up.is_some() {
+                // Resolved below, once no pool is borrowed.
+                FollowUp::Undefined
+            } else {
+                FollowUp::None
+            };
+            // The stream: advance every clock, note where one-shots ended.
+            for (at, clock) in entry.lane.clocks.iter_mut().enumerate() {
+                if clock.advance(dt, &timing) {
+                    ended.push(at as u32);
                 }
-                done
-            });
-            entry.finished += ended as u64;
+            }
+            // From the last: the clock moved into a hole is never one that ended
+            // (those above the hole are gone already).
+            while let Some(at) = ended.pop() {
+                let handle = entry.lane.handles[at as usize];
+                remove_clock(&mut entry.lane, pool, at);
+                if let Some(effect) = pool.get(handle) {
+                    ending.push((
+                        effect.spawn_order(),
+                        Finished {
+                            handle: EffectHandle(KindHandle::new(kind, handle)),
+                            kind,
+                            tag: effect.tag,
+                            position: effect.position,
+                            rotation: effect.rotation,
+                            scale: effect.scale,
+                            tint: effect.tint,
+                            follow_up,
+                        },
+                    ));
+                }
+                let _ = pool.release(handle);
+            }
+            entry.finished += ending.len() as u64;
+            // Spawn order within the kind, as the clocks' order is not.
+            ending.sort_unstable_by_key(|(order, _)| *order);
+            finished.extend(ending.drain(..).map(|(_, done)| done));
         }
         self.spawn_follow_ups();
         Ok(())
@@ -626,8 +681,8 @@ impl Effects {
             if done.follow_up == FollowUp::None {
                 continue;
             }
-            let entry = &mut self.kinds[done.kind.index()];
-            let next = entry.follow_up.and_then(|next| {
+            let from = done.kind.index();
+            let next = self.kinds[from].follow_up.and_then(|next| {
                 let pool = self.pools.pool_mut(next)?;
                 Some((next, pool.try_acquire_mut()))
             });
@@ -636,6 +691,8 @@ impl Effects {
                 Some((_, Err(error))) => FollowUp::Refused(error),
                 Some((next, Ok((handle, effect)))) => {
                     effect.start(done.position, self.next_spawn);
+                    let entry = &mut self.kinds[next.index()];
+                    entry.lane.start(&mut effect.lane, handle, &entry.timing);
                     effect.rotation = done.rotation;
                     effect.scale = done.scale;
                     effect.tint = done.tint;
@@ -644,6 +701,7 @@ impl Effects {
                     FollowUp::Spawned(EffectHandle(KindHandle::new(next, handle)))
                 }
             };
+            let entry = &mut self.kinds[from];
             if matches!(done.follow_up, FollowUp::Spawned(_)) {
                 entry.follow_ups += 1;
             } else {
@@ -783,6 +841,15 @@ impl Effects {
         self.pools.pool(kind)
     }
 
+    /// The frame an effect of `kind` shows (the draw list's reading).
+    #[inline]
+    pub(crate) fn frame_of(&self, kind: KindId, handle: Handle, effect: &Effect) -> Option<u32> {
+        self.kinds[kind.index()]
+            .lane
+            .get(effect.lane, handle)
+            .map(|clock| clock.frame)
+    }
+
     /// Instances that exist, live and idle, of all kinds: the most a draw list or
     /// the finished list ever holds.
     pub(crate) fn instances(&self) -> usize {
@@ -895,6 +962,7 @@ impl Effects {
             .pool_mut(kind)
             .ok_or(SpawnError::UnknownKind(kind))?;
         pool.clear();
+        self.kinds[kind.index()].lane.clear();
         Ok(())
     }
 
@@ -932,8 +1000,9 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn clear(&mut self) {
-        for (_, pool) in self.pools.iter_mut() {
+        for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
             pool.clear();
+            entry.lane.clear();
         }
     }
 
@@ -954,7 +1023,19 @@ impl Effects {
         for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
             entry.reinitialized += pool.live_count() as u64;
             pool.reinitialize();
+            entry.lane.clear();
         }
+    }
+}
+
+/// Removes the clock at `lane` and tells the effect whose clock moved into its
+/// place where it now is.
+#[inline]
+fn remove_clock(lane: &mut Lane, pool: &mut Pool<Effect, PolicyChoice>, at: u32) {
+    if let Some(moved) = lane.remove(at)
+        && let Some(effect) = pool.get_mut(moved)
+    {
+        effect.lane = at;
     }
 }
 

@@ -142,7 +142,7 @@ impl EffectKind {
     /// How fast every effect of this kind runs: 2 plays the kind at double
     /// speed, 0.5 in slow motion, 0 pauses it (a hit-stop on one kind). It
     /// multiplies the global scale ([`Effects::set_time_scale`](crate::Effects::set_time_scale))
-    /// and each effect's own ([`Effect::set_time_scale`](crate::Effect::set_time_scale));
+    /// and each effect's own ([`EffectMut::set_time_scale`](crate::EffectMut::set_time_scale));
     /// change it later with [`Effects::set_kind_time_scale`](crate::Effects::set_kind_time_scale).
     /// Kept to 1/65536, as an effect's scale is. A NaN, infinite or negative
     /// scale is refused by `add_kind`.

@@ -73,7 +73,7 @@
 //! system's simulation speed do: a global one ([`Effects::set_time_scale`]: 0 is a
 //! pause or a hit-stop, 0.25 slow motion), one per kind
 //! ([`EffectKind::time_scale`], [`Effects::set_kind_time_scale`]) and one per
-//! effect ([`Effect::set_time_scale`]); at 2, the 400 ms one-shot ends at 200 ms.
+//! effect ([`EffectMut::set_time_scale`]); at 2, the 400 ms one-shot ends at 200 ms.
 //! Each is kept to 1/65536 and each scaling floors to the microsecond.
 //!
 //! Several spawns in one frame can start at their own moments:
@@ -99,6 +99,20 @@
 //! O(live) (the draw list merges kinds that share a layer by spawn order); none
 //! allocates once the pools have reached their size.
 //!
+//! # Layout
+//! What an update touches is kept apart from what the game and the draw list
+//! read. Each kind's pool holds the drawn data ([`Effect`]: position, rotation,
+//! scale, tint, tag; 56 bytes); beside it, a dense array holds each live effect's
+//! clock (elapsed time, the end of the frame shown, the frame, the time scale:
+//! 16 bytes) and a parallel array its handle. An update streams the clocks, 16
+//! bytes per effect, where a boxed effect would be read whole (its clock beside
+//! its transform): an update that changes no frame is an add, a multiply and a
+//! compare. An effect that ends is found through the handle beside its clock;
+//! the last clock moves into its place, so the clocks are in no particular order
+//! and spawn order comes from the pool. [`Effects::get`] returns an
+//! [`EffectRef`] (the drawn data through `Deref`, and the clock's readings), and
+//! [`Effects::get_mut`] an [`EffectMut`].
+//!
 //! # Memory
 //! Memory follows the instances that exist, not the caps: a cap is a ceiling, so a
 //! kind may have a cap of millions and cost only what it uses. The finished list and
@@ -119,9 +133,10 @@ mod effect;
 mod effects;
 mod error;
 mod kind;
+mod lane;
 
 pub use draw::{DrawItem, DrawList};
-pub use effect::{Effect, Rgba, Vec2};
+pub use effect::{Effect, EffectMut, EffectRef, Rgba, Vec2};
 pub use effects::{EffectHandle, Effects, Finished, FollowUp, KindStats};
 pub use error::{AddKindError, KindScaleError, SpawnError};
 pub use kind::{EffectKind, Playback};
@@ -134,8 +149,8 @@ pub use pool_core::{
 };
 
 /// The longest a kind's animation (`frame_count * frame_interval`) may last, in
-/// seconds (71 minutes): clocks count microseconds in a `u32`, which keeps an
-/// effect at 64 bytes, less the [`MAX_SPAWN_OFFSET_SECONDS`] a spawn can wait.
+/// seconds (71 minutes): clocks count microseconds in a `u32`, which keeps a
+/// clock at 16 bytes, less the [`MAX_SPAWN_OFFSET_SECONDS`] a spawn can wait.
 ///
 /// ```
 /// use pool_effects::{EffectKind, Effects, MAX_DURATION_SECONDS};

@@ -405,7 +405,7 @@ fn a_follow_up_starts_in_the_same_update_where_and_as_the_first_ended() {
         .add_kind(EffectKind::new("smoke", 4, 0.1).layer(-1))
         .unwrap();
     let first = effects.spawn(boom, [3.0, -2.0]).unwrap();
-    let effect = effects.get_mut(first).unwrap();
+    let mut effect = effects.get_mut(first).unwrap();
     effect.rotation = 0.5;
     effect.scale = [2.0, 3.0].into();
     effect.tint.a = 0.25;

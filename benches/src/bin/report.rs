@@ -6,6 +6,7 @@
 //! `--tsv` for rows `case<TAB>size<TAB>ns_per_cycle<TAB>allocs_per_cycle<TAB>ratio<TAB>ratio_p10<TAB>ratio_p90`
 //! only (the ratio to the case's baseline);
 //! `--quick` for a short run (fewer rounds);
+//! `--effects` to measure and print the effects table only;
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
 //! machine is).
@@ -254,12 +255,13 @@ fn main() {
     }
     let tsv = args.iter().any(|a| a == "--tsv");
     let quick = args.iter().any(|a| a == "--quick");
+    let effects_only = args.iter().any(|a| a == "--effects");
     if let Some(unknown) = args
         .iter()
-        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick"))
+        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick" | "--effects"))
     {
         eprintln!(
-            "report: unknown argument {unknown:?} (expected --tsv, --quick or --run CASE SIZE CYCLES)"
+            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects or --run CASE SIZE CYCLES)"
         );
         std::process::exit(2);
     }
@@ -270,6 +272,12 @@ fn main() {
     };
 
     let started = Instant::now();
+    if effects_only {
+        print_effects_table(&measure_effects(&settings));
+        println!();
+        println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+        return;
+    }
     let rows: Vec<Measured> = SIZES
         .iter()
         .flat_map(|size| measure_group(&CASES, *size, "slotmap", &settings))
