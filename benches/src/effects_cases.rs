@@ -3,7 +3,9 @@
 use std::collections::VecDeque;
 use std::hint::black_box;
 
-use pool_effects::{EffectHandle, EffectKind, Effects, KindId, Rgba, Vec2};
+use pool_effects::{
+    EffectHandle, EffectKind, Effects, Finished, FollowUp, KindId, Offscreen, Rgba, Vec2, View,
+};
 
 use crate::Workload;
 
@@ -204,6 +206,131 @@ impl Workload for NaiveEffectsSpawn {
     }
 }
 
+/// `10 * size` live looping effects of a kind that pauses and catches up
+/// off-screen, `size` of them in the view: one update (ns per visible effect).
+pub struct EffectsUpdateCulled {
+    effects: Effects,
+    visible: u64,
+}
+
+impl EffectsUpdateCulled {
+    /// `size` on screen, `9 * size` off it.
+    pub fn new(size: usize) -> Self {
+        let total = size * 10;
+        let mut effects = Effects::new();
+        let fire = effects
+            .add_kind(
+                EffectKind::new("fire", 8, 1.0 / 30.0)
+                    .looping()
+                    .offscreen(Offscreen::CatchUp)
+                    .pool(total, total),
+            )
+            .expect("valid benchmark kind");
+        effects
+            .set_view(View::new([0.0, 0.0], [size as f32 - 0.5, 1.0]))
+            .expect("a valid view");
+        // Interleaved, so on- and off-screen effects share the pool's memory.
+        for i in 0..total {
+            let x = if i % 10 == 0 { i / 10 } else { size + i } as f32;
+            effects
+                .spawn(fire, [x, 0.0])
+                .expect("room for every effect");
+        }
+        let mut this = Self {
+            effects,
+            visible: size as u64,
+        };
+        this.run(4);
+        this
+    }
+}
+
+impl Workload for EffectsUpdateCulled {
+    fn cycle(&mut self) {
+        let _ = black_box(self.effects.update(f64::from(DT)));
+    }
+
+    fn items_per_cycle(&self) -> u64 {
+        self.visible
+    }
+}
+
+/// Flashes ended per chain cycle.
+const CHAIN_BURST: usize = 16;
+
+/// A chain cycle: 16 one-frame flashes spawned and ended in one update, each
+/// followed by a smoke puff, and the 16 oldest puffs stopped (`size / 2` puffs
+/// live). `by_hand` spawns the puffs from the finished events instead of by the
+/// kind's follow-up: the same work, the follow-up's spawn against a plain one.
+pub struct EffectsChain {
+    effects: Effects,
+    flash: KindId,
+    smoke: KindId,
+    puffs: VecDeque<EffectHandle>,
+    done: Vec<Finished>,
+    by_hand: bool,
+}
+
+impl EffectsChain {
+    /// `size` puffs' pool, half live; chained by the kind or `by_hand`.
+    pub fn new(size: usize, by_hand: bool) -> Self {
+        let mut effects = Effects::new();
+        let mut flash = EffectKind::new("flash", 1, f64::from(DT)).pool(CHAIN_BURST, CHAIN_BURST);
+        if !by_hand {
+            flash = flash.follow_up("smoke");
+        }
+        let flash = effects.add_kind(flash).expect("valid benchmark kind");
+        let smoke = effects
+            .add_kind(EffectKind::new("smoke", 8, 0.1).looping().pool(size, size))
+            .expect("valid benchmark kind");
+        let mut puffs = VecDeque::with_capacity(size);
+        for _ in 0..size / 2 {
+            puffs.push_back(effects.spawn(smoke, [0.0, 0.0]).expect("room"));
+        }
+        let mut this = Self {
+            effects,
+            flash,
+            smoke,
+            puffs,
+            done: Vec::with_capacity(CHAIN_BURST),
+            by_hand,
+        };
+        this.run(size as u64);
+        this
+    }
+}
+
+impl Workload for EffectsChain {
+    fn cycle(&mut self) {
+        for i in 0..CHAIN_BURST {
+            let _ = self.effects.spawn(self.flash, [i as f32, 2.0]);
+        }
+        let _ = self.effects.update(f64::from(DT));
+        self.effects.take_finished(&mut self.done);
+        for done in &self.done {
+            let puff = if self.by_hand {
+                self.effects.spawn(self.smoke, done.position).ok()
+            } else if let FollowUp::Spawned(puff) = done.follow_up {
+                Some(puff)
+            } else {
+                None
+            };
+            if let Some(puff) = puff {
+                self.puffs.push_back(puff);
+            }
+        }
+        for _ in 0..self.done.len() {
+            if let Some(oldest) = self.puffs.pop_front() {
+                let _ = black_box(self.effects.stop(oldest));
+            }
+        }
+    }
+
+    fn items_per_cycle(&self) -> u64 {
+        CHAIN_BURST as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +346,28 @@ mod tests {
             (pooled.items_per_cycle(), naive.items_per_cycle()),
             (100, 100)
         );
+    }
+
+    #[test]
+    fn the_culled_update_draws_a_tenth_and_parks_the_rest() {
+        let mut culled = EffectsUpdateCulled::new(100);
+        culled.run(100);
+        assert_eq!(culled.effects.live_count(), 1000);
+        let kind = culled.effects.kind("fire").unwrap();
+        assert_eq!(culled.effects.stats(kind).unwrap().offscreen, 900);
+        assert_eq!(culled.items_per_cycle(), 100);
+    }
+
+    #[test]
+    fn both_chain_cases_follow_every_flash_with_a_puff() {
+        for by_hand in [false, true] {
+            let mut chain = EffectsChain::new(64, by_hand);
+            chain.run(100);
+            assert_eq!(chain.effects.live_count(), 32, "by hand: {by_hand}");
+            assert_eq!(chain.done.len(), CHAIN_BURST);
+            let stats = chain.effects.stats(chain.smoke).unwrap();
+            assert_eq!(stats.spawns, 32 + 16 * (64 + 100), "by hand: {by_hand}");
+        }
     }
 
     #[test]

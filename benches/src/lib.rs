@@ -25,6 +25,9 @@
 //! | `naive_effects_update` | the same in a `Vec<Box<Effect>>`: advance each, `retain` the unfinished | live effect |
 //! | `effects_spawn` | spawn one effect and stop the oldest, `size / 2` live | spawn |
 //! | `naive_effects_spawn` | `Box::new` one effect into a queue and drop the oldest | spawn |
+//! | `effects_update_culled` | one update over `10 * size` live effects that pause and catch up off-screen, `size` in view | visible effect |
+//! | `effects_chain` | 16 one-frame flashes spawned and ended in one update, each followed by its kind's follow-up, 16 oldest follow-ups stopped | chained spawn |
+//! | `effects_chain_by_hand` | the same, the game spawning each follow-up from the finished events | chained spawn |
 //!
 //! **Audio cases** (`pool-audio`, offline backend, voice cap 64): the game-thread
 //! cost of `SoundEffects::play` on a free voice (`audio_play`) and with every voice
@@ -64,7 +67,10 @@ pub use audio_cases::{
 };
 pub use bevy_cases::{BevyFrame, PlainFrame};
 pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
-pub use effects_cases::{EffectsSpawn, EffectsUpdate, NaiveEffectsSpawn, NaiveEffectsUpdate};
+pub use effects_cases::{
+    EffectsChain, EffectsSpawn, EffectsUpdate, EffectsUpdateCulled, NaiveEffectsSpawn,
+    NaiveEffectsUpdate,
+};
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolDisjoint, PoolFull, PoolHalfLive, SlotMapDisjoint,
     SlotMapHalfLive, UnityScanFull,
@@ -198,11 +204,14 @@ pub const CASES: [&str; 8] = [
 ];
 
 /// The effects cases of the report, in its row order.
-pub const EFFECTS_CASES: [&str; 4] = [
+pub const EFFECTS_CASES: [&str; 7] = [
     "effects_update",
     "naive_effects_update",
     "effects_spawn",
     "naive_effects_spawn",
+    "effects_update_culled",
+    "effects_chain",
+    "effects_chain_by_hand",
 ];
 
 /// The audio cases of the report, in its row order (their size is the voice cap).
@@ -248,6 +257,9 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "naive_effects_update" => Box::new(NaiveEffectsUpdate::new(size)),
         "effects_spawn" => Box::new(EffectsSpawn::new(size)),
         "naive_effects_spawn" => Box::new(NaiveEffectsSpawn::new(size)),
+        "effects_update_culled" => Box::new(EffectsUpdateCulled::new(size)),
+        "effects_chain" => Box::new(EffectsChain::new(size, false)),
+        "effects_chain_by_hand" => Box::new(EffectsChain::new(size, true)),
         "audio_play" => Box::new(AudioPlay::new(false)),
         "audio_play_steal" => Box::new(AudioPlay::new(true)),
         "kira_play" => Box::new(KiraPlay::new()),

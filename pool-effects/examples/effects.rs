@@ -1,5 +1,8 @@
-//! A mobile action game's effect scene, headless: three effect kinds with 1000 instances each,
-//! waves of enemies dying and spawning effects for six simulated seconds.
+//! A mobile action game's effect scene, headless: four effect kinds with 1000 instances each,
+//! waves of enemies dying and spawning effects for six simulated seconds. Each
+//! explosion leaves a smoke puff (a chained follow-up), and the camera sees the
+//! left three quarters of the world: effects in the right quarter are culled
+//! (explosions and smoke pause and catch up, bites pause, sparks end).
 //!
 //! `cargo run --release -p pool-effects --example effects [-- --out DIR] [--tsv]`
 //!
@@ -14,13 +17,15 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pool_effects::{DrawItem, DrawList, EffectKind, Effects, KindId, Rgba};
+use pool_effects::{DrawItem, DrawList, EffectKind, Effects, KindId, Offscreen, Rgba, View};
 
 const WIDTH: u32 = 960;
 const HEIGHT: u32 = 540;
 const FPS: u32 = 60;
 const SECONDS: u32 = 6;
 const SNAPSHOTS: [u32; 3] = [45, 150, 290];
+/// The camera's right edge: the world's right quarter is off-screen.
+const VIEW_RIGHT: f32 = 720.0;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let options = Options::parse()?;
@@ -35,19 +40,34 @@ fn main() -> Result<(), Box<dyn Error>> {
     let explosion = effects.add_kind_lazy(
         EffectKind::new("explosion", 12, 1.0 / 30.0)
             .layer(1)
-            .pool(1000, 1000),
+            .pool(1000, 1000)
+            .follow_up("smoke")
+            .offscreen(Offscreen::CatchUp)
+            .cull_radius(40.0),
     )?;
     let bite = effects.add_kind_lazy(
         EffectKind::new("bite", 8, 1.0 / 24.0)
             .layer(2)
-            .pool(1000, 1000),
+            .pool(1000, 1000)
+            .offscreen(Offscreen::Pause)
+            .cull_radius(20.0),
     )?;
     let spark = effects.add_kind_lazy(
         EffectKind::new("hit-spark", 6, 1.0 / 60.0)
             .layer(3)
-            .pool(1000, 1000),
+            .pool(1000, 1000)
+            .offscreen(Offscreen::End)
+            .cull_radius(15.0),
     )?;
-    let kinds = [explosion, bite, spark];
+    let smoke = effects.add_kind_lazy(
+        EffectKind::new("smoke", 8, 1.0 / 20.0)
+            .layer(0)
+            .pool(1000, 1000)
+            .offscreen(Offscreen::CatchUp)
+            .cull_radius(40.0),
+    )?;
+    let kinds = [explosion, bite, spark, smoke];
+    effects.set_view(View::new([0.0, 0.0], [VIEW_RIGHT, HEIGHT as f32]))?;
     let sheets = SpriteSheets::new(&effects, &kinds);
 
     let mut rng = Lcg(0x5eed);
@@ -58,7 +78,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     if !options.tsv {
         writeln!(
             out,
-            "frame | live explosion/bite/spark | spawned | recycled | update us | prewarm left"
+            "frame | live explosion/bite/spark/smoke | spawned | recycled | update us | prewarm left"
         )?;
         writeln!(out, "---:|---|---:|---:|---:|---:")?;
     }
@@ -130,8 +150,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         } else if frame % 15 == 0 {
             writeln!(
                 out,
-                "{frame} | {}/{}/{} | {spawned} | {recycled} | {update_us:.1} | {prewarm_left}",
-                live[0], live[1], live[2]
+                "{frame} | {}/{}/{}/{} | {spawned} | {recycled} | {update_us:.1} | {prewarm_left}",
+                live[0], live[1], live[2], live[3]
             )?;
         }
 
@@ -150,13 +170,16 @@ fn main() -> Result<(), Box<dyn Error>> {
             let stats = effects.stats(kind).expect("defined");
             writeln!(
                 out,
-                "{:>9}: {} spawned, {} finished, {} recycled, peak {} live, {} created",
+                "{:>9}: {} spawned, {} finished, {} recycled, peak {} live, {} created, {} follow-ups, {} culled, {} ended off-screen",
                 effects.definition(kind).expect("defined").name,
                 stats.spawns,
                 stats.finished,
                 stats.pool.recycles,
                 stats.pool.peak_live,
-                stats.pool.creates
+                stats.pool.creates,
+                stats.follow_ups,
+                stats.culled,
+                stats.ended_offscreen
             )?;
         }
         writeln!(
@@ -236,7 +259,7 @@ struct SpriteSheets {
 }
 
 impl SpriteSheets {
-    fn new(effects: &Effects, kinds: &[KindId; 3]) -> Self {
+    fn new(effects: &Effects, kinds: &[KindId; 4]) -> Self {
         let mut frames = Vec::new();
         for (style, kind) in kinds.iter().enumerate() {
             let count = effects.definition(*kind).expect("defined").frame_count;
@@ -251,9 +274,10 @@ impl SpriteSheets {
 }
 
 /// Style 0: an explosion (a growing fireball, then a fading smoke ring);
-/// 1: a bite (two jaws closing); 2: a hit spark (a shrinking four-point star).
+/// 1: a bite (two jaws closing); 2: a hit spark (a shrinking four-point star);
+/// 3: smoke (a grey puff, growing and thinning).
 fn sprite(style: usize, t: f32) -> Sprite {
-    let size = [56, 32, 24][style];
+    let size = [56, 32, 24, 64][style];
     let half = size as f32 / 2.0;
     let mut pixels = vec![[0.0; 4]; (size * size) as usize];
     for y in 0..size {
@@ -280,6 +304,12 @@ fn sprite(style: usize, t: f32) -> Sprite {
                         && r < 0.9;
                     let a = if jaw || tooth { 1.0 - 0.5 * t } else { 0.0 };
                     [0.95, 0.95, 1.0, a]
+                }
+                3 => {
+                    let radius = 0.45 + 0.5 * t;
+                    let puff = (1.0 - r / radius).clamp(0.0, 1.0).powf(0.6);
+                    let grey = 0.55 + 0.2 * (1.0 - t);
+                    [grey, grey, grey * 1.05, puff * 0.55 * (1.0 - t * 0.8)]
                 }
                 _ => {
                     let arm = dx.abs().min(dy.abs());
@@ -308,7 +338,7 @@ fn annotate(
     scene: image::RgbaImage,
     frame: u32,
     effects: &Effects,
-    kinds: &[KindId; 3],
+    kinds: &[KindId; 4],
     sheets: &SpriteSheets,
 ) -> Result<image::RgbImage, Box<dyn Error>> {
     use figures::plotters::style::RGBColor;
@@ -324,7 +354,7 @@ fn annotate(
         let Some(sprite) = frames.get(frames.len() / 3) else {
             continue;
         };
-        let (x0, y0) = (12 + i as u32 * 315, HEIGHT + 32);
+        let (x0, y0) = (8 + i as u32 * 240, HEIGHT + 32);
         let scale = 40.0 / sprite.size as f32;
         for y in 0..40u32 {
             for x in 0..40u32 {
@@ -350,13 +380,28 @@ fn annotate(
         figures::text(
             area,
             &format!(
-                "frame {frame} (t = {:.2} s): a wave every 1.5 s, 80 explosions a frame for 0.25 s. Green dots: enemies",
+                "frame {frame} (t = {:.2} s): a wave every 1.5 s, 80 explosions a frame for 0.25 s, each leaving smoke. Green dots: enemies",
                 f64::from(frame) / f64::from(FPS)
             ),
             (12, y),
             15,
             white,
         )?;
+        let parked: usize = kinds
+            .iter()
+            .filter_map(|kind| effects.stats(*kind))
+            .map(|stats| stats.offscreen)
+            .sum();
+        let x = VIEW_RIGHT as i32 + 12;
+        figures::text(area, "outside the camera's view:", (x, 14), 14, white)?;
+        figures::text(
+            area,
+            &format!("{parked} effects parked here,"),
+            (x, 34),
+            14,
+            white,
+        )?;
+        figures::text(area, "not drawn, not updated", (x, 54), 14, white)?;
         // A 100-pixel scale bar (sprites are 56, 32 and 24 px across at scale 1).
         let (x0, yb) = (WIDTH as i32 - 130, y + 8);
         area.draw(&figures::plotters::element::PathElement::new(
@@ -369,40 +414,55 @@ fn annotate(
             else {
                 continue;
             };
-            let x = 60 + i as i32 * 315;
+            let x = 54 + i as i32 * 240;
             figures::text(
                 area,
                 &format!(
-                    "{}: layer {}, {} frames of {:.0} ms",
+                    "{}: layer {}, {} x {:.0} ms",
                     definition.name,
                     definition.layer,
                     definition.frame_count,
                     definition.frame_interval * 1000.0
                 ),
-                (x, y + 28),
+                (x, y + 26),
                 13,
                 white,
             )?;
             figures::text(
                 area,
                 &format!(
-                    "{} live now, of at most {}",
-                    stats.pool.live, definition.max_objects
+                    "{} live ({} off-screen) of {}",
+                    stats.pool.live, stats.offscreen, definition.max_objects
                 ),
-                (x, y + 48),
+                (x, y + 44),
                 12,
                 grey,
             )?;
             figures::text(
                 area,
-                &format!(
-                    "{} spawned, {} finished, {} recycled",
-                    stats.spawns, stats.finished, stats.pool.recycles
-                ),
-                (x, y + 66),
+                &format!("{} spawned, {} recycled", stats.spawns, stats.pool.recycles),
+                (x, y + 60),
                 12,
                 grey,
             )?;
+            let fate = match definition.offscreen {
+                Offscreen::CatchUp => {
+                    format!("off-screen: catch up, {} ended", stats.ended_offscreen)
+                }
+                Offscreen::Pause => "off-screen: pause".to_string(),
+                Offscreen::End => format!("off-screen: end, {} culled", stats.culled),
+                _ => "off-screen: simulate".to_string(),
+            };
+            figures::text(area, &fate, (x, y + 76), 12, grey)?;
+            if stats.follow_ups > 0 {
+                figures::text(
+                    area,
+                    &format!("-> {} smoke follow-ups", stats.follow_ups),
+                    (x, y + 92),
+                    12,
+                    grey,
+                )?;
+            }
         }
         Ok(())
     })?;
@@ -422,6 +482,10 @@ fn render(draw_list: &[DrawItem], sheets: &SpriteSheets, enemies: &[[f32; 2]]) -
         }
     }
     for item in draw_list {
+        assert!(
+            item.position.x <= VIEW_RIGHT + 40.0,
+            "the draw list holds what is in view"
+        );
         let Some(sprite) = sheets
             .frames
             .get(item.kind.index())
@@ -440,7 +504,19 @@ fn render(draw_list: &[DrawItem], sheets: &SpriteSheets, enemies: &[[f32; 2]]) -
                 .chain([255])
         })
         .collect();
-    image::RgbaImage::from_raw(WIDTH, HEIGHT, bytes).expect("the buffer matches the size")
+    let mut image =
+        image::RgbaImage::from_raw(WIDTH, HEIGHT, bytes).expect("the buffer matches the size");
+    // The world outside the camera's view, hatched.
+    for y in 0..HEIGHT {
+        for x in VIEW_RIGHT as u32..WIDTH {
+            let pixel = image.get_pixel_mut(x, y);
+            let stripe = (x + y) % 16 < 2;
+            for c in 0..3 {
+                pixel.0[c] = if stripe { 70 } else { pixel.0[c] / 2 + 10 };
+            }
+        }
+    }
+    image
 }
 
 /// Draws one sprite centred on the item, rotated, scaled and tinted, sampling the

@@ -8,9 +8,10 @@ use pool_core::{
 
 use crate::clock;
 use crate::effect::{Effect, EffectMut, EffectRef, Rgba, Vec2};
-use crate::error::{AddKindError, KindScaleError, SpawnError};
-use crate::kind::{EffectKind, Playback, Timing};
-use crate::lane::Lane;
+use crate::error::{AddKindError, KindScaleError, SpawnError, ViewError};
+use crate::kind::{EffectKind, Offscreen, Playback, Timing};
+use crate::lane::{Lane, NO_LANE, PARKED};
+use crate::view::View;
 
 /// A handle to a live effect: its kind and a generational handle in the kind's
 /// pool. `Copy`, 12 bytes. Stale once the effect finished, was stopped, recycled or
@@ -143,6 +144,14 @@ pub struct KindStats {
     pub follow_ups: u64,
     /// Follow-ups refused (a full strict kind) or undefined (no kind of that name).
     pub follow_ups_refused: u64,
+    /// Live effects off-screen and parked now: paused or catching up (their
+    /// clocks cost an update nothing), or about to end ([`Offscreen::End`]).
+    pub offscreen: usize,
+    /// Effects ended because they were off-screen ([`Offscreen::End`]).
+    pub culled: u64,
+    /// One-shots that ended while off-screen and catching up
+    /// ([`Offscreen::CatchUp`]); counted in `finished` too.
+    pub ended_offscreen: u64,
 }
 
 /// What `Effects` keeps per kind besides its pool. Spawns and stops are not
@@ -162,6 +171,11 @@ struct KindEntry {
     follow_ups_refused: u64,
     /// The clocks of the kind's live effects.
     lane: Lane,
+    culled: u64,
+    ended_offscreen: u64,
+    /// `definition.offscreen` and `definition.cull_radius`, at hand.
+    offscreen: Offscreen,
+    cull_radius: f32,
 }
 
 /// Pooled sprite-animation effects, one pool per kind.
@@ -185,6 +199,8 @@ pub struct Effects {
     next_spawn: u64,
     /// The global time scale, 16.16 fixed point.
     time_scale: u32,
+    /// What is on screen; `None`: everything.
+    view: Option<View>,
 }
 
 impl Default for Effects {
@@ -211,6 +227,7 @@ impl Effects {
             draw_order: Vec::new(),
             next_spawn: 0,
             time_scale: clock::SCALE_ONE,
+            view: None,
         }
     }
 
@@ -258,6 +275,12 @@ impl Effects {
                 name: kind.name.clone(),
                 scale: kind.time_scale,
             })?;
+        if !(kind.cull_radius.is_finite() && kind.cull_radius >= 0.0) {
+            return Err(AddKindError::BadCullRadius {
+                name: kind.name.clone(),
+                radius: kind.cull_radius,
+            });
+        }
         if self.pools.kind(&kind.name).is_some() {
             return Err(AddKindError::DuplicateName(kind.name));
         }
@@ -283,7 +306,6 @@ impl Effects {
             }
         }
         self.kinds.push(KindEntry {
-            definition: kind,
             timing,
             finished: 0,
             reinitialized: 0,
@@ -292,6 +314,11 @@ impl Effects {
             follow_ups: 0,
             follow_ups_refused: 0,
             lane: Lane::default(),
+            culled: 0,
+            ended_offscreen: 0,
+            offscreen: kind.offscreen,
+            cull_radius: kind.cull_radius,
+            definition: kind,
         });
         self.reserve_for_instances();
         self.draw_order.push(id);
@@ -426,6 +453,30 @@ impl Effects {
         kind: KindId,
         at: impl Into<Vec2>,
     ) -> Result<(EffectHandle, EffectMut<'_>), SpawnError> {
+        self.spawn_held(kind, at.into(), 0)
+    }
+
+    /// A spawn held back by `hold` microseconds (at most `START`).
+    #[inline(always)]
+    fn spawn_held(
+        &mut self,
+        kind: KindId,
+        at: Vec2,
+        hold: u32,
+    ) -> Result<(EffectHandle, EffectMut<'_>), SpawnError> {
+        let Some(pool) = self.pools.pool(kind) else {
+            return Err(spawn_failed(kind, None));
+        };
+        // The pool issued the kind: its entry exists.
+        let entry = &self.kinds[kind.index()];
+        if self.settles(entry, pool, at) {
+            let handle = self
+                .spawn_settled(kind, at, hold)
+                .map_err(|error| spawn_failed(kind, Some(error)))?;
+            let handle = EffectHandle(KindHandle::new(kind, handle));
+            let effect = self.get_mut(handle).ok_or(SpawnError::UnknownKind(kind))?;
+            return Ok((handle, effect));
+        }
         let Some(pool) = self.pools.pool_mut(kind) else {
             return Err(spawn_failed(kind, None));
         };
@@ -433,15 +484,58 @@ impl Effects {
             Ok(acquired) => acquired,
             Err(error) => return Err(spawn_failed(kind, Some(error))),
         };
-        effect.start(at.into(), self.next_spawn);
+        effect.start(at, self.next_spawn);
         self.next_spawn += 1;
-        // The pool issued the kind: its entry exists.
         let entry = &mut self.kinds[kind.index()];
-        let clock = entry.lane.start(&mut effect.lane, handle, &entry.timing);
+        // Not parked, and not recycling a parked effect: no other effect moves.
+        let (clock, _) = entry.lane.start(&mut effect.lane, handle, &entry.timing);
+        if hold > 0 {
+            clock.hold(hold);
+        }
         Ok((
             EffectHandle(KindHandle::new(kind, handle)),
             EffectMut { effect, clock },
         ))
+    }
+
+    /// Whether a spawn of `entry`'s kind at `at` takes the slow path: it is
+    /// parked as it starts (off-screen, in a kind that culls), or the pool is
+    /// full and would recycle its oldest effect, which is parked (its clock
+    /// leaves the parked ones, and another parked clock moves).
+    #[inline(always)]
+    fn settles(&self, entry: &KindEntry, pool: &Pool<Effect, PolicyChoice>, at: Vec2) -> bool {
+        if entry.lane.parked.is_empty() && self.view.is_none() {
+            return false;
+        }
+        parks(entry, self.view, at)
+            || (!entry.lane.parked.is_empty()
+                && pool.live_count() == pool.max_objects()
+                && pool
+                    .oldest()
+                    .and_then(|oldest| pool.get(oldest))
+                    .is_some_and(|victim| victim.lane != NO_LANE && victim.lane & PARKED != 0))
+    }
+
+    /// The slow spawn: acquires, starts, fixes the clock that moved, and parks
+    /// the new effect if it starts off-screen. Lends nothing.
+    #[inline(never)]
+    fn spawn_settled(&mut self, kind: KindId, at: Vec2, hold: u32) -> Result<Handle, AcquireError> {
+        let Some(pool) = self.pools.pool_mut(kind) else {
+            return Err(AcquireError::Exhausted { max_objects: 0 });
+        };
+        let (handle, effect) = pool.try_acquire_mut()?;
+        effect.start(at, self.next_spawn);
+        self.next_spawn += 1;
+        let entry = &mut self.kinds[kind.index()];
+        let mut lane = effect.lane;
+        let (clock, moved) = entry.lane.start(&mut lane, handle, &entry.timing);
+        clock.hold(hold);
+        effect.lane = lane;
+        relane(pool, moved);
+        if parks(entry, self.view, at) {
+            park(entry, pool, handle, lane);
+        }
+        Ok(handle)
     }
 
     /// Like [`spawn`](Self::spawn), for an effect that starts `offset` seconds
@@ -479,9 +573,8 @@ impl Effects {
             Ok(micros) if micros <= clock::START => micros as u32,
             _ => return Err(SpawnError::BadOffset(offset)),
         };
-        let (handle, effect) = self.spawn_mut(kind, at)?;
-        effect.clock.hold(micros);
-        Ok(handle)
+        self.spawn_held(kind, at.into(), micros)
+            .map(|(handle, _)| handle)
     }
 
     /// [`spawn`](Self::spawn) by name: a convenience for scripts and tools; games
@@ -635,6 +728,16 @@ impl Effects {
             } else {
                 FollowUp::None
             };
+            entry.lane.time += u64::from(dt);
+            if !entry.lane.parked.is_empty() {
+                match entry.offscreen {
+                    Offscreen::End => end_culled(entry, pool),
+                    Offscreen::CatchUp => {
+                        end_caught_up(entry, pool, kind, follow_up, ending);
+                    }
+                    Offscreen::Simulate | Offscreen::Pause => {}
+                }
+            }
             // The stream: advance every clock, note where one-shots ended.
             for (at, clock) in entry.lane.clocks.iter_mut().enumerate() {
                 if clock.advance(dt, &timing) {
@@ -649,16 +752,7 @@ impl Effects {
                 if let Some(effect) = pool.get(handle) {
                     ending.push((
                         effect.spawn_order(),
-                        Finished {
-                            handle: EffectHandle(KindHandle::new(kind, handle)),
-                            kind,
-                            tag: effect.tag,
-                            position: effect.position,
-                            rotation: effect.rotation,
-                            scale: effect.scale,
-                            tint: effect.tint,
-                            follow_up,
-                        },
+                        finished_event(kind, handle, effect, follow_up),
                     ));
                 }
                 let _ = pool.release(handle);
@@ -682,32 +776,55 @@ impl Effects {
                 continue;
             }
             let from = done.kind.index();
-            let next = self.kinds[from].follow_up.and_then(|next| {
-                let pool = self.pools.pool_mut(next)?;
-                Some((next, pool.try_acquire_mut()))
-            });
-            done.follow_up = match next {
+            let done = *done;
+            let follow_up = match self.kinds[from].follow_up {
                 None => FollowUp::Undefined,
-                Some((_, Err(error))) => FollowUp::Refused(error),
-                Some((next, Ok((handle, effect)))) => {
-                    effect.start(done.position, self.next_spawn);
-                    let entry = &mut self.kinds[next.index()];
-                    entry.lane.start(&mut effect.lane, handle, &entry.timing);
-                    effect.rotation = done.rotation;
-                    effect.scale = done.scale;
-                    effect.tint = done.tint;
-                    effect.tag = done.tag;
-                    self.next_spawn += 1;
-                    FollowUp::Spawned(EffectHandle(KindHandle::new(next, handle)))
-                }
+                Some(next) => match self.spawn_follow_up(next, &done) {
+                    Ok(handle) => FollowUp::Spawned(EffectHandle(KindHandle::new(next, handle))),
+                    Err(error) => FollowUp::Refused(error),
+                },
             };
+            self.finished[at].follow_up = follow_up;
             let entry = &mut self.kinds[from];
-            if matches!(done.follow_up, FollowUp::Spawned(_)) {
+            if matches!(follow_up, FollowUp::Spawned(_)) {
                 entry.follow_ups += 1;
             } else {
                 entry.follow_ups_refused += 1;
             }
         }
+    }
+
+    /// Starts the follow-up of `done`, of kind `kind`, where and as `done` was.
+    #[inline(always)]
+    fn spawn_follow_up(&mut self, kind: KindId, done: &Finished) -> Result<Handle, AcquireError> {
+        fn dress(effect: &mut Effect, done: &Finished) {
+            effect.rotation = done.rotation;
+            effect.scale = done.scale;
+            effect.tint = done.tint;
+            effect.tag = done.tag;
+        }
+        let unknown = AcquireError::Exhausted { max_objects: 0 };
+        let pool = self.pools.pool(kind).ok_or(unknown)?;
+        let entry = &self.kinds[kind.index()];
+        if self.settles(entry, pool, done.position) {
+            let handle = self.spawn_settled(kind, done.position, 0)?;
+            if let Some(effect) = self
+                .pools
+                .pool_mut(kind)
+                .and_then(|pool| pool.get_mut(handle))
+            {
+                dress(effect, done);
+            }
+            return Ok(handle);
+        }
+        let pool = self.pools.pool_mut(kind).ok_or(unknown)?;
+        let (handle, effect) = pool.try_acquire_mut()?;
+        effect.start(done.position, self.next_spawn);
+        self.next_spawn += 1;
+        dress(effect, done);
+        let entry = &mut self.kinds[kind.index()];
+        entry.lane.start(&mut effect.lane, handle, &entry.timing);
+        Ok(handle)
     }
 
     /// How fast every effect runs (1 by default; 0 pauses them all: a pause
@@ -780,6 +897,53 @@ impl Effects {
             .map(|entry| clock::scale_to_f32(entry.time_scale))
     }
 
+    /// Sets what is on screen (`None`: everything, the default), and sorts every
+    /// live effect of the kinds that cull ([`EffectKind::offscreen`]) into on-
+    /// and off-screen now: off-screen ones are parked (their clocks stop, and
+    /// updates do not touch them), parked ones back in view run again (caught
+    /// up, for [`Offscreen::CatchUp`]). The draw list holds only effects in the
+    /// view. An effect's place is decided when it spawns and at each
+    /// `set_view`; an effect the game moves keeps its place until the next
+    /// `set_view`. A game with a moving camera calls this once a frame, before
+    /// `update`: that costs a pass over the culling kinds' live effects,
+    /// reading each one's position (see the crate docs' "Culling").
+    ///
+    /// # Errors
+    /// [`ViewError`] for a corner that is NaN or infinite, or `min` above
+    /// `max`; the view and every effect are unchanged.
+    ///
+    /// ```
+    /// use pool_effects::{DrawList, EffectKind, Effects, Offscreen, View};
+    ///
+    /// let mut effects = Effects::new();
+    /// let smoke = effects.add_kind(EffectKind::new("smoke", 10, 0.1).offscreen(Offscreen::CatchUp))?;
+    /// let near = effects.spawn(smoke, [10.0, 10.0])?;
+    /// let far = effects.spawn(smoke, [900.0, 10.0])?;
+    /// effects.set_view(View::new([0.0, 0.0], [320.0, 180.0]))?;
+    /// effects.update(0.25)?;
+    /// assert_eq!(DrawList::new().fill(&effects).len(), 1, "only the near one is drawn");
+    /// assert_eq!(effects.get(far).unwrap().frame(), 0, "parked");
+    /// effects.set_view(View::new([600.0, 0.0], [920.0, 180.0]))?; // the camera pans
+    /// assert_eq!(effects.get(far).unwrap().frame(), 2, "caught up: 0.25 s in");
+    /// assert_eq!(effects.get(near).unwrap().frame(), 2, "parked now, at the frame it had");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_view(&mut self, view: impl Into<Option<View>>) -> Result<(), ViewError> {
+        let view = view.into().map(View::validate).transpose()?;
+        self.view = view;
+        for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
+            if entry.offscreen != Offscreen::Simulate {
+                sort_into_view(entry, pool, view);
+            }
+        }
+        Ok(())
+    }
+
+    /// What is on screen, as last set; `None`: everything.
+    pub fn view(&self) -> Option<View> {
+        self.view
+    }
+
     /// Moves the finished list of the last update into `out` (cleared first) and
     /// leaves [`finished`](Self::finished) empty: for a game that spawns or stops
     /// effects while it reads them, which a loop over `finished()` cannot (it
@@ -841,12 +1005,19 @@ impl Effects {
         self.pools.pool(kind)
     }
 
-    /// The frame an effect of `kind` shows (the draw list's reading).
+    /// The frame an effect of `kind` shows, `None` if it is not drawn: parked,
+    /// or outside the view (the draw list's reading).
     #[inline]
     pub(crate) fn frame_of(&self, kind: KindId, handle: Handle, effect: &Effect) -> Option<u32> {
-        self.kinds[kind.index()]
+        let entry = &self.kinds[kind.index()];
+        if let Some(view) = self.view
+            && !view.contains(effect.position, entry.cull_radius)
+        {
+            return None;
+        }
+        entry
             .lane
-            .get(effect.lane, handle)
+            .running(effect.lane, handle)
             .map(|clock| clock.frame)
     }
 
@@ -890,9 +1061,12 @@ impl Effects {
             // reinitialize.
             spawns: pool.acquires,
             finished: entry.finished,
-            stopped: pool.releases - entry.finished - entry.reinitialized,
+            stopped: pool.releases - entry.finished - entry.reinitialized - entry.culled,
             follow_ups: entry.follow_ups,
             follow_ups_refused: entry.follow_ups_refused,
+            offscreen: entry.lane.parked.len(),
+            culled: entry.culled,
+            ended_offscreen: entry.ended_offscreen,
         })
     }
 
@@ -1025,6 +1199,164 @@ impl Effects {
             pool.reinitialize();
             entry.lane.clear();
         }
+    }
+}
+
+/// Whether an effect of `entry`'s kind at `at` is parked: off-screen in a kind
+/// that culls.
+#[inline(always)]
+fn parks(entry: &KindEntry, view: Option<View>, at: Vec2) -> bool {
+    entry.offscreen != Offscreen::Simulate
+        && view.is_some_and(|view| !view.contains(at, entry.cull_radius))
+}
+
+/// Tells the effect whose clock moved where it now is.
+#[inline]
+fn relane(pool: &mut Pool<Effect, PolicyChoice>, moved: Option<(Handle, u32)>) {
+    if let Some((handle, lane)) = moved
+        && let Some(effect) = pool.get_mut(handle)
+    {
+        effect.lane = lane;
+    }
+}
+
+/// Parks the running effect of `handle`, whose clock is at `lane`, and notes
+/// when a catching-up one-shot would end.
+fn park(entry: &mut KindEntry, pool: &mut Pool<Effect, PolicyChoice>, handle: Handle, lane: u32) {
+    let (parked, moved) = entry.lane.park(lane);
+    if let Some(effect) = pool.get_mut(handle) {
+        effect.lane = parked;
+    }
+    relane(pool, moved);
+    if entry.offscreen != Offscreen::CatchUp {
+        return;
+    }
+    let at = (parked & !PARKED) as usize;
+    let timing = entry.timing;
+    if let Some(deadline) = entry.lane.parked[at].deadline(&timing) {
+        entry
+            .lane
+            .note_deadline(deadline, handle, |deadline, handle, lane| {
+                still_due(pool, lane, &timing, deadline, handle).is_some()
+            });
+    }
+}
+
+/// Where the parked clock of `handle` is, if it is parked and `deadline` is
+/// still when it ends (it did not come back, end, or get parked again since).
+fn still_due(
+    pool: &Pool<Effect, PolicyChoice>,
+    lane: &Lane,
+    timing: &Timing,
+    deadline: u64,
+    handle: Handle,
+) -> Option<u32> {
+    let effect = pool.get(handle)?;
+    let at = effect.lane;
+    if at == NO_LANE || at & PARKED == 0 {
+        return None;
+    }
+    let index = (at & !PARKED) as usize;
+    (lane.parked_handles.get(index) == Some(&handle)
+        && lane.parked[index].deadline(timing) == Some(deadline))
+    .then_some(at)
+}
+
+/// Sorts one culling kind's live effects into running (in `view`) and parked.
+fn sort_into_view(
+    entry: &mut KindEntry,
+    pool: &mut Pool<Effect, PolicyChoice>,
+    view: Option<View>,
+) {
+    let radius = entry.cull_radius;
+    let seen = |pool: &Pool<Effect, PolicyChoice>, handle: Handle| {
+        view.is_none_or(|view| {
+            pool.get(handle)
+                .is_some_and(|effect| view.contains(effect.position, radius))
+        })
+    };
+    let catch_up = entry.offscreen == Offscreen::CatchUp;
+    let timing = entry.timing;
+    // Parked ones in view run again, at the end of the running clocks...
+    let mut at = 0;
+    while at < entry.lane.parked.len() {
+        let handle = entry.lane.parked_handles[at];
+        if !seen(pool, handle) {
+            at += 1;
+            continue;
+        }
+        let (lane, moved) = entry.lane.unpark(at as u32 | PARKED, &timing, catch_up);
+        if let Some(effect) = pool.get_mut(handle) {
+            effect.lane = lane;
+        }
+        relane(pool, moved);
+    }
+    // ...where this pass finds them in view.
+    let mut at = 0;
+    while at < entry.lane.clocks.len() {
+        let handle = entry.lane.handles[at];
+        if seen(pool, handle) {
+            at += 1;
+            continue;
+        }
+        park(entry, pool, handle, at as u32);
+    }
+}
+
+/// Ends every parked effect of an [`Offscreen::End`] kind: released, no event.
+fn end_culled(entry: &mut KindEntry, pool: &mut Pool<Effect, PolicyChoice>) {
+    for handle in entry.lane.parked_handles.drain(..) {
+        if pool.release(handle).is_ok() {
+            entry.culled += 1;
+        }
+    }
+    entry.lane.parked.clear();
+    entry.lane.deadlines.clear();
+}
+
+/// Ends the parked one-shots of an [`Offscreen::CatchUp`] kind whose end has
+/// come in kind time, as the update would have had they run.
+fn end_caught_up(
+    entry: &mut KindEntry,
+    pool: &mut Pool<Effect, PolicyChoice>,
+    kind: KindId,
+    follow_up: FollowUp,
+    ending: &mut Vec<(u64, Finished)>,
+) {
+    let timing = entry.timing;
+    while let Some(&core::cmp::Reverse((deadline, handle))) = entry.lane.deadlines.peek() {
+        if deadline > entry.lane.time {
+            break;
+        }
+        entry.lane.deadlines.pop();
+        let Some(at) = still_due(pool, &entry.lane, &timing, deadline, handle) else {
+            continue;
+        };
+        let moved = entry.lane.remove(at).map(|other| (other, at));
+        relane(pool, moved);
+        if let Some(effect) = pool.get(handle) {
+            ending.push((
+                effect.spawn_order(),
+                finished_event(kind, handle, effect, follow_up),
+            ));
+        }
+        let _ = pool.release(handle);
+        entry.ended_offscreen += 1;
+    }
+}
+
+/// The finished event of an effect that ended.
+#[inline]
+fn finished_event(kind: KindId, handle: Handle, effect: &Effect, follow_up: FollowUp) -> Finished {
+    Finished {
+        handle: EffectHandle(KindHandle::new(kind, handle)),
+        kind,
+        tag: effect.tag,
+        position: effect.position,
+        rotation: effect.rotation,
+        scale: effect.scale,
+        tint: effect.tint,
+        follow_up,
     }
 }
 

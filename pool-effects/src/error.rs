@@ -40,6 +40,13 @@ pub enum AddKindError {
         /// The scale given.
         scale: f32,
     },
+    /// The kind's cull radius is NaN, infinite or negative.
+    BadCullRadius {
+        /// The kind's name.
+        name: String,
+        /// The radius given.
+        radius: f32,
+    },
     /// The kind's pool sizes are invalid.
     Pool {
         /// The kind's name.
@@ -70,6 +77,10 @@ impl fmt::Display for AddKindError {
             Self::BadTimeScale { name, scale } => write!(
                 f,
                 "effect kind {name:?} has time scale {scale} (must be finite and at least 0)"
+            ),
+            Self::BadCullRadius { name, radius } => write!(
+                f,
+                "effect kind {name:?} has cull radius {radius} (must be finite and at least 0)"
             ),
             Self::Pool { name, error } => write!(f, "effect kind {name:?}: {error}"),
             Self::TooManyKinds => write!(
@@ -165,3 +176,45 @@ impl fmt::Display for SpawnError {
 }
 
 impl std::error::Error for SpawnError {}
+
+/// Why [`Effects::set_view`](crate::Effects::set_view) kept the view it had.
+///
+/// ```
+/// use pool_effects::{Effects, View, ViewError};
+///
+/// let mut effects = Effects::new();
+/// let flipped = View::new([10.0, 0.0], [0.0, 10.0]);
+/// assert!(matches!(effects.set_view(flipped), Err(ViewError::Inverted { .. })));
+/// let broken = View::new([f32::NAN, 0.0], [1.0, 1.0]);
+/// assert!(matches!(effects.set_view(broken), Err(ViewError::NotFinite { .. })));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum ViewError {
+    /// A corner has a NaN or infinite coordinate.
+    NotFinite {
+        /// The view given.
+        view: crate::View,
+    },
+    /// `min` is above `max` on an axis.
+    Inverted {
+        /// The view given.
+        view: crate::View,
+    },
+}
+
+impl fmt::Display for ViewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (what, view) = match self {
+            Self::NotFinite { view } => ("has a coordinate that is not finite", view),
+            Self::Inverted { view } => ("has min above max", view),
+        };
+        write!(
+            f,
+            "view ({}, {})..({}, {}) {what}",
+            view.min.x, view.min.y, view.max.x, view.max.y
+        )
+    }
+}
+
+impl std::error::Error for ViewError {}

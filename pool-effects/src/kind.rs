@@ -19,6 +19,40 @@ pub enum Playback {
     Loop,
 }
 
+/// What an effect of a kind does while it is off-screen (outside the
+/// [`View`](crate::View) given to [`Effects::set_view`](crate::Effects::set_view)),
+/// Unity's particle culling modes and Godot's visibility rectangle. Off-screen
+/// effects are never drawn; what differs is what their clocks do. See the crate
+/// docs' "Culling".
+///
+/// ```
+/// use pool_effects::{EffectKind, Offscreen};
+///
+/// let smoke = EffectKind::new("smoke", 8, 0.1).offscreen(Offscreen::CatchUp);
+/// assert_eq!(smoke.offscreen, Offscreen::CatchUp);
+/// assert_eq!(EffectKind::new("spark", 4, 0.05).offscreen, Offscreen::Simulate);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Offscreen {
+    /// Its clock runs as on screen (Unity's "Always Simulate"); the default.
+    /// Every update pays for it.
+    #[default]
+    Simulate,
+    /// Its clock stops, and runs on from where it stopped when the effect is
+    /// back on screen (Unity's "Pause"). An update does not touch it.
+    Pause,
+    /// Its clock stops, and on return jumps to where it would be had it run
+    /// (Unity's "Pause and Catch-up"): the right frame, for loops too. A
+    /// one-shot whose end comes while it is off-screen ends then, in that
+    /// update, as if it had run: finished event, follow-up, back to its pool.
+    /// An update touches it only then.
+    CatchUp,
+    /// It ends, in the next update, with no finished event and no follow-up,
+    /// like [`Effects::stop`](crate::Effects::stop); counted in
+    /// [`KindStats::culled`](crate::KindStats::culled).
+    End,
+}
+
 /// The definition of an effect kind, given to
 /// [`Effects::add_kind`](crate::Effects::add_kind) and validated there. Like kira's
 /// settings structs, its fields are public and each has a builder method of the
@@ -65,6 +99,12 @@ pub struct EffectKind {
     /// the kind), on top of the global scale and each effect's own; see
     /// [`EffectKind::time_scale`].
     pub time_scale: f32,
+    /// What an off-screen effect of this kind does; see [`Offscreen`].
+    pub offscreen: Offscreen,
+    /// How far from its position an effect of this kind can be seen, in world
+    /// units (half its sprite's diagonal, say): it counts as on screen while its
+    /// position is within the view grown by this much on every side. 0 by default.
+    pub cull_radius: f32,
 }
 
 impl EffectKind {
@@ -88,6 +128,8 @@ impl EffectKind {
             policy: PolicyChoice::RecycleOldest,
             follow_up: None,
             time_scale: 1.0,
+            offscreen: Offscreen::Simulate,
+            cull_radius: 0.0,
         }
     }
 
@@ -189,6 +231,46 @@ impl EffectKind {
     /// ```
     pub fn follow_up(mut self, name: impl Into<String>) -> Self {
         self.follow_up = Some(name.into());
+        self
+    }
+}
+
+impl EffectKind {
+    /// What an off-screen effect of this kind does (see [`Offscreen`]).
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects, Offscreen, View};
+    ///
+    /// let mut effects = Effects::new();
+    /// let fire = effects.add_kind(EffectKind::new("fire", 4, 0.1).looping().offscreen(Offscreen::Pause))?;
+    /// effects.set_view(View::new([0.0, 0.0], [100.0, 100.0]))?;
+    /// let far = effects.spawn(fire, [500.0, 0.0])?;
+    /// effects.update(0.25)?;
+    /// assert_eq!(effects.get(far).unwrap().frame(), 0, "paused off-screen");
+    /// assert_eq!(effects.stats(fire).unwrap().offscreen, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn offscreen(mut self, offscreen: Offscreen) -> Self {
+        self.offscreen = offscreen;
+        self
+    }
+
+    /// How far from its position an effect of this kind can be seen (see
+    /// [`EffectKind::cull_radius`](Self#structfield.cull_radius)). A NaN,
+    /// infinite or negative radius is refused by `add_kind`.
+    ///
+    /// ```
+    /// use pool_effects::{EffectKind, Effects, Offscreen, View};
+    ///
+    /// let mut effects = Effects::new();
+    /// let boom = effects.add_kind(EffectKind::new("boom", 4, 0.1).offscreen(Offscreen::Pause).cull_radius(20.0))?;
+    /// effects.set_view(View::new([0.0, 0.0], [100.0, 100.0]))?;
+    /// effects.spawn(boom, [110.0, 50.0])?; // its sprite reaches into the view
+    /// assert_eq!(effects.stats(boom).unwrap().offscreen, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cull_radius(mut self, radius: f32) -> Self {
+        self.cull_radius = radius;
         self
     }
 }

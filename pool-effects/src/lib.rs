@@ -134,12 +134,13 @@ mod effects;
 mod error;
 mod kind;
 mod lane;
+mod view;
 
 pub use draw::{DrawItem, DrawList};
 pub use effect::{Effect, EffectMut, EffectRef, Rgba, Vec2};
 pub use effects::{EffectHandle, Effects, Finished, FollowUp, KindStats};
-pub use error::{AddKindError, KindScaleError, SpawnError};
-pub use kind::{EffectKind, Playback};
+pub use error::{AddKindError, KindScaleError, SpawnError, ViewError};
+pub use kind::{EffectKind, Offscreen, Playback};
 /// The vector types of [`Vec2`], for converting from your math library.
 pub use mint;
 /// Types of `pool_core` that this crate's signatures expose.
@@ -147,6 +148,7 @@ pub use pool_core::{
     AcquireError, ConfigError, KindId, MAX_OBJECTS_LIMIT, PolicyChoice, PoolStats, StaleHandle,
     TimeError,
 };
+pub use view::View;
 
 /// The longest a kind's animation (`frame_count * frame_interval`) may last, in
 /// seconds (71 minutes): clocks count microseconds in a `u32`, which keeps a

@@ -1,8 +1,11 @@
-//! Model-based test: random spawn / stop / update / destroy / time-scale sequences
-//! applied to `Effects` and to a plain model (a `Vec` of live effects per kind with
-//! exact microsecond clocks, and each kind's follow-up), compared after every step.
+//! Model-based test: random spawn / stop / update / destroy / time-scale / view
+//! sequences applied to `Effects` and to a plain model (a `Vec` of live effects
+//! per kind with exact microsecond clocks, each kind's follow-up, and which
+//! effects are parked off-screen since when), compared after every step.
 
-use pool_effects::{DrawList, EffectHandle, EffectKind, Effects, FollowUp, KindId};
+use pool_effects::{
+    DrawList, EffectHandle, EffectKind, Effects, FollowUp, KindId, Offscreen, View,
+};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -17,6 +20,8 @@ struct KindSpec {
     follow: Option<u8>,
     /// The kind's time scale in halves: 0, 0.5, 1 or 1.5.
     scale_halves: u64,
+    offscreen: Offscreen,
+    cull_radius: f32,
 }
 
 fn kind_spec() -> impl Strategy<Value = KindSpec> {
@@ -29,9 +34,16 @@ fn kind_spec() -> impl Strategy<Value = KindSpec> {
         any::<bool>(),
         prop::option::of(any::<u8>()),
         prop_oneof![3 => Just(2u64), 1 => 0..4u64],
+        prop_oneof![
+            2 => Just(Offscreen::Simulate),
+            1 => Just(Offscreen::Pause),
+            3 => Just(Offscreen::CatchUp),
+            1 => Just(Offscreen::End),
+        ],
+        prop_oneof![Just(0.0f32), Just(3.0f32)],
     )
         .prop_map(
-            |(frames, interval_ms, layer, looping, max, strict, follow, scale_halves)| KindSpec {
+            |(
                 frames,
                 interval_ms,
                 layer,
@@ -40,6 +52,19 @@ fn kind_spec() -> impl Strategy<Value = KindSpec> {
                 strict,
                 follow,
                 scale_halves,
+                offscreen,
+                cull_radius,
+            )| KindSpec {
+                frames,
+                interval_ms,
+                layer,
+                looping,
+                max,
+                strict,
+                follow,
+                scale_halves,
+                offscreen,
+                cull_radius,
             },
         )
 }
@@ -57,6 +82,8 @@ enum Op {
     /// A kind's time scale, in halves.
     SetKindScale(usize, u8),
     DestroyKind(usize),
+    /// The view: effects' y from `a` to `a + w` (their x is within it), or none.
+    SetView(Option<(u8, u8)>),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -68,6 +95,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..4u8).prop_map(Op::SetGlobalScale),
         1 => (any::<usize>(), 0..4u8).prop_map(|(k, s)| Op::SetKindScale(k, s)),
         1 => any::<usize>().prop_map(Op::DestroyKind),
+        2 => prop::option::weighted(0.85, (0..120u8, 0..60u8)).prop_map(Op::SetView),
     ]
 }
 
@@ -81,6 +109,36 @@ struct ModelEffect {
     elapsed: i64,
     /// Time scale in halves: 0, 0.5, 1 or 1.5.
     scale_halves: u64,
+    /// Parked off-screen: the kind's time then, and the scale it ran at.
+    parked: Option<(u64, u64)>,
+}
+
+/// The view of `Op::SetView`.
+fn view_of(a: u8, w: u8) -> View {
+    View::new([-1.0, f32::from(a)], [10.0, f32::from(a) + f32::from(w)])
+}
+
+fn seen(spec: &KindSpec, view: Option<View>, at: [f32; 2]) -> bool {
+    view.is_none_or(|view| view.contains(at, spec.cull_radius))
+}
+
+/// Whether an effect of `spec` at `at` starts parked.
+fn parks(spec: &KindSpec, view: Option<View>, at: [f32; 2]) -> bool {
+    spec.offscreen != Offscreen::Simulate && !seen(spec, view, at)
+}
+
+/// A parked effect back in view: caught up by the kind time it missed.
+fn unpark(spec: &KindSpec, e: &mut ModelEffect, kind_time: u64) {
+    let Some((since, halves)) = e.parked.take() else {
+        return;
+    };
+    if spec.offscreen == Offscreen::CatchUp {
+        e.elapsed += ((kind_time - since) * halves / 2) as i64;
+        let duration = i64::from(spec.interval_ms) * 1000 * i64::from(spec.frames);
+        if spec.looping && e.elapsed >= duration {
+            e.elapsed %= duration;
+        }
+    }
 }
 
 fn frame_of(spec: &KindSpec, e: &ModelEffect) -> u32 {
@@ -104,6 +162,7 @@ proptest! {
             if spec.looping { kind = kind.looping(); }
             if spec.strict { kind = kind.strict(); }
             kind = kind.time_scale(spec.scale_halves as f32 / 2.0);
+            kind = kind.offscreen(spec.offscreen).cull_radius(spec.cull_radius);
             if let Some(follow) = spec.follow {
                 kind = kind.follow_up(format!("k{}", usize::from(follow) % (specs.len() + 1)));
             }
@@ -121,6 +180,10 @@ proptest! {
         let mut next_order = 0u64;
         // Per kind: follow-ups started, and refused or undefined.
         let mut follow_counts = vec![(0u64, 0u64); specs.len()];
+        let mut view: Option<View> = None;
+        let mut kind_time = vec![0u64; specs.len()];
+        // Per kind: culled, and ended while parked.
+        let mut cull_counts = vec![(0u64, 0u64); specs.len()];
 
         for op in ops {
             match op {
@@ -140,7 +203,8 @@ proptest! {
                         stale.push(live[k].remove(0).handle);
                     }
                     let handle = result.unwrap();
-                    live[k].push(ModelEffect { handle, order: next_order, at, elapsed: -i64::from(offset_ms) * 1000, scale_halves: 2 });
+                    let parked = parks(&specs[k], view, at).then_some((kind_time[k], 2));
+                    live[k].push(ModelEffect { handle, order: next_order, at, elapsed: -i64::from(offset_ms) * 1000, scale_halves: 2, parked });
                     next_order += 1;
                 }
                 Op::Stop(i) => {
@@ -165,9 +229,29 @@ proptest! {
                         let mut kept = Vec::new();
                         // Each scale floors to the microsecond: global, kind, effect.
                         let kind_dt = dt * global_scale / 2 * kind_scale[k] / 2;
+                        kind_time[k] += kind_dt;
                         for mut e in live[k].drain(..) {
-                            e.elapsed += (kind_dt * e.scale_halves / 2) as i64;
                             let duration = duration as i64;
+                            if let Some((since, halves)) = e.parked {
+                                match spec.offscreen {
+                                    Offscreen::End => {
+                                        cull_counts[k].0 += 1;
+                                        stale.push(e.handle);
+                                        continue;
+                                    }
+                                    Offscreen::CatchUp if !spec.looping
+                                        && e.elapsed + ((kind_time[k] - since) * halves / 2) as i64 >= duration => {
+                                        cull_counts[k].1 += 1;
+                                        expected_finished.push((k, e.handle, e.at));
+                                        stale.push(e.handle);
+                                        continue;
+                                    }
+                                    _ => {}
+                                }
+                                kept.push(e);
+                                continue;
+                            }
+                            e.elapsed += (kind_dt * e.scale_halves / 2) as i64;
                             if e.elapsed >= duration {
                                 if spec.looping {
                                     e.elapsed %= duration;
@@ -208,7 +292,8 @@ proptest! {
                                     return Err(TestCaseError::fail(format!("expected a follow-up, got {:?}", done.follow_up)));
                                 };
                                 prop_assert_eq!(handle.kind(), ids[j]);
-                                live[j].push(ModelEffect { handle, order: next_order, at, elapsed: 0, scale_halves: 2 });
+                                let parked = parks(&specs[j], view, at).then_some((kind_time[j], 2));
+                                live[j].push(ModelEffect { handle, order: next_order, at, elapsed: 0, scale_halves: 2, parked });
                                 next_order += 1;
                                 follow_counts[k].0 += 1;
                             }
@@ -233,6 +318,20 @@ proptest! {
                     effects.set_kind_time_scale(ids[k], f32::from(halves) / 2.0).unwrap();
                     kind_scale[k] = u64::from(halves);
                 }
+                Op::SetView(rect) => {
+                    view = rect.map(|(a, w)| view_of(a, w));
+                    effects.set_view(view).unwrap();
+                    for (k, spec) in specs.iter().enumerate() {
+                        if spec.offscreen == Offscreen::Simulate { continue; }
+                        for e in &mut live[k] {
+                            if seen(spec, view, e.at) {
+                                unpark(spec, e, kind_time[k]);
+                            } else if e.parked.is_none() {
+                                e.parked = Some((kind_time[k], e.scale_halves));
+                            }
+                        }
+                    }
+                }
                 Op::DestroyKind(k) => {
                     let k = k % specs.len();
                     effects.destroy_kind(ids[k]).unwrap();
@@ -245,6 +344,8 @@ proptest! {
                 let stats = effects.stats(ids[k]).unwrap();
                 prop_assert_eq!(stats.pool.live, live[k].len());
                 prop_assert_eq!((stats.follow_ups, stats.follow_ups_refused), follow_counts[k]);
+                prop_assert_eq!((stats.culled, stats.ended_offscreen), cull_counts[k]);
+                prop_assert_eq!(stats.offscreen, live[k].iter().filter(|e| e.parked.is_some()).count());
                 prop_assert!(stats.pool.live <= spec.max);
                 for e in &live[k] {
                     let effect = effects.get(e.handle).unwrap();
@@ -263,7 +364,11 @@ proptest! {
             let mut expected: Vec<(i32, u64, EffectHandle, u32)> = live
                 .iter()
                 .enumerate()
-                .flat_map(|(k, es)| es.iter().map(move |e| (specs[k].layer, e.order, e.handle, frame_of(&specs[k], e))))
+                .flat_map(|(k, es)| {
+                    es.iter()
+                        .filter(move |e| e.parked.is_none() && seen(&specs[k], view, e.at))
+                        .map(move |e| (specs[k].layer, e.order, e.handle, frame_of(&specs[k], e)))
+                })
                 .collect();
             expected.sort_by_key(|(layer, order, _, _)| (*layer, *order));
             let drawn: Vec<(i32, u64, EffectHandle, u32)> = DrawList::new().fill(&effects)
