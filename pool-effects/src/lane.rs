@@ -147,7 +147,7 @@ impl Lane {
     /// one at the end. A recycled effect that was parked leaves the parked
     /// clocks: the handle of the parked clock moved into its place is returned
     /// with that place, for the caller to update that effect's `lane`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn start(
         &mut self,
         lane: &mut u32,

@@ -94,6 +94,35 @@
 //! loops do not chain. A game that chains by hand moves the events out with
 //! [`Effects::take_finished`] and spawns while it reads them.
 //!
+//! # Culling
+//! A level can hold thousands of effects and pay only for the ones on screen, as
+//! Unity's particle culling modes and Godot's visibility rectangle allow. The game
+//! gives the [`View`] (the camera's rectangle, in the effects' coordinates) with
+//! [`Effects::set_view`], and each kind says what its effects do off-screen
+//! ([`EffectKind::offscreen`], with [`EffectKind::cull_radius`] for the sprite's
+//! reach):
+//!
+//! | [`Offscreen`] | Unity | off-screen, the clock | cost per update |
+//! |---|---|---|---|
+//! | `Simulate` (default) | Always Simulate | runs | as on screen |
+//! | `Pause` | Pause | stops; runs on from there on return | none |
+//! | `CatchUp` | Pause and Catch-up | stops; on return jumps to where it would be | none, but for a one-shot's end |
+//! | `End` | (none) | the effect ends at the next update, no event | once |
+//!
+//! The draw list holds only effects in the view, whatever the mode. An effect of
+//! a kind that culls is placed (running or parked) when it spawns and at each
+//! `set_view`; a parked effect's clock leaves the array that updates stream, so
+//! an update never reads it. A catching-up one-shot whose end comes off-screen
+//! ends in the update that reaches it, as if it had run: its finished event, its
+//! follow-up, back to its pool (a min-heap of the kinds' times at which parked
+//! one-shots end; one peek per kind per update). [`KindStats`] counts the
+//! parked effects (`offscreen`), the ended ones (`culled`) and the one-shots
+//! that ended off-screen (`ended_offscreen`).
+//!
+//! A camera that moves calls `set_view` once a frame; that pass reads the
+//! position of every live effect of the culling kinds. An effect the game moves
+//! through [`Effects::get_mut`] keeps its place until the next `set_view`.
+//!
 //! # Costs
 //! `spawn`, `stop`, `get`, `contains` are O(1); `update` and [`DrawList::fill`] are
 //! O(live) (the draw list merges kinds that share a layer by spawn order); none
