@@ -12,6 +12,7 @@ use core::marker::PhantomData;
 use slotmap::Key;
 
 use crate::error::{AcquireError, StaleHandle};
+use crate::generation;
 use crate::handle::{self, Handle};
 use crate::iter::{Iter, IterMut};
 use crate::lifecycle::Hooks;
@@ -157,9 +158,37 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     #[inline(always)]
     pub fn try_acquire_mut(&mut self) -> Result<(K, &mut T), AcquireError> {
-        let handle = self.try_acquire()?;
-        let (index, _) = handle::split(handle);
-        match self.slots[index as usize].value.as_mut() {
+        let index = match self.pop_idle() {
+            Some(index) => index,
+            None => match self.make_room() {
+                Some(index) => index,
+                None => return Err(self.refusal()),
+            },
+        };
+        if self.hooks.on_acquire.is_some() {
+            let handle = self.activate_hooked(index);
+            return match self.slots[index as usize].value.as_mut() {
+                Some(object) => Ok((handle, object)),
+                // A live slot always holds its object.
+                None => Err(AcquireError::InvalidVictim),
+            };
+        }
+        // `activate` and the lookup in one pass over the slots: each index is
+        // checked against the slice's length once.
+        let slots = self.slots.as_mut_slice();
+        let tail = slots[SENTINEL as usize].prev;
+        slots[tail as usize].next = index;
+        slots[SENTINEL as usize].prev = index;
+        let slot = &mut slots[index as usize];
+        slot.generation = generation::on_acquire(slot.generation);
+        slot.prev = tail;
+        slot.next = SENTINEL;
+        self.live += 1;
+        if self.live > self.stats.peak_live {
+            self.stats.peak_live = self.live;
+        }
+        let handle = handle::make(index, slot.generation);
+        match slot.value.as_mut() {
             Some(object) => Ok((handle, object)),
             // A live slot always holds its object.
             None => Err(AcquireError::InvalidVictim),
@@ -325,17 +354,39 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     #[inline(always)]
     pub fn release(&mut self, handle: K) -> Result<(), StaleHandle> {
-        match self.live_index(handle) {
-            Some(index) => {
+        let (index, generation) = handle::split(handle);
+        let slots = self.slots.as_mut_slice();
+        // Handle generations are odd, so a match means the slot is live.
+        let Some(slot) = slots
+            .get(index as usize)
+            .filter(|s| s.generation == generation)
+        else {
+            self.stats.stale_handle_uses += 1;
+            return Err(StaleHandle);
+        };
+        let (prev, next) = (slot.prev, slot.next);
+        // Counted here, where the compiler keeps the fast path shortest; the
+        // slow path counts only once its hook has returned.
+        self.stats.releases += 1;
+        match generation::on_release(generation) {
+            Some(idle) if self.hooks.on_release.is_none() => {
+                // `deactivate` in one pass over the slots.
+                slots[prev as usize].next = next;
+                slots[next as usize].prev = prev;
+                let slot = &mut slots[index as usize];
+                slot.generation = idle;
+                slot.next = self.idle_head;
+                self.idle_head = index;
+                self.live -= 1;
+            }
+            // A hook to run, or a slot to retire.
+            _ => {
+                self.stats.releases -= 1;
                 self.deactivate(index);
                 self.stats.releases += 1;
-                Ok(())
-            }
-            None => {
-                self.stats.stale_handle_uses += 1;
-                Err(StaleHandle)
             }
         }
+        Ok(())
     }
 
     /// Gives a live object a new handle and makes it the newest: exactly a
