@@ -55,12 +55,17 @@
 //! **Start latency** ([`start_latencies`]): frames from a play to its first
 //! sample in the output, fresh, recycled, stolen and taken over.
 
+mod arena_cases;
 mod audio_cases;
 mod bevy_cases;
 mod compare;
 mod effects_cases;
 mod pool_cases;
 
+pub use arena_cases::{
+    ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, ArenaOp, Blob, OBJECT_BYTES, SIZE_CONTAINERS,
+    SlabHalfLive, arena_case, size_case,
+};
 pub use audio_cases::{
     AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, KiraRender, LimiterSecond, RenderSecond,
     StartCase, VoicesRender, start_latencies,
@@ -273,7 +278,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "virtual_render" => Box::new(VoicesRender::new(300, true)),
         "bevy_frame" => Box::new(BevyFrame::new()),
         "plain_frame" => Box::new(PlainFrame::new()),
-        _ => return None,
+        _ => return size_case(name, size).or_else(|| arena_case(name)),
     })
 }
 

@@ -6,7 +6,8 @@
 //! `--tsv` for rows `case<TAB>size<TAB>ns_per_cycle<TAB>allocs_per_cycle<TAB>ratio<TAB>ratio_p10<TAB>ratio_p90`
 //! only (the ratio to the case's baseline);
 //! `--quick` for a short run (fewer rounds);
-//! `--effects` to measure and print the effects table only;
+//! `--effects` to measure and print the effects table only; `--pool` the object
+//! size and arena tables only;
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
 //! machine is).
@@ -22,8 +23,9 @@
 use std::time::Instant;
 
 use benches::{
-    AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES,
-    MIX_CASES, Measured, RENDER_CASES, SIZES, Settings, measure, print_pool_table, workload,
+    ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES,
+    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, Measured, OBJECT_BYTES, RENDER_CASES,
+    SIZE_CONTAINERS, SIZES, Settings, measure, print_pool_table, workload,
 };
 
 #[global_allocator]
@@ -127,6 +129,130 @@ fn print_mix_table(rows: &[Measured]) {
 /// The Bevy rows: a game frame through the plugins against the plain API.
 /// Two objects at once, mutably: the pool's `get_disjoint_mut` against
 /// slotmap's, at each pool size.
+/// Measures cases named at run time (see [`measure_group`]).
+fn measure_named(
+    names: &[String],
+    size: usize,
+    baseline: &str,
+    settings: &Settings,
+) -> Vec<Measured> {
+    let cases = names
+        .iter()
+        .map(|name| {
+            let case = workload(name, size).expect("every listed case exists");
+            (name.clone(), case)
+        })
+        .collect();
+    measure(cases, size, baseline, settings)
+}
+
+/// The size table: the pool cycle of each container at each object size and count,
+/// against slotmap's at the same object size and count.
+fn measure_object_sizes(settings: &Settings) -> Vec<Measured> {
+    let mut rows = Vec::new();
+    for size in SIZES {
+        for bytes in OBJECT_BYTES {
+            let names: Vec<String> = SIZE_CONTAINERS
+                .iter()
+                .map(|container| format!("{container}_{bytes}b"))
+                .collect();
+            rows.extend(measure_named(
+                &names,
+                size,
+                &format!("slotmap_{bytes}b"),
+                settings,
+            ));
+        }
+    }
+    rows
+}
+
+fn print_object_size_table(rows: &[Measured]) {
+    println!("The pool cycle (acquire, write the whole object, release the oldest; half the");
+    println!("objects live) by object size, against slotmap's insert and remove of the same");
+    println!("object, and slab's (no generations). `strict` and `fifo_recycle` are the pool");
+    println!("with each built-in policy.");
+    println!();
+    print!("| case | bytes |");
+    for size in SIZES {
+        print!(" ns/cycle @{size} | vs slotmap |");
+    }
+    println!(" allocs/cycle |");
+    print!("|---|---:|");
+    for _ in SIZES {
+        print!("---:|---:|");
+    }
+    println!("---:|");
+    for bytes in OBJECT_BYTES {
+        for container in SIZE_CONTAINERS {
+            let name = format!("{container}_{bytes}b");
+            print!("| `{container}` | {bytes} |");
+            let mut allocs: f64 = 0.0;
+            for size in SIZES {
+                if let Some(row) = rows.iter().find(|r| r.case == name && r.size == size) {
+                    print!(" {:.1} | {} |", row.ns_per_cycle, row.ratio(2));
+                    allocs = allocs.max(row.allocs_per_cycle);
+                } else {
+                    print!(" | |");
+                }
+            }
+            println!(" {allocs:.2} |");
+        }
+    }
+}
+
+/// The arena table: each operation over 10,000 objects, per container.
+fn measure_arena(settings: &Settings) -> Vec<Measured> {
+    let mut rows = Vec::new();
+    for (op, _) in ARENA_OPS {
+        let names: Vec<String> = ARENA_CONTAINERS
+            .iter()
+            .map(|container| format!("{op}_{container}"))
+            .collect();
+        rows.extend(measure_named(
+            &names,
+            ARENA_OBJECTS,
+            &format!("{op}_slotmap"),
+            settings,
+        ));
+    }
+    rows
+}
+
+fn print_arena_table(rows: &[Measured]) {
+    println!("Arena operations over {ARENA_OBJECTS} objects of 32 bytes, ns per object, against");
+    println!("slotmap (ratio in brackets): `insert` fills an emptied container and empties it");
+    println!("again (the pool: acquire and write, then `reinitialize`); `remove` inserts and");
+    println!("removes each by its key; `get` looks each up in a shuffled order; `iterate`");
+    println!("visits every object; `iterate_half` visits 10,000 live among 20,000 slots,");
+    println!("every other one emptied.");
+    println!();
+    print!("| operation |");
+    for container in ARENA_CONTAINERS {
+        print!(" {container} |");
+    }
+    println!(" allocs/cycle |");
+    print!("|---|");
+    for _ in ARENA_CONTAINERS {
+        print!("---:|");
+    }
+    println!("---:|");
+    for (op, _) in ARENA_OPS {
+        print!("| `{op}` |");
+        let mut allocs: f64 = 0.0;
+        for container in ARENA_CONTAINERS {
+            let name = format!("{op}_{container}");
+            if let Some(row) = rows.iter().find(|r| r.case == name) {
+                print!(" {:.2} ({:.2}x) |", row.ns_per_cycle, row.vs_baseline);
+                allocs = allocs.max(row.allocs_per_cycle);
+            } else {
+                print!(" |");
+            }
+        }
+        println!(" {allocs:.2} |");
+    }
+}
+
 fn measure_disjoint(settings: &Settings) -> Vec<Measured> {
     SIZES
         .iter()
@@ -278,12 +404,13 @@ fn main() {
     let tsv = args.iter().any(|a| a == "--tsv");
     let quick = args.iter().any(|a| a == "--quick");
     let effects_only = args.iter().any(|a| a == "--effects");
+    let pool_only = args.iter().any(|a| a == "--pool");
     if let Some(unknown) = args
         .iter()
-        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick" | "--effects"))
+        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick" | "--effects" | "--pool"))
     {
         eprintln!(
-            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects or --run CASE SIZE CYCLES)"
+            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool or --run CASE SIZE CYCLES)"
         );
         std::process::exit(2);
     }
@@ -294,6 +421,14 @@ fn main() {
     };
 
     let started = Instant::now();
+    if pool_only {
+        print_object_size_table(&measure_object_sizes(&settings));
+        println!();
+        print_arena_table(&measure_arena(&settings));
+        println!();
+        println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+        return;
+    }
     if effects_only {
         print_effects_table(&measure_effects(&settings));
         println!();
@@ -310,6 +445,8 @@ fn main() {
     let render = measure_render(&settings);
     let bevy = measure_bevy(&settings);
     let disjoint = measure_disjoint(&settings);
+    let object_sizes = measure_object_sizes(&settings);
+    let arena = measure_arena(&settings);
 
     if tsv {
         let effects_rows = effects
@@ -323,6 +460,8 @@ fn main() {
             .chain(&render)
             .chain(&bevy)
             .chain(&disjoint)
+            .chain(&object_sizes)
+            .chain(&arena)
         {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}\t{:.4}\t{:.4}\t{:.4}",
@@ -351,6 +490,10 @@ fn main() {
         print_bevy_table(&bevy);
         println!();
         print_disjoint_table(&disjoint);
+        println!();
+        print_object_size_table(&object_sizes);
+        println!();
+        print_arena_table(&arena);
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
