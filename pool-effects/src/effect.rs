@@ -157,6 +157,23 @@ impl Clock {
         }
     }
 
+    /// The clock of a stopped effect, left in place until the next update
+    /// takes it out (see `lane.rs`): its frame never ends (`next` is 0, below any
+    /// frame's end), so the update's stream reports it as ended.
+    pub(crate) const STOPPED: Self = Self {
+        elapsed: u32::MAX,
+        next: 0,
+        frame: 0,
+        time_scale: 0,
+    };
+
+    /// Whether this is [`Clock::STOPPED`]'s mark: no running clock has `next`
+    /// 0 (a frame ends at `START` at the earliest).
+    #[inline]
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.next == 0
+    }
+
     /// Holds a new effect back by `offset` microseconds (at most `START`): the
     /// next updates advance it by that much less.
     #[inline]
@@ -203,6 +220,9 @@ impl Clock {
     /// `elapsed` without `START`.
     #[inline(never)]
     fn jumped(&mut self, mut elapsed: u64, timing: &Timing) -> bool {
+        if self.is_stopped() {
+            return true;
+        }
         if elapsed >= timing.duration {
             if !timing.looping {
                 self.elapsed = (timing.duration + clock::START) as u32;

@@ -620,7 +620,12 @@ impl Effects {
     pub fn stop(&mut self, handle: EffectHandle) -> Result<(), StaleHandle> {
         let pool = self.pools.pool_mut(handle.kind()).ok_or(StaleHandle)?;
         let lane = pool.get(handle.0.handle()).ok_or(StaleHandle)?.lane;
-        remove_clock(&mut self.kinds[handle.kind().index()].lane, pool, lane);
+        let clocks = &mut self.kinds[handle.kind().index()].lane;
+        if lane & PARKED == 0 {
+            clocks.bury(lane);
+        } else {
+            remove_clock(clocks, pool, lane);
+        }
         pool.release(handle.0.handle())
     }
 
@@ -748,7 +753,12 @@ impl Effects {
             // (those above the hole are gone already).
             while let Some(at) = ended.pop() {
                 let handle = entry.lane.handles[at as usize];
+                let stopped = entry.lane.clocks[at as usize].is_stopped();
                 remove_clock(&mut entry.lane, pool, at);
+                if stopped {
+                    // Stopped since the last update: already released.
+                    continue;
+                }
                 if let Some(effect) = pool.get(handle) {
                     ending.push((
                         effect.spawn_order(),
@@ -1295,7 +1305,8 @@ fn sort_into_view(
     let mut at = 0;
     while at < entry.lane.clocks.len() {
         let handle = entry.lane.handles[at];
-        if seen(pool, handle) {
+        // A stopped clock stays where it is until the update takes it out.
+        if entry.lane.clocks[at].is_stopped() || seen(pool, handle) {
             at += 1;
             continue;
         }

@@ -181,6 +181,19 @@ impl Lane {
         (&mut self.clocks[last], moved)
     }
 
+    /// Marks the running clock at `lane` (the caller checked it is live) as
+    /// stopped, in place: the next update's stream takes it out. A stop then
+    /// writes one clock, where removing it would move another clock and tell
+    /// its effect, in cold memory. The stopped effect's `lane` still points
+    /// here, so if its slot is handed out again first, the spawn reuses the
+    /// place ([`Lane::start`] matches the slot).
+    #[inline]
+    pub(crate) fn bury(&mut self, lane: u32) {
+        if let Some(clock) = self.clocks.get_mut(lane as usize) {
+            *clock = Clock::STOPPED;
+        }
+    }
+
     /// Removes the clock at `lane` (running or parked; the caller checked it is
     /// live) by moving the last one of its array into its place; returns the
     /// moved clock's handle, whose effect's `lane` must become `lane`.
@@ -208,6 +221,15 @@ impl Lane {
     /// returns its new `lane`, and the running clock moved into its place with
     /// that place. The caller notes a catching-up one-shot's deadline.
     pub(crate) fn park(&mut self, lane: u32) -> (u32, Option<(Handle, u32)>) {
+        // Never move a stopped clock away from its effect's `lane`: take the
+        // stopped ones off the end first (their slots get new places when
+        // handed out again).
+        while self.clocks.last().is_some_and(|clock| clock.is_stopped())
+            && self.clocks.len() > lane as usize + 1
+        {
+            self.clocks.pop();
+            self.handles.pop();
+        }
         let at = lane as usize;
         let clock = self.clocks[at];
         let handle = self.handles[at];

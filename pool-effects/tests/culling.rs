@@ -270,3 +270,43 @@ fn a_warm_frame_with_a_panning_camera_does_not_allocate() {
     assert!(effects.stats(boom).unwrap().ended_offscreen > 0);
     assert_eq!(count, 0, "600 warm frames allocated {count} times");
 }
+
+#[test]
+fn spawning_and_stopping_many_times_in_one_frame_under_a_moving_view_does_not_allocate() {
+    let mut effects = Effects::new();
+    let flare = effects
+        .add_kind(
+            EffectKind::new("flare", 8, 0.05)
+                .looping()
+                .offscreen(Offscreen::Pause)
+                .pool(8, 8),
+        )
+        .unwrap();
+    let mut live = std::collections::VecDeque::new();
+    let mut frame = |effects: &mut Effects, live: &mut std::collections::VecDeque<_>, n: u32| {
+        for i in 0..1000u32 {
+            let x = ((i * 97 + n) % 640) as f32;
+            live.push_back(effects.spawn(flare, [x, 10.0]).unwrap());
+            if live.len() > 6 {
+                effects.stop(live.pop_front().unwrap()).unwrap();
+            }
+            if i % 10 == 0 {
+                effects.set_view(panned((i % 320) as f32)).unwrap();
+            }
+        }
+        effects.update(1.0 / 60.0).unwrap();
+        assert_eq!(effects.live_count(), live.len());
+    };
+    for n in 0..10 {
+        frame(&mut effects, &mut live, n);
+    }
+    let before = alloc_counter::thread_allocations();
+    for n in 10..40 {
+        frame(&mut effects, &mut live, n);
+    }
+    let count = alloc_counter::thread_allocations() - before;
+    assert_eq!(count, 0, "30 churning frames allocated {count} times");
+    for handle in &live {
+        assert!(effects.get(*handle).is_some());
+    }
+}
