@@ -283,7 +283,7 @@ fn spawning_and_stopping_many_times_in_one_frame_under_a_moving_view_does_not_al
         )
         .unwrap();
     let mut live = std::collections::VecDeque::new();
-    let mut frame = |effects: &mut Effects, live: &mut std::collections::VecDeque<_>, n: u32| {
+    let frame = |effects: &mut Effects, live: &mut std::collections::VecDeque<_>, n: u32| {
         for i in 0..1000u32 {
             let x = ((i * 97 + n) % 640) as f32;
             live.push_back(effects.spawn(flare, [x, 10.0]).unwrap());
