@@ -136,7 +136,7 @@ trait Arena {
     fn remove(&mut self, key: Self::Key);
     fn get(&self, key: Self::Key) -> Option<&Particle>;
     /// The sum of one field over every live object, by iteration.
-    fn sum(&self) -> f32;
+    fn sum(&self) -> f64;
     /// Empties the container, keeping its room.
     fn empty(&mut self);
 }
@@ -164,8 +164,8 @@ impl Arena for Pool<Particle, Strict> {
     fn get(&self, key: Handle) -> Option<&Particle> {
         Pool::get(self, key)
     }
-    fn sum(&self) -> f32 {
-        self.iter().map(|(_, p)| p.position[0]).sum()
+    fn sum(&self) -> f64 {
+        self.iter().map(|(_, p)| f64::from(p.position[0])).sum()
     }
     fn empty(&mut self) {
         // Every object back to idle, none destroyed: the pool's `clear`.
@@ -190,8 +190,8 @@ impl Arena for SlotMap<DefaultKey, Particle> {
     fn get(&self, key: DefaultKey) -> Option<&Particle> {
         SlotMap::get(self, key)
     }
-    fn sum(&self) -> f32 {
-        self.values().map(|p| p.position[0]).sum()
+    fn sum(&self) -> f64 {
+        self.values().map(|p| f64::from(p.position[0])).sum()
     }
     fn empty(&mut self) {
         self.clear();
@@ -215,8 +215,8 @@ impl Arena for thunderdome::Arena<Particle> {
     fn get(&self, key: thunderdome::Index) -> Option<&Particle> {
         thunderdome::Arena::get(self, key)
     }
-    fn sum(&self) -> f32 {
-        self.iter().map(|(_, p)| p.position[0]).sum()
+    fn sum(&self) -> f64 {
+        self.iter().map(|(_, p)| f64::from(p.position[0])).sum()
     }
     fn empty(&mut self) {
         self.clear();
@@ -240,8 +240,8 @@ impl Arena for slab::Slab<Particle> {
     fn get(&self, key: usize) -> Option<&Particle> {
         slab::Slab::get(self, key)
     }
-    fn sum(&self) -> f32 {
-        self.iter().map(|(_, p)| p.position[0]).sum()
+    fn sum(&self) -> f64 {
+        self.iter().map(|(_, p)| f64::from(p.position[0])).sum()
     }
     fn empty(&mut self) {
         self.clear();
@@ -373,7 +373,7 @@ mod tests {
             }
         }
         // Every container sums the same live objects.
-        fn half<A: Arena>() -> f32 {
+        fn half<A: Arena>() -> f64 {
             ArenaCase::<A>::new(ArenaOp::IterateHalf).arena.sum()
         }
         let sums = [

@@ -1,4 +1,5 @@
-//! Iteration over live objects in acquisition order (oldest first).
+//! Iteration over live objects: in acquisition order (oldest first), or by slot
+//! in a pool whose policy keeps no order.
 
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
@@ -6,7 +7,7 @@ use core::marker::PhantomData;
 use slotmap::Key;
 
 use crate::handle;
-use crate::slot::{SENTINEL, Slot};
+use crate::slot::{SENTINEL, Slot, next_live};
 
 /// A mutable iterator over a pool's live objects and their handles, in slot
 /// order, from [`Pool::iter_mut`](crate::Pool::iter_mut).
@@ -55,7 +56,8 @@ impl<'a, T, K: Key> Iterator for IterMut<'a, T, K> {
 impl<T, K: Key> ExactSizeIterator for IterMut<'_, T, K> {}
 impl<T, K: Key> FusedIterator for IterMut<'_, T, K> {}
 
-/// An iterator over a pool's live objects and their handles, oldest first, from
+/// An iterator over a pool's live objects and their handles (oldest first where
+/// the pool keeps acquisition order, else by slot), from
 /// [`Pool::iter`](crate::Pool::iter) or [`LiveObjects::iter`](crate::LiveObjects::iter).
 ///
 /// ```
@@ -71,16 +73,23 @@ pub struct Iter<'a, T, K> {
     slots: &'a [Slot<T>],
     cursor: u32,
     remaining: usize,
+    /// Acquisition order, or slot order (see `ExhaustionPolicy::KEEPS_ORDER`).
+    ordered: bool,
     _key: PhantomData<fn() -> K>,
 }
 
 impl<'a, T, K> Iter<'a, T, K> {
-    pub(crate) fn new(slots: &'a [Slot<T>], len: usize) -> Self {
-        let head = slots.first().map_or(SENTINEL, |sentinel| sentinel.next);
+    pub(crate) fn new(slots: &'a [Slot<T>], len: usize, ordered: bool) -> Self {
+        let head = if len == 0 {
+            SENTINEL
+        } else {
+            next_live(slots, ordered, SENTINEL)
+        };
         Self {
             slots,
             cursor: head,
             remaining: len,
+            ordered,
             _key: PhantomData,
         }
     }
@@ -96,8 +105,15 @@ impl<'a, T, K: Key> Iterator for Iter<'a, T, K> {
         }
         let index = self.cursor;
         let slot = self.slots.get(index as usize)?;
-        self.cursor = slot.next;
         self.remaining -= 1;
+        // Past the last live object, a scan by slot would look at every slot left.
+        self.cursor = if self.remaining == 0 {
+            SENTINEL
+        } else if self.ordered {
+            slot.next
+        } else {
+            next_live(self.slots, false, index)
+        };
         let value = slot.value.as_ref()?;
         Some((handle::make(index, slot.generation), value))
     }

@@ -64,15 +64,21 @@
 //! | operation | cost | heap |
 //! |---|---|---|
 //! | `acquire`, `acquire_mut`, `release`, recycle-oldest, `get`, `get_mut`, `contains` | O(1) | none once the pool has reached its size |
-//! | `reclaim`, `for_each_mut`, `iter` | O(live) | none |
+//! | `reclaim`, `for_each_mut`, `iter` | O(live); O(slots) for a policy that keeps no order ([`Strict`]) | none |
 //! | `reinitialize`, `clear`, `trim_idle`, `prewarm_step` | O(objects touched) | creating objects may |
 //!
 //! A slot is `Option<T>` plus 12 bytes (generation and two list links). Idle objects
 //! are a stack, so `acquire` hands out the most recently released object, the one
-//! most likely still in cache. Live objects are a doubly linked list in acquisition
-//! order, which makes "the oldest live object" free to find and lets `release` take
-//! an object out of the middle in O(1), where a queue of live objects would have to
-//! be scanned.
+//! most likely still in cache. Where the policy needs "the oldest live object"
+//! ([`RecycleOldest`], [`PolicyChoice`], custom policies: see
+//! [`ExhaustionPolicy::KEEPS_ORDER`]), live objects are a doubly linked list in
+//! acquisition order, which makes the oldest free to find, lets `release` take an
+//! object out of the middle in O(1), and has `iter`, `for_each_mut` and
+//! `reclaim` walk oldest first in O(live). That list costs an acquire four writes
+//! and a release two, in the neighbours' slots. A [`Strict`] pool never asks for
+//! the oldest, so it keeps no list: its acquire and release are slotmap's work
+//! plus the pool's counters, and it iterates by slot, in O(slots), as slotmap
+//! does; `oldest`, `newest` and `newer` are `None` there.
 //!
 //! # Handles and generations
 //! A [`Handle`] is a slot index and a generation, 8 bytes, `Copy`. Handles are
@@ -89,7 +95,7 @@
 //! # Compared with
 //! | | bounded | stale-handle safe | full-pool policy | O(1) oldest | objects kept on release |
 //! |---|---|---|---|---|---|
-//! | `pool_core::Pool` | yes, `max_objects` | yes, generations | strict / recycle-oldest / custom | yes | yes |
+//! | `pool_core::Pool` | yes, `max_objects` | yes, generations | strict / recycle-oldest / custom | yes, where the policy keeps order | yes |
 //! | `slotmap::SlotMap` | no | yes, versions | n/a | no | no: `remove` drops the value |
 //! | Unity `ObjectPool<T>` | no: `maxSize` only caps the idle objects kept | no: plain references | always creates more | no | yes |
 //! | `object-pool` crate | no (pulls fall back to a new object) | n/a: RAII guards | n/a | no | yes |

@@ -17,7 +17,7 @@ use crate::handle::{self, Handle};
 use crate::iter::{Iter, IterMut};
 use crate::lifecycle::Hooks;
 use crate::policy::{ExhaustionPolicy, LiveObjects, Strict};
-use crate::slot::{NIL, SENTINEL, Slot};
+use crate::slot::{NIL, SENTINEL, Slot, next_live};
 use crate::stats::PoolStats;
 
 /// What [`Pool::try_acquire_detailed`] handed out, and which live object it
@@ -176,13 +176,20 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         // `activate` and the lookup in one pass over the slots: each index is
         // checked against the slice's length once.
         let slots = self.slots.as_mut_slice();
-        let tail = slots[SENTINEL as usize].prev;
-        slots[tail as usize].next = index;
-        slots[SENTINEL as usize].prev = index;
+        let tail = if P::KEEPS_ORDER {
+            let tail = slots[SENTINEL as usize].prev;
+            slots[tail as usize].next = index;
+            slots[SENTINEL as usize].prev = index;
+            tail
+        } else {
+            NIL
+        };
         let slot = &mut slots[index as usize];
         slot.generation = generation::on_acquire(slot.generation);
-        slot.prev = tail;
-        slot.next = SENTINEL;
+        if P::KEEPS_ORDER {
+            slot.prev = tail;
+            slot.next = SENTINEL;
+        }
         self.live += 1;
         if self.live > self.stats.peak_live {
             self.stats.peak_live = self.live;
@@ -264,7 +271,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         }
         self.last_room = None;
         self.last_room_invalid_victim = false;
-        let live = LiveObjects::new(&self.slots, self.live);
+        let live = LiveObjects::new(&self.slots, self.live, P::KEEPS_ORDER);
         let Some(victim) = self.policy.choose_victim(live) else {
             self.stats.refusals += 1;
             return None;
@@ -371,8 +378,10 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         match generation::on_release(generation) {
             Some(idle) if self.hooks.on_release.is_none() => {
                 // `deactivate` in one pass over the slots.
-                slots[prev as usize].next = next;
-                slots[next as usize].prev = prev;
+                if P::KEEPS_ORDER {
+                    slots[prev as usize].next = next;
+                    slots[next as usize].prev = prev;
+                }
                 let slot = &mut slots[index as usize];
                 slot.generation = idle;
                 slot.next = self.idle_head;
@@ -400,9 +409,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// [`StaleHandle`] if the object is not live; nothing changes.
     ///
     /// ```
-    /// use pool_core::Pool;
+    /// use pool_core::{Pool, RecycleOldest};
     ///
-    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let mut pool = Pool::builder(|| 0u32).max_objects(4).policy(RecycleOldest).build().unwrap();
     /// let first = pool.acquire();
     /// let second = pool.acquire();
     /// *pool.get_mut(first).unwrap() = 7;
@@ -428,7 +437,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         }
     }
 
-    /// Releases, in one pass over the live objects (O(live), oldest first), every
+    /// Releases, in one pass over the live objects (oldest first in O(live); by
+    /// slot in O(slots) for a policy that keeps no order, see
+    /// [`ExhaustionPolicy::KEEPS_ORDER`]), every
     /// object for which `finished` returns `true`, and returns how many. This is how
     /// objects that end on their own (a sound that stopped, an animation past its
     /// last frame) go back without callbacks into the pool. `finished` may also
@@ -461,11 +472,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         mut finished: impl FnMut(K, &mut T) -> bool,
     ) -> usize {
         let mut released = 0;
-        let mut cursor = self.slots[SENTINEL as usize].next;
+        let mut cursor = self.first_live();
         while cursor != SENTINEL {
             let index = cursor;
+            // Before `finished` and the release: neither moves a later object.
+            cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
             let slot = &mut self.slots[index as usize];
-            cursor = slot.next;
             let handle = handle::make(index, slot.generation);
             let done = match slot.value.as_mut() {
                 Some(object) => finished(handle, object),
@@ -565,7 +577,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         self.get(handle).is_some()
     }
 
-    /// The live objects and their handles, oldest first.
+    /// The live objects and their handles: oldest first, in O(live); by slot, in
+    /// O(slots), in a pool whose policy keeps no order ([`Strict`]'s case, see
+    /// [`ExhaustionPolicy::KEEPS_ORDER`]).
     ///
     /// ```
     /// use pool_core::Pool;
@@ -579,12 +593,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(values, [1, 2, 3]);
     /// ```
     pub fn iter(&self) -> Iter<'_, T, K> {
-        Iter::new(&self.slots, self.live)
+        Iter::new(&self.slots, self.live, P::KEEPS_ORDER)
     }
 
     /// The live objects and their handles, mutably, in slot order (not
     /// acquisition order: [`for_each_mut`](Self::for_each_mut) walks oldest
-    /// first). O(slots): it visits every slot the pool has made, live or not,
+    /// first where the pool keeps that order). O(slots): it visits every slot the pool has made, live or not,
     /// which is what lending `&mut` references without `unsafe` allows.
     ///
     /// ```
@@ -649,7 +663,8 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         objects.into_inner().ok()
     }
 
-    /// Calls `f` on every live object, mutably, oldest first. ([`iter_mut`](Self::iter_mut)
+    /// Calls `f` on every live object, mutably, in [`iter`](Self::iter)'s order
+    /// (oldest first where the pool keeps that order). ([`iter_mut`](Self::iter_mut)
     /// is an iterator, in slot order: walking the acquisition-order links while
     /// lending `&mut` references would need `unsafe`, and this crate has none.)
     ///
@@ -663,11 +678,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert!(pool.iter().all(|(_, value)| *value == 10));
     /// ```
     pub fn for_each_mut(&mut self, mut f: impl FnMut(K, &mut T)) {
-        let mut cursor = self.slots[SENTINEL as usize].next;
+        let mut cursor = self.first_live();
         while cursor != SENTINEL {
-            let slot = &mut self.slots[cursor as usize];
-            let handle = handle::make(cursor, slot.generation);
-            cursor = slot.next;
+            let index = cursor;
+            cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
+            let slot = &mut self.slots[index as usize];
+            let handle = handle::make(index, slot.generation);
             if let Some(object) = slot.value.as_mut() {
                 f(handle, object);
             }
@@ -675,12 +691,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     }
 
     /// The live object acquired longest ago: the one [`RecycleOldest`](crate::RecycleOldest)
-    /// would recycle next. O(1).
+    /// would recycle next. O(1). `None` in a pool whose policy keeps no order
+    /// ([`ExhaustionPolicy::KEEPS_ORDER`], [`Strict`]'s case).
     ///
     /// ```
-    /// use pool_core::Pool;
+    /// use pool_core::{Pool, RecycleOldest};
     ///
-    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let mut pool = Pool::builder(|| 0u32).max_objects(4).policy(RecycleOldest).build().unwrap();
     /// let first = pool.acquire();
     /// pool.acquire();
     /// assert_eq!(pool.oldest(), Some(first));
@@ -689,12 +706,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         self.live_objects().oldest()
     }
 
-    /// The live object acquired most recently. O(1).
+    /// The live object acquired most recently. O(1). `None` in a pool whose
+    /// policy keeps no order ([`ExhaustionPolicy::KEEPS_ORDER`]).
     ///
     /// ```
-    /// use pool_core::Pool;
+    /// use pool_core::{Pool, RecycleOldest};
     ///
-    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let mut pool = Pool::builder(|| 0u32).max_objects(4).policy(RecycleOldest).build().unwrap();
     /// pool.acquire();
     /// let last = pool.acquire();
     /// assert_eq!(pool.newest(), Some(last));
@@ -706,11 +724,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// The live object acquired right after `handle`'s, or `None` if `handle` is the
     /// newest or stale. O(1). A cursor: walk from [`oldest`](Self::oldest) to merge
     /// the live objects of several pools in acquisition order without allocating.
+    /// `None` in a pool whose policy keeps no order ([`ExhaustionPolicy::KEEPS_ORDER`]).
     ///
     /// ```
-    /// use pool_core::Pool;
+    /// use pool_core::{Pool, RecycleOldest};
     ///
-    /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+    /// let mut pool = Pool::builder(|| 0u32).max_objects(4).policy(RecycleOldest).build().unwrap();
     /// let first = pool.acquire();
     /// let second = pool.acquire();
     /// assert_eq!(pool.newer(first), Some(second));
@@ -718,6 +737,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     #[inline]
     pub fn newer(&self, handle: K) -> Option<K> {
+        if !P::KEEPS_ORDER {
+            return None;
+        }
         let index = self.live_index(handle)?;
         let next = self.slots[index as usize].next;
         if next == SENTINEL {
@@ -727,12 +749,16 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     }
 
     fn live_objects(&self) -> LiveObjects<'_, T, K> {
-        LiveObjects::new(&self.slots, self.live)
+        LiveObjects::new(&self.slots, self.live, P::KEEPS_ORDER)
     }
 
-    /// The oldest live object's slot, or `SENTINEL` when none is live.
-    fn live_head(&self) -> u32 {
-        self.slots[SENTINEL as usize].next
+    /// The first live object's slot in the pool's order, or `SENTINEL`.
+    fn first_live(&self) -> u32 {
+        if self.live == 0 {
+            SENTINEL
+        } else {
+            next_live(&self.slots, P::KEEPS_ORDER, SENTINEL)
+        }
     }
 
     /// For a level change: every live object is reset (release hook) and
@@ -750,8 +776,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!((stats.live, stats.idle), (0, 2));
     /// ```
     pub fn reinitialize(&mut self) {
-        while self.live_head() != SENTINEL {
-            self.deactivate(self.live_head());
+        let mut cursor = self.first_live();
+        while cursor != SENTINEL {
+            let index = cursor;
+            // Before the release: it moves no later object.
+            cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
+            self.deactivate(index);
             self.stats.releases += 1;
         }
         while self.total > self.initial {
@@ -777,8 +807,10 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(pool.stats().total, 0);
     /// ```
     pub fn clear(&mut self) {
-        while self.live_head() != SENTINEL {
-            let index = self.live_head();
+        let mut cursor = self.first_live();
+        while cursor != SENTINEL {
+            let index = cursor;
+            cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
             self.unlink_live(index);
             self.live -= 1;
             self.live_destroyed += 1;

@@ -34,3 +34,18 @@ impl<T> Slot<T> {
         }
     }
 }
+
+/// The live slot after `after` in the order the pool keeps: the next in
+/// acquisition order (`ordered`), or the next live slot by index; `SENTINEL`
+/// after the last. From `SENTINEL`, the first.
+#[inline]
+pub(crate) fn next_live<T>(slots: &[Slot<T>], ordered: bool, after: u32) -> u32 {
+    if ordered {
+        return slots.get(after as usize).map_or(SENTINEL, |slot| slot.next);
+    }
+    let start = after as usize + 1;
+    slots
+        .get(start..)
+        .and_then(|rest| rest.iter().position(|slot| slot.generation & 1 == 1))
+        .map_or(SENTINEL, |at| (start + at) as u32)
+}

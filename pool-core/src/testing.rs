@@ -10,8 +10,8 @@
 //! prewarm) are applied to a pool built from your parts and to a small reference
 //! model, and after every step the pool must agree with the model:
 //!
-//! - live, idle and total counts, every statistic, and the live objects in
-//!   acquisition order;
+//! - live, idle and total counts, every statistic, and the live objects in the
+//!   pool's order (acquisition order, or by slot for a policy that keeps none);
 //! - no two live handles reach the same object; a handle once stale stays stale and
 //!   a new handle is never an old one;
 //! - your factory and hooks are called exactly as documented, once per creation,
@@ -487,6 +487,8 @@ struct Recording<P, T> {
 }
 
 impl<T, P: ExhaustionPolicy<T>> ExhaustionPolicy<T> for Recording<P, T> {
+    const KEEPS_ORDER: bool = P::KEEPS_ORDER;
+
     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
         let victim = self.inner.choose_victim(live);
         let objects: Vec<(Handle, &T)> = live

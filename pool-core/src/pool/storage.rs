@@ -192,6 +192,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     #[inline(always)]
     pub(super) fn link_live_tail(&mut self, index: u32) {
+        if !P::KEEPS_ORDER {
+            return;
+        }
         let tail = self.slots[SENTINEL as usize].prev;
         let slot = &mut self.slots[index as usize];
         slot.prev = tail;
@@ -202,6 +205,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     #[inline(always)]
     pub(super) fn unlink_live(&mut self, index: u32) {
+        if !P::KEEPS_ORDER {
+            return;
+        }
         let slot = &self.slots[index as usize];
         let (prev, next) = (slot.prev, slot.next);
         self.slots[prev as usize].next = next;
