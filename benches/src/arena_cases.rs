@@ -150,17 +150,17 @@ impl Arena for Pool<Particle, Strict> {
             .build()
             .expect("a valid benchmark pool")
     }
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, value: Particle) -> Handle {
         let (handle, object) = self.acquire_mut();
         *object = value;
         handle
     }
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, key: Handle) {
         let _ = black_box(self.release(key));
     }
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: Handle) -> Option<&Particle> {
         Pool::get(self, key)
     }
@@ -178,15 +178,15 @@ impl Arena for SlotMap<DefaultKey, Particle> {
     fn with_room(room: usize) -> Self {
         SlotMap::with_capacity(room)
     }
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, value: Particle) -> DefaultKey {
         SlotMap::insert(self, value)
     }
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, key: DefaultKey) {
         black_box(SlotMap::remove(self, key));
     }
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: DefaultKey) -> Option<&Particle> {
         SlotMap::get(self, key)
     }
@@ -203,15 +203,15 @@ impl Arena for thunderdome::Arena<Particle> {
     fn with_room(room: usize) -> Self {
         thunderdome::Arena::with_capacity(room)
     }
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, value: Particle) -> thunderdome::Index {
         thunderdome::Arena::insert(self, value)
     }
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, key: thunderdome::Index) {
         black_box(thunderdome::Arena::remove(self, key));
     }
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: thunderdome::Index) -> Option<&Particle> {
         thunderdome::Arena::get(self, key)
     }
@@ -228,15 +228,15 @@ impl Arena for slab::Slab<Particle> {
     fn with_room(room: usize) -> Self {
         slab::Slab::with_capacity(room)
     }
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, value: Particle) -> usize {
         slab::Slab::insert(self, value)
     }
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, key: usize) {
         black_box(self.try_remove(key));
     }
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: usize) -> Option<&Particle> {
         slab::Slab::get(self, key)
     }
