@@ -108,6 +108,21 @@ impl Effect {
         };
     }
 
+    /// Resets everything for a follow-up of `done`: where and as it was.
+    #[inline]
+    pub(crate) fn start_as(&mut self, done: &Look, spawn_order: u64) {
+        let lane = self.lane;
+        *self = Self {
+            position: done.position,
+            rotation: done.rotation,
+            scale: done.scale,
+            tint: done.tint,
+            tag: done.tag,
+            spawn_order: NonZeroU64::MIN.saturating_add(spawn_order),
+            lane,
+        };
+    }
+
     /// Where this effect stands in spawn order across all kinds (0 is the first
     /// spawn): the draw order within a layer.
     ///
@@ -123,6 +138,16 @@ impl Effect {
     pub fn spawn_order(&self) -> u64 {
         self.spawn_order.get() - 1
     }
+}
+
+/// What a follow-up takes over from the effect it follows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Look {
+    pub(crate) position: Vec2,
+    pub(crate) rotation: f32,
+    pub(crate) scale: Vec2,
+    pub(crate) tint: Rgba,
+    pub(crate) tag: u64,
 }
 
 /// An effect's animation clock: what [`Effects::update`](crate::Effects::update)

@@ -7,7 +7,7 @@ use pool_core::{
 };
 
 use crate::clock;
-use crate::effect::{Effect, EffectMut, EffectRef, Rgba, Vec2};
+use crate::effect::{Effect, EffectMut, EffectRef, Look, Rgba, Vec2};
 use crate::error::{AddKindError, KindScaleError, SpawnError, ViewError};
 use crate::kind::{EffectKind, Offscreen, Playback, Timing};
 use crate::lane::{Lane, NO_LANE, PARKED};
@@ -781,15 +781,21 @@ impl Effects {
     /// update (so a chain advances one link per update, whatever its length).
     fn spawn_follow_ups(&mut self) {
         for at in 0..self.finished.len() {
-            let done = &mut self.finished[at];
+            let done = &self.finished[at];
             if done.follow_up == FollowUp::None {
                 continue;
             }
             let from = done.kind.index();
-            let done = *done;
+            let look = Look {
+                position: done.position,
+                rotation: done.rotation,
+                scale: done.scale,
+                tint: done.tint,
+                tag: done.tag,
+            };
             let follow_up = match self.kinds[from].follow_up {
                 None => FollowUp::Undefined,
-                Some(next) => match self.spawn_follow_up(next, &done) {
+                Some(next) => match self.spawn_follow_up(next, &look) {
                     Ok(handle) => FollowUp::Spawned(EffectHandle(KindHandle::new(next, handle))),
                     Err(error) => FollowUp::Refused(error),
                 },
@@ -804,34 +810,28 @@ impl Effects {
         }
     }
 
-    /// Starts the follow-up of `done`, of kind `kind`, where and as `done` was.
+    /// Starts the follow-up of kind `kind` where and as `look` says.
     #[inline(always)]
-    fn spawn_follow_up(&mut self, kind: KindId, done: &Finished) -> Result<Handle, AcquireError> {
-        fn dress(effect: &mut Effect, done: &Finished) {
-            effect.rotation = done.rotation;
-            effect.scale = done.scale;
-            effect.tint = done.tint;
-            effect.tag = done.tag;
-        }
+    fn spawn_follow_up(&mut self, kind: KindId, look: &Look) -> Result<Handle, AcquireError> {
         let unknown = AcquireError::Exhausted { max_objects: 0 };
         let pool = self.pools.pool(kind).ok_or(unknown)?;
         let entry = &self.kinds[kind.index()];
-        if self.settles(entry, pool, done.position) {
-            let handle = self.spawn_settled(kind, done.position, 0)?;
+        if self.settles(entry, pool, look.position) {
+            let handle = self.spawn_settled(kind, look.position, 0)?;
             if let Some(effect) = self
                 .pools
                 .pool_mut(kind)
                 .and_then(|pool| pool.get_mut(handle))
             {
-                dress(effect, done);
+                let order = effect.spawn_order();
+                effect.start_as(look, order);
             }
             return Ok(handle);
         }
         let pool = self.pools.pool_mut(kind).ok_or(unknown)?;
         let (handle, effect) = pool.try_acquire_mut()?;
-        effect.start(done.position, self.next_spawn);
+        effect.start_as(look, self.next_spawn);
         self.next_spawn += 1;
-        dress(effect, done);
         let entry = &mut self.kinds[kind.index()];
         entry.lane.start(&mut effect.lane, handle, &entry.timing);
         Ok(handle)
