@@ -100,6 +100,15 @@
 //! | Unity `ObjectPool<T>` | no: `maxSize` only caps the idle objects kept | no: plain references | always creates more | no | yes |
 //! | `object-pool` crate | no (pulls fall back to a new object) | n/a: RAII guards | n/a | no | yes |
 //!
+//! Measured side by side (the workspace's `benches` report, one cycle of acquire,
+//! write, release with half the objects live): a [`Strict`] pool's cycle costs
+//! 0.9x to 1.2x slotmap's insert and remove at 16 and 32-byte objects, and less
+//! from 64 bytes up (about half at 256), because slotmap moves every value in and
+//! out where a pool keeps its objects in place; a pool that keeps acquisition
+//! order ([`RecycleOldest`]) pays its live list on top (1.3x to 1.7x at 16 and 32
+//! bytes). The report also runs the operations arena benchmarks measure (insert,
+//! remove, get, iterate) for the pool, slotmap, thunderdome and slab.
+//!
 //! slotmap is the right tool when values are created and destroyed; a pool is the
 //! right tool when construction is what you want to avoid (a `Vec` with its buffer,
 //! an audio voice, a sprite with its animation state). `pool_core` builds on slotmap's
