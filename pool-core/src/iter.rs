@@ -121,6 +121,31 @@ impl<'a, T, K: Key> Iterator for Iter<'a, T, K> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining, Some(self.remaining))
     }
+
+    /// By slot, one pass over the slots left (what `sum`, `for_each` and most
+    /// adapters call), without the per-item bookkeeping of `next`.
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(mut self, init: B, mut f: F) -> B {
+        if self.ordered || self.cursor == SENTINEL {
+            let mut acc = init;
+            while let Some(item) = self.next() {
+                acc = f(acc, item);
+            }
+            return acc;
+        }
+        let start = self.cursor as usize;
+        let rest = self.slots.get(start..).unwrap_or_default();
+        rest.iter()
+            .enumerate()
+            .filter(|(_, slot)| slot.generation & 1 == 1)
+            .take(self.remaining)
+            .fold(init, |acc, (at, slot)| match slot.value.as_ref() {
+                Some(value) => f(
+                    acc,
+                    (handle::make((start + at) as u32, slot.generation), value),
+                ),
+                None => acc,
+            })
+    }
 }
 
 impl<T, K: Key> ExactSizeIterator for Iter<'_, T, K> {}

@@ -683,3 +683,52 @@ fn handles_cross_threads_and_are_checked_on_the_owners_pool() {
     assert_eq!((applied, refused), (6, 2));
     assert_eq!(pool.iter().filter(|(_, value)| **value > 0).count(), 6);
 }
+
+#[test]
+fn folding_an_iterator_visits_what_next_visits_in_both_orders() {
+    fn check<P: pool_core::ExhaustionPolicy<u32>>(policy: P) {
+        let mut pool = Pool::builder(|| 0u32)
+            .max_objects(64)
+            .policy(policy)
+            .build()
+            .unwrap();
+        let handles: Vec<_> = (0..40u32)
+            .map(|n| {
+                let (handle, value) = pool.acquire_mut();
+                *value = n;
+                handle
+            })
+            .collect();
+        for handle in handles.iter().step_by(3) {
+            pool.release(*handle).unwrap();
+        }
+        let by_next: Vec<_> = {
+            let mut iter = pool.iter();
+            let mut out = Vec::new();
+            while let Some((handle, value)) = iter.next() {
+                out.push((handle, *value));
+            }
+            out
+        };
+        let by_fold = pool.iter().fold(Vec::new(), |mut out, (handle, value)| {
+            out.push((handle, *value));
+            out
+        });
+        assert_eq!(by_fold, by_next);
+        assert_eq!(by_fold.len(), pool.live_count());
+        // Part taken by `next`, the rest by `fold`.
+        let mut iter = pool.iter();
+        let first: Vec<_> = iter.by_ref().take(5).map(|(h, v)| (h, *v)).collect();
+        let rest = iter.fold(first, |mut out, (h, v)| {
+            out.push((h, *v));
+            out
+        });
+        assert_eq!(rest, by_next);
+        assert_eq!(
+            pool.iter().map(|(_, v)| u64::from(*v)).sum::<u64>(),
+            by_next.iter().map(|(_, v)| u64::from(*v)).sum::<u64>()
+        );
+    }
+    check(pool_core::Strict);
+    check(pool_core::RecycleOldest);
+}
