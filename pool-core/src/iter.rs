@@ -127,7 +127,7 @@ impl<'a, T, K: Key> Iterator for Iter<'a, T, K> {
     fn fold<B, F: FnMut(B, Self::Item) -> B>(mut self, init: B, mut f: F) -> B {
         if self.ordered || self.cursor == SENTINEL {
             let mut acc = init;
-            while let Some(item) = self.next() {
+            for item in self.by_ref() {
                 acc = f(acc, item);
             }
             return acc;

@@ -705,6 +705,8 @@ fn folding_an_iterator_visits_what_next_visits_in_both_orders() {
         let by_next: Vec<_> = {
             let mut iter = pool.iter();
             let mut out = Vec::new();
+            // `next` by hand: a `for` loop could go through `fold`.
+            #[allow(clippy::while_let_on_iterator)]
             while let Some((handle, value)) = iter.next() {
                 out.push((handle, *value));
             }
