@@ -105,7 +105,7 @@
 //! 0.9x to 1.2x slotmap's insert and remove at 16 and 32-byte objects, and less
 //! from 64 bytes up (about half at 256), because slotmap moves every value in and
 //! out where a pool keeps its objects in place; a pool that keeps acquisition
-//! order ([`RecycleOldest`]) pays its live list on top (1.3x to 1.7x at 16 and 32
+//! order ([`RecycleOldest`]) pays its live list on top (1.2x to 1.7x at 16 and 32
 //! bytes). The report also runs the operations arena benchmarks measure (insert,
 //! remove, get, iterate) for the pool, slotmap, thunderdome and slab.
 //!
