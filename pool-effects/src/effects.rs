@@ -1343,8 +1343,7 @@ fn end_caught_up(
         let Some(at) = still_due(pool, &entry.lane, &timing, deadline, handle) else {
             continue;
         };
-        let moved = entry.lane.remove(at).map(|other| (other, at));
-        relane(pool, moved);
+        remove_clock(&mut entry.lane, pool, at);
         if let Some(effect) = pool.get(handle) {
             ending.push((
                 effect.spawn_order(),
@@ -1375,11 +1374,7 @@ fn finished_event(kind: KindId, handle: Handle, effect: &Effect, follow_up: Foll
 /// place where it now is.
 #[inline]
 fn remove_clock(lane: &mut Lane, pool: &mut Pool<Effect, PolicyChoice>, at: u32) {
-    if let Some(moved) = lane.remove(at)
-        && let Some(effect) = pool.get_mut(moved)
-    {
-        effect.lane = at;
-    }
+    relane(pool, lane.remove(at).map(|moved| (moved, at)));
 }
 
 /// The error of a failed spawn, built out of line so the spawn path stays small.

@@ -39,14 +39,8 @@ fn measure_group(
     baseline: &str,
     settings: &Settings,
 ) -> Vec<Measured> {
-    let cases = names
-        .iter()
-        .map(|name| {
-            let case = workload(name, size).expect("every listed case exists");
-            (String::from(*name), case)
-        })
-        .collect();
-    measure(cases, size, baseline, settings)
+    let names: Vec<String> = names.iter().map(|name| String::from(*name)).collect();
+    measure_named(&names, size, baseline, settings)
 }
 
 /// The effects rows: update against the naive update at each size, spawn against
@@ -126,9 +120,6 @@ fn print_mix_table(rows: &[Measured]) {
     print_second_rows(rows, "render_10_voices");
 }
 
-/// The Bevy rows: a game frame through the plugins against the plain API.
-/// Two objects at once, mutably: the pool's `get_disjoint_mut` against
-/// slotmap's, at each pool size.
 /// Measures cases named at run time (see [`measure_group`]).
 fn measure_named(
     names: &[String],
@@ -253,6 +244,8 @@ fn print_arena_table(rows: &[Measured]) {
     }
 }
 
+/// Two objects at once, mutably: the pool's `get_disjoint_mut` against
+/// slotmap's, at each pool size.
 fn measure_disjoint(settings: &Settings) -> Vec<Measured> {
     SIZES
         .iter()
@@ -285,6 +278,7 @@ fn print_disjoint_table(rows: &[Measured]) {
     }
 }
 
+/// The Bevy rows: a game frame through the plugins against the plain API.
 fn measure_bevy(settings: &Settings) -> Vec<Measured> {
     measure_group(&BEVY_CASES, 300, "plain_frame", settings)
 }
