@@ -141,8 +141,10 @@
 //! hooks and policy, random operation sequences checked against a reference model
 //! after every step (counts, statistics, distinct live objects, stale handles
 //! staying stale, hooks called as documented, a victim that is live and handed
-//! out again), plus your own rule for the victim. A failure comes back shrunk and
-//! replayed step by step. In your crate's `[dev-dependencies]`:
+//! out again), plus your own rule for the victim; optionally each object's
+//! contents and panics injected into your code. This is the one model of the
+//! pool: the crate's own model test and fuzz target drive it too. A failure comes
+//! back shrunk and replayed step by step. In your crate's `[dev-dependencies]`:
 //! `pool-core = { version = "...", features = ["testing"] }`; the `testing` module's
 //! docs show a custom policy tested in a dozen lines (that example runs as a test).
 //!

@@ -6,7 +6,8 @@
 //! names an object that is no longer live, or a hook that disturbs what the pool
 //! counts, breaks promises the pool cannot check on the hot path. This is the test
 //! the crate runs on itself, made generic: random sequences of operations (acquire,
-//! release, renew, reclaim, get, your own writes, reinitialize, clear, trim,
+//! release, renew, reclaim, get, your own writes through `get_mut`,
+//! `get_disjoint_mut`, `for_each_mut` and `iter_mut`, reinitialize, clear, trim,
 //! prewarm) are applied to a pool built from your parts and to a small reference
 //! model, and after every step the pool must agree with the model:
 //!
@@ -20,6 +21,13 @@
 //!   (then the pool refuses), or name a live object, which is then reset, handed out
 //!   again (the same object) and its old handle stale. A victim that is not live is
 //!   reported as released, recycled or never handed out;
+//! - with [`PoolTest::check_contents`], each live object's `Debug` text is the
+//!   model's, and each hook is given the object the model expects: with objects
+//!   your factory numbers, every handout, recycle, write and destruction reaches
+//!   the right object;
+//! - with [`PoolTest::inject_panics`], steps run with your factory, a hook or the
+//!   policy panicking, and the pool must do what the crate docs promise for a
+//!   panic in user code;
 //! - and whatever you expect of your policy: the model cannot know which victim you
 //!   meant, so [`PoolTest::expect_victim`] takes your rule ("the lowest priority")
 //!   and checks it at every choice. [`oldest`] and [`refuses`] are the rules of the
@@ -28,6 +36,11 @@
 //! A failure is shrunk to a minimal case and replayed step by step, so the report
 //! reads as a story: `3. acquire: pool full; policy chose #1, which was recycled at
 //! step 2`. A panic in your code is reported the same way.
+//!
+//! This model is the crate's only one: its own model test runs it on every
+//! built-in policy with numbered objects, contents checked and panics injected,
+//! and its fuzz target feeds it cases through [`PoolTest::check_case`] (with the
+//! `arbitrary` feature, [`Step`] and [`Op`] come from fuzzer input).
 //!
 //! # How
 //! ```
@@ -62,6 +75,7 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::RangeInclusive;
@@ -104,6 +118,8 @@ pub struct PoolTest<T> {
     max_objects: RangeInclusive<usize>,
     operations: usize,
     cases: Option<u32>,
+    panics: bool,
+    show: Option<fn(&T) -> String>,
 }
 
 impl<T: 'static> PoolTest<T> {
@@ -125,6 +141,8 @@ impl<T: 'static> PoolTest<T> {
             max_objects: 1..=6,
             operations: 64,
             cases: None,
+            panics: false,
+            show: None,
         }
     }
 
@@ -233,6 +251,85 @@ impl<T: 'static> PoolTest<T> {
         self
     }
 
+    /// Also runs steps with one piece of user code (the factory, a hook, the
+    /// policy) panicking, and checks that the pool then does what its docs promise
+    /// ("Panics in user code" in the crate docs): a game that catches a panic keeps
+    /// a pool that agrees with the model. The panics are the kit's own, raised
+    /// where your code would run; the kit's panic hook keeps them off standard
+    /// error, and any other panic is still a failure.
+    ///
+    /// ```
+    /// # use pool_core::testing::PoolTest;
+    /// PoolTest::new(|| 0u32).on_release(|n| *n = 0).inject_panics().run(|| pool_core::RecycleOldest);
+    /// ```
+    pub fn inject_panics(mut self) -> Self {
+        self.panics = true;
+        self
+    }
+
+    /// Also checks what is in the objects, through their `Debug` text: the model
+    /// keeps each object's text as your factory made it and as each hook and
+    /// write left it, and after every step each live object must read as the
+    /// model's. The object a hook is given, and the one dropped by the destroy
+    /// hook, must be the one the model expects; so a factory that numbers its
+    /// objects makes every handout, recycle and destruction an identity check.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use pool_core::testing::PoolTest;
+    ///
+    /// static SERIAL: AtomicU32 = AtomicU32::new(0);
+    /// PoolTest::new(|| (SERIAL.fetch_add(1, Ordering::Relaxed), 0u32))
+    ///     .mutate(|(_, value), v| *value = v)
+    ///     .on_release(|(_, value)| *value = 0)
+    ///     .check_contents()
+    ///     .run(|| pool_core::RecycleOldest);
+    /// ```
+    pub fn check_contents(mut self) -> Self
+    where
+        T: fmt::Debug,
+    {
+        self.show = Some(|object| format!("{object:?}"));
+        self
+    }
+
+    /// Runs one case, such as one a fuzzer made or one written by hand, with
+    /// `policy`; a case of a pool that cannot be built (`max_objects` 0, or
+    /// `initial` above it) fails with the builder's error.
+    ///
+    /// # Errors
+    /// The [`Failure`], with the case replayed step by step.
+    ///
+    /// ```
+    /// use pool_core::testing::{Case, Op, PoolTest};
+    ///
+    /// let case = Case::new(0, 1, false, vec![Op::Acquire.into(), Op::Acquire.into()]);
+    /// let failure = PoolTest::new(|| 0u8).check_case(pool_core::Strict, &case);
+    /// assert!(failure.is_ok());
+    /// ```
+    pub fn check_case<P: ExhaustionPolicy<T> + 'static>(
+        &self,
+        policy: P,
+        case: &Case,
+    ) -> Result<(), Failure> {
+        let mut steps = Vec::new();
+        let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            model::run(self, policy, case, Some(&mut steps))
+        }));
+        let reason = match replayed {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(reason)) => reason,
+            Err(payload) => format!("the kit panicked: {}", model::message(&*payload)),
+        };
+        Err(Failure {
+            reason,
+            initial: case.initial,
+            max_objects: case.max_objects,
+            lazy: case.lazy,
+            steps,
+        })
+    }
+
     /// Runs the test with a policy made by `policy` for each case.
     ///
     /// # Panics
@@ -276,7 +373,7 @@ impl<T: 'static> PoolTest<T> {
             config.cases = cases;
         }
         let mut runner = TestRunner::new(config);
-        let strategy = case(self.max_objects.clone(), self.operations);
+        let strategy = case(self.max_objects.clone(), self.operations, self.panics);
         let result = runner.run(&strategy, |case| {
             model::run(self, policy(), &case, None).map_err(TestCaseError::fail)
         });
@@ -391,39 +488,160 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// One operation of a case.
-#[derive(Debug, Clone, Copy)]
-enum Op {
+/// Which piece of user code a [`Step`] makes panic, the next time it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[non_exhaustive]
+pub enum UserCode {
+    /// The factory.
+    Factory,
+    /// The acquire hook (if the test has one).
+    AcquireHook,
+    /// The release hook (if the test has one).
+    ReleaseHook,
+    /// The destroy hook (if the test has one).
+    DestroyHook,
+    /// The policy's `choose_victim`.
+    Policy,
+}
+
+impl UserCode {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Factory => "the factory",
+            Self::AcquireHook => "the acquire hook",
+            Self::ReleaseHook => "the release hook",
+            Self::DestroyHook => "the destroy hook",
+            Self::Policy => "the policy",
+        }
+    }
+}
+
+/// Which handle an operation uses: the live one at `index` in the pool's order,
+/// or with `stale` the stale one at `index` (both wrap around; either kind if
+/// there is none of the asked one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Pick {
+    /// The position among the handles of that kind.
+    pub index: usize,
+    /// A stale handle rather than a live one.
+    pub stale: bool,
+}
+
+/// One operation of a [`Case`]. Values given to writes go through the test's
+/// [`mutate`](PoolTest::mutate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[non_exhaustive]
+pub enum Op {
+    /// `try_acquire_detailed`.
     Acquire,
-    /// The live handle at this index (oldest first), or with `true` the stale one
-    /// (both wrap around; either kind if there is none of the other).
-    Release(usize, bool),
-    Renew(usize, bool),
-    Get(usize, bool),
-    Write(usize, bool, u32),
-    /// Releases the live objects at the set bits of their positions, oldest first.
+    /// `release`.
+    Release(Pick),
+    /// `renew`.
+    Renew(Pick),
+    /// `get` and `contains`.
+    Get(Pick),
+    /// `get_mut`, then a write of the value.
+    Write(Pick, u32),
+    /// `get_disjoint_mut` of two handles, then a write of the value to the first
+    /// and of the value plus one to the second.
+    WriteTwo(Pick, Pick, u32),
+    /// `for_each_mut`, writing the value to every live object.
+    ForEach(u32),
+    /// `iter_mut`, writing the value to every live object.
+    IterMut(u32),
+    /// `reclaim`, releasing the live objects at the set bits of their positions
+    /// (in the pool's order, modulo 64).
     Reclaim(u64),
+    /// `reinitialize`.
     Reinitialize,
+    /// `clear` (`true`) or `clear_idle` (`false`).
     Clear(bool),
+    /// `trim_idle`, keeping this many.
     TrimIdle(usize),
+    /// `prewarm_step` with this budget.
     PrewarmStep(usize),
 }
 
-#[derive(Debug, Clone)]
-struct Case {
-    initial: usize,
-    max_objects: usize,
-    lazy: bool,
-    ops: Vec<Op>,
+/// One step of a [`Case`]: an operation, optionally with one piece of user code
+/// set to panic the next time it runs during it (see
+/// [`inject_panics`](PoolTest::inject_panics)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Step {
+    /// The operation.
+    pub op: Op,
+    /// The user code that panics during it, if it runs.
+    pub panicking: Option<UserCode>,
+}
+
+impl From<Op> for Step {
+    fn from(op: Op) -> Self {
+        Self {
+            op,
+            panicking: None,
+        }
+    }
+}
+
+/// A pool's sizes and the steps run on it: what [`PoolTest`] generates, and what
+/// [`PoolTest::check_case`] replays (a case from a fuzzer, or one written by hand
+/// to pin a bug).
+///
+/// ```
+/// use pool_core::testing::{Case, Op, PoolTest, Step, UserCode};
+///
+/// // A full pool recycles its only object while its release hook panics.
+/// let case = Case::new(0, 1, false, vec![
+///     Op::Acquire.into(),
+///     Step { op: Op::Acquire, panicking: Some(UserCode::ReleaseHook) },
+/// ]);
+/// let test = PoolTest::new(|| 0u8).on_release(|n| *n = 0).inject_panics();
+/// test.check_case(pool_core::RecycleOldest, &case).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Case {
+    /// The pool's `initial`.
+    pub initial: usize,
+    /// The pool's `max_objects`.
+    pub max_objects: usize,
+    /// Whether the pool is built with `build_lazy`.
+    pub lazy: bool,
+    /// What is done to it.
+    pub steps: Vec<Step>,
+}
+
+impl Case {
+    /// A case of a pool built with `initial` and `max_objects` (lazily with
+    /// `lazy`), running `steps`.
+    pub fn new(initial: usize, max_objects: usize, lazy: bool, steps: Vec<Step>) -> Self {
+        Self {
+            initial,
+            max_objects,
+            lazy,
+            steps,
+        }
+    }
+}
+
+fn pick() -> impl Strategy<Value = Pick> {
+    // A stale handle one time in four.
+    (any::<usize>(), prop::bool::weighted(0.25)).prop_map(|(index, stale)| Pick { index, stale })
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         8 => Just(Op::Acquire),
-        4 => (any::<usize>(), stale()).prop_map(|(i, s)| Op::Release(i, s)),
-        1 => (any::<usize>(), stale()).prop_map(|(i, s)| Op::Renew(i, s)),
-        2 => (any::<usize>(), stale()).prop_map(|(i, s)| Op::Get(i, s)),
-        3 => (any::<usize>(), stale(), 0..100u32).prop_map(|(i, s, v)| Op::Write(i, s, v)),
+        4 => pick().prop_map(Op::Release),
+        1 => pick().prop_map(Op::Renew),
+        2 => pick().prop_map(Op::Get),
+        3 => (pick(), 0..100u32).prop_map(|(p, v)| Op::Write(p, v)),
+        1 => (pick(), pick(), 0..100u32).prop_map(|(p, q, v)| Op::WriteTwo(p, q, v)),
+        1 => (0..100u32).prop_map(Op::ForEach),
+        1 => (0..100u32).prop_map(Op::IterMut),
         1 => any::<u64>().prop_map(Op::Reclaim),
         1 => Just(Op::Reinitialize),
         1 => any::<bool>().prop_map(Op::Clear),
@@ -432,25 +650,35 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// A stale handle one time in four.
-fn stale() -> impl Strategy<Value = bool> {
-    prop::bool::weighted(0.25)
+fn step(panics: bool) -> impl Strategy<Value = Step> {
+    let code = prop::sample::select(vec![
+        UserCode::Factory,
+        UserCode::AcquireHook,
+        UserCode::ReleaseHook,
+        UserCode::DestroyHook,
+        UserCode::Policy,
+    ]);
+    let panicking = if panics {
+        prop::option::weighted(0.2, code).boxed()
+    } else {
+        Just(None).boxed()
+    };
+    (op(), panicking).prop_map(|(op, panicking)| Step { op, panicking })
 }
 
-fn case(max_objects: RangeInclusive<usize>, operations: usize) -> impl Strategy<Value = Case> {
+fn case(
+    max_objects: RangeInclusive<usize>,
+    operations: usize,
+    panics: bool,
+) -> impl Strategy<Value = Case> {
     let (low, high) = (*max_objects.start(), *max_objects.end());
     (low.max(1)..=high.max(low).max(1)).prop_flat_map(move |max| {
         (
             0..=max,
             any::<bool>(),
-            prop::collection::vec(op(), 0..=operations),
+            prop::collection::vec(step(panics), 0..=operations),
         )
-            .prop_map(move |(initial, lazy, ops)| Case {
-                initial,
-                max_objects: max,
-                lazy,
-                ops,
-            })
+            .prop_map(move |(initial, lazy, steps)| Case::new(initial, max, lazy, steps))
     })
 }
 
@@ -470,6 +698,54 @@ impl Calls {
     }
 }
 
+/// What a hook saw, as `Debug` text (with [`PoolTest::check_contents`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// What the factory made.
+    Made,
+    /// What the acquire hook was given, and what it left.
+    AcquireIn,
+    AcquireOut,
+    /// What the release hook was given, and what it left.
+    ReleaseIn,
+    ReleaseOut,
+    /// What the destroy hook was given.
+    Destroyed,
+}
+
+/// The harness around the user's code, shared by the pool's closures and the
+/// model: call counts, the planned panic, and what the hooks saw.
+#[derive(Default)]
+struct Harness {
+    calls: Calls,
+    planned: Mutex<Option<UserCode>>,
+    seen: Mutex<alloc::collections::VecDeque<(Seen, String)>>,
+}
+
+/// The payload of the kit's planned panics.
+struct Planned;
+
+impl Harness {
+    /// Raises the planned panic if `code` is the one planned (once).
+    fn enter(&self, code: UserCode) {
+        let mut planned = self.planned.lock().unwrap_or_else(|e| e.into_inner());
+        if planned.take_if(|c| *c == code).is_some() {
+            drop(planned);
+            std::panic::panic_any(Planned);
+        }
+    }
+
+    fn see<T>(&self, show: Option<fn(&T) -> String>, what: Seen, object: &T) {
+        if let Some(show) = show {
+            let text = show(object);
+            self.seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push_back((what, text));
+        }
+    }
+}
+
 /// What the policy did at its last choice.
 struct Choice {
     live: Vec<Handle>,
@@ -484,12 +760,14 @@ struct Recording<P, T> {
     inner: P,
     expect: Option<Arc<Expectation<T>>>,
     choice: Arc<Mutex<Option<Choice>>>,
+    harness: Arc<Harness>,
 }
 
 impl<T, P: ExhaustionPolicy<T>> ExhaustionPolicy<T> for Recording<P, T> {
     const KEEPS_ORDER: bool = P::KEEPS_ORDER;
 
     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+        self.harness.enter(UserCode::Policy);
         let victim = self.inner.choose_victim(live);
         let objects: Vec<(Handle, &T)> = live
             .iter()
@@ -517,17 +795,24 @@ impl<T, P: ExhaustionPolicy<T>> ExhaustionPolicy<T> for Recording<P, T> {
 /// The pool under test: the user's parts wrapped to count and record.
 type Tested<T, P> = crate::Pool<T, Recording<P, T>, Handle>;
 
+/// Builds the pool of `case` from the user's parts, each wrapped to count its
+/// calls, raise the planned panic and record what it saw. A hook the test does
+/// not have is not installed, so the pool's paths without hooks are tested too.
 fn build<T: 'static, P: ExhaustionPolicy<T>>(
     test: &PoolTest<T>,
     policy: P,
     case: &Case,
-    calls: &Arc<Calls>,
+    harness: &Arc<Harness>,
     choice: &Arc<Mutex<Option<Choice>>>,
 ) -> Result<Tested<T, P>, String> {
-    let (factory, counts) = (test.factory.clone(), calls.clone());
+    let show = test.show;
+    let (factory, h) = (test.factory.clone(), harness.clone());
     let mut builder = crate::Pool::builder(move || {
-        counts.factory.fetch_add(1, Ordering::Relaxed);
-        factory()
+        h.calls.factory.fetch_add(1, Ordering::Relaxed);
+        h.enter(UserCode::Factory);
+        let object = factory();
+        h.see(show, Seen::Made, &object);
+        object
     })
     .initial(case.initial)
     .max_objects(case.max_objects)
@@ -535,29 +820,38 @@ fn build<T: 'static, P: ExhaustionPolicy<T>>(
         inner: policy,
         expect: test.expect.clone(),
         choice: choice.clone(),
+        harness: harness.clone(),
     })
     .handle::<Handle>();
-    let (hook, counts) = (test.on_acquire.clone(), calls.clone());
-    builder = builder.on_acquire(move |object| {
-        counts.acquire.fetch_add(1, Ordering::Relaxed);
-        if let Some(hook) = &hook {
+    if let Some(hook) = test.on_acquire.clone() {
+        let h = harness.clone();
+        builder = builder.on_acquire(move |object| {
+            h.calls.acquire.fetch_add(1, Ordering::Relaxed);
+            h.enter(UserCode::AcquireHook);
+            h.see(show, Seen::AcquireIn, object);
             hook(object);
-        }
-    });
-    let (hook, counts) = (test.on_release.clone(), calls.clone());
-    builder = builder.on_release(move |object| {
-        counts.release.fetch_add(1, Ordering::Relaxed);
-        if let Some(hook) = &hook {
+            h.see(show, Seen::AcquireOut, object);
+        });
+    }
+    if let Some(hook) = test.on_release.clone() {
+        let h = harness.clone();
+        builder = builder.on_release(move |object| {
+            h.calls.release.fetch_add(1, Ordering::Relaxed);
+            h.enter(UserCode::ReleaseHook);
+            h.see(show, Seen::ReleaseIn, object);
             hook(object);
-        }
-    });
-    let (hook, counts) = (test.on_destroy.clone(), calls.clone());
-    builder = builder.on_destroy(move |object| {
-        counts.destroy.fetch_add(1, Ordering::Relaxed);
-        if let Some(hook) = &hook {
+            h.see(show, Seen::ReleaseOut, object);
+        });
+    }
+    if let Some(hook) = test.on_destroy.clone() {
+        let h = harness.clone();
+        builder = builder.on_destroy(move |object| {
+            h.calls.destroy.fetch_add(1, Ordering::Relaxed);
+            h.enter(UserCode::DestroyHook);
+            h.see(show, Seen::Destroyed, &object);
             hook(object);
-        }
-    });
+        });
+    }
     let built = if case.lazy {
         builder.build_lazy()
     } else {

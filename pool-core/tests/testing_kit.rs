@@ -200,7 +200,10 @@ fn a_rule_about_the_objects_is_checked_at_every_choice() {
         "{failure}"
     );
     assert!(
-        failure.steps.iter().any(|s| s.starts_with("write")),
+        failure
+            .steps
+            .iter()
+            .any(|s| s.starts_with("write") || s.contains(", writing")),
         "{failure}"
     );
 }
