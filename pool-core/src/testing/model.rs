@@ -248,11 +248,14 @@ impl Model {
 
     /// Creates idle objects up to `initial` within `budget`; the number still
     /// missing, or `None` if the factory panicked.
+    /// The pool hands them out in the order it made them: each goes below the
+    /// one made before it on the idle stack.
     fn prewarm(&mut self, budget: usize) -> Option<usize> {
         let mut created = 0;
+        let bottom = self.idle.len();
         while created < budget && self.total() < self.initial {
             let object = self.create()?;
-            self.idle.push(object);
+            self.idle.insert(bottom, object);
             created += 1;
         }
         Some(self.initial.saturating_sub(self.total()))
