@@ -18,8 +18,8 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy_pool::{
-    EffectAtlas, EffectAtlases, EffectSpritesPlugin, EffectsPlugin, Fx, Output, PlaySound, Sfx,
-    SoundEffectsPlugin, SoundEmitter, SoundListener,
+    EffectAtlas, EffectAtlases, EffectSpritesPlugin, EffectsCamera, EffectsPlugin, Fx, Output,
+    PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener,
 };
 use pool_audio::kira::Frame;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
@@ -230,9 +230,11 @@ fn setup(
             Transform::from_xyz(x, -20.0, 0.0),
         ));
     }
-    // 10 pixels a metre; the camera is the listener.
+    // 10 pixels a metre; the camera is the listener, and effects off its
+    // screen do what their kind's `Offscreen` says.
     commands.spawn((
         Camera2d,
+        EffectsCamera,
         Projection::Orthographic(OrthographicProjection {
             scaling_mode: ScalingMode::WindowSize,
             scale: 0.1,

@@ -61,7 +61,8 @@
 //!   offline output and says why.
 //! - `sprites`: `EffectSpritesPlugin`, the effects drawn as Bevy sprites from
 //!   texture atlases (Bevy's sprite and image types only: it builds and tests
-//!   without a GPU; an app with Bevy's renderer shows them).
+//!   without a GPU; an app with Bevy's renderer shows them), and
+//!   `EffectsCamera`, the camera the effects cull against.
 //! - `windowed`: the `windowed` example's Bevy renderer, window and PNG support.
 //!
 //! # Inside
@@ -74,7 +75,8 @@
 //!   effects update (on virtual time), and the offline backend renders.
 //! - [`EffectsSet`], in order: the effects update on virtual time (follow-ups
 //!   start), `EffectFinished` messages go out, then the draw list becomes sprites
-//!   (with `sprites`).
+//!   (with `sprites`). With `sprites`, the view that culls the effects follows
+//!   the cameras marked `EffectsCamera` just before the update.
 //!
 //! The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`] and [`Fx`] the
 //! plain [`pool_effects::Effects`]: everything their docs say holds here.
@@ -93,7 +95,7 @@ pub use assets::{
 pub use diagnostics::PoolDiagnosticsPlugin;
 pub use effects::{EffectFinished, EffectsPlugin, EffectsSet, Fx};
 #[cfg(feature = "sprites")]
-pub use sprites::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin};
+pub use sprites::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsCamera};
 
 pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,

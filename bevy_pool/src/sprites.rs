@@ -4,13 +4,15 @@
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::asset::Handle;
 use bevy::camera::visibility::Visibility;
+use bevy::camera::{Camera, Projection};
 use bevy::color::Color;
 use bevy::ecs::prelude::*;
 use bevy::image::{Image, TextureAtlas, TextureAtlasLayout};
 use bevy::math::{Quat, Vec3};
 use bevy::sprite::Sprite;
-use bevy::transform::components::Transform;
-use pool_effects::{DrawList, KindId};
+use bevy::transform::TransformSystems;
+use bevy::transform::components::{GlobalTransform, Transform};
+use pool_effects::{DrawList, KindId, View};
 
 use crate::effects::{EffectsSet, Fx};
 
@@ -111,13 +113,114 @@ struct SpritePool {
 #[derive(Resource, Clone, Copy)]
 struct BaseZ(f32);
 
+/// Marks the 2D camera whose view culls the effects: each frame, before the
+/// effects update, the plugin sets [`Effects::set_view`](pool_effects::Effects::set_view)
+/// to what the camera's orthographic projection shows, in world coordinates
+/// (its `area`, through its `GlobalTransform`), so that effects off screen
+/// do what their kind's [`Offscreen`](pool_effects::Offscreen) says. With
+/// several marked cameras, the view is the rectangle around all of them.
+///
+/// A camera without an orthographic projection is skipped, and so is a
+/// [`Camera`] whose render target Bevy has not sized yet (its projection's
+/// area is a placeholder until then). With no camera left, the view goes back
+/// to everything. A game that sets the view itself leaves this marker off; an
+/// entity with the marker and a projection but no `Camera` (a test, a
+/// minimap's bounds) is taken as it is.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy::camera::{OrthographicProjection, Projection};
+/// use bevy_pool::{EffectSpritesPlugin, EffectsCamera, EffectsPlugin, Fx};
+/// use pool_effects::View;
+///
+/// let mut app = App::new();
+/// app.add_plugins((bevy::time::TimePlugin, TransformPlugin, EffectsPlugin, EffectSpritesPlugin::default()));
+/// // Bevy's renderer fills in `area` from the window; here it is set by hand.
+/// let projection = OrthographicProjection {
+///     area: Rect::new(-160.0, -90.0, 160.0, 90.0),
+///     ..OrthographicProjection::default_2d()
+/// };
+/// app.world_mut().spawn((EffectsCamera, Projection::Orthographic(projection), Transform::from_xyz(1000.0, 0.0, 0.0)));
+/// app.update();
+/// assert_eq!(app.world().resource::<Fx>().view(), Some(View::new([840.0, -90.0], [1160.0, 90.0])));
+/// ```
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct EffectsCamera;
+
 impl Plugin for EffectSpritesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<EffectAtlases>()
             .init_resource::<SpritePool>()
             .insert_resource(BaseZ(self.z))
             .configure_sets(PostUpdate, EffectsSet::Draw.after(EffectsSet::Update))
-            .add_systems(PostUpdate, draw.in_set(EffectsSet::Draw));
+            .add_systems(
+                PostUpdate,
+                (
+                    follow_cameras
+                        .after(TransformSystems::Propagate)
+                        .before(EffectsSet::Update),
+                    draw.in_set(EffectsSet::Draw),
+                ),
+            );
+    }
+}
+
+/// The world rectangle a camera shows, if it is orthographic and sized.
+fn camera_view(
+    transform: &GlobalTransform,
+    projection: &Projection,
+    camera: Option<&Camera>,
+) -> Option<View> {
+    let Projection::Orthographic(orthographic) = projection else {
+        return None;
+    };
+    if camera.is_some_and(|camera| camera.logical_target_size().is_none()) {
+        return None;
+    }
+    let area = orthographic.area;
+    if !(area.width() > 0.0 && area.height() > 0.0) {
+        return None;
+    }
+    let corners = [
+        (area.min.x, area.min.y),
+        (area.max.x, area.min.y),
+        (area.min.x, area.max.y),
+        (area.max.x, area.max.y),
+    ]
+    .map(|(x, y)| transform.transform_point(Vec3::new(x, y, 0.0)));
+    let min = corners.iter().fold(corners[0], |m, c| m.min(*c));
+    let max = corners.iter().fold(corners[0], |m, c| m.max(*c));
+    let view = View::new([min.x, min.y], [max.x, max.y]);
+    // A non-finite transform gives no view rather than a refused one.
+    [min.x, min.y, max.x, max.y]
+        .iter()
+        .all(|v| v.is_finite())
+        .then_some(view)
+}
+
+/// Sets the effects' view from the marked cameras, when it changed.
+fn follow_cameras(
+    fx: Option<ResMut<Fx>>,
+    cameras: Query<(&GlobalTransform, &Projection, Option<&Camera>), With<EffectsCamera>>,
+    mut following: Local<bool>,
+) {
+    let Some(mut fx) = fx else { return };
+    let view = cameras
+        .iter()
+        .filter_map(|(transform, projection, camera)| camera_view(transform, projection, camera))
+        .reduce(|a, b| {
+            View::new(
+                [a.min.x.min(b.min.x), a.min.y.min(b.min.y)],
+                [a.max.x.max(b.max.x), a.max.y.max(b.max.y)],
+            )
+        });
+    if view.is_none() && !*following {
+        return; // never followed a camera: the game's own view stays
+    }
+    *following = view.is_some();
+    if fx.view() != view {
+        // Finite, with min <= max: the view is valid.
+        let _ = fx.set_view(view);
     }
 }
 

@@ -5,10 +5,13 @@
 use std::time::Duration;
 
 use bevy::asset::{Handle, uuid::Uuid};
+use bevy::camera::{OrthographicProjection, Projection};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsPlugin, Fx};
-use pool_effects::{EffectKind, KindId};
+use bevy_pool::{
+    EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsCamera, EffectsPlugin, Fx,
+};
+use pool_effects::{EffectKind, KindId, Offscreen, View};
 
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
@@ -218,4 +221,152 @@ fn a_warm_frame_of_sprites_allocates_nothing() {
     );
     let sprites = shown(&mut app).len();
     assert!(sprites > 100, "{sprites} sprites shown");
+}
+
+/// A 2D camera showing 320 x 180 world units around `at`, as Bevy's renderer
+/// sizes it for a 320 x 180 window.
+fn camera(at: Vec3) -> impl Bundle {
+    let projection = OrthographicProjection {
+        area: Rect::new(-160.0, -90.0, 160.0, 90.0),
+        ..OrthographicProjection::default_2d()
+    };
+    (
+        EffectsCamera,
+        Projection::Orthographic(projection),
+        Transform::from_translation(at),
+    )
+}
+
+/// The marked camera culls: an effect off its screen is not drawn and (with
+/// `Offscreen::Pause`) its clock stops; when the camera pans to it, it is drawn
+/// again from the frame it had. A zoomed-out camera shows more; a despawned
+/// one leaves the view to everything.
+#[test]
+fn the_marked_camera_culls_effects_off_its_screen() {
+    let mut app = app();
+    app.add_plugins(TransformPlugin);
+    let smoke = add(
+        &mut app,
+        EffectKind::new("smoke", 8, 0.05)
+            .looping()
+            .offscreen(Offscreen::Pause)
+            .cull_radius(10.0),
+        Some(atlas(1, 2, 0)),
+    );
+    let handle = app
+        .world_mut()
+        .resource_mut::<Fx>()
+        .spawn(smoke, [0.0, 0.0])
+        .unwrap();
+    let cam = app
+        .world_mut()
+        .spawn(camera(Vec3::new(1000.0, 0.0, 999.0)))
+        .id();
+    app.update();
+    assert_eq!(
+        app.world().resource::<Fx>().view(),
+        Some(View::new([840.0, -90.0], [1160.0, 90.0]))
+    );
+    assert!(shown(&mut app).is_empty(), "off screen: not drawn");
+    for _ in 0..3 {
+        app.update();
+    }
+    let parked = app.world().resource::<Fx>().get(handle).unwrap().frame();
+    // Pan to the effect: drawn again, from the frame it was parked at.
+    app.world_mut()
+        .entity_mut(cam)
+        .insert(Transform::from_xyz(165.0, 0.0, 999.0));
+    app.update();
+    assert_eq!(
+        app.world().resource::<Fx>().view(),
+        Some(View::new([5.0, -90.0], [325.0, 90.0]))
+    );
+    assert_eq!(
+        shown(&mut app).len(),
+        1,
+        "within its cull radius of the edge"
+    );
+    assert_eq!(
+        app.world().resource::<Fx>().get(handle).unwrap().frame(),
+        parked + 1,
+        "paused while off screen, one frame on since"
+    );
+    // Zoomed out (the camera's scale) the view is twice as wide.
+    app.world_mut()
+        .entity_mut(cam)
+        .insert(Transform::from_xyz(1000.0, 0.0, 999.0).with_scale(Vec3::splat(2.0)));
+    app.update();
+    assert_eq!(
+        app.world().resource::<Fx>().view(),
+        Some(View::new([680.0, -180.0], [1320.0, 180.0]))
+    );
+    app.world_mut().despawn(cam);
+    app.update();
+    assert_eq!(
+        app.world().resource::<Fx>().view(),
+        None,
+        "no camera: everything"
+    );
+    assert_eq!(shown(&mut app).len(), 1);
+}
+
+/// A camera whose render target Bevy has not sized yet (its projection's area
+/// is a 2 x 2 placeholder until then) does not cull, and neither does one that
+/// is not orthographic; a game's own view is left alone while no marked camera
+/// gives one.
+#[test]
+fn cameras_without_a_sized_orthographic_view_leave_the_view_alone() {
+    let mut app = app();
+    app.add_plugins(TransformPlugin);
+    let own = View::new([0.0, 0.0], [10.0, 10.0]);
+    app.world_mut().resource_mut::<Fx>().set_view(own).unwrap();
+    app.world_mut().spawn((
+        EffectsCamera,
+        Camera::default(),
+        Projection::Orthographic(OrthographicProjection::default_2d()),
+        Transform::default(),
+    ));
+    app.world_mut().spawn((
+        EffectsCamera,
+        Projection::Perspective(Default::default()),
+        Transform::default(),
+    ));
+    app.update();
+    assert_eq!(app.world().resource::<Fx>().view(), Some(own));
+}
+
+/// Two marked cameras (split screen): the view covers both.
+#[test]
+fn two_marked_cameras_cull_against_the_rectangle_around_both() {
+    let mut app = app();
+    app.add_plugins(TransformPlugin);
+    app.world_mut().spawn(camera(Vec3::new(-500.0, 0.0, 0.0)));
+    app.world_mut().spawn(camera(Vec3::new(500.0, 100.0, 0.0)));
+    app.update();
+    assert_eq!(
+        app.world().resource::<Fx>().view(),
+        Some(View::new([-660.0, -90.0], [660.0, 190.0]))
+    );
+}
+
+/// A camera panning every frame adds no allocation to a warm frame.
+#[test]
+fn a_panning_camera_allocates_nothing_once_warm() {
+    let without = allocations_per_second(&mut busy_app(true));
+    let mut app = busy_app(true);
+    app.add_plugins(TransformPlugin);
+    app.world_mut().spawn(camera(Vec3::ZERO));
+    app.add_systems(
+        Update,
+        |mut cameras: Query<&mut Transform, With<EffectsCamera>>| {
+            for mut at in &mut cameras {
+                at.translation.x = (at.translation.x + 7.0) % 300.0;
+            }
+        },
+    );
+    let with = allocations_per_second(&mut app);
+    assert!(
+        with <= without,
+        "60 frames allocated {with} times with a panning camera, {without} without"
+    );
 }

@@ -33,6 +33,7 @@ pub enum Playback {
 /// assert_eq!(EffectKind::new("spark", 4, 0.05).offscreen, Offscreen::Simulate);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Offscreen {
     /// Its clock runs as on screen (Unity's "Always Simulate"); the default.
     /// Every update pays for it.
