@@ -101,23 +101,26 @@
 //! | `object-pool` crate | no (pulls fall back to a new object) | n/a: RAII guards | n/a | no | yes |
 //!
 //! Measured side by side (the workspace's `benches` report, one cycle of acquire,
-//! write, release with half the objects live): a [`Strict`] pool's cycle costs
-//! 0.8x to 1.4x slotmap's insert and remove at 16 and 32-byte objects, and less
-//! from 64 bytes up (0.3x to 0.5x at 256), because slotmap moves every value in
-//! and out where a pool keeps its objects in place; a pool that keeps acquisition
-//! order ([`RecycleOldest`]) pays its live list on top (1.1x to 1.7x at 16 and 32
-//! bytes). The report also runs the operations arena benchmarks measure (insert,
+//! write, release with half the objects live, one run): a [`Strict`] pool's cycle
+//! costs 1.05x to 1.08x slotmap's insert and remove at 16-byte objects and 0.85x
+//! to 1.06x at 32, and less from 64 bytes up (about 0.5x at 256), because slotmap
+//! moves every value in and out where a pool keeps its objects in place; a pool
+//! that keeps acquisition order ([`RecycleOldest`]) pays its live list on top
+//! (1.08x to 1.42x at 16 and 32 bytes). Between runs these ratios move (the
+//! ordered pool's at 32 bytes has measured 1.03x to 1.56x). The report also runs the operations arena benchmarks measure (insert,
 //! remove, get, iterate) for the pool, slotmap, thunderdome and slab.
 //!
 //! Where the difference at small objects comes from: a cycle of a strict pool of
-//! 16-byte objects runs about 22 instructions more than slotmap's (111 against
-//! 89, benchmark included, counted by callgrind). They are what slotmap does not
+//! 16-byte objects runs about 22 instructions more than slotmap's (110 against
+//! 88, benchmark included, counted by callgrind). They are what slotmap does not
 //! offer: the `live`, `peak_live` and `releases` counters of [`PoolStats`], the
 //! checks for hooks, the check that retires a slot instead of wrapping its
 //! generation, and the `Option` around each object; and a slot is 12 bytes
 //! beside its object where slotmap's is 4. Indexing without bounds checks was
 //! tried on the hot path: 8 instructions fewer, no time saved in the report's
-//! size table, so the crate keeps `#![forbid(unsafe_code)]`.
+//! size table, so the crate keeps `#![forbid(unsafe_code)]`. Keeping the live
+//! list's back links in an array of their own, to make slots smaller, made the
+//! ordered pool's cycle slower (about 7 ns to 12) and the strict one no faster.
 //!
 //! slotmap is the right tool when values are created and destroyed; a pool is the
 //! right tool when construction is what you want to avoid (a `Vec` with its buffer,
