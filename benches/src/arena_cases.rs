@@ -362,6 +362,39 @@ mod tests {
         assert!(size_case("strict_48b", 64).is_none());
     }
 
+    /// The "stale-handle safe" column of pool-core's comparison table: after a
+    /// remove and an insert that reuses the slot, the old key of each container.
+    #[test]
+    fn stale_keys_behave_as_the_comparison_table_says() {
+        let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+        let (old, value) = pool.acquire_mut();
+        *value = 1;
+        pool.release(old).unwrap();
+        let (new, value) = pool.acquire_mut();
+        assert_eq!(*value, 1, "the object was kept");
+        *value = 2;
+        assert_ne!(old, new);
+        assert_eq!(pool.get(old), None);
+
+        let mut map = SlotMap::new();
+        let old = map.insert(1u32);
+        assert_eq!(map.remove(old), Some(1), "the value is given back");
+        map.insert(2);
+        assert_eq!(map.get(old), None);
+
+        let mut arena = thunderdome::Arena::new();
+        let old = arena.insert(1u32);
+        assert_eq!(arena.remove(old), Some(1), "the value is given back");
+        arena.insert(2);
+        assert_eq!(arena.get(old), None);
+
+        let mut slab = slab::Slab::new();
+        let old = slab.insert(1u32);
+        assert_eq!(slab.remove(old), 1, "the value is given back");
+        slab.insert(2);
+        assert_eq!(slab.get(old), Some(&2), "the old key reads the new value");
+    }
+
     #[test]
     fn every_arena_case_sees_its_objects() {
         for (op, _) in ARENA_OPS {

@@ -96,9 +96,14 @@
 //! | | bounded | stale-handle safe | full-pool policy | O(1) oldest | objects kept on release |
 //! |---|---|---|---|---|---|
 //! | `pool_core::Pool` | yes, `max_objects` | yes, generations | strict / recycle-oldest / custom | yes, where the policy keeps order | yes |
-//! | `slotmap::SlotMap` | no | yes, versions | n/a | no | no: `remove` drops the value |
+//! | `slotmap::SlotMap` | no | yes, versions | n/a | no | no: `remove` gives the value back |
+//! | `thunderdome::Arena` | no | yes, generations | n/a | no | no: `remove` gives the value back |
+//! | `slab::Slab` | no | no: a freed key's index is reused, so an old key reads the new value | n/a | no | no: `remove` gives the value back |
 //! | Unity `ObjectPool<T>` | no: `maxSize` only caps the idle objects kept | no: plain references | always creates more | no | yes |
 //! | `object-pool` crate | no (pulls fall back to a new object) | n/a: RAII guards | n/a | no | yes |
+//!
+//! The workspace's `benches` crate tests the stale-handle and release columns of
+//! the first four rows (`stale_keys_behave_as_the_comparison_table_says`).
 //!
 //! Measured side by side (the workspace's `benches` report, one cycle of acquire,
 //! write, release with half the objects live, one run): a [`Strict`] pool's cycle
