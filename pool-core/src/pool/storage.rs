@@ -35,8 +35,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     #[inline(always)]
     pub(super) fn new_generation(&mut self, index: u32) -> u32 {
         let slot = &mut self.slots[index as usize];
-        slot.generation = generation::on_acquire(slot.generation);
-        slot.generation
+        let generation = generation::on_acquire(slot.generation);
+        slot.generation = generation;
+        generation
     }
 
     /// Links slot `index`, already in its live generation, as the newest live
