@@ -107,11 +107,11 @@
 //!
 //! Measured side by side (the workspace's `benches` report, one cycle of acquire,
 //! write, release with half the objects live, one run): a [`Strict`] pool's cycle
-//! costs 1.05x to 1.08x slotmap's insert and remove at 16-byte objects and 0.85x
-//! to 1.06x at 32, and less from 64 bytes up (about 0.5x at 256), because slotmap
+//! costs 0.93x to 1.10x slotmap's insert and remove at 16-byte objects and 0.88x
+//! to 1.03x at 32, and less from 64 bytes up (about 0.5x at 256), because slotmap
 //! moves every value in and out where a pool keeps its objects in place; a pool
 //! that keeps acquisition order ([`RecycleOldest`]) pays its live list on top
-//! (1.08x to 1.42x at 16 and 32 bytes). Between runs these ratios move (the
+//! (1.13x to 1.48x at 16 and 32 bytes). Between runs these ratios move (the
 //! ordered pool's at 32 bytes has measured 1.03x to 1.56x). The report also runs the operations arena benchmarks measure (insert,
 //! remove, get, iterate) for the pool, slotmap, thunderdome and slab.
 //!
