@@ -335,6 +335,28 @@ fn cameras_without_a_sized_orthographic_view_leave_the_view_alone() {
     assert_eq!(app.world().resource::<Fx>().view(), Some(own));
 }
 
+/// A camera whose transform went non-finite (a NaN from game code) gives no
+/// view, as if it were gone: everything is in view again, and nothing invalid
+/// reaches `set_view`.
+#[test]
+fn a_camera_with_a_nan_transform_gives_no_view() {
+    let mut app = app();
+    app.add_plugins(TransformPlugin);
+    let cam = app.world_mut().spawn(camera(Vec3::ZERO)).id();
+    app.update();
+    let good = Some(View::new([-160.0, -90.0], [160.0, 90.0]));
+    assert_eq!(app.world().resource::<Fx>().view(), good);
+    app.world_mut()
+        .entity_mut(cam)
+        .insert(Transform::from_xyz(f32::NAN, 0.0, 0.0));
+    app.update();
+    assert_eq!(
+        app.world().resource::<Fx>().view(),
+        None,
+        "no camera gives a view"
+    );
+}
+
 /// Two marked cameras (split screen): the view covers both.
 #[test]
 fn two_marked_cameras_cull_against_the_rectangle_around_both() {

@@ -112,8 +112,9 @@
 //! moves every value in and out where a pool keeps its objects in place; a pool
 //! that keeps acquisition order ([`RecycleOldest`]) pays its live list on top
 //! (1.13x to 1.48x at 16 and 32 bytes). Between runs these ratios move (the
-//! ordered pool's at 32 bytes has measured 1.03x to 1.56x). The report also runs the operations arena benchmarks measure (insert,
-//! remove, get, iterate) for the pool, slotmap, thunderdome and slab.
+//! ordered pool's at 32 bytes has measured 1.03x to 1.56x). The report also
+//! runs the operations arena benchmarks measure (insert, remove, get, iterate)
+//! for the pool, slotmap, thunderdome and slab.
 //!
 //! Where the difference at small objects comes from: a cycle of a strict pool of
 //! 16-byte objects runs about 22 instructions more than slotmap's (110 against
