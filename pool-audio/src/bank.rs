@@ -21,6 +21,13 @@
 //!   phase, and its playhead when it stopped.
 //! - Copies of one sound share a budget, applied here at every sample (see
 //!   `budget.rs`).
+//! - The mixer never allocates and never frees. Every sound a voice stops
+//!   playing (it ended, was replaced, or its start was never claimed) goes back
+//!   to the game thread through a second queue (`returns`), sized so it can
+//!   never be full, and is dropped there: the game side drains it before it
+//!   sends each start and at every update, so the last reference to a removed
+//!   sound's samples is never the mixer's. kira hands its own resources back
+//!   the same way.
 
 mod budget;
 mod builder;
@@ -40,7 +47,7 @@ use std::time::Duration;
 use kira::Frame;
 use kira::info::Info;
 use kira::sound::Sound;
-use rtrb::Consumer;
+use rtrb::{Consumer, Producer};
 
 pub(crate) use budget::Budget;
 pub(crate) use builder::BankBuilder;
@@ -59,6 +66,8 @@ const STEP: usize = 16;
 /// The long-lived kira sound that mixes every real voice.
 pub(crate) struct VoiceBank {
     commands: Consumer<Command>,
+    /// Sounds no voice plays any more, on their way back to the game thread.
+    returns: Producer<Arc<Source>>,
     shared: Arc<Shared>,
     voices: Box<[Voice]>,
     /// The voices that sound (begun, not yet over), by sound and then by the
@@ -76,10 +85,16 @@ pub(crate) struct VoiceBank {
 }
 
 impl VoiceBank {
-    fn new(commands: Consumer<Command>, shared: Arc<Shared>, steal_fade: Duration) -> Self {
+    fn new(
+        commands: Consumer<Command>,
+        returns: Producer<Arc<Source>>,
+        shared: Arc<Shared>,
+        steal_fade: Duration,
+    ) -> Self {
         let slots = shared.slots();
         Self {
             commands,
+            returns,
             shared,
             voices: (0..slots).map(|_| Voice::idle()).collect(),
             order: Vec::with_capacity(slots),
@@ -89,6 +104,15 @@ impl VoiceBank {
             steal_fade,
             next_seq: 0,
             relevel: false,
+        }
+    }
+
+    /// Hands a sound no voice plays any more back to the game thread. The
+    /// queue holds every sound the bank can hold at once (see `builder.rs`), so
+    /// the push never fails and the sound is never dropped here.
+    fn give_back(&mut self, source: Option<Arc<Source>>) {
+        if let Some(source) = source {
+            let _ = self.returns.push(source);
         }
     }
 
@@ -187,20 +211,19 @@ impl VoiceBank {
     }
 
     fn start(&mut self, start: Start) {
-        let (slot, ticket, sound) = (start.slot, start.ticket, start.sound);
-        if slot as usize >= self.voices.len() {
-            return;
-        }
+        let (slot, ticket, sound) = (start.slot, start.ticket, start.source.key);
         // A start the game replaced by a newer one is never played. (Its phase
         // is published once it has started.)
-        if !self.shared.claim(slot, ticket, Phase::Playing) {
+        if slot as usize >= self.voices.len() || !self.shared.claim(slot, ticket, Phase::Playing) {
+            self.give_back(Some(start.source));
             return;
         }
         if self.voices[slot as usize].state != State::Idle {
             self.forget(slot);
         }
         let (listener, steal_fade) = (self.listener, self.steal_fade);
-        let change = self.voices[slot as usize].start(start, listener, steal_fade);
+        let (change, replaced) = self.voices[slot as usize].start(start, listener, steal_fade);
+        self.give_back(replaced);
         // A new copy hurries its sound's copies on their way out.
         for &other in &self.order {
             let voice = &mut self.voices[other as usize];
@@ -242,7 +265,8 @@ impl VoiceBank {
         self.forget(slot);
         let voice = &mut self.voices[slot as usize];
         let ticket = voice.ticket;
-        voice.clear();
+        let source = voice.clear();
+        self.give_back(source);
         self.shared.publish(slot, ticket, Phase::Done);
     }
 

@@ -5,9 +5,10 @@ use std::fmt;
 
 use pool_core::StaleHandle;
 
+use crate::groups::MAX_GROUPS;
 use crate::loader::LoadError;
 use crate::params::ParamError;
-use crate::settings::SettingsError;
+use crate::settings::{MAX_VOICE_CAP, SettingsError};
 use crate::sound_error::SoundError;
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each
@@ -21,7 +22,8 @@ use crate::sound_error::SoundError;
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum PlayError {
-    /// The sound id was issued by another [`SoundEffects`](crate::SoundEffects).
+    /// The sound was removed, or the id was issued by another
+    /// [`SoundEffects`](crate::SoundEffects).
     UnknownSound,
     /// A play parameter out of range.
     InvalidParam(ParamError),
@@ -51,7 +53,9 @@ pub enum PlayError {
 impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::UnknownSound => f.write_str("the sound id belongs to another SoundEffects"),
+            Self::UnknownSound => f.write_str(
+                "the sound id is a removed sound's or belongs to another SoundEffects",
+            ),
             Self::InvalidParam(error) => write!(f, "play parameter out of range: {error}"),
             Self::SoundLimit => {
                 f.write_str("all copies of this sound are playing and it refuses when full")
@@ -201,9 +205,9 @@ impl std::error::Error for AddSoundError {}
 pub enum AddGroupError {
     /// A group of that name exists.
     DuplicateName(String),
-    /// Its cap is not in `1..=4096`.
+    /// Its cap is not in `1..=`[`MAX_VOICE_CAP`](crate::MAX_VOICE_CAP).
     MaxVoices(usize),
-    /// The manager holds 256 groups already.
+    /// The manager holds [`MAX_GROUPS`](crate::MAX_GROUPS) groups already.
     TooMany,
 }
 
@@ -211,13 +215,54 @@ impl fmt::Display for AddGroupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::DuplicateName(name) => write!(f, "a group named {name:?} already exists"),
-            Self::MaxVoices(n) => write!(f, "group max_voices {n} is not in 1..=4096"),
-            Self::TooMany => f.write_str("a manager holds at most 256 groups"),
+            Self::MaxVoices(n) => write!(f, "group max_voices {n} is not in 1..={MAX_VOICE_CAP}"),
+            Self::TooMany => write!(f, "a manager holds at most {MAX_GROUPS} groups"),
         }
     }
 }
 
 impl std::error::Error for AddGroupError {}
+
+/// Why [`SoundEffects::remove_sound`](crate::SoundEffects::remove_sound)
+/// removed nothing.
+///
+/// ```
+/// # use pool_audio::RemoveSoundError;
+/// assert!(RemoveSoundError::UnknownSound.to_string().contains("removed"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum RemoveSoundError {
+    /// The id is a removed sound's, or another manager's.
+    UnknownSound,
+    /// The fade is not one kira can compute.
+    InvalidParam(ParamError),
+    /// The voice bank's queue has no room for a stop per real voice of the
+    /// sound: the mixer has not read it since its last block.
+    QueueFull,
+}
+
+impl fmt::Display for RemoveSoundError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownSound => f.write_str(
+                "the sound id is a removed sound's or belongs to another SoundEffects",
+            ),
+            Self::InvalidParam(error) => error.fmt(f),
+            Self::QueueFull => f.write_str(
+                "the voice bank's command queue has no room to stop the sound's voices: the mixer has not read it since its last block",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RemoveSoundError {}
+
+impl From<ParamError> for RemoveSoundError {
+    fn from(error: ParamError) -> Self {
+        Self::InvalidParam(error)
+    }
+}
 
 /// Why [`SoundEffects::new`](crate::SoundEffects::new) failed.
 ///

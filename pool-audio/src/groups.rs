@@ -4,7 +4,10 @@
 //! voice cap, with its own stealing policy; a protected group is never stolen from
 //! by another group's plays.
 
-use crate::settings::Stealing;
+use crate::error::AddGroupError;
+use crate::settings::MAX_VOICE_CAP;
+use crate::sound_table::Tally;
+use crate::stealing::Stealing;
 
 /// A voice group added with [`SoundEffects::add_group`](crate::SoundEffects::add_group):
 /// a small id, valid only with the manager that issued it.
@@ -32,7 +35,8 @@ pub struct GroupId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[must_use]
 pub struct GroupSettings {
-    /// The most real voices of the group's sounds at once, `1..=4096` (default 16;
+    /// The most real voices of the group's sounds at once,
+    /// `1..=`[`MAX_VOICE_CAP`](crate::MAX_VOICE_CAP) (default 16;
     /// the global voice cap still applies).
     pub max_voices: usize,
     /// Which of the group's voices a full group gives up for a new play of a
@@ -111,9 +115,118 @@ pub struct GroupStats {
     pub stolen: u64,
 }
 
+/// The most groups one manager holds.
+pub const MAX_GROUPS: usize = 256;
+
 /// A group inside the manager.
-pub(crate) struct Group {
-    pub(crate) name: String,
-    pub(crate) settings: GroupSettings,
-    pub(crate) stats: GroupStats,
+struct Group {
+    name: String,
+    settings: GroupSettings,
+    stats: GroupStats,
+}
+
+/// Every voice group of one manager.
+pub(crate) struct Groups {
+    owner: u32,
+    groups: Vec<Group>,
+    /// Scratch for `update`, one per group.
+    pub(crate) tally: Vec<Tally>,
+}
+
+impl Groups {
+    pub(crate) fn new(owner: u32) -> Self {
+        Self {
+            owner,
+            groups: Vec::new(),
+            tally: Vec::new(),
+        }
+    }
+
+    /// Adds a group.
+    ///
+    /// # Errors
+    /// See [`SoundEffects::add_group`](crate::SoundEffects::add_group); nothing
+    /// is added then.
+    pub(crate) fn add(
+        &mut self,
+        name: &str,
+        settings: GroupSettings,
+    ) -> Result<GroupId, AddGroupError> {
+        if self.groups.iter().any(|g| g.name == name) {
+            return Err(AddGroupError::DuplicateName(name.to_string()));
+        }
+        if !(1..=MAX_VOICE_CAP).contains(&settings.max_voices) {
+            return Err(AddGroupError::MaxVoices(settings.max_voices));
+        }
+        if self.groups.len() >= MAX_GROUPS {
+            return Err(AddGroupError::TooMany);
+        }
+        self.tally.push((0, None));
+        self.groups.push(Group {
+            name: name.to_string(),
+            settings,
+            stats: GroupStats::default(),
+        });
+        Ok(self.id(self.groups.len() - 1))
+    }
+
+    fn id(&self, index: usize) -> GroupId {
+        GroupId {
+            index: index as u32,
+            owner: self.owner,
+        }
+    }
+
+    /// The id of the group named `name`.
+    pub(crate) fn find(&self, name: &str) -> Option<GroupId> {
+        let index = self.groups.iter().position(|g| g.name == name)?;
+        Some(self.id(index))
+    }
+
+    /// `true` for a group of this manager.
+    pub(crate) fn contains(&self, id: GroupId) -> bool {
+        id.owner == self.owner && (id.index as usize) < self.groups.len()
+    }
+
+    /// The counters kept of group `id` (voices not counted).
+    pub(crate) fn stats(&self, id: GroupId) -> Option<GroupStats> {
+        if id.owner != self.owner {
+            return None;
+        }
+        self.groups.get(id.index as usize).map(|g| g.stats)
+    }
+
+    /// The settings of group `index` (of a sound's settings: always added).
+    pub(crate) fn settings(&self, index: u32) -> GroupSettings {
+        self.groups
+            .get(index as usize)
+            .map_or(GroupSettings::default(), |g| g.settings)
+    }
+
+    /// `true` if group `index` is protected.
+    pub(crate) fn protected(&self, index: u32) -> bool {
+        self.settings(index).protected
+    }
+
+    fn stats_mut(&mut self, group: Option<u32>) -> Option<&mut GroupStats> {
+        group.and_then(|g| self.groups.get_mut(g as usize).map(|g| &mut g.stats))
+    }
+
+    /// Counts a play of one of `group`'s sounds, started or refused.
+    pub(crate) fn count_play(&mut self, group: Option<u32>, started: bool) {
+        if let Some(stats) = self.stats_mut(group) {
+            if started {
+                stats.plays += 1;
+            } else {
+                stats.refused += 1;
+            }
+        }
+    }
+
+    /// Counts a voice of `group` stolen or displaced.
+    pub(crate) fn count_stolen(&mut self, group: Option<u32>) {
+        if let Some(stats) = self.stats_mut(group) {
+            stats.stolen += 1;
+        }
+    }
 }

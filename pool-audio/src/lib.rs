@@ -267,10 +267,9 @@ mod attenuation;
 mod audibility;
 mod bank;
 mod clock;
-mod sound;
-
 mod error;
 mod groups;
+mod handles;
 mod level;
 mod limiter;
 mod loader;
@@ -282,13 +281,18 @@ mod playhead;
 mod settings;
 mod sound_effects;
 mod sound_error;
+mod sound_table;
 mod spatial;
 mod stats;
-mod voice;
+mod stealing;
+mod voices;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
-pub use error::{AddGroupError, AddSoundError, PlayError, SetupError, VoiceError};
-pub use groups::{GroupId, GroupSettings, GroupStats};
+pub use error::{
+    AddGroupError, AddSoundError, PlayError, RemoveSoundError, SetupError, VoiceError,
+};
+pub use groups::{GroupId, GroupSettings, GroupStats, MAX_GROUPS};
+pub use handles::{EndReason, Ended, Played, SoundId, VoiceHandle, VoiceState};
 /// kira, whose types ([`kira::Tween`], [`kira::AudioManager`], sound data) this
 /// crate's signatures take: the version this crate is built against.
 pub use kira;
@@ -300,15 +304,16 @@ pub use mint;
 pub use offline::{
     MAX_OFFLINE_SAMPLE_RATE, OfflineBackend, OfflineError, OfflineSettings, Rendered,
 };
-pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, ParamError, PlayParams};
+pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, ParamError, PlayParams, linear_fade};
 pub use peak::SoundPeak;
 /// The workspace's shared errors, from `pool_core`: a stale handle (inside
 /// [`VoiceError::Stale`]) and a bad time step (from [`SoundEffects::update`]).
 pub use pool_core::{StaleHandle, TimeError};
 pub use settings::{
-    Resume, SettingsError, SoundEffectsSettings, SoundSettings, Stealing, Virtualization, WhenFull,
+    MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP, MIN_STEAL_FADE,
+    Resume, SettingsError, SoundEffectsSettings, SoundSettings, Virtualization, WhenFull,
 };
 pub use sound_effects::SoundEffects;
 pub use sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
 pub use stats::AudioStats;
-pub use voice::{EndReason, Ended, Played, SoundId, VoiceHandle, VoiceState};
+pub use stealing::Stealing;

@@ -213,6 +213,26 @@ impl PlayParams {
     }
 }
 
+/// A fade of `duration` starting now, linear in amplitude: how the voice bank
+/// fades stolen, recycled and resumed voices, and kira's [`Tween`] with its
+/// default easing.
+///
+/// ```
+/// use std::time::Duration;
+/// use pool_audio::kira::{Easing, StartTime};
+///
+/// let fade = pool_audio::linear_fade(Duration::from_millis(5));
+/// assert_eq!(fade.duration, Duration::from_millis(5));
+/// assert!(matches!((fade.easing, fade.start_time), (Easing::Linear, StartTime::Immediate)));
+/// ```
+pub fn linear_fade(duration: std::time::Duration) -> Tween {
+    Tween {
+        start_time: kira::StartTime::Immediate,
+        duration,
+        easing: kira::Easing::Linear,
+    }
+}
+
 /// A linear amplitude in `[0, 1]` (NaN is not contained in any range).
 pub(crate) fn check_volume(volume: f64) -> Result<f64, ParamError> {
     if (0.0..=1.0).contains(&volume) {

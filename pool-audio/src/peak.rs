@@ -169,6 +169,12 @@ impl SoundPeak {
         let right = f64::from(self.right) * (1.0 + p).sqrt();
         left.max(right) / max
     }
+
+    /// What a play at `panning` is multiplied by so that its louder channel
+    /// stays inside its share of the budget: `1 / pan_gain`, never above 1.
+    pub(crate) fn pan_compensation(&self, panning: f32) -> f64 {
+        1.0 / self.pan_gain(panning).max(1.0)
+    }
 }
 
 /// The largest magnitude kira's interpolator can produce from one channel: every

@@ -6,6 +6,7 @@ use crate::attenuation::{AttenuationError, CopyVolumes};
 use crate::groups::GroupId;
 use crate::level::amplitude;
 use crate::limiter::{LimiterError, LimiterSettings};
+use crate::stealing::Stealing;
 
 /// What a sound does when all its `max_voices` copies are playing.
 ///
@@ -70,6 +71,11 @@ impl Virtualization {
             Self::Auto => Self::Kill,
             other => other,
         }
+    }
+
+    /// `true` for a resolved choice that keeps voices as virtual ones.
+    pub(crate) fn virtualizes(self) -> bool {
+        matches!(self, Self::Virtualize(_))
     }
 }
 
@@ -380,8 +386,16 @@ pub enum SettingsError {
     MinRetrigger(f64),
     /// Retrigger radius not finite and above 0.
     RetriggerRadius(f32),
-    /// A [`SoundEffectsSettings`] value out of range, named.
-    Manager(&'static str),
+    /// [`SoundEffectsSettings::voice_cap`] not in `1..=`[`MAX_VOICE_CAP`].
+    VoiceCap(usize),
+    /// [`SoundEffectsSettings::steal_fade`] not in
+    /// [`MIN_STEAL_FADE`]`..=`[`MAX_STEAL_FADE`].
+    StealFade(Duration),
+    /// [`SoundEffectsSettings::virtual_voices`] above [`MAX_VIRTUAL_VOICES`].
+    VirtualVoices(usize),
+    /// [`SoundEffectsSettings::virtual_margin_db`] not in
+    /// `0..=`[`MAX_VIRTUAL_MARGIN_DB`].
+    VirtualMargin(f64),
     /// The limiter's settings are out of range.
     Limiter(LimiterError),
 }
@@ -397,7 +411,18 @@ impl std::fmt::Display for SettingsError {
                 write!(f, "min_retrigger {s} s is not in 0..=3600")
             }
             Self::RetriggerRadius(r) => write!(f, "retrigger radius {r} is not a distance above 0"),
-            Self::Manager(what) => write!(f, "sound-effects settings: {what}"),
+            Self::VoiceCap(n) => write!(f, "voice_cap {n} is not in 1..={MAX_VOICE_CAP}"),
+            Self::StealFade(fade) => write!(
+                f,
+                "steal_fade {fade:?} is not in {MIN_STEAL_FADE:?}..={MAX_STEAL_FADE:?}"
+            ),
+            Self::VirtualVoices(n) => {
+                write!(f, "virtual_voices {n} is above {MAX_VIRTUAL_VOICES}")
+            }
+            Self::VirtualMargin(db) => write!(
+                f,
+                "virtual_margin_db {db} is not in 0..={MAX_VIRTUAL_MARGIN_DB}"
+            ),
             Self::Limiter(error) => error.fmt(f),
         }
     }
@@ -405,30 +430,17 @@ impl std::fmt::Display for SettingsError {
 
 impl std::error::Error for SettingsError {}
 
-/// How a full voice cap picks the voice to steal.
-///
-/// ```
-/// use pool_audio::{SoundEffectsSettings, Stealing};
-///
-/// let settings = SoundEffectsSettings { stealing: Stealing::Quietest, ..Default::default() };
-/// assert!(settings.validate().is_ok());
-/// assert_eq!(SoundEffectsSettings::default().stealing, Stealing::Oldest);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Stealing {
-    /// The voice started longest ago (the default).
-    #[default]
-    Oldest,
-    /// The voice playing at the lowest volume.
-    Quietest,
-    /// The positioned voice furthest from the listener (unpositioned voices count
-    /// as at the listener).
-    Furthest,
-    /// The voice of the lowest-priority sound; the oldest among equals.
-    LowestPriority,
-    /// Refuse the new play (the word `pool_core` uses for a pool that refuses) with [`PlayError::VoiceCap`](crate::PlayError::VoiceCap).
-    Strict,
-}
+/// The largest voice cap, [`SoundEffectsSettings::voice_cap`] (and a group's
+/// [`GroupSettings::max_voices`](crate::GroupSettings::max_voices)).
+pub const MAX_VOICE_CAP: usize = 4096;
+/// The most virtual voices, [`SoundEffectsSettings::virtual_voices`].
+pub const MAX_VIRTUAL_VOICES: usize = 65_536;
+/// The largest hysteresis, [`SoundEffectsSettings::virtual_margin_db`].
+pub const MAX_VIRTUAL_MARGIN_DB: f64 = 24.0;
+/// The shortest [`SoundEffectsSettings::steal_fade`]: a shorter fade clicks.
+pub const MIN_STEAL_FADE: Duration = Duration::from_millis(1);
+/// The longest [`SoundEffectsSettings::steal_fade`].
+pub const MAX_STEAL_FADE: Duration = Duration::from_secs(1);
 
 /// Settings of the whole sound-effects layer.
 ///
@@ -447,20 +459,23 @@ pub enum Stealing {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SoundEffectsSettings {
-    /// The most voices playing at once, all sounds together (default 64).
+    /// The most voices playing at once, all sounds together,
+    /// `1..=`[`MAX_VOICE_CAP`] (default 64). The voice bank holds twice as many
+    /// (every real voice, and as many fading out).
     pub voice_cap: usize,
     /// Which voice a full cap gives up (default: the oldest).
     pub stealing: Stealing,
-    /// How long a stolen or recycled voice fades out, `1 ms..=1 s` (default 10
+    /// How long a stolen or recycled voice fades out,
+    /// [`MIN_STEAL_FADE`]`..=`[`MAX_STEAL_FADE`] (1 ms to 1 s; default 10
     /// ms), while the new one starts at once: long enough not to click, short
     /// enough not to be heard. Copies of a sound also move to their new levels
     /// over it, and a virtual voice made real fades in over it.
     pub steal_fade: Duration,
     /// Virtual voices (see [`Virtualization`]) kept besides the real ones, at most
-    /// `0..=65536` (default 1024). When they are all taken, a new one replaces the
+    /// `0..=`[`MAX_VIRTUAL_VOICES`] (default 1024). When they are all taken, a new one replaces the
     /// least audible virtual voice (its handle goes stale).
     pub virtual_voices: usize,
-    /// Hysteresis between real and virtual, in dB (`0..=24`, default 3): a virtual
+    /// Hysteresis between real and virtual, in dB (`0..=`[`MAX_VIRTUAL_MARGIN_DB`], default 3): a virtual
     /// voice takes the place of a real one of the same priority only when it is
     /// this much more audible, so voices near the edge do not flap.
     pub virtual_margin_db: f64,
@@ -486,10 +501,9 @@ impl SoundEffectsSettings {
     /// Checks every value.
     ///
     /// # Errors
-    /// [`SettingsError::Manager`] naming the value out of range (voice cap not in
-    /// `1..=4096`, a steal fade not in `1 ms..=1 s`, more
-    /// than 65536 virtual voices, a virtual margin not in `0..=24` dB), or
-    /// [`SettingsError::Limiter`].
+    /// [`SettingsError::VoiceCap`], [`SettingsError::StealFade`],
+    /// [`SettingsError::VirtualVoices`] or [`SettingsError::VirtualMargin`] with
+    /// the value out of range, or [`SettingsError::Limiter`].
     ///
     /// ```
     /// use pool_audio::SoundEffectsSettings;
@@ -498,21 +512,17 @@ impl SoundEffectsSettings {
     /// assert!(SoundEffectsSettings { voice_cap: 0, ..Default::default() }.validate().is_err());
     /// ```
     pub fn validate(&self) -> Result<(), SettingsError> {
-        if !(1..=4096).contains(&self.voice_cap) {
-            return Err(SettingsError::Manager("voice_cap must be in 1..=4096"));
+        if !(1..=MAX_VOICE_CAP).contains(&self.voice_cap) {
+            return Err(SettingsError::VoiceCap(self.voice_cap));
         }
-        if !(Duration::from_millis(1)..=Duration::from_secs(1)).contains(&self.steal_fade) {
-            return Err(SettingsError::Manager("steal_fade must be in 1 ms..=1 s"));
+        if !(MIN_STEAL_FADE..=MAX_STEAL_FADE).contains(&self.steal_fade) {
+            return Err(SettingsError::StealFade(self.steal_fade));
         }
-        if self.virtual_voices > 65_536 {
-            return Err(SettingsError::Manager(
-                "virtual_voices must be at most 65536",
-            ));
+        if self.virtual_voices > MAX_VIRTUAL_VOICES {
+            return Err(SettingsError::VirtualVoices(self.virtual_voices));
         }
-        if !(0.0..=24.0).contains(&self.virtual_margin_db) {
-            return Err(SettingsError::Manager(
-                "virtual_margin_db must be in 0..=24",
-            ));
+        if !(0.0..=MAX_VIRTUAL_MARGIN_DB).contains(&self.virtual_margin_db) {
+            return Err(SettingsError::VirtualMargin(self.virtual_margin_db));
         }
         if let Some(limiter) = &self.limiter {
             limiter.validate().map_err(SettingsError::Limiter)?;

@@ -1,41 +1,37 @@
-//! The manager: setting it up on the game's kira manager, adding sounds, the
-//! per-frame update and the queries. Playing is in `sound_effects/play.rs`,
-//! per-voice control in `sound_effects/control.rs`, the listener in
-//! `sound_effects/listener.rs`, and the voice bank's slots in
-//! `sound_effects/slots.rs`.
+//! The manager: one facade over the parts that own their invariants. The
+//! voices (records, the voice bank's slots and queue, the ended voices) are in
+//! `voices.rs`, the sounds in `sound_table.rs`, the voice groups in `groups.rs`;
+//! the facade checks what the game passes in, plans and carries out plays
+//! (`sound_effects/plan.rs`, `play.rs`, with the places a voice may take in
+//! `seats.rs`), and delegates the rest: per-voice control (`control.rs`), the
+//! per-frame update (`update.rs`), the listener (`listener.rs`), the sounds
+//! (`sounds.rs`) and the voice groups (`voice_groups.rs`).
 
 mod control;
-mod groups;
 mod listener;
+mod plan;
 mod play;
-mod selection;
-mod slots;
+mod seats;
+mod sounds;
+mod update;
+mod voice_groups;
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
-use arrayvec::ArrayVec;
 use kira::backend::Backend;
-use kira::sound::static_sound::StaticSoundData;
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, Decibels, Tween};
-use pool_core::{Pool, StaleHandle, seconds_to_micros};
+use pool_core::StaleHandle;
 
-use crate::attenuation::CopyVolumes;
-use crate::bank::{BankBuilder, BankHandle, Budget, Source};
-use crate::error::{AddSoundError, SetupError, VoiceError};
-use crate::groups::Group;
-use crate::level::kira_volume;
+use crate::bank::BankBuilder;
+use crate::error::{SetupError, VoiceError};
+use crate::groups::Groups;
+use crate::handles::{Ended, VoiceHandle, VoiceKey, next_owner};
+use crate::level::{amplitude, kira_volume};
 use crate::limiter::{LimiterBuilder, LimiterHandle};
-use crate::loader::SoundLoader;
-use crate::params::{ParamError, check_fade, check_volume};
-use crate::peak::SoundPeak;
-use crate::playhead::Timeline;
-use crate::settings::{SettingsError, SoundEffectsSettings, SoundSettings};
-use crate::sound::{Sound, audible_copies};
+use crate::params::{ParamError, check_fade, check_volume, linear_fade};
+use crate::settings::{SettingsError, SoundEffectsSettings};
+use crate::sound_table::SoundTable;
 use crate::stats::AudioStats;
-use crate::voice::{DropLeastAudible, Ended, SoundId, Voice, VoiceHandle, VoiceKey, next_owner};
-use slots::Slots;
+use crate::voices::{SLOTS_PER_VOICE, Voices};
 
 /// Sound-effect voices on the game's own kira [`AudioManager`]: per-sound copy
 /// limits with attenuation, a global voice cap with stealing, and a limiter as the
@@ -73,41 +69,56 @@ use slots::Slots;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct SoundEffects {
+    /// Which manager issued an id or a handle.
     owner: u32,
-    track: TrackHandle,
-    limiter: Option<LimiterHandle>,
-    /// The game thread's end of the voice bank.
-    bank: BankHandle,
-    /// Every voice, real or virtual: `voice_cap + virtual_voices` records.
-    voices: Pool<Voice, DropLeastAudible, VoiceKey>,
-    slots: Slots,
-    sounds: Vec<Sound>,
-    names: HashMap<String, SoundId>,
-    groups: Vec<Group>,
-    settings: SoundEffectsSettings,
-    listener: [f32; 3],
-    /// `virtual_margin_db` as a gain.
-    margin: f32,
-    /// Scratch for `update`'s choice of real voices, as long as the voice pool.
-    candidates: Vec<(crate::audibility::Rank, VoiceKey, u32)>,
-    /// Voices that ended since the last `update` began, reported by the next.
-    ending: Vec<Ended>,
-    /// What the last `update` reported: `ended()`.
-    ended: Vec<Ended>,
-    /// Scratch for `update`: real voices and the least audible one, per group and
-    /// per sound (grown when a group or sound is added, never in `update`).
-    group_scratch: Vec<(usize, Option<crate::audibility::Rank>)>,
-    sound_scratch: Vec<(usize, Option<crate::audibility::Rank>)>,
-    /// Game time in microseconds, for retrigger intervals (see `clock.rs`).
-    micros: u64,
-    frame: u64,
-    next_order: u64,
+    /// The sound-effects track and its limiter.
+    output: Output,
+    voices: Voices,
+    sounds: SoundTable,
+    groups: Groups,
+    rules: Rules,
+    now: Now,
     stats: AudioStats,
 }
 
-/// Commands the bank's queue holds between two blocks of the mixer, per voice of
-/// the cap (and at least 1024).
+/// The sound-effects sub-track on the game's manager, and its limiter. Dropping
+/// the track removes the voice bank from the mix.
+struct Output {
+    track: TrackHandle,
+    limiter: Option<LimiterHandle>,
+}
+
+/// The settings, with what is derived from them once.
+#[derive(Debug, Clone, Copy)]
+struct Rules {
+    settings: SoundEffectsSettings,
+    /// `virtual_margin_db` as a gain.
+    margin: f32,
+}
+
+impl Rules {
+    /// The fade of a stolen, recycled or displaced voice, and a resumed one's
+    /// fade-in.
+    fn steal_fade(&self) -> Tween {
+        linear_fade(self.settings.steal_fade)
+    }
+}
+
+/// The game's present: where the listener is, and the game clock.
+#[derive(Debug, Clone, Copy, Default)]
+struct Now {
+    listener: [f32; 3],
+    /// Game time in microseconds, for retrigger intervals (see `clock.rs`).
+    micros: u64,
+    /// Updates so far.
+    frame: u64,
+}
+
+/// Commands the bank's queue holds between two blocks of the mixer, per voice
+/// of the cap.
 const COMMANDS_PER_VOICE: usize = 16;
+/// The fewest commands the bank's queue holds.
+const MIN_COMMANDS: usize = 1024;
 
 impl SoundEffects {
     /// Adds the sound-effects sub-track to `manager` (with the limiter, unless the
@@ -162,7 +173,6 @@ impl SoundEffects {
         track: TrackBuilder,
     ) -> Result<Self, SetupError> {
         settings.validate().map_err(SetupError::Settings)?;
-        let slots = settings.voice_cap * 2;
         let mut builder = track.sound_capacity(1).volume(Decibels::IDENTITY);
         let limiter = match settings.limiter {
             Some(limiter) => {
@@ -177,147 +187,28 @@ impl SoundEffects {
             .map_err(|_| SetupError::TrackLimit)?;
         let bank = track
             .play(BankBuilder {
-                slots,
-                commands: (settings.voice_cap * COMMANDS_PER_VOICE).max(1024),
+                slots: settings.voice_cap * SLOTS_PER_VOICE,
+                commands: (settings.voice_cap * COMMANDS_PER_VOICE).max(MIN_COMMANDS),
                 steal_fade: settings.steal_fade,
             })
             .map_err(|_| SetupError::TrackLimit)?;
+        let owner = next_owner();
         let records = settings.voice_cap + settings.virtual_voices;
-        let voices = Pool::builder(Voice::idle)
-            .initial(records)
-            .max_objects(records)
-            .policy(DropLeastAudible)
-            .handle::<VoiceKey>()
-            .build()
-            .map_err(|_| SetupError::Settings(SettingsError::Manager("voice_cap")))?;
+        let voices = Voices::new(bank, settings.voice_cap, records, owner)
+            .map_err(|_| SetupError::Settings(SettingsError::VoiceCap(settings.voice_cap)))?;
         Ok(Self {
-            owner: next_owner(),
-            track,
-            limiter,
-            bank,
+            owner,
+            output: Output { track, limiter },
             voices,
-            slots: Slots::new(slots, settings.voice_cap),
-            sounds: Vec::new(),
-            names: HashMap::new(),
-            groups: Vec::new(),
-            settings,
-            listener: [0.0; 3],
-            margin: crate::level::amplitude(settings.virtual_margin_db) as f32,
-            candidates: Vec::with_capacity(records),
-            ending: Vec::with_capacity(records),
-            ended: Vec::with_capacity(records),
-            group_scratch: Vec::new(),
-            sound_scratch: Vec::new(),
-            micros: 0,
-            frame: 0,
-            next_order: 0,
+            sounds: SoundTable::new(owner),
+            groups: Groups::new(owner),
+            rules: Rules {
+                settings,
+                margin: amplitude(settings.virtual_margin_db) as f32,
+            },
+            now: Now::default(),
             stats: AudioStats::default(),
         })
-    }
-
-    /// Adds a decoded sound under `name` with its settings. Its peak is
-    /// measured now (see [`SoundPeak`]) and its copy volumes are solved against it:
-    /// all `max_voices` copies together reach at most the headroom.
-    ///
-    /// # Errors
-    /// [`AddSoundError::DuplicateName`], [`AddSoundError::Settings`], or
-    /// [`AddSoundError::Sound`] for data kira cannot play safely (see
-    /// [`SoundError`](crate::SoundError)); nothing is added then.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let id = sfx.add_sound("click", click.clone(), SoundSettings::default())?;
-    /// assert_eq!(sfx.sound("click"), Some(id));
-    /// assert!(sfx.add_sound("click", click.clone(), SoundSettings::default()).is_err());
-    /// let never_ends = kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click };
-    /// assert!(sfx.add_sound("broken", never_ends, SoundSettings::default()).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn add_sound(
-        &mut self,
-        name: &str,
-        data: StaticSoundData,
-        settings: SoundSettings,
-    ) -> Result<SoundId, AddSoundError> {
-        if self.names.contains_key(name) {
-            return Err(AddSoundError::DuplicateName(name.to_string()));
-        }
-        if let Some(group) = settings.group
-            && (group.owner != self.owner || group.index as usize >= self.groups.len())
-        {
-            return Err(AddSoundError::UnknownGroup);
-        }
-        let peak = SoundPeak::measure(&data).map_err(AddSoundError::Sound)?;
-        let volumes = settings
-            .copy_volumes(peak.max())
-            .map_err(AddSoundError::Settings)?;
-        let id = SoundId {
-            index: self.sounds.len() as u32,
-            owner: self.owner,
-        };
-        let budget = Budget::new(volumes, settings.budget(peak.max()));
-        let mut settings = settings;
-        settings.virtualization = settings
-            .virtualization
-            .resolve(data.settings.loop_region.is_some());
-        self.sounds.push(Sound {
-            name: name.to_string(),
-            source: Arc::new(Source::new(&data, budget, peak)),
-            settings,
-            peak,
-            volumes,
-            min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
-            copies: ArrayVec::new(),
-            audible: audible_copies(&volumes, settings.audibility_floor_db),
-            recent: ArrayVec::new(),
-            timeline: Timeline::of(&data),
-            floor: crate::level::amplitude(settings.audibility_floor_db) as f32,
-        });
-        self.names.insert(name.to_string(), id);
-        self.sound_scratch.push((0, None));
-        Ok(id)
-    }
-
-    /// Loads `key` through `loader` and adds it under the same name.
-    ///
-    /// # Errors
-    /// [`AddSoundError::Load`] (naming the key), or as [`add_sound`](Self::add_sound).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{MemoryLoader, OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let mut loader = MemoryLoader::new();
-    /// assert!(sfx.load_sound(&mut loader, "missing", SoundSettings::default()).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn load_sound(
-        &mut self,
-        loader: &mut impl SoundLoader,
-        key: &str,
-        settings: SoundSettings,
-    ) -> Result<SoundId, AddSoundError> {
-        let data = loader.load(key).map_err(AddSoundError::Load)?;
-        self.add_sound(key, data, settings)
-    }
-
-    /// The id of the sound named `name`.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// let sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// assert_eq!(sfx.sound("nothing"), None);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn sound(&self, name: &str) -> Option<SoundId> {
-        self.names.get(name).copied()
     }
 
     /// The voices that ended by the last [`update`](Self::update): every voice
@@ -347,17 +238,10 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn ended(&self) -> &[Ended] {
-        &self.ended
+        self.voices.ended()
     }
 
-    fn own_sound(&self, sound: SoundId) -> Option<&Sound> {
-        if sound.owner == self.owner {
-            self.sounds.get(sound.index())
-        } else {
-            None
-        }
-    }
-
+    /// The key of a handle of this manager (live or not).
     fn own_voice(&self, voice: VoiceHandle) -> Result<VoiceKey, VoiceError> {
         if voice.owner == self.owner {
             Ok(voice.key)
@@ -387,96 +271,6 @@ impl SoundEffects {
             .is_ok_and(|key| self.voices.contains(key))
     }
 
-    /// Real copies of `sound` playing now (virtual ones are not counted).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// sfx.play(id, PlayParams::default())?;
-    /// assert_eq!(sfx.copies_playing(id), 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn copies_playing(&self, sound: SoundId) -> usize {
-        self.own_sound(sound).map_or(0, |s| s.copies.len())
-    }
-
-    /// Copies of `sound` that were stopped and may still be heard fading out.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use std::time::Duration;
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default())?;
-    /// sfx.stop(voice, kira::Tween { duration: Duration::from_millis(50), ..Default::default() })?;
-    /// assert_eq!(sfx.copies_fading(id), 1);
-    /// manager.backend_mut().render(0.1)?;
-    /// assert_eq!(sfx.copies_fading(id), 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn copies_fading(&self, sound: SoundId) -> usize {
-        if self.own_sound(sound).is_none() {
-            return 0;
-        }
-        self.slots.leaving_of(sound.index, self.bank.shared())
-    }
-
-    /// The copy volumes of a sound: its solved attenuation, before the pan law
-    /// compensation of a panned play.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let id = sfx.add_sound("click", click, SoundSettings::default().max_voices(4))?;
-    /// assert_eq!(sfx.copy_volumes(id).unwrap().copies(), 4);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn copy_volumes(&self, sound: SoundId) -> Option<CopyVolumes> {
-        self.own_sound(sound).map(|s| s.volumes)
-    }
-
-    /// A sound's measured peak, the one its copy volumes are budgeted against.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
-    /// assert_eq!(sfx.sound_peak(id).unwrap().sample(), 0.5);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn sound_peak(&self, sound: SoundId) -> Option<SoundPeak> {
-        self.own_sound(sound).map(|s| s.peak)
-    }
-
-    /// The name a sound was added under.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// assert_eq!(sfx.name(id), Some("click"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn name(&self, sound: SoundId) -> Option<&str> {
-        self.own_sound(sound).map(|s| s.name.as_str())
-    }
-
     /// Counters and levels for a profiler overlay.
     ///
     /// ```
@@ -488,10 +282,12 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stats(&self) -> AudioStats {
+        let real_voices = self.voices.real().len();
         AudioStats {
-            real_voices: self.slots.real.len(),
-            virtual_voices: self.voices.live_count() - self.slots.real.len(),
-            fading_voices: self.slots.leaving(),
+            real_voices,
+            virtual_voices: self.voices.live() - real_voices,
+            fading_voices: self.voices.fading(),
+            unreported_ends: self.voices.unreported(),
             ..self.stats
         }
     }
@@ -519,7 +315,7 @@ impl SoundEffects {
     pub fn set_track_volume(&mut self, volume: f64, fade: Tween) -> Result<(), ParamError> {
         let volume = check_volume(volume)?;
         let fade = check_fade(fade)?;
-        self.track.set_volume(kira_volume(volume), fade);
+        self.output.track.set_volume(kira_volume(volume), fade);
         Ok(())
     }
 
@@ -537,6 +333,6 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn limiter(&self) -> Option<&LimiterHandle> {
-        self.limiter.as_ref()
+        self.output.limiter.as_ref()
     }
 }

@@ -49,4 +49,27 @@ pub struct AudioStats {
     /// Calls refused, and promotions or virtualizations put off to a later
     /// update, because the voice bank's command queue was full.
     pub queue_full: u64,
+    /// Voices that ended without a line in
+    /// [`ended`](crate::SoundEffects::ended): one update lists at most
+    /// `voice_cap + virtual_voices` ends (and at least 1,024), and never grows
+    /// its list.
+    pub unreported_ends: u64,
+}
+
+impl AudioStats {
+    /// Counts a refused play under its reason.
+    pub(crate) fn count_refusal(&mut self, refusal: crate::PlayError) {
+        use crate::PlayError;
+        let counter = match refusal {
+            PlayError::Retrigger => &mut self.refused_retrigger,
+            PlayError::Inaudible => &mut self.refused_inaudible,
+            PlayError::SoundLimit => &mut self.refused_sound_limit,
+            PlayError::VoiceCap => &mut self.refused_voice_cap,
+            PlayError::GroupCap => &mut self.refused_group_cap,
+            PlayError::NoFreeVoice => &mut self.refused_no_free_voice,
+            PlayError::QueueFull => &mut self.queue_full,
+            _ => return,
+        };
+        *counter += 1;
+    }
 }

@@ -11,6 +11,7 @@ use super::VoiceBank;
 use super::command::Command;
 use super::handle::BankHandle;
 use super::shared::Shared;
+use super::source::Source;
 
 /// What [`VoiceBank`] is built from.
 pub(crate) struct BankBuilder {
@@ -28,8 +29,17 @@ impl SoundData for BankBuilder {
 
     fn into_sound(self) -> Result<(Box<dyn Sound>, BankHandle), Infallible> {
         let (producer, consumer) = rtrb::RingBuffer::<Command>::new(self.commands);
+        // Every sound the mixer can hold at once: one per voice, one per start
+        // in the command queue, one start being applied, and the one start the
+        // game sends after each drain of this queue (it drains before every
+        // start). So the mixer can always hand a sound back.
+        let (give_back, taken_back) =
+            rtrb::RingBuffer::<Arc<Source>>::new(self.slots + self.commands + 2);
         let shared = Arc::new(Shared::new(self.slots));
-        let bank = VoiceBank::new(consumer, shared.clone(), self.steal_fade);
-        Ok((Box::new(bank), BankHandle::new(producer, shared)))
+        let bank = VoiceBank::new(consumer, give_back, shared.clone(), self.steal_fade);
+        Ok((
+            Box::new(bank),
+            BankHandle::new(producer, taken_back, shared),
+        ))
     }
 }

@@ -63,8 +63,7 @@ pub(crate) enum Command {
 pub(crate) struct Start {
     pub(crate) slot: u32,
     pub(crate) ticket: u32,
-    /// The sound's index: voices of one sound share its budget.
-    pub(crate) sound: u32,
+    /// What it plays; voices of one source share its budget.
     pub(crate) source: Arc<Source>,
     /// Linear amplitude: the play's volume (the bank lowers a panned play by its
     /// pan-law gain itself).

@@ -1,12 +1,13 @@
-//! The game thread's side of the voice bank: the command queue's producer and
-//! the slots' reports.
+//! The game thread's side of the voice bank: the command queue's producer, the
+//! queue of sounds the mixer hands back, and the slots' reports.
 
 use std::sync::{Arc, Mutex};
 
-use rtrb::Producer;
+use rtrb::{Consumer, Producer};
 
 use super::command::Command;
 use super::shared::{Shared, Status};
+use super::source::Source;
 
 /// The command queue was full: the mixer has not read the commands sent since
 /// its last block. Nothing was sent.
@@ -18,13 +19,21 @@ pub(crate) struct BankHandle {
     /// Only ever reached through `&mut self` (`Mutex::get_mut`, no locking): the
     /// mutex makes the handle `Sync` for free.
     commands: Mutex<Producer<Command>>,
+    /// Sounds the mixer no longer plays: dropped here, on the game thread
+    /// (the same `get_mut`-only mutex).
+    returns: Mutex<Consumer<Arc<Source>>>,
     shared: Arc<Shared>,
 }
 
 impl BankHandle {
-    pub(super) fn new(commands: Producer<Command>, shared: Arc<Shared>) -> Self {
+    pub(super) fn new(
+        commands: Producer<Command>,
+        returns: Consumer<Arc<Source>>,
+        shared: Arc<Shared>,
+    ) -> Self {
         Self {
             commands: Mutex::new(commands),
+            returns: Mutex::new(returns),
             shared,
         }
     }
@@ -43,9 +52,25 @@ impl BankHandle {
         self.producer().slots()
     }
 
-    /// Sends `command`, or gives it back untouched if the queue is full.
+    /// Sends `command`; nothing is sent if the queue is full (the command is
+    /// dropped here, on the game thread). Before a start, the sounds the mixer
+    /// handed back are dropped, which keeps their queue from filling (see
+    /// `builder.rs`).
     pub(crate) fn send(&mut self, command: Command) -> Result<(), QueueFull> {
+        if matches!(command, Command::Start(_)) {
+            self.collect();
+        }
         self.producer().push(command).map_err(|_| QueueFull)
+    }
+
+    /// Drops the sounds the mixer handed back: the last reference to a removed
+    /// sound's samples is freed here, on the game thread.
+    pub(crate) fn collect(&mut self) {
+        let returns = match self.returns.get_mut() {
+            Ok(returns) => returns,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        while returns.pop().is_ok() {}
     }
 
     pub(crate) fn shared(&self) -> &Shared {

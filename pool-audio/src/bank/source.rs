@@ -32,10 +32,13 @@ pub(crate) struct Source {
     pub(crate) budget: Budget,
     /// Its measured peak per channel: what a panned play is lowered by.
     pub(crate) peak: SoundPeak,
+    /// The sound it is, unique among every sound the game side ever added
+    /// (`SoundId::bank_key`): voices of one key share its budget.
+    pub(crate) key: u64,
 }
 
 impl Source {
-    pub(crate) fn new(data: &StaticSoundData, budget: Budget, peak: SoundPeak) -> Self {
+    pub(crate) fn new(data: &StaticSoundData, budget: Budget, peak: SoundPeak, key: u64) -> Self {
         let (offset, len) = match data.slice {
             Some((start, end)) => (start, end - start),
             None => (0, data.frames.len()),
@@ -57,6 +60,7 @@ impl Source {
             fade_in: data.settings.fade_in_tween,
             budget,
             peak,
+            key,
         }
     }
 
@@ -94,7 +98,7 @@ impl Source {
     /// gives this sound's louder channel, so that a panned copy's louder channel
     /// stays inside its share of the budget.
     pub(super) fn pan(&self, panning: f32) -> [f32; 2] {
-        let compensation = (1.0 / self.peak.pan_gain(panning).max(1.0)) as f32;
+        let compensation = self.peak.pan_compensation(panning) as f32;
         pan_law(panning).map(|gain| gain * compensation)
     }
 }

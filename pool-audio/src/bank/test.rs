@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use kira::sound::static_sound::StaticSoundData;
 use kira::sound::{PlaybackPosition, Region};
-use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning, Tween};
+use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning};
 
 use super::*;
 use crate::attenuation::CopyVolumes;
 use crate::offline::{OfflineBackend, OfflineSettings};
+use crate::params::linear_fade;
 
 const RATE: u32 = 48_000;
 
@@ -60,18 +61,20 @@ fn level(value: f32, frames: usize) -> StaticSoundData {
     }
 }
 
-/// A budget that lets one copy play at full level, `copies` copies at `first`.
+/// A budget that lets one copy play at full level, `copies` copies at `first`;
+/// a sound of its own (voices of one source share its budget).
 fn source(data: &StaticSoundData, copies: usize, first: f64, total: f64) -> Arc<Source> {
+    static NEXT_KEY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let key = NEXT_KEY.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let levels = CopyVolumes::solve(copies, first, total).unwrap();
     let peak = crate::peak::SoundPeak::measure(data).unwrap();
-    Arc::new(Source::new(data, Budget::new(levels, total), peak))
+    Arc::new(Source::new(data, Budget::new(levels, total), peak, key))
 }
 
 fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
     Start {
         slot,
         ticket,
-        sound: 0,
         source: source.clone(),
         volume: 1.0,
         panning: 0.0,
@@ -89,19 +92,12 @@ fn play(handle: &mut BankHandle, start: Start) {
 
 /// Stops the voice `ticket` on `slot` with a linear fade of `millis`.
 fn stop(handle: &mut BankHandle, slot: u32, ticket: u32, millis: u64) {
-    let fade = linear(Duration::from_millis(millis));
+    let fade = linear_fade(Duration::from_millis(millis));
     assert!(handle.send(Command::Stop { slot, ticket, fade }).is_ok());
 }
 
 fn left(samples: &[f32]) -> Vec<f32> {
     samples.iter().step_by(2).copied().collect()
-}
-
-fn linear(duration: Duration) -> Tween {
-    Tween {
-        duration,
-        ..Default::default()
-    }
 }
 
 #[test]
@@ -274,7 +270,7 @@ fn commands_for_another_ticket_or_an_ended_voice_do_nothing() {
             slot: 0,
             ticket: 6,
             volume: Decibels::SILENCE,
-            fade: linear(Duration::ZERO),
+            fade: linear_fade(Duration::ZERO),
         })
         .unwrap();
     let out = left(manager.backend_mut().render(0.005).unwrap().samples());
@@ -426,7 +422,6 @@ mod model {
             // cubic from the silent frame before it).
             let ceilings = BUDGETS.map(|budget| budget as f32 * 1.073 + 1e-5);
             let on = |sound: usize, slot: u32, ticket: u32| Start {
-                sound: sound as u32,
                 panning: PANNING[sound],
                 ..start(slot, ticket, &sources[sound])
             };
@@ -463,14 +458,14 @@ mod model {
                     }
                     Op::Pause(slot) => {
                         if let Slot::Live { ticket, ref mut paused, ref mut ever_paused, .. } = slots[slot as usize] {
-                            handle.send(Command::Pause { slot, ticket, fade: linear(Duration::from_millis(2)) }).unwrap();
+                            handle.send(Command::Pause { slot, ticket, fade: linear_fade(Duration::from_millis(2)) }).unwrap();
                             *paused = true;
                             *ever_paused = true;
                         }
                     }
                     Op::Resume(slot) => {
                         if let Slot::Live { ticket, ref mut paused, .. } = slots[slot as usize] {
-                            handle.send(Command::Resume { slot, ticket, fade: linear(Duration::from_millis(2)) }).unwrap();
+                            handle.send(Command::Resume { slot, ticket, fade: linear_fade(Duration::from_millis(2)) }).unwrap();
                             *paused = false;
                         }
                     }

@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use kira::info::{Info, WhenToStart};
 use kira::{
-    Decibels, Easing, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, Value,
-    interpolate_frame,
+    Decibels, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, Value, interpolate_frame,
 };
 
 use super::command::{Begin, Start};
 use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
+use crate::params::linear_fade;
 use crate::spatial::{Listener, spatial_gains};
 
 /// What a voice is doing.
@@ -76,15 +76,6 @@ pub(super) enum Change {
     Ended,
 }
 
-/// A linear ramp of `duration`, starting now.
-fn ramp(duration: Duration) -> Tween {
-    Tween {
-        start_time: StartTime::Immediate,
-        duration,
-        easing: Easing::Linear,
-    }
-}
-
 /// How long a tween runs before it has reached its value, in seconds.
 fn length(tween: Tween) -> f64 {
     let delay = match tween.start_time {
@@ -101,8 +92,8 @@ fn fixed<T: kira::Tweenable>(value: T) -> Parameter<T> {
 pub(super) struct Voice {
     pub(super) ticket: u32,
     pub(super) state: State,
-    /// The sound's index, shared by the voices of one budget.
-    pub(super) sound: u32,
+    /// Its source's key, shared by the voices of one budget.
+    pub(super) sound: u64,
     pub(super) source: Option<Arc<Source>>,
     /// Its place in the order voices of its sound began.
     pub(super) seq: u64,
@@ -190,13 +181,16 @@ impl Voice {
         }
     }
 
-    /// Starts `start` on this slot; heard from `listener` if positioned.
+    /// Starts `start` on this slot; heard from `listener` if positioned. Returns
+    /// the change, and the source of the voice it replaces (which the bank hands
+    /// back to the game thread: the mixer never drops one).
     pub(super) fn start(
         &mut self,
         start: Start,
         listener: Listener,
         steal_fade: Duration,
-    ) -> Change {
+    ) -> (Change, Option<Arc<Source>>) {
+        let replaced = self.source.take();
         let source = start.source;
         let (position, fraction) = match start.begin {
             Begin::Fresh | Begin::FromStart => (source.start(), 0.0),
@@ -223,7 +217,7 @@ impl Voice {
         };
         let fade_in = match start.begin {
             Begin::Fresh => source.fade_in,
-            Begin::FromStart | Begin::At(_) => Some(ramp(steal_fade)),
+            Begin::FromStart | Begin::At(_) => Some(linear_fade(steal_fade)),
         };
         let state = match (start.begin, source.start_time) {
             (Begin::Fresh, StartTime::Delayed(delay)) if !delay.is_zero() => {
@@ -236,7 +230,7 @@ impl Voice {
         *self = Self {
             ticket: start.ticket,
             state,
-            sound: start.sound,
+            sound: source.key,
             ring: [Frame::ZERO, Frame::ZERO, Frame::ZERO, before],
             ring_at: [position; 4],
             transport,
@@ -260,11 +254,12 @@ impl Voice {
         }
         self.source = Some(source);
         self.aim(listener, true);
-        if matches!(self.state, State::Waiting(_)) {
+        let change = if matches!(self.state, State::Waiting(_)) {
             Change::None
         } else {
             Change::Began
-        }
+        };
+        (change, replaced)
     }
 
     fn fade_to(&mut self, value: f64, tween: Tween) {
@@ -292,7 +287,7 @@ impl Voice {
     /// A stop fade longer than `steal_fade` is cut short to it, from where it is.
     pub(super) fn hurry(&mut self, steal_fade: Duration) {
         if self.state == State::Stopping && self.fade_left > steal_fade.as_secs_f64() {
-            self.fade_to(0.0, ramp(steal_fade));
+            self.fade_to(0.0, linear_fade(steal_fade));
         }
     }
 
@@ -347,7 +342,7 @@ impl Voice {
         }
         if settled != self.settled {
             self.copy
-                .set(Value::Fixed(f64::from(settled)), ramp(ramp_time));
+                .set(Value::Fixed(f64::from(settled)), linear_fade(ramp_time));
             self.settled = settled;
         }
     }
@@ -538,10 +533,11 @@ impl Voice {
         }
     }
 
-    /// Releases its sound (the bank keeps no sound alive that no voice plays).
-    pub(super) fn clear(&mut self) {
+    /// Gives its sound up (the bank keeps no sound alive that no voice plays):
+    /// the caller hands it back to the game thread.
+    pub(super) fn clear(&mut self) -> Option<Arc<Source>> {
         self.state = State::Idle;
-        self.source = None;
+        self.source.take()
     }
 }
 

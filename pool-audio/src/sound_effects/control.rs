@@ -1,54 +1,27 @@
 //! Per-voice control (stop, pause, resume, volume, playback rate, position) and
 //! the calls that act on many voices at once. A real voice is told through a
 //! command to the voice bank: every call checks that the queue has room for all
-//! its commands before it changes anything. A voice ends only through `end_voice`
-//! or the stop-where sweep, both of which end it through `Retire::voice`.
+//! its commands before it changes anything.
 
 use kira::Tween;
 use pool_core::StaleHandle;
 
 use super::SoundEffects;
-use super::slots::{Ending, Retire};
 use crate::bank::Command;
 use crate::error::VoiceError;
+use crate::handles::{EndReason, SoundId, VoiceHandle, VoiceKey};
 use crate::level::kira_volume;
 use crate::params::{check_fade, check_panning, check_playback_rate, check_position, check_volume};
-use crate::voice::{EndReason, Ended, Place, SoundId, Voice, VoiceHandle, VoiceKey};
+use crate::voices::VoiceRecord;
 
 impl SoundEffects {
-    /// Stops a live voice with `fade` (the bank fades it out if it is real; the
-    /// caller has made sure the queue has room), gives it back to the pool and
-    /// reports it ended for `reason`.
-    pub(super) fn end_voice(&mut self, key: VoiceKey, fade: Tween, reason: EndReason) {
-        let Some(voice) = self.voices.get(key) else {
-            return;
-        };
-        self.ending
-            .push(ended(self.owner, key, voice.sound, reason));
-        let mut retire = Retire {
-            sounds: &mut self.sounds,
-            slots: &mut self.slots,
-            bank: &mut self.bank,
-        };
-        retire.voice(key, voice, Ending::Fade(fade));
-        let _ = self.voices.release(key);
-    }
-
     /// Makes sure the queue has room for `commands` commands.
     pub(super) fn room_for(&mut self, commands: usize) -> Result<(), VoiceError> {
-        if self.bank.room() >= commands {
+        if self.voices.room() >= commands {
             Ok(())
         } else {
             self.stats.queue_full += 1;
             Err(VoiceError::QueueFull)
-        }
-    }
-
-    /// Sends `command` to the voice `key` if it is real: the command is built from
-    /// its slot and ticket. Room was checked.
-    fn tell(&mut self, key: VoiceKey, command: impl FnOnce(u32, u32) -> Command) {
-        if let Some(Place::Real { slot, ticket }) = self.voices.get(key).map(|v| v.place) {
-            let _ = self.bank.send(command(slot, ticket));
         }
     }
 
@@ -93,7 +66,8 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
-        self.end_voice(key, fade, EndReason::Stopped);
+        self.voices
+            .end(key, fade, EndReason::Stopped, &mut self.sounds);
         Ok(())
     }
 
@@ -122,7 +96,8 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
-        self.tell(key, |slot, ticket| Command::Pause { slot, ticket, fade });
+        self.voices
+            .tell(key, |slot, ticket| Command::Pause { slot, ticket, fade });
         if let Some(voice) = self.voices.get_mut(key) {
             voice.paused = true;
         }
@@ -151,7 +126,8 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
-        self.tell(key, |slot, ticket| Command::Resume { slot, ticket, fade });
+        self.voices
+            .tell(key, |slot, ticket| Command::Resume { slot, ticket, fade });
         if let Some(voice) = self.voices.get_mut(key) {
             voice.paused = false;
         }
@@ -187,18 +163,18 @@ impl SoundEffects {
         let volume = check_volume(volume)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
-        let first = self
+        let reference = self
             .voices
             .get(key)
-            .and_then(|v| self.sounds.get(v.sound as usize))
-            .map_or(0.0, |s| s.volumes.volume(0));
+            .and_then(|v| self.sounds.entry(v.sound))
+            .map_or(0.0, |s| s.reference(volume));
         let Some(record) = self.voices.get_mut(key) else {
             return Err(VoiceError::Stale(StaleHandle));
         };
         record.play_volume = volume;
-        record.reference = (first * volume) as f32;
+        record.reference = reference;
         let level = kira_volume(record.play_volume);
-        self.tell(key, |slot, ticket| Command::SetVolume {
+        self.voices.tell(key, |slot, ticket| Command::SetVolume {
             slot,
             ticket,
             volume: level,
@@ -240,12 +216,13 @@ impl SoundEffects {
         if let Some(record) = self.voices.get_mut(key) {
             record.playback_rate = rate;
         }
-        self.tell(key, |slot, ticket| Command::SetPlaybackRate {
-            slot,
-            ticket,
-            rate,
-            fade,
-        });
+        self.voices
+            .tell(key, |slot, ticket| Command::SetPlaybackRate {
+                slot,
+                ticket,
+                rate,
+                fade,
+            });
         Ok(())
     }
 
@@ -283,7 +260,7 @@ impl SoundEffects {
         if let Some(record) = self.voices.get_mut(key) {
             record.panning = panning;
         }
-        self.tell(key, |slot, ticket| Command::SetPanning {
+        self.voices.tell(key, |slot, ticket| Command::SetPanning {
             slot,
             ticket,
             panning,
@@ -323,7 +300,7 @@ impl SoundEffects {
         if let Some(record) = self.voices.get_mut(key) {
             record.position = Some(position);
         }
-        self.tell(key, |slot, ticket| Command::SetPosition {
+        self.voices.tell(key, |slot, ticket| Command::SetPosition {
             slot,
             ticket,
             position,
@@ -377,7 +354,7 @@ impl SoundEffects {
     /// ```
     pub fn stop_sound(&mut self, sound: SoundId, fade: Tween) -> Result<(), VoiceError> {
         let fade = check_fade(fade)?;
-        if sound.owner != self.owner {
+        if self.sounds.get(sound).is_none() {
             return Ok(());
         }
         self.stop_where(fade, |voice| voice.sound == sound.index)
@@ -385,32 +362,14 @@ impl SoundEffects {
 
     /// Stops every voice `which` picks: all of them, or none if the queue has no
     /// room for a stop per real voice picked.
-    pub(super) fn stop_where(
+    fn stop_where(
         &mut self,
         fade: Tween,
-        mut which: impl FnMut(&Voice) -> bool,
+        mut which: impl FnMut(&VoiceRecord) -> bool,
     ) -> Result<(), VoiceError> {
-        let real = self
-            .slots
-            .real
-            .iter()
-            .filter(|real| self.voices.get(real.key).is_some_and(&mut which))
-            .count();
-        self.room_for(real)?;
-        let mut retire = Retire {
-            sounds: &mut self.sounds,
-            slots: &mut self.slots,
-            bank: &mut self.bank,
-        };
-        let (ending, owner) = (&mut self.ending, self.owner);
-        self.voices.reclaim(|key, voice| {
-            let stop = which(voice);
-            if stop {
-                retire.voice(key, voice, Ending::Fade(fade));
-                ending.push(ended(owner, key, voice.sound, EndReason::Stopped));
-            }
-            stop
-        });
+        self.room_for(self.voices.count_real(&mut which))?;
+        self.voices
+            .stop_where(fade, EndReason::Stopped, &mut self.sounds, which);
         Ok(())
     }
 
@@ -463,27 +422,8 @@ impl SoundEffects {
         paused: bool,
         command: impl Fn(u32, u32) -> Command,
     ) -> Result<(), VoiceError> {
-        self.room_for(self.slots.real.len())?;
-        let bank = &mut self.bank;
-        self.voices.for_each_mut(|_, voice| {
-            voice.paused = paused;
-            if let Place::Real { slot, ticket } = voice.place {
-                let _ = bank.send(command(slot, ticket));
-            }
-        });
+        self.room_for(self.voices.real().len())?;
+        self.voices.mark_all(paused, command);
         Ok(())
-    }
-}
-
-/// The report of the voice `key` of `owner`, of sound index `sound`, ending for
-/// `reason`.
-pub(super) fn ended(owner: u32, key: VoiceKey, sound: u32, reason: EndReason) -> Ended {
-    Ended {
-        voice: VoiceHandle { key, owner },
-        sound: SoundId {
-            index: sound,
-            owner,
-        },
-        reason,
     }
 }

@@ -32,8 +32,8 @@ impl SoundEffects {
     ) -> Result<(), VoiceError> {
         let position = check_position(position.into())?;
         self.room_for(1)?;
-        let _ = self.bank.send(Command::SetListener(position));
-        self.listener = position;
+        self.voices.send(Command::SetListener(position));
+        self.now.listener = position;
         Ok(())
     }
 
@@ -66,7 +66,8 @@ impl SoundEffects {
     ) -> Result<(), VoiceError> {
         let orientation = check_orientation(orientation.into())?;
         self.room_for(1)?;
-        let _ = self.bank.send(Command::SetListenerOrientation(orientation));
+        self.voices
+            .send(Command::SetListenerOrientation(orientation));
         Ok(())
     }
 }

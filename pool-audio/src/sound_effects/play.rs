@@ -1,28 +1,19 @@
-//! Playing a copy of a sound: recycling or refusing when the sound is full,
-//! stealing when a cap is reached, starting it virtual when it cannot be real
-//! and its sound virtualizes, and taking over a copy whose start the mixer has
-//! not read yet.
+//! Playing a copy of a sound: the facts of the play, its plan (`plan.rs`), and
+//! the one executor that carries a plan out: recycling, displacing or stealing
+//! the victim, taking over a copy whose start the mixer has not read, starting
+//! the new voice real or virtual.
 
-use super::SoundEffects;
-use super::selection::{CapRoom, linear, virtualizes};
-use crate::audibility::{Rank, attenuation, distance};
+use super::plan::{Leaves, Plan, PlayFacts, Victim, WhyVirtual, plan};
+use super::seats::{ForPlay, View};
+use super::{Now, SoundEffects};
+use crate::audibility::{Rank, attenuation};
 use crate::bank::Begin;
-use crate::clock;
 use crate::error::PlayError;
-use crate::level::decibels;
+use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceState};
 use crate::params::PlayParams;
-use crate::settings::{Stealing, WhenFull};
-use crate::sound::{RecentPlay, Sound};
-use crate::voice::{
-    EndReason, Place, Played, Playhead, SoundId, Voice, VoiceHandle, VoiceKey, VoiceState, steal,
-};
-
-/// Where a new real voice goes: which voice gives up its place for it.
-struct Seat {
-    victim: Option<VoiceKey>,
-    /// The victim is a copy of the same sound.
-    recycle: bool,
-}
+use crate::settings::WhenFull;
+use crate::sound_table::SoundEntry;
+use crate::voices::{Place, Playhead, VoiceRecord};
 
 impl SoundEffects {
     /// Plays one copy of `sound`: a pooled voice, and a command to the voice bank
@@ -107,207 +98,154 @@ impl SoundEffects {
         params: PlayParams,
     ) -> Result<Played, PlayError> {
         params.validate()?;
-        let Some(entry) = self.own_sound(sound) else {
+        let Some(entry) = self.sounds.get(sound) else {
             return Err(PlayError::UnknownSound);
         };
-        let group = entry.settings.group.map(|g| g.index as usize);
-        let result = self.try_play(sound, params);
-        if let Some(group) = group.and_then(|g| self.groups.get_mut(g)) {
-            match result {
-                Ok(_) => group.stats.plays += 1,
-                Err(_) => group.stats.refused += 1,
-            }
-        }
+        let group = entry.settings.group.map(|g| g.index);
+        let facts = facts(entry, &params, self.now);
+        let queue_room = self.voices.room();
+        let plan = plan(
+            &facts,
+            &ForPlay {
+                view: self.view(),
+                sound: sound.index,
+                group,
+                queue_room,
+            },
+        );
+        let result = self.execute(sound, &params, &facts, plan);
+        self.groups.count_play(group, result.is_ok());
         result
     }
 
-    fn try_play(&mut self, sound: SoundId, params: PlayParams) -> Result<Played, PlayError> {
-        let position: Option<[f32; 3]> = params.position.map(Into::into);
-        let (frame, now, listener) = (self.frame, self.micros, self.listener);
-        let entry = &self.sounds[sound.index()];
-        let settings = entry.settings;
-        if held_back(entry, position.unwrap_or(listener), now, frame) {
-            self.stats.refused_retrigger += 1;
-            return Err(PlayError::Retrigger);
+    /// The manager's parts, read.
+    pub(super) fn view(&self) -> View<'_> {
+        View {
+            voices: &self.voices,
+            sounds: &self.sounds,
+            groups: &self.groups,
+            rules: &self.rules,
+            listener: self.now.listener,
         }
-        let virtualizes = virtualizes(settings.virtualization);
-        let group = settings.group.map(|g| g.index);
-        let first = entry.volumes.volume(0);
-        let reference = (first * params.volume) as f32;
-        let gain = attenuation(position, params.spatial_blend, listener);
-        let rank = Rank {
-            priority: settings.priority,
-            level: reference * gain,
-        };
-        let pan_compensation = 1.0 / entry.peak.pan_gain(params.panning).max(1.0);
-        // The level it starts at: the newest copy's, through the play's volume,
-        // panning and distance.
-        let onset = first * pan_compensation * params.volume * f64::from(gain);
-        let audible = onset > 0.0 && decibels(onset) >= settings.audibility_floor_db;
+    }
 
-        let seat = if !audible {
-            None
-        } else if entry.full() {
-            let oldest = entry.copies.first().copied();
-            if virtualizes {
-                self.least_audible_copy(sound.index())
-                    .filter(|victim| self.beaten(rank, Some(*victim)))
-                    .map(|victim| Seat {
-                        victim: Some(victim),
-                        recycle: true,
-                    })
-            } else if entry.copies.len() < settings.max_voices {
-                // Another copy would push the oldest under the audibility floor.
-                self.stats.refused_inaudible += 1;
-                return Err(PlayError::Inaudible);
-            } else if settings.when_full == WhenFull::Strict {
-                self.stats.refused_sound_limit += 1;
-                return Err(PlayError::SoundLimit);
-            } else {
-                Some(Seat {
-                    victim: oldest,
-                    recycle: true,
+    /// Carries out `plan` for a play of `sound` with `params`.
+    fn execute(
+        &mut self,
+        sound: SoundId,
+        params: &PlayParams,
+        facts: &PlayFacts,
+        plan: Plan,
+    ) -> Result<Played, PlayError> {
+        let victim = match plan {
+            Plan::Refuse(refusal) => {
+                self.stats.count_refusal(refusal);
+                return Err(refusal);
+            }
+            Plan::TakeOver { victim, otherwise } => {
+                if let Some(played) = self.take_over(sound, victim, params) {
+                    return played;
+                }
+                if let Some(refusal) = otherwise {
+                    self.stats.count_refusal(refusal);
+                    return Err(refusal);
+                }
+                Some(Victim {
+                    key: victim,
+                    leaves: Leaves::Recycled,
                 })
             }
-        } else if virtualizes {
-            match self.cap_victim(group) {
-                CapRoom::Room => Some(Seat {
-                    victim: None,
-                    recycle: false,
-                }),
-                CapRoom::Displace(victim) if self.beaten(rank, Some(victim)) => Some(Seat {
-                    victim: Some(victim),
-                    recycle: false,
-                }),
-                CapRoom::Displace(_) | CapRoom::Full => None,
-            }
-        } else {
-            let victim = self.steal_victim(group)?;
-            Some(Seat {
-                victim,
-                recycle: false,
-            })
-        };
-        if seat.is_none() && !virtualizes {
-            self.stats.refused_inaudible += 1;
-            return Err(PlayError::Inaudible);
-        }
-
-        // Taking over a copy of the same sound whose start the mixer has not read
-        // yet: nothing of it has been heard, so the new play replaces it on its
-        // slot.
-        if let Some(Seat {
-            victim: Some(victim),
-            recycle: true,
-        }) = seat
-            && !virtualizes
-            && let Some(played) = self.take_over(sound, victim, params)?
-        {
-            return Ok(played);
-        }
-
-        // Check everything that can refuse before anything is stopped or stolen.
-        let seat = match seat {
-            Some(_) if !self.slots.has_room() => {
-                // Every slot holds a voice or one fading out.
-                if !virtualizes {
-                    self.stats.refused_no_free_voice += 1;
-                    return Err(PlayError::NoFreeVoice);
+            Plan::Virtual(why) => {
+                if why == WhyVirtual::QueueFull {
+                    self.stats.queue_full += 1;
                 }
-                None
+                return self.begin(sound, params, facts, None);
             }
-            seat => seat,
+            Plan::Real(victim) => victim,
         };
-        // A stop for the victim and a start: both fit, or neither is sent.
-        let seat = match seat {
-            Some(_) if self.bank.room() < 2 => {
-                self.stats.queue_full += 1;
-                if !virtualizes {
-                    return Err(PlayError::QueueFull);
-                }
-                None
-            }
-            seat => seat,
-        };
+        let displaced = victim.map(|victim| (victim.key, self.give_way(victim)));
+        self.begin(sound, params, facts, Some(displaced))
+    }
 
-        let mut displaced = None;
-        if let Some(Seat {
-            victim: Some(victim),
-            recycle,
-        }) = seat
-        {
-            let became = if recycle && !virtualizes {
-                self.end_voice(
-                    victim,
-                    linear(self.settings.steal_fade),
-                    EndReason::Recycled,
-                );
+    /// `victim` gives up its place: recycled (it ends), or displaced (it goes
+    /// virtual or is stolen, by its sound). The queue has room.
+    fn give_way(&mut self, victim: Victim) -> VoiceState {
+        match victim.leaves {
+            Leaves::Recycled => {
+                let fade = self.rules.steal_fade();
+                self.voices
+                    .end(victim.key, fade, EndReason::Recycled, &mut self.sounds);
                 self.stats.recycled_copies += 1;
                 VoiceState::Gone
-            } else {
-                self.displace(victim)
-            };
-            displaced = Some((victim, became));
+            }
+            Leaves::Displaced => self.displace(victim.key),
         }
-        let Ok(acquired) = self.voices.try_acquire_detailed() else {
-            self.stats.refused_no_free_voice += 1;
+    }
+
+    /// Starts the new voice of `sound`: real in the place `real` names (with the
+    /// voice that gave it up and what became of it), or virtual (`None`).
+    fn begin(
+        &mut self,
+        sound: SoundId,
+        params: &PlayParams,
+        facts: &PlayFacts,
+        real: Option<Option<(VoiceKey, VoiceState)>>,
+    ) -> Result<Played, PlayError> {
+        let Some(entry) = self.sounds.get(sound) else {
+            return Err(PlayError::UnknownSound);
+        };
+        let place = Place::Virtual(Playhead::At(entry.timeline.start()));
+        let order = self.voices.next_order();
+        let record = VoiceRecord::new(
+            sound.index,
+            params,
+            facts.rank.priority,
+            entry.reference(params.volume),
+            order,
+            place,
+            self.now.listener,
+        );
+        let Ok((key, dropped)) = self.voices.acquire(record, &self.sounds) else {
+            self.stats.count_refusal(PlayError::NoFreeVoice);
             return Err(PlayError::NoFreeVoice);
         };
-        if let Some(dropped) = acquired.recycled {
+        if dropped.is_some() {
             // The least audible virtual voice gave its record up.
             self.stats.dropped_virtual += 1;
-            // The record comes back as it was (the pool has no hooks): it still
-            // names the dropped voice's sound.
-            let dropped_sound = self.voices.get(acquired.handle).map_or(0, |v| v.sound);
-            self.ending.push(super::control::ended(
-                self.owner,
-                dropped,
-                dropped_sound,
-                EndReason::Dropped,
-            ));
-            displaced = displaced.or(Some((dropped, VoiceState::Gone)));
         }
-        let key = acquired.handle;
-        let order = self.next_order;
-        self.next_order += 1;
-        let playhead = self.sounds[sound.index()].timeline.start();
-        if let Some(voice) = self.voices.get_mut(key) {
-            *voice = Voice {
-                sound: sound.index,
-                play_volume: params.volume,
-                playback_rate: params.playback_rate,
-                panning: params.panning,
-                spatial_blend: params.spatial_blend,
-                priority: settings.priority,
-                position,
-                order,
-                place: Place::Virtual(Playhead::At(playhead)),
-                reference,
-                rank,
-                ..Voice::idle()
-            };
-        }
+        let displaced = real.flatten().or(dropped.map(|d| (d, VoiceState::Gone)));
         let mut state = VoiceState::Virtual;
-        if seat.is_some() {
+        if real.is_some() {
             match self.start_real(key, Begin::Fresh) {
                 Ok(()) => state = VoiceState::Real,
-                Err(error) if !virtualizes => {
-                    let _ = self.voices.release(key);
+                Err(error) if !facts.virtualizes => {
+                    self.voices.release(key);
                     return Err(error);
                 }
                 Err(_) => {}
             }
         }
-        remember(
-            &mut self.sounds[sound.index()],
-            position.unwrap_or(listener),
-            now,
-            frame,
-        );
+        Ok(self.played(sound, params, key, state, displaced))
+    }
+
+    /// A play of `sound` started the voice `key`: remembered for the retrigger
+    /// interval, counted, and said.
+    fn played(
+        &mut self,
+        sound: SoundId,
+        params: &PlayParams,
+        key: VoiceKey,
+        state: VoiceState,
+        displaced: Option<(VoiceKey, VoiceState)>,
+    ) -> Played {
+        let now = self.now;
+        let here = params.position.map_or(now.listener, Into::into);
+        if let Some(entry) = self.sounds.entry_mut(sound.index) {
+            entry.remember(here, now.micros, now.frame);
+        }
         self.stats.plays += 1;
-        let owner = self.owner;
-        Ok(Played {
-            voice: VoiceHandle { key, owner },
+        Played {
+            voice: self.voices.handle(key),
             state,
             displaced: displaced.map(|(key, became)| {
                 let became = if self.voices.contains(key) {
@@ -315,179 +253,105 @@ impl SoundEffects {
                 } else {
                     VoiceState::Gone
                 };
-                (VoiceHandle { key, owner }, became)
+                (self.voices.handle(key), became)
             }),
-        })
-    }
-
-    /// `true` if a voice ranked `rank` may take the place of `victim` (none: a
-    /// free place).
-    fn beaten(&self, rank: Rank, victim: Option<VoiceKey>) -> bool {
-        victim.is_none_or(|victim| {
-            self.voices
-                .get(victim)
-                .is_some_and(|v| rank.beats(v.holding_rank(), self.margin))
-        })
-    }
-
-    /// For a new real voice of a killing sound in `group`: no victim if no cap is
-    /// full, else the voice the full cap's [`Stealing`](crate::Stealing) picks, or
-    /// the refusal.
-    fn steal_victim(&mut self, group: Option<u32>) -> Result<Option<VoiceKey>, PlayError> {
-        if let Some(g) = group
-            && self.real_in_group(g) >= self.groups[g as usize].settings.max_voices
-        {
-            let stealing = self.groups[g as usize].settings.stealing;
-            return match self.steal(stealing, group, true) {
-                Some(victim) => Ok(Some(victim)),
-                None => {
-                    self.stats.refused_group_cap += 1;
-                    Err(PlayError::GroupCap)
-                }
-            };
-        }
-        if self.slots.real.len() < self.settings.voice_cap {
-            return Ok(None);
-        }
-        match self.steal(self.settings.stealing, group, false) {
-            Some(victim) => Ok(Some(victim)),
-            None => {
-                self.stats.refused_voice_cap += 1;
-                Err(PlayError::VoiceCap)
-            }
         }
     }
 
-    /// The voice `stealing` gives up among the real voices a new voice of `group`
-    /// may displace: the oldest by the start order kept beside each real voice,
-    /// the others by the voices' records (see [`steal`]).
-    fn steal(&self, stealing: Stealing, group: Option<u32>, group_full: bool) -> Option<VoiceKey> {
-        match stealing {
-            Stealing::Strict => None,
-            Stealing::Oldest => self
-                .displaceable(group, group_full)
-                .min_by_key(|real| real.order)
-                .map(|real| real.key),
-            _ => steal(
-                stealing,
-                self.listener,
-                self.displaceable_voices(group, group_full)
-                    .map(|(key, voice)| (key, voice, self.level_now(key, voice))),
-            ),
-        }
-    }
-
-    /// A new play takes over a copy of the same sound whose start the mixer has
-    /// not read yet: the same slot plays the new one instead, the old handle goes
-    /// stale. `None` if the mixer has read it (the caller steals it instead).
+    /// A new play of `sound` takes over `victim`, its copy whose start the
+    /// mixer has not read yet (see [`Voices::take_over`](crate::voices::Voices::take_over)).
+    /// `None` if the mixer has read it meanwhile.
     fn take_over(
         &mut self,
         sound: SoundId,
         victim: VoiceKey,
-        params: PlayParams,
-    ) -> Result<Option<Played>, PlayError> {
-        let Some(Place::Real { slot, ticket }) = self.voices.get(victim).map(|v| v.place) else {
-            return Ok(None);
+        params: &PlayParams,
+    ) -> Option<Result<Played, PlayError>> {
+        let (priority, reference) = {
+            let entry = self.sounds.get(sound)?;
+            (entry.settings.priority, entry.reference(params.volume))
         };
-        if self.bank.room() < 1 {
-            self.stats.queue_full += 1;
-            return Err(PlayError::QueueFull);
-        }
-        let next = ticket.wrapping_add(1);
-        if !self.bank.shared().replace(slot, ticket, next) {
-            return Ok(None);
-        }
-        self.slots.renew(slot, next);
-        // The same voice record under a new handle: the old one is stale.
-        // (`renew` fails only when no slot index is left, after ~2^62 plays.)
-        let Ok(handle) = self.voices.renew(victim) else {
-            self.stats.refused_no_free_voice += 1;
-            return Err(PlayError::NoFreeVoice);
-        };
-        self.ending.push(super::control::ended(
-            self.owner,
-            victim,
-            sound.index,
-            EndReason::Recycled,
-        ));
-        let order = self.next_order;
-        self.next_order += 1;
-        if let Some(real) = self.slots.real.iter_mut().find(|r| r.key == victim) {
-            real.key = handle;
-            real.order = order;
-        }
-        let (listener, now, frame) = (self.listener, self.micros, self.frame);
-        let position: Option<[f32; 3]> = params.position.map(Into::into);
-        let entry = &mut self.sounds[sound.index()];
-        // Newest now: last among its sound's copies.
-        if let Some(at) = entry.copies.iter().position(|k| *k == victim) {
-            entry.copies.remove(at);
-        }
-        entry.copies.push(handle);
-        let reference = (entry.volumes.volume(0) * params.volume) as f32;
-        let priority = entry.settings.priority;
-        if let Some(voice) = self.voices.get_mut(handle) {
-            *voice = Voice {
-                sound: sound.index,
-                place: Place::Real { slot, ticket: next },
-                play_volume: params.volume,
-                playback_rate: params.playback_rate,
-                panning: params.panning,
-                spatial_blend: params.spatial_blend,
+        let listener = self.now.listener;
+        let record = |place, order| {
+            VoiceRecord::new(
+                sound.index,
+                params,
                 priority,
-                position,
-                order,
                 reference,
-                ..Voice::idle()
-            };
-            voice.rank = super::selection::rank_of(voice, listener);
-        }
-        self.send_start(handle, Begin::Fresh);
-        let entry = &mut self.sounds[sound.index()];
-        remember(entry, position.unwrap_or(listener), now, frame);
-        self.stats.plays += 1;
+                order,
+                place,
+                listener,
+            )
+        };
+        let key = match self.voices.take_over(victim, record, &mut self.sounds)? {
+            Ok(key) => key,
+            Err(refusal) => {
+                self.stats.count_refusal(refusal);
+                return Some(Err(refusal));
+            }
+        };
         self.stats.recycled_copies += 1;
-        Ok(Some(Played {
-            voice: VoiceHandle {
-                key: handle,
-                owner: self.owner,
-            },
-            state: VoiceState::Real,
-            displaced: Some((
-                VoiceHandle {
-                    key: victim,
-                    owner: self.owner,
-                },
-                VoiceState::Gone,
-            )),
-        }))
+        let displaced = Some((victim, VoiceState::Gone));
+        Some(Ok(self.played(
+            sound,
+            params,
+            key,
+            VoiceState::Real,
+            displaced,
+        )))
+    }
+
+    /// Makes the record `key` real (see [`Voices::start_real`](crate::voices::Voices::start_real)).
+    pub(super) fn start_real(&mut self, key: VoiceKey, begin: Begin) -> Result<(), PlayError> {
+        let real = self.voices.start_real(key, begin, &mut self.sounds)?;
+        self.stats.peak_voices = self.stats.peak_voices.max(real);
+        Ok(())
+    }
+
+    /// A real voice gives up its place: it goes virtual if its sound
+    /// virtualizes, else it ends; both with the steal fade. Returns what became
+    /// of it. The caller has made sure the queue has room.
+    pub(super) fn displace(&mut self, key: VoiceKey) -> VoiceState {
+        let Some(settings) = self
+            .voices
+            .get(key)
+            .and_then(|voice| self.sounds.entry(voice.sound))
+            .map(|entry| entry.settings)
+        else {
+            return VoiceState::Gone;
+        };
+        self.groups.count_stolen(settings.group.map(|g| g.index));
+        let fade = self.rules.steal_fade();
+        if settings.virtualization.virtualizes() {
+            self.voices.virtualize(key, fade, &mut self.sounds);
+            self.stats.virtualized += 1;
+            VoiceState::Virtual
+        } else {
+            self.voices
+                .end(key, fade, EndReason::Stolen, &mut self.sounds);
+            self.stats.stolen_voices += 1;
+            VoiceState::Gone
+        }
     }
 }
 
-/// `true` if a play at `here` comes sooner than the sound's retrigger interval
-/// after an earlier one (within the retrigger radius, if it has one).
-fn held_back(entry: &Sound, here: [f32; 3], now: u64, frame: u64) -> bool {
-    entry.min_retrigger > 0
-        && entry.recent.iter().any(|play| {
-            !clock::reached(now - play.micros, frame - play.frame, entry.min_retrigger)
-                && entry
-                    .settings
-                    .retrigger_radius
-                    .is_none_or(|radius| distance(play.position, here) <= radius)
-        })
-}
-
-/// Remembers a play for the retrigger interval.
-fn remember(entry: &mut Sound, here: [f32; 3], now: u64, frame: u64) {
-    let play = RecentPlay {
-        micros: now,
-        frame,
-        position: here,
-    };
-    if entry.settings.retrigger_radius.is_none() {
-        entry.recent.clear();
-    } else if entry.recent.is_full() {
-        entry.recent.remove(0);
+/// What a play of `entry` with `params` is, at `now`.
+fn facts(entry: &SoundEntry, params: &PlayParams, now: Now) -> PlayFacts {
+    let position: Option<[f32; 3]> = params.position.map(Into::into);
+    let here = position.unwrap_or(now.listener);
+    let settings = entry.settings;
+    let gain = attenuation(position, params.spatial_blend, now.listener);
+    PlayFacts {
+        held_back: entry.held_back(here, now.micros, now.frame),
+        audible: entry.audible(entry.onset(params.volume, params.panning, gain)),
+        virtualizes: settings.virtualization.virtualizes(),
+        full: entry.full(),
+        below_max: entry.copies.len() < settings.max_voices,
+        strict: settings.when_full == WhenFull::Strict,
+        oldest: entry.oldest(),
+        rank: Rank {
+            priority: settings.priority,
+            level: entry.reference(params.volume) * gain,
+        },
     }
-    entry.recent.push(play);
 }

@@ -1,14 +1,8 @@
-//! Voice groups: adding them, their stats, and which real voices a group's play
-//! may take the place of.
+//! Voice groups: adding them, finding them, and their counters.
 
 use super::SoundEffects;
-use super::slots::Real;
 use crate::error::AddGroupError;
-use crate::groups::{Group, GroupId, GroupSettings, GroupStats};
-use crate::voice::{Voice, VoiceKey};
-
-/// The most groups one manager holds.
-pub(crate) const MAX_GROUPS: usize = 256;
+use crate::groups::{GroupId, GroupSettings, GroupStats};
 
 impl SoundEffects {
     /// Adds a voice group under `name`. Sounds join it through
@@ -16,7 +10,7 @@ impl SoundEffects {
     ///
     /// # Errors
     /// [`AddGroupError::DuplicateName`], [`AddGroupError::MaxVoices`] for a cap
-    /// not in `1..=4096`, [`AddGroupError::TooMany`] beyond 256 groups; nothing is
+    /// not in `1..=`[`MAX_VOICE_CAP`](crate::MAX_VOICE_CAP), [`AddGroupError::TooMany`] beyond [`MAX_GROUPS`](crate::MAX_GROUPS); nothing is
     /// added then.
     ///
     /// ```
@@ -35,25 +29,7 @@ impl SoundEffects {
         name: &str,
         settings: GroupSettings,
     ) -> Result<GroupId, AddGroupError> {
-        if self.groups.iter().any(|g| g.name == name) {
-            return Err(AddGroupError::DuplicateName(name.to_string()));
-        }
-        if !(1..=4096).contains(&settings.max_voices) {
-            return Err(AddGroupError::MaxVoices(settings.max_voices));
-        }
-        if self.groups.len() >= MAX_GROUPS {
-            return Err(AddGroupError::TooMany);
-        }
-        self.group_scratch.push((0, None));
-        self.groups.push(Group {
-            name: name.to_string(),
-            settings,
-            stats: GroupStats::default(),
-        });
-        Ok(GroupId {
-            index: (self.groups.len() - 1) as u32,
-            owner: self.owner,
-        })
+        self.groups.add(name, settings)
     }
 
     /// The id of the group named `name`. Resolve once, keep the id.
@@ -69,11 +45,7 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn group(&self, name: &str) -> Option<GroupId> {
-        let index = self.groups.iter().position(|g| g.name == name)?;
-        Some(GroupId {
-            index: index as u32,
-            owner: self.owner,
-        })
+        self.groups.find(name)
     }
 
     /// The counters of a group (`None` for another manager's id). O(voices).
@@ -94,13 +66,14 @@ impl SoundEffects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn group_stats(&self, group: GroupId) -> Option<GroupStats> {
-        if group.owner != self.owner {
-            return None;
-        }
-        let entry = self.groups.get(group.index as usize)?;
-        let mut stats = entry.stats;
+        let mut stats = self.groups.stats(group)?;
         for (_, voice) in self.voices.iter() {
-            if self.group_of(voice) == Some(group.index) {
+            let of_group = self
+                .sounds
+                .entry(voice.sound)
+                .and_then(|s| s.settings.group)
+                .is_some_and(|g| g == group);
+            if of_group {
                 if voice.is_real() {
                     stats.real_voices += 1;
                 } else {
@@ -109,59 +82,5 @@ impl SoundEffects {
             }
         }
         Some(stats)
-    }
-
-    /// The group of a voice's sound.
-    pub(super) fn group_of(&self, voice: &Voice) -> Option<u32> {
-        self.sounds
-            .get(voice.sound as usize)
-            .and_then(|s| s.settings.group)
-            .map(|g| g.index)
-    }
-
-    /// The real voices of `group`.
-    pub(super) fn real_in_group(&self, group: u32) -> usize {
-        self.slots
-            .real
-            .iter()
-            .filter(|real| real.group == Some(group))
-            .count()
-    }
-
-    /// The real voices a new voice of `group` may take the place of when a cap is
-    /// full: its group's, if its group is full; else every real voice but those of
-    /// other protected groups.
-    pub(super) fn displaceable(
-        &self,
-        group: Option<u32>,
-        group_full: bool,
-    ) -> impl Iterator<Item = &Real> + '_ {
-        self.slots.real.iter().filter(move |real| {
-            if group_full {
-                real.group == group
-            } else {
-                real.group == group
-                    || real
-                        .group
-                        .is_none_or(|g| !self.groups[g as usize].settings.protected)
-            }
-        })
-    }
-
-    /// The displaceable voices with their records.
-    pub(super) fn displaceable_voices(
-        &self,
-        group: Option<u32>,
-        group_full: bool,
-    ) -> impl Iterator<Item = (VoiceKey, &Voice)> + '_ {
-        self.displaceable(group, group_full)
-            .filter_map(|real| Some((real.key, self.voices.get(real.key)?)))
-    }
-
-    /// Counts a voice of `group` stolen or displaced.
-    pub(super) fn count_stolen(&mut self, group: Option<u32>) {
-        if let Some(g) = group.and_then(|g| self.groups.get_mut(g as usize)) {
-            g.stats.stolen += 1;
-        }
     }
 }

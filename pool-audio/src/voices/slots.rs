@@ -1,15 +1,12 @@
-//! The voice bank's slots as the manager sees them, and the one way a real voice
-//! ends.
+//! The voice bank's slots as the game sees them: which are free, which hold a
+//! real voice, which a voice still fading out, and the real voices.
 //!
 //! The bank holds twice the voice cap of slots: every real voice, and as many
 //! voices on their way out (stopped, stolen, gone virtual) that the mixer is
 //! still fading. A slot is free again once the mixer reports its voice over.
 
-use kira::Tween;
-
-use crate::bank::{BankHandle, Command, Phase, Shared};
-use crate::sound::Sound;
-use crate::voice::{Place, Voice, VoiceKey};
+use crate::bank::{Phase, Shared};
+use crate::handles::VoiceKey;
 
 /// Who holds a slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,15 +22,16 @@ enum Holder {
 struct Slot {
     /// The last ticket sent to it.
     ticket: u32,
-    sound: u32,
+    /// Its voice's sound, as the bank names it (`SoundId::bank_key`).
+    sound: u64,
     holder: Holder,
 }
 
-pub(super) struct Slots {
+pub(crate) struct Slots {
     slots: Vec<Slot>,
     free: Vec<u32>,
     /// The real voices, at most the voice cap.
-    pub(super) real: Vec<Real>,
+    pub(crate) real: Vec<Real>,
     leaving: usize,
 }
 
@@ -41,14 +39,14 @@ pub(super) struct Slots {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Real {
     pub(crate) key: VoiceKey,
-    /// Its start order (see [`Voice::order`]).
+    /// Its start order (see `VoiceRecord::order`).
     pub(crate) order: u64,
     /// Its sound's group.
     pub(crate) group: Option<u32>,
 }
 
 impl Slots {
-    pub(super) fn new(slots: usize, voice_cap: usize) -> Self {
+    pub(crate) fn new(slots: usize, voice_cap: usize) -> Self {
         let slot = Slot {
             ticket: 0,
             sound: 0,
@@ -63,12 +61,12 @@ impl Slots {
     }
 
     /// A free slot, if any.
-    pub(super) fn has_room(&self) -> bool {
+    pub(crate) fn has_room(&self) -> bool {
         !self.free.is_empty()
     }
 
     /// Takes a free slot for a real voice of `sound`, with the next ticket.
-    pub(super) fn take(&mut self, sound: u32) -> Option<(u32, u32)> {
+    pub(crate) fn take(&mut self, sound: u64) -> Option<(u32, u32)> {
         let slot = self.free.pop()?;
         let entry = &mut self.slots[slot as usize];
         entry.ticket = entry.ticket.wrapping_add(1);
@@ -78,17 +76,17 @@ impl Slots {
     }
 
     /// `slot`'s queued start was replaced by one of `ticket`.
-    pub(super) fn renew(&mut self, slot: u32, ticket: u32) {
+    pub(crate) fn renew(&mut self, slot: u32, ticket: u32) {
         self.slots[slot as usize].ticket = ticket;
     }
 
     /// Voices on their way out, fading in the mixer.
-    pub(super) fn leaving(&self) -> usize {
+    pub(crate) fn leaving(&self) -> usize {
         self.leaving
     }
 
     /// Voices of `sound` on their way out that the mixer has not finished.
-    pub(super) fn leaving_of(&self, sound: u32, shared: &Shared) -> usize {
+    pub(crate) fn leaving_of(&self, sound: u64, shared: &Shared) -> usize {
         self.slots
             .iter()
             .enumerate()
@@ -102,7 +100,7 @@ impl Slots {
     }
 
     /// Frees the slots whose leaving voice the mixer reports over.
-    pub(super) fn sweep(&mut self, shared: &Shared) {
+    pub(crate) fn sweep(&mut self, shared: &Shared) {
         if self.leaving == 0 {
             return;
         }
@@ -118,7 +116,9 @@ impl Slots {
         }
     }
 
-    fn release(&mut self, slot: u32, leaving: bool) {
+    /// `slot`'s real voice ended: the slot is free, or (`leaving`) free once
+    /// the mixer reports its fade over.
+    pub(crate) fn release(&mut self, slot: u32, leaving: bool) {
         let entry = &mut self.slots[slot as usize];
         if entry.holder != Holder::Voice {
             return;
@@ -130,58 +130,5 @@ impl Slots {
             entry.holder = Holder::Free;
             self.free.push(slot);
         }
-    }
-}
-
-/// How a real voice ends.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Ending {
-    /// Stopped (or sent virtual) with this fade: the mixer fades it out.
-    Fade(Tween),
-    /// The mixer reports it over by itself.
-    Over,
-}
-
-/// The parts of the manager an ending voice touches, borrowed apart from the
-/// voice pool.
-pub(crate) struct Retire<'a> {
-    pub(crate) sounds: &'a mut [Sound],
-    pub(crate) slots: &'a mut Slots,
-    pub(crate) bank: &'a mut BankHandle,
-}
-
-impl Retire<'_> {
-    /// Ends `voice` (known as `key`) as a real voice: the bank fades it out
-    /// (`Ending::Fade`, the caller has made sure the queue has room) and its slot
-    /// is free once the mixer is done with it; its sound's copies no longer count
-    /// it. Returns the slot and ticket it played on. The caller gives the voice
-    /// back to the pool, keeps it as a virtual voice, or reuses it. A virtual
-    /// voice has nothing to end here.
-    pub(crate) fn voice(
-        &mut self,
-        key: VoiceKey,
-        voice: &Voice,
-        ending: Ending,
-    ) -> Option<(u32, u32)> {
-        let Place::Real { slot, ticket } = voice.place else {
-            return None;
-        };
-        if let Some(at) = self.slots.real.iter().position(|r| r.key == key) {
-            self.slots.real.swap_remove(at);
-        }
-        if let Some(sound) = self.sounds.get_mut(voice.sound as usize)
-            && let Some(at) = sound.copies.iter().position(|k| *k == key)
-        {
-            sound.copies.remove(at);
-        }
-        match ending {
-            Ending::Fade(fade) => {
-                // Room was checked by the caller: the stop cannot be lost.
-                let sent = self.bank.send(Command::Stop { slot, ticket, fade });
-                self.slots.release(slot, sent.is_ok());
-            }
-            Ending::Over => self.slots.release(slot, false),
-        }
-        Some((slot, ticket))
     }
 }

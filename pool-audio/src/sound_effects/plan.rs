@@ -1,0 +1,486 @@
+//! What a play becomes, decided before anything changes: refused (and why),
+//! started virtual, a take-over of a copy whose start the mixer has not read, or
+//! a real voice on a free place or in the place of a victim. A pure function of
+//! what the play is ([`PlayFacts`]) and what the manager answers about its
+//! places ([`Seats`]); the executor in `play.rs` carries the plan out.
+
+use crate::audibility::Rank;
+use crate::error::PlayError;
+use crate::handles::VoiceKey;
+
+/// What a play is, computed from the sound and the parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct PlayFacts {
+    /// A play of the sound came sooner than its retrigger interval.
+    pub(crate) held_back: bool,
+    /// Its onset reaches the sound's audibility floor.
+    pub(crate) audible: bool,
+    /// Its sound keeps voices it cannot make real as virtual ones.
+    pub(crate) virtualizes: bool,
+    /// The sound's copies that may be real are all playing.
+    pub(crate) full: bool,
+    /// Fewer copies play than the sound's `max_voices` (the floor filled it).
+    pub(crate) below_max: bool,
+    /// The sound refuses when full (`WhenFull::Strict`).
+    pub(crate) strict: bool,
+    /// The sound's oldest real copy.
+    pub(crate) oldest: Option<VoiceKey>,
+    /// The new voice's priority and audibility.
+    pub(crate) rank: Rank,
+}
+
+/// What the manager answers about its places, for the sound being played.
+pub(crate) trait Seats {
+    /// The sound's least audible real copy, if `rank` beats it by the margin.
+    fn weaker_copy(&self, rank: Rank) -> Option<VoiceKey>;
+    /// For a virtualizing sound: room under the caps, or the least audible real
+    /// voice it may displace if `rank` beats it.
+    fn displaceable(&self, rank: Rank) -> CapSeat;
+    /// For a sound that does not virtualize: room under the caps (`None`), the
+    /// voice the full cap's stealing gives up, or the refusal.
+    fn steal(&self) -> Result<Option<VoiceKey>, PlayError>;
+    /// A slot of the voice bank is free.
+    fn free_slot(&self) -> bool;
+    /// Commands the bank's queue has room for.
+    fn queue_room(&self) -> usize;
+    /// The mixer has not read `victim`'s start yet.
+    fn unread(&self, victim: VoiceKey) -> bool;
+}
+
+/// Room under the caps for a virtualizing sound's new real voice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CapSeat {
+    /// No cap is full.
+    Room,
+    /// This voice gives way.
+    Displace(VoiceKey),
+    /// A cap is full and no voice it may replace ranks below the new one.
+    Full,
+}
+
+/// What becomes of a voice that gives up its place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leaves {
+    /// Its sound's copies were all playing: it ends, recycled.
+    Recycled,
+    /// A cap was full or it ranks below: it goes virtual if its sound
+    /// virtualizes, else it is stolen.
+    Displaced,
+}
+
+/// A voice that gives up its place for the new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Victim {
+    pub(crate) key: VoiceKey,
+    pub(crate) leaves: Leaves,
+}
+
+/// Why a play starts virtual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WhyVirtual {
+    /// Under its sound's audibility floor.
+    Inaudible,
+    /// Every place it may take holds a more audible voice.
+    Outranked,
+    /// Every slot of the bank holds a voice or one fading out.
+    NoFreeSlot,
+    /// The bank's queue has no room for a start and a stop (counted).
+    QueueFull,
+}
+
+/// What a play becomes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Plan {
+    /// Nothing starts.
+    Refuse(PlayError),
+    /// A record only, no voice in the mixer.
+    Virtual(WhyVirtual),
+    /// A real voice, on a free slot or in the place of the victim.
+    Real(Option<Victim>),
+    /// The new play replaces `victim` (a copy of the same sound) on its slot;
+    /// if the mixer has read its start meanwhile, `otherwise` (`None`: recycle
+    /// it as [`Plan::Real`] would).
+    TakeOver {
+        victim: VoiceKey,
+        otherwise: Option<PlayError>,
+    },
+}
+
+/// The plan of a play (see the module's docs).
+pub(crate) fn plan(facts: &PlayFacts, seats: &impl Seats) -> Plan {
+    if facts.held_back {
+        return Plan::Refuse(PlayError::Retrigger);
+    }
+    let victim = match seat(facts, seats) {
+        Ok(Some(victim)) => victim,
+        Ok(None) if facts.virtualizes => {
+            return Plan::Virtual(if facts.audible {
+                WhyVirtual::Outranked
+            } else {
+                WhyVirtual::Inaudible
+            });
+        }
+        Ok(None) => return Plan::Refuse(PlayError::Inaudible),
+        Err(refusal) => return Plan::Refuse(refusal),
+    };
+    if let Some(Victim {
+        key,
+        leaves: Leaves::Recycled,
+    }) = victim
+    {
+        // A take-over needs one command; a recycle a stop and a start.
+        if seats.queue_room() < 1 {
+            return Plan::Refuse(PlayError::QueueFull);
+        }
+        if seats.unread(key) {
+            let otherwise = match room(facts, seats, victim) {
+                Plan::Refuse(refusal) => Some(refusal),
+                _ => None,
+            };
+            return Plan::TakeOver {
+                victim: key,
+                otherwise,
+            };
+        }
+    }
+    room(facts, seats, victim)
+}
+
+/// Where a new real voice would go: `Ok(Some(victim))` (no victim: a free
+/// place), `Ok(None)` for no place (virtual, or refused as inaudible), or the
+/// refusal.
+fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>, PlayError> {
+    let displaced = |key| Victim {
+        key,
+        leaves: Leaves::Displaced,
+    };
+    if !facts.audible {
+        Ok(None)
+    } else if facts.full {
+        if facts.virtualizes {
+            Ok(seats
+                .weaker_copy(facts.rank)
+                .map(|key| Some(displaced(key))))
+        } else if facts.below_max {
+            // Another copy would push the oldest under the audibility floor.
+            Err(PlayError::Inaudible)
+        } else if facts.strict {
+            Err(PlayError::SoundLimit)
+        } else {
+            Ok(Some(facts.oldest.map(|key| Victim {
+                key,
+                leaves: Leaves::Recycled,
+            })))
+        }
+    } else if facts.virtualizes {
+        Ok(match seats.displaceable(facts.rank) {
+            CapSeat::Room => Some(None),
+            CapSeat::Displace(key) => Some(Some(displaced(key))),
+            CapSeat::Full => None,
+        })
+    } else {
+        seats.steal().map(|victim| Some(victim.map(displaced)))
+    }
+}
+
+/// A real voice if the bank has a free slot and room for a stop and a start;
+/// else virtual, or refused for a sound that does not virtualize.
+fn room(facts: &PlayFacts, seats: &impl Seats, victim: Option<Victim>) -> Plan {
+    let (why, refusal) = if !seats.free_slot() {
+        (WhyVirtual::NoFreeSlot, PlayError::NoFreeVoice)
+    } else if seats.queue_room() < 2 {
+        (WhyVirtual::QueueFull, PlayError::QueueFull)
+    } else {
+        return Plan::Real(victim);
+    };
+    if facts.virtualizes {
+        Plan::Virtual(why)
+    } else {
+        Plan::Refuse(refusal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pool_core::Pool;
+
+    use super::*;
+
+    /// A manager's answers, as a row of the table sets them.
+    #[derive(Clone, Copy)]
+    struct Answers {
+        weaker_copy: Option<VoiceKey>,
+        displaceable: CapSeat,
+        steal: Result<Option<VoiceKey>, PlayError>,
+        free_slot: bool,
+        queue_room: usize,
+        unread: bool,
+    }
+
+    impl Seats for Answers {
+        fn weaker_copy(&self, _: Rank) -> Option<VoiceKey> {
+            self.weaker_copy
+        }
+        fn displaceable(&self, _: Rank) -> CapSeat {
+            self.displaceable
+        }
+        fn steal(&self) -> Result<Option<VoiceKey>, PlayError> {
+            self.steal
+        }
+        fn free_slot(&self) -> bool {
+            self.free_slot
+        }
+        fn queue_room(&self) -> usize {
+            self.queue_room
+        }
+        fn unread(&self, _: VoiceKey) -> bool {
+            self.unread
+        }
+    }
+
+    fn keys() -> [VoiceKey; 3] {
+        let mut pool = Pool::builder(|| ())
+            .max_objects(3)
+            .handle::<VoiceKey>()
+            .build()
+            .expect("a valid pool");
+        [(); 3].map(|_| pool.try_acquire().expect("room for three"))
+    }
+
+    /// One row: what differs from a play of an audible, killing sound with
+    /// room everywhere, and the plan it must give.
+    #[test]
+    fn every_state_gets_its_plan() {
+        let [oldest, weak, stolen] = keys();
+        let facts = PlayFacts {
+            held_back: false,
+            audible: true,
+            virtualizes: false,
+            full: false,
+            below_max: false,
+            strict: false,
+            oldest: Some(oldest),
+            rank: Rank::SILENT,
+        };
+        let answers = Answers {
+            weaker_copy: None,
+            displaceable: CapSeat::Room,
+            steal: Ok(None),
+            free_slot: true,
+            queue_room: 8,
+            unread: false,
+        };
+        let virt = PlayFacts {
+            virtualizes: true,
+            ..facts
+        };
+        let full = PlayFacts {
+            full: true,
+            ..facts
+        };
+        let recycled = Some(Victim {
+            key: oldest,
+            leaves: Leaves::Recycled,
+        });
+        let displaced = |key| {
+            Some(Victim {
+                key,
+                leaves: Leaves::Displaced,
+            })
+        };
+        let rows: Vec<(&str, PlayFacts, Answers, Plan)> = vec![
+            ("room everywhere", facts, answers, Plan::Real(None)),
+            (
+                "retrigger first",
+                PlayFacts {
+                    held_back: true,
+                    audible: false,
+                    ..facts
+                },
+                answers,
+                Plan::Refuse(PlayError::Retrigger),
+            ),
+            (
+                "inaudible, killing",
+                PlayFacts {
+                    audible: false,
+                    ..facts
+                },
+                answers,
+                Plan::Refuse(PlayError::Inaudible),
+            ),
+            (
+                "inaudible, virtualizing",
+                PlayFacts {
+                    audible: false,
+                    ..virt
+                },
+                answers,
+                Plan::Virtual(WhyVirtual::Inaudible),
+            ),
+            (
+                "full: recycle the oldest",
+                full,
+                answers,
+                Plan::Real(recycled),
+            ),
+            (
+                "full: the oldest unread is taken over",
+                full,
+                Answers {
+                    unread: true,
+                    ..answers
+                },
+                Plan::TakeOver {
+                    victim: oldest,
+                    otherwise: None,
+                },
+            ),
+            (
+                "take-over with no slot for a recycle",
+                full,
+                Answers {
+                    unread: true,
+                    free_slot: false,
+                    ..answers
+                },
+                Plan::TakeOver {
+                    victim: oldest,
+                    otherwise: Some(PlayError::NoFreeVoice),
+                },
+            ),
+            (
+                "take-over with room for one command",
+                full,
+                Answers {
+                    unread: true,
+                    queue_room: 1,
+                    ..answers
+                },
+                Plan::TakeOver {
+                    victim: oldest,
+                    otherwise: Some(PlayError::QueueFull),
+                },
+            ),
+            (
+                "a recycle with no room at all",
+                full,
+                Answers {
+                    queue_room: 0,
+                    free_slot: false,
+                    ..answers
+                },
+                Plan::Refuse(PlayError::QueueFull),
+            ),
+            (
+                "full under the floor",
+                PlayFacts {
+                    below_max: true,
+                    ..full
+                },
+                answers,
+                Plan::Refuse(PlayError::Inaudible),
+            ),
+            (
+                "full and strict",
+                PlayFacts {
+                    strict: true,
+                    ..full
+                },
+                answers,
+                Plan::Refuse(PlayError::SoundLimit),
+            ),
+            (
+                "full, virtualizing, beats a copy",
+                PlayFacts { full: true, ..virt },
+                Answers {
+                    weaker_copy: Some(weak),
+                    ..answers
+                },
+                Plan::Real(displaced(weak)),
+            ),
+            (
+                "full, virtualizing, beats none",
+                PlayFacts { full: true, ..virt },
+                answers,
+                Plan::Virtual(WhyVirtual::Outranked),
+            ),
+            (
+                "virtualizing, a cap full, displaces",
+                virt,
+                Answers {
+                    displaceable: CapSeat::Displace(weak),
+                    ..answers
+                },
+                Plan::Real(displaced(weak)),
+            ),
+            (
+                "virtualizing, a cap full, outranked",
+                virt,
+                Answers {
+                    displaceable: CapSeat::Full,
+                    ..answers
+                },
+                Plan::Virtual(WhyVirtual::Outranked),
+            ),
+            (
+                "virtualizing, no free slot",
+                virt,
+                Answers {
+                    free_slot: false,
+                    queue_room: 0,
+                    ..answers
+                },
+                Plan::Virtual(WhyVirtual::NoFreeSlot),
+            ),
+            (
+                "virtualizing, queue full",
+                virt,
+                Answers {
+                    queue_room: 1,
+                    ..answers
+                },
+                Plan::Virtual(WhyVirtual::QueueFull),
+            ),
+            (
+                "killing, a cap steals",
+                facts,
+                Answers {
+                    steal: Ok(Some(stolen)),
+                    ..answers
+                },
+                Plan::Real(displaced(stolen)),
+            ),
+            (
+                "killing, a strict cap",
+                facts,
+                Answers {
+                    steal: Err(PlayError::GroupCap),
+                    ..answers
+                },
+                Plan::Refuse(PlayError::GroupCap),
+            ),
+            (
+                "killing, no free slot",
+                facts,
+                Answers {
+                    free_slot: false,
+                    ..answers
+                },
+                Plan::Refuse(PlayError::NoFreeVoice),
+            ),
+            (
+                "killing, queue full",
+                facts,
+                Answers {
+                    queue_room: 1,
+                    ..answers
+                },
+                Plan::Refuse(PlayError::QueueFull),
+            ),
+        ];
+        for (row, facts, answers, expected) in rows {
+            assert_eq!(plan(&facts, &answers), expected, "{row}");
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Where a new real voice may go: room under the voice cap and its group's cap,
+//! the real voice a full cap gives up (by its stealing policy, or the least
+//! audible one a more audible voice may replace), a protected group's voices
+//! kept from other groups. Read-only: the plan of a play and the update's
+//! promotions ask, the executor acts.
+
+use super::Rules;
+use super::plan::{CapSeat, Seats};
+use crate::audibility::{Rank, compare};
+use crate::error::PlayError;
+use crate::groups::Groups;
+use crate::handles::VoiceKey;
+use crate::sound_table::SoundTable;
+use crate::stealing::{Candidate, Stealing, steal};
+use crate::voices::{Real, Voices};
+
+/// The manager's voices, sounds and groups, read.
+#[derive(Clone, Copy)]
+pub(super) struct View<'a> {
+    pub(super) voices: &'a Voices,
+    pub(super) sounds: &'a SoundTable,
+    pub(super) groups: &'a Groups,
+    pub(super) rules: &'a Rules,
+    pub(super) listener: [f32; 3],
+}
+
+impl<'a> View<'a> {
+    /// `true` if a voice ranked `rank` may take the place of `victim`.
+    pub(super) fn beaten(&self, rank: Rank, victim: VoiceKey) -> bool {
+        self.voices
+            .get(victim)
+            .is_some_and(|v| rank.beats(v.holding_rank(), self.rules.margin))
+    }
+
+    /// The least audible real copy of the sound in place `sound`.
+    pub(super) fn least_audible_copy(&self, sound: u32) -> Option<VoiceKey> {
+        self.sounds
+            .entry(sound)?
+            .copies
+            .iter()
+            .filter_map(|key| Some((*key, self.voices.get(*key)?.holding_rank())))
+            .min_by(|a, b| compare(a.1, b.1))
+            .map(|(key, _)| key)
+    }
+
+    /// The real voices of `group`.
+    fn real_in_group(&self, group: u32) -> usize {
+        self.voices
+            .real()
+            .iter()
+            .filter(|real| real.group == Some(group))
+            .count()
+    }
+
+    /// `true` if `group` has as many real voices as its cap.
+    fn group_full(&self, group: Option<u32>) -> bool {
+        group.is_some_and(|g| self.real_in_group(g) >= self.groups.settings(g).max_voices)
+    }
+
+    fn global_full(&self) -> bool {
+        self.voices.real().len() >= self.rules.settings.voice_cap
+    }
+
+    /// Room for a new real voice of `group` under the caps (`None`), or the
+    /// least audible real voice it may replace (`Some(None)`: none may).
+    pub(super) fn cap_victim(&self, group: Option<u32>) -> Option<Option<VoiceKey>> {
+        let group_full = self.group_full(group);
+        if !group_full && !self.global_full() {
+            return None;
+        }
+        Some(
+            self.displaceable(group, group_full)
+                .filter_map(|real| Some((real.key, self.voices.get(real.key)?.holding_rank())))
+                .min_by(|a, b| compare(a.1, b.1))
+                .map(|(key, _)| key),
+        )
+    }
+
+    /// The real voices a new voice of `group` may take the place of when a cap
+    /// is full: its group's, if its group is full; else every real voice but
+    /// those of other protected groups.
+    fn displaceable(&self, group: Option<u32>, group_full: bool) -> impl Iterator<Item = &Real> {
+        self.voices.real().iter().filter(move |real| {
+            if group_full {
+                real.group == group
+            } else {
+                real.group == group || real.group.is_none_or(|g| !self.groups.protected(g))
+            }
+        })
+    }
+
+    /// For a new real voice of a killing sound in `group`: no victim if no cap
+    /// is full, else the voice the full cap's [`Stealing`] picks, or the
+    /// refusal.
+    fn steal_victim(&self, group: Option<u32>) -> Result<Option<VoiceKey>, PlayError> {
+        if let Some(g) = group
+            && self.group_full(group)
+        {
+            let stealing = self.groups.settings(g).stealing;
+            return self
+                .victim(stealing, group, true)
+                .map(Some)
+                .ok_or(PlayError::GroupCap);
+        }
+        if !self.global_full() {
+            return Ok(None);
+        }
+        self.victim(self.rules.settings.stealing, group, false)
+            .map(Some)
+            .ok_or(PlayError::VoiceCap)
+    }
+
+    /// The voice `stealing` gives up among the real voices a new voice of
+    /// `group` may displace: the oldest by the start order kept beside each
+    /// real voice, the others by the voices' records.
+    fn victim(&self, stealing: Stealing, group: Option<u32>, group_full: bool) -> Option<VoiceKey> {
+        match stealing {
+            Stealing::Strict => None,
+            Stealing::Oldest => self
+                .displaceable(group, group_full)
+                .min_by_key(|real| real.order)
+                .map(|real| real.key),
+            _ => steal(
+                stealing,
+                self.listener,
+                self.displaceable(group, group_full)
+                    .filter_map(|real| self.candidate(real.key)),
+            ),
+        }
+    }
+
+    /// A real voice as a stealing policy compares it: its level now is its
+    /// sound's copy level at its place among the copies, newest first.
+    fn candidate(&self, key: VoiceKey) -> Option<Candidate> {
+        let record = self.voices.get(key)?;
+        let level = self.sounds.entry(record.sound).map_or(0.0, |entry| {
+            entry.copy_level(entry.copy_rank(key), record.play_volume)
+        });
+        Some(Candidate {
+            key,
+            order: record.order,
+            priority: record.priority,
+            position: record.position,
+            level,
+        })
+    }
+}
+
+/// The answers for one play: of the sound in place `sound`, of `group`.
+pub(super) struct ForPlay<'a> {
+    pub(super) view: View<'a>,
+    pub(super) sound: u32,
+    pub(super) group: Option<u32>,
+    /// The queue's room, read once before the plan.
+    pub(super) queue_room: usize,
+}
+
+impl Seats for ForPlay<'_> {
+    fn weaker_copy(&self, rank: Rank) -> Option<VoiceKey> {
+        self.view
+            .least_audible_copy(self.sound)
+            .filter(|victim| self.view.beaten(rank, *victim))
+    }
+
+    fn displaceable(&self, rank: Rank) -> CapSeat {
+        match self.view.cap_victim(self.group) {
+            None => CapSeat::Room,
+            Some(Some(victim)) if self.view.beaten(rank, victim) => CapSeat::Displace(victim),
+            Some(_) => CapSeat::Full,
+        }
+    }
+
+    fn steal(&self) -> Result<Option<VoiceKey>, PlayError> {
+        self.view.steal_victim(self.group)
+    }
+
+    fn free_slot(&self) -> bool {
+        self.view.voices.has_free_slot()
+    }
+
+    fn queue_room(&self) -> usize {
+        self.queue_room
+    }
+
+    fn unread(&self, victim: VoiceKey) -> bool {
+        self.view.voices.unread(victim)
+    }
+}

@@ -1,0 +1,237 @@
+//! The sounds: adding, loading and removing them, and what the manager knows of
+//! each.
+
+use kira::Tween;
+use kira::sound::static_sound::StaticSoundData;
+
+use super::SoundEffects;
+use crate::attenuation::CopyVolumes;
+use crate::error::{AddSoundError, RemoveSoundError};
+use crate::handles::{EndReason, SoundId};
+use crate::loader::SoundLoader;
+use crate::params::check_fade;
+use crate::peak::SoundPeak;
+use crate::settings::SoundSettings;
+
+impl SoundEffects {
+    /// Adds a decoded sound under `name` with its settings. Its peak is
+    /// measured now (see [`SoundPeak`]) and its copy volumes are solved against it:
+    /// all `max_voices` copies together reach at most the headroom.
+    ///
+    /// # Errors
+    /// [`AddSoundError::DuplicateName`], [`AddSoundError::Settings`], or
+    /// [`AddSoundError::Sound`] for data kira cannot play safely (see
+    /// [`SoundError`](crate::SoundError)); nothing is added then.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let id = sfx.add_sound("click", click.clone(), SoundSettings::default())?;
+    /// assert_eq!(sfx.sound("click"), Some(id));
+    /// assert!(sfx.add_sound("click", click.clone(), SoundSettings::default()).is_err());
+    /// let never_ends = kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click };
+    /// assert!(sfx.add_sound("broken", never_ends, SoundSettings::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_sound(
+        &mut self,
+        name: &str,
+        data: StaticSoundData,
+        settings: SoundSettings,
+    ) -> Result<SoundId, AddSoundError> {
+        if self.sounds.find(name).is_some() {
+            return Err(AddSoundError::DuplicateName(name.to_string()));
+        }
+        if let Some(group) = settings.group
+            && !self.groups.contains(group)
+        {
+            return Err(AddSoundError::UnknownGroup);
+        }
+        self.sounds.add(name, &data, settings)
+    }
+
+    /// Loads `key` through `loader` and adds it under the same name.
+    ///
+    /// # Errors
+    /// [`AddSoundError::Load`] (naming the key), or as [`add_sound`](Self::add_sound).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{MemoryLoader, OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let mut loader = MemoryLoader::new();
+    /// assert!(sfx.load_sound(&mut loader, "missing", SoundSettings::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn load_sound(
+        &mut self,
+        loader: &mut impl SoundLoader,
+        key: &str,
+        settings: SoundSettings,
+    ) -> Result<SoundId, AddSoundError> {
+        let data = loader.load(key).map_err(AddSoundError::Load)?;
+        self.add_sound(key, data, settings)
+    }
+
+    /// The id of the sound named `name`.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// assert_eq!(sfx.sound("nothing"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sound(&self, name: &str) -> Option<SoundId> {
+        self.sounds.find(name)
+    }
+
+    /// The name a sound was added under.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
+    /// assert_eq!(sfx.name(id), Some("click"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn name(&self, sound: SoundId) -> Option<&str> {
+        self.sounds.get(sound).map(|s| s.name.as_str())
+    }
+
+    /// Real copies of `sound` playing now (virtual ones are not counted).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
+    /// sfx.play(id, PlayParams::default())?;
+    /// assert_eq!(sfx.copies_playing(id), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn copies_playing(&self, sound: SoundId) -> usize {
+        self.sounds.get(sound).map_or(0, |s| s.copies.len())
+    }
+
+    /// Copies of `sound` that were stopped and may still be heard fading out.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use std::time::Duration;
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// # let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
+    /// let voice = sfx.play(id, PlayParams::default())?;
+    /// sfx.stop(voice, kira::Tween { duration: Duration::from_millis(50), ..Default::default() })?;
+    /// assert_eq!(sfx.copies_fading(id), 1);
+    /// manager.backend_mut().render(0.1)?;
+    /// assert_eq!(sfx.copies_fading(id), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn copies_fading(&self, sound: SoundId) -> usize {
+        if self.sounds.get(sound).is_none() {
+            return 0;
+        }
+        self.voices.fading_of(sound)
+    }
+
+    /// The copy volumes of a sound: its solved attenuation, before the pan law
+    /// compensation of a panned play.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let id = sfx.add_sound("click", click, SoundSettings::default().max_voices(4))?;
+    /// assert_eq!(sfx.copy_volumes(id).unwrap().copies(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn copy_volumes(&self, sound: SoundId) -> Option<CopyVolumes> {
+        self.sounds.get(sound).map(|s| s.volumes)
+    }
+
+    /// A sound's measured peak, the one its copy volumes are budgeted against.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
+    /// assert_eq!(sfx.sound_peak(id).unwrap().sample(), 0.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sound_peak(&self, sound: SoundId) -> Option<SoundPeak> {
+        self.sounds.get(sound).map(|s| s.peak)
+    }
+
+    /// Removes a sound, as a game unloads a level's sounds: its real voices fade
+    /// out with `fade`, its virtual voices end, each reported
+    /// [`EndReason::Removed`] by the next [`update`](Self::update); its id and
+    /// every handle of its voices go stale ([`PlayError::UnknownSound`](crate::PlayError::UnknownSound),
+    /// [`VoiceError::Stale`](crate::VoiceError::Stale)); its name is free for
+    /// another sound. Its samples are freed once the mixer has let go of them:
+    /// the voice bank hands every sound it stops playing back to the game
+    /// thread, which drops it at a later play or update, so the mixer never
+    /// frees memory.
+    ///
+    /// # Errors
+    /// [`RemoveSoundError::UnknownSound`] for a removed sound's id or another
+    /// manager's, [`RemoveSoundError::InvalidParam`] for a fade whose easing
+    /// power is NaN, infinite or negative, [`RemoveSoundError::QueueFull`] when
+    /// the voice bank's queue has no room for a stop per real voice of the
+    /// sound; nothing changes then.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
+    /// # use pool_audio::{EndReason, OfflineBackend, PlayError, PlayParams, RemoveSoundError, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let level_one = sfx.add_sound("door", click.clone(), SoundSettings::default())?;
+    /// let voice = sfx.play(level_one, PlayParams::default())?;
+    /// sfx.remove_sound(level_one, Tween::default())?;
+    /// assert!(!sfx.contains(voice));
+    /// assert_eq!(sfx.play(level_one, PlayParams::default()), Err(PlayError::UnknownSound));
+    /// assert_eq!(sfx.remove_sound(level_one, Tween::default()), Err(RemoveSoundError::UnknownSound));
+    /// sfx.update(1.0 / 60.0)?;
+    /// assert_eq!((sfx.ended()[0].voice, sfx.ended()[0].reason), (voice, EndReason::Removed));
+    /// // The name is free again: the next level's door.
+    /// let level_two = sfx.add_sound("door", click, SoundSettings::default())?;
+    /// assert_ne!(level_two, level_one);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove_sound(&mut self, sound: SoundId, fade: Tween) -> Result<(), RemoveSoundError> {
+        let fade = check_fade(fade)?;
+        if self.sounds.get(sound).is_none() {
+            return Err(RemoveSoundError::UnknownSound);
+        }
+        let real = self.voices.count_real(|record| record.sound == sound.index);
+        if self.voices.room() < real {
+            self.stats.queue_full += 1;
+            return Err(RemoveSoundError::QueueFull);
+        }
+        self.voices
+            .stop_where(fade, EndReason::Removed, &mut self.sounds, |record| {
+                record.sound == sound.index
+            });
+        self.sounds.remove(sound);
+        Ok(())
+    }
+}

@@ -1,0 +1,396 @@
+//! The manager's sounds: each sound's entry (its samples as the voice bank reads
+//! them, its settings, copy volumes and real copies, the plays remembered for
+//! its retrigger interval), found by id or name, in a table whose places are
+//! reused after a sound is removed under a new generation, so an old id stays
+//! stale.
+//!
+//! Copies of a sound are ranked by age, newest first, and copy `r` plays at
+//! [`CopyVolumes::volume`]`(r)`: the voice bank applies those levels sample by
+//! sample and keeps the copies' sum inside the sound's budget (see
+//! `bank/budget.rs`). The table keeps each sound's real copies in start order to
+//! know how many there are, which is the oldest, and each one's level.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+use kira::sound::static_sound::StaticSoundData;
+use pool_core::seconds_to_micros;
+
+use crate::attenuation::{CopyVolumes, MAX_VOICES_PER_SOUND};
+use crate::audibility::{Rank, distance};
+use crate::bank::{Budget, Source};
+use crate::clock;
+use crate::error::AddSoundError;
+use crate::handles::{SoundId, VoiceKey};
+use crate::level::{amplitude, decibels};
+use crate::peak::SoundPeak;
+use crate::playhead::Timeline;
+use crate::settings::SoundSettings;
+
+/// A sound added to the manager.
+pub(crate) struct SoundEntry {
+    pub(crate) id: SoundId,
+    pub(crate) name: String,
+    /// Its frames and budget, as the voice bank reads them.
+    pub(crate) source: Arc<Source>,
+    pub(crate) settings: SoundSettings,
+    pub(crate) peak: SoundPeak,
+    pub(crate) volumes: CopyVolumes,
+    min_retrigger: u64,
+    /// Its real copies, oldest first.
+    pub(crate) copies: ArrayVec<VoiceKey, MAX_VOICES_PER_SOUND>,
+    /// The copies that may be real at once: `max_voices`, or fewer if the older
+    /// ones would fall under the audibility floor (a play that would push the
+    /// oldest copy under it is not started).
+    audible: usize,
+    /// Game time (microseconds), update count and place of the latest plays,
+    /// newest last: one without a retrigger radius, up to [`RECENT_PLAYS`] with
+    /// one.
+    recent: ArrayVec<RecentPlay, RECENT_PLAYS>,
+    /// Where its voices are in time (see `playhead.rs`).
+    pub(crate) timeline: Timeline,
+    /// The audibility floor as an amplitude (0 for a floor of -infinity).
+    pub(crate) floor: f32,
+}
+
+impl SoundEntry {
+    /// Measures `data`'s peak, solves its copy volumes against it and makes the
+    /// voice bank's view of it.
+    fn new(
+        id: SoundId,
+        name: &str,
+        data: &StaticSoundData,
+        settings: SoundSettings,
+    ) -> Result<Self, AddSoundError> {
+        let peak = SoundPeak::measure(data).map_err(AddSoundError::Sound)?;
+        let volumes = settings
+            .copy_volumes(peak.max())
+            .map_err(AddSoundError::Settings)?;
+        let budget = Budget::new(volumes, settings.budget(peak.max()));
+        let mut settings = settings;
+        settings.virtualization = settings
+            .virtualization
+            .resolve(data.settings.loop_region.is_some());
+        Ok(Self {
+            id,
+            name: name.to_string(),
+            source: Arc::new(Source::new(data, budget, peak, id.bank_key())),
+            settings,
+            peak,
+            volumes,
+            min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
+            copies: ArrayVec::new(),
+            audible: audible_copies(&volumes, settings.audibility_floor_db),
+            recent: ArrayVec::new(),
+            timeline: Timeline::of(data),
+            floor: amplitude(settings.audibility_floor_db) as f32,
+        })
+    }
+
+    /// `true` when a new copy needs an older one to give way.
+    pub(crate) fn full(&self) -> bool {
+        self.copies.len() >= self.audible
+    }
+
+    /// The copy that has played longest, if any plays.
+    pub(crate) fn oldest(&self) -> Option<VoiceKey> {
+        self.copies.first().copied()
+    }
+
+    /// The level of the copy ranked `rank` (0 is the newest) of a play at
+    /// `volume`: its copy volume times the play's volume.
+    pub(crate) fn copy_level(&self, rank: u32, volume: f64) -> f64 {
+        self.volumes.volume(rank) * volume
+    }
+
+    /// A play's level before distance: the newest copy's level (see
+    /// `audibility.rs`).
+    pub(crate) fn reference(&self, volume: f64) -> f32 {
+        self.copy_level(0, volume) as f32
+    }
+
+    /// The level a play at `volume` starts at, as the newest copy: through its
+    /// panning (kira's pan law, compensated on the sound's louder channel) and
+    /// its distance `gain`.
+    pub(crate) fn onset(&self, volume: f64, panning: f32, gain: f32) -> f64 {
+        self.volumes.volume(0) * self.peak.pan_compensation(panning) * volume * f64::from(gain)
+    }
+
+    /// `true` if `level` (an amplitude) reaches the sound's audibility floor.
+    pub(crate) fn audible(&self, level: f64) -> bool {
+        level > 0.0 && decibels(level) >= self.settings.audibility_floor_db
+    }
+
+    /// Where the real copy `key` ranks among the sound's copies, newest first.
+    pub(crate) fn copy_rank(&self, key: VoiceKey) -> u32 {
+        self.copies
+            .iter()
+            .rev()
+            .position(|k| *k == key)
+            .unwrap_or(0) as u32
+    }
+
+    /// `key` is a real copy now, the newest.
+    pub(crate) fn add_copy(&mut self, key: VoiceKey) {
+        // Real copies never exceed the voice cap's share of one sound: the plan
+        // makes room (a recycle) before a copy is added.
+        let _ = self.copies.try_push(key);
+    }
+
+    /// `key` is no longer a real copy.
+    pub(crate) fn forget_copy(&mut self, key: VoiceKey) {
+        if let Some(at) = self.copies.iter().position(|k| *k == key) {
+            self.copies.remove(at);
+        }
+    }
+
+    /// `true` if a play at `here` comes sooner than the sound's retrigger
+    /// interval after an earlier one (within the retrigger radius, if it has
+    /// one), at game time `now` (microseconds) and update `frame`.
+    pub(crate) fn held_back(&self, here: [f32; 3], now: u64, frame: u64) -> bool {
+        self.min_retrigger > 0
+            && self.recent.iter().any(|play| {
+                !clock::reached(now - play.micros, frame - play.frame, self.min_retrigger)
+                    && self
+                        .settings
+                        .retrigger_radius
+                        .is_none_or(|radius| distance(play.position, here) <= radius)
+            })
+    }
+
+    /// Remembers a play at `here` for the retrigger interval.
+    pub(crate) fn remember(&mut self, here: [f32; 3], now: u64, frame: u64) {
+        let play = RecentPlay {
+            micros: now,
+            frame,
+            position: here,
+        };
+        if self.settings.retrigger_radius.is_none() {
+            self.recent.clear();
+        } else if self.recent.is_full() {
+            self.recent.remove(0);
+        }
+        self.recent.push(play);
+    }
+
+    /// The copies that may be real at once.
+    pub(crate) fn audible_copies(&self) -> usize {
+        self.audible
+    }
+}
+
+/// How many of `volumes`' copies are at or above `floor_db`.
+fn audible_copies(volumes: &CopyVolumes, floor_db: f64) -> usize {
+    (0..volumes.copies())
+        .take_while(|i| {
+            let volume = volumes.volume(*i);
+            volume > 0.0 && decibels(volume) >= floor_db
+        })
+        .count()
+}
+
+/// A play remembered for the retrigger interval.
+#[derive(Debug, Clone, Copy)]
+struct RecentPlay {
+    micros: u64,
+    frame: u64,
+    position: [f32; 3],
+}
+
+/// Plays remembered per sound with a retrigger radius: a play is held back by any
+/// of them within the radius and the interval. Beyond 16 places at once in one
+/// interval, the oldest is forgotten (and may let one more play through).
+pub(crate) const RECENT_PLAYS: usize = 16;
+
+/// One place of the table.
+struct Shelf {
+    /// Sounds that held this place before the one on it (or the next one).
+    generation: u32,
+    entry: Option<SoundEntry>,
+}
+
+/// Real copies and the least audible of them, per sound or per group: scratch
+/// for choosing real voices, sized when a sound or group is added.
+pub(crate) type Tally = (usize, Option<Rank>);
+
+/// Every sound of one manager.
+pub(crate) struct SoundTable {
+    owner: u32,
+    shelves: Vec<Shelf>,
+    /// Empty places, the most recently emptied last.
+    free: Vec<u32>,
+    names: HashMap<String, SoundId>,
+    /// Scratch for `update`, one per place.
+    pub(crate) tally: Vec<Tally>,
+}
+
+impl SoundTable {
+    pub(crate) fn new(owner: u32) -> Self {
+        Self {
+            owner,
+            shelves: Vec::new(),
+            free: Vec::new(),
+            names: HashMap::new(),
+            tally: Vec::new(),
+        }
+    }
+
+    /// Adds `data` under `name`, in an empty place if there is one.
+    ///
+    /// # Errors
+    /// [`AddSoundError::DuplicateName`], or the entry's own errors; nothing is
+    /// added then.
+    pub(crate) fn add(
+        &mut self,
+        name: &str,
+        data: &StaticSoundData,
+        settings: SoundSettings,
+    ) -> Result<SoundId, AddSoundError> {
+        if self.names.contains_key(name) {
+            return Err(AddSoundError::DuplicateName(name.to_string()));
+        }
+        let index = match self.free.last() {
+            Some(index) => *index,
+            None => self.shelves.len() as u32,
+        };
+        let generation = self.shelves.get(index as usize).map_or(0, |s| s.generation);
+        let id = SoundId {
+            index,
+            generation,
+            owner: self.owner,
+        };
+        let entry = SoundEntry::new(id, name, data, settings)?;
+        match self.shelves.get_mut(index as usize) {
+            Some(shelf) => {
+                self.free.pop();
+                shelf.entry = Some(entry);
+            }
+            None => {
+                self.shelves.push(Shelf {
+                    generation,
+                    entry: Some(entry),
+                });
+                self.tally.push((0, None));
+            }
+        }
+        self.names.insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    /// Takes the sound `id` out; its place is reused under the next generation
+    /// (a place whose generation would wrap is never reused).
+    pub(crate) fn remove(&mut self, id: SoundId) -> Option<SoundEntry> {
+        self.get(id)?;
+        let shelf = &mut self.shelves[id.index as usize];
+        let entry = shelf.entry.take()?;
+        self.names.remove(&entry.name);
+        if let Some(next) = shelf.generation.checked_add(1) {
+            shelf.generation = next;
+            self.free.push(id.index);
+        }
+        Some(entry)
+    }
+
+    /// The sound `id` is, if it is this table's and still here.
+    pub(crate) fn get(&self, id: SoundId) -> Option<&SoundEntry> {
+        if id.owner != self.owner {
+            return None;
+        }
+        self.entry(id.index).filter(|entry| entry.id == id)
+    }
+
+    /// The sound in place `index` (a voice record's sound).
+    pub(crate) fn entry(&self, index: u32) -> Option<&SoundEntry> {
+        self.shelves.get(index as usize)?.entry.as_ref()
+    }
+
+    pub(crate) fn entry_mut(&mut self, index: u32) -> Option<&mut SoundEntry> {
+        self.shelves.get_mut(index as usize)?.entry.as_mut()
+    }
+
+    /// The id of the sound named `name`.
+    pub(crate) fn find(&self, name: &str) -> Option<SoundId> {
+        self.names.get(name).copied()
+    }
+
+    /// The id of the sound in place `index` (a null id for an empty place,
+    /// which no live voice names).
+    pub(crate) fn id_of(&self, index: u32) -> SoundId {
+        self.entry(index).map_or(
+            SoundId {
+                index,
+                generation: u32::MAX,
+                owner: self.owner,
+            },
+            |entry| entry.id,
+        )
+    }
+
+    /// `key`, a real copy of the sound in place `sound`, ends.
+    pub(crate) fn forget_copy(&mut self, sound: u32, key: VoiceKey) {
+        if let Some(entry) = self.entry_mut(sound) {
+            entry.forget_copy(key);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kira::Frame;
+
+    use super::*;
+
+    fn click() -> StaticSoundData {
+        StaticSoundData {
+            sample_rate: 48_000,
+            frames: vec![Frame::from_mono(0.5); 48].into(),
+            settings: Default::default(),
+            slice: None,
+        }
+    }
+
+    #[test]
+    fn a_removed_sound_leaves_its_id_stale_and_its_place_to_the_next() {
+        let mut table = SoundTable::new(7);
+        let a = table.add("a", &click(), SoundSettings::default()).unwrap();
+        let b = table.add("b", &click(), SoundSettings::default()).unwrap();
+        assert_eq!((a.index, b.index), (0, 1));
+        assert!(table.remove(a).is_some());
+        assert!(table.get(a).is_none() && table.remove(a).is_none());
+        assert_eq!(table.find("a"), None);
+        let c = table.add("a", &click(), SoundSettings::default()).unwrap();
+        assert_eq!(
+            (c.index, c.generation),
+            (0, 1),
+            "the place again, a new generation"
+        );
+        assert!(table.get(a).is_none(), "the old id stays stale");
+        assert_eq!(table.get(c).map(|e| e.name.as_str()), Some("a"));
+        assert_ne!(a.bank_key(), c.bank_key());
+        assert_eq!(
+            table.tally.len(),
+            2,
+            "scratch per place, not per sound added"
+        );
+    }
+
+    #[test]
+    fn another_tables_id_and_a_refused_add_change_nothing() {
+        let mut table = SoundTable::new(1);
+        let mut other = SoundTable::new(2);
+        let mine = table.add("a", &click(), SoundSettings::default()).unwrap();
+        let theirs = other.add("a", &click(), SoundSettings::default()).unwrap();
+        assert!(table.get(theirs).is_none() && table.remove(theirs).is_none());
+        assert!(table.get(mine).is_some());
+        let bad = SoundSettings::default().max_voices(0);
+        assert!(table.add("b", &click(), bad).is_err());
+        assert_eq!(
+            table.add("a", &click(), SoundSettings::default()),
+            Err(AddSoundError::DuplicateName("a".into()))
+        );
+        assert_eq!(table.find("b"), None);
+        let next = table.add("b", &click(), SoundSettings::default()).unwrap();
+        assert_eq!(next.index, 1);
+    }
+}

@@ -1,0 +1,454 @@
+//! The voices of one manager, real and virtual: every voice's record (pooled,
+//! `voice_cap + virtual_voices` of them), the voice bank's slots as the game
+//! sees them, the game's end of the bank (its command queue and reports), and
+//! the voices that ended since the last update.
+//!
+//! A real voice is a record on a slot of the bank; it ends through one function,
+//! [`Voices::retire`], whatever ends it (a stop, a steal, a recycle, going
+//! virtual, the mixer reporting it over). Every operation that sends the bank a
+//! command has had the queue's room checked by its caller, so no command is
+//! lost halfway through an operation.
+
+mod advance;
+mod record;
+mod reports;
+mod slots;
+
+use kira::Tween;
+use pool_core::{AcquireError, Pool};
+
+pub(crate) use advance::Candidate;
+pub(crate) use record::{DropLeastAudible, Place, Playhead, VoiceRecord};
+use reports::Reports;
+pub(crate) use slots::Real;
+use slots::Slots;
+
+use crate::bank::{BankHandle, Begin, Command, Phase, Start};
+use crate::handles::{EndReason, Ended, SoundId, VoiceHandle, VoiceKey, VoiceState};
+use crate::sound_table::SoundTable;
+
+/// Voices of the bank per voice of the cap: every real voice, and as many on
+/// their way out (stopped, stolen, gone virtual) that the mixer still fades.
+pub(crate) const SLOTS_PER_VOICE: usize = 2;
+
+/// The voices, real and virtual.
+pub(crate) struct Voices {
+    records: Pool<VoiceRecord, DropLeastAudible, VoiceKey>,
+    slots: Slots,
+    bank: BankHandle,
+    reports: Reports,
+    /// Scratch for `update`'s choice of real voices: the virtual voices that
+    /// may become real, as long as the voice pool.
+    candidates: Vec<Candidate>,
+    /// Start order of the next voice: a sound's oldest copy has the lowest.
+    next_order: u64,
+}
+
+impl Voices {
+    /// `records` voice records (real and virtual), the bank's `slots` and its
+    /// handle; ended voices reported as `owner`'s, at most `reports` an update.
+    pub(crate) fn new(
+        bank: BankHandle,
+        voice_cap: usize,
+        records: usize,
+        owner: u32,
+    ) -> Result<Self, pool_core::ConfigError> {
+        let slots = bank.shared().slots();
+        let pool = Pool::builder(VoiceRecord::idle)
+            .initial(records)
+            .max_objects(records)
+            .policy(DropLeastAudible)
+            .handle::<VoiceKey>()
+            .build()?;
+        Ok(Self {
+            records: pool,
+            slots: Slots::new(slots, voice_cap),
+            bank,
+            reports: Reports::new(owner, records),
+            candidates: Vec::with_capacity(records),
+            next_order: 0,
+        })
+    }
+
+    pub(crate) fn contains(&self, key: VoiceKey) -> bool {
+        self.records.contains(key)
+    }
+
+    pub(crate) fn get(&self, key: VoiceKey) -> Option<&VoiceRecord> {
+        self.records.get(key)
+    }
+
+    pub(crate) fn get_mut(&mut self, key: VoiceKey) -> Option<&mut VoiceRecord> {
+        self.records.get_mut(key)
+    }
+
+    /// Every live voice, real or virtual.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (VoiceKey, &VoiceRecord)> {
+        self.records.iter()
+    }
+
+    pub(crate) fn live(&self) -> usize {
+        self.records.live_count()
+    }
+
+    /// The real voices, with what choosing a voice to steal reads most.
+    pub(crate) fn real(&self) -> &[Real] {
+        &self.slots.real
+    }
+
+    /// A slot of the bank is free for a new real voice.
+    pub(crate) fn has_free_slot(&self) -> bool {
+        self.slots.has_room()
+    }
+
+    /// Voices on their way out, still fading in the mixer.
+    pub(crate) fn fading(&self) -> usize {
+        self.slots.leaving()
+    }
+
+    /// Voices of `sound` on their way out that the mixer has not finished.
+    pub(crate) fn fading_of(&self, sound: SoundId) -> usize {
+        self.slots.leaving_of(sound.bank_key(), self.bank.shared())
+    }
+
+    /// Commands that can be sent before the mixer reads the queue again.
+    pub(crate) fn room(&mut self) -> usize {
+        self.bank.room()
+    }
+
+    /// Sends a command that names no voice (the listener's); `false` if the
+    /// queue was full.
+    pub(crate) fn send(&mut self, command: Command) -> bool {
+        self.bank.send(command).is_ok()
+    }
+
+    /// Sends `command` to the voice `key` if it is real: the command is built
+    /// from its slot and ticket. Room was checked.
+    pub(crate) fn tell(&mut self, key: VoiceKey, command: impl FnOnce(u32, u32) -> Command) {
+        if let Some(Place::Real { slot, ticket }) = self.records.get(key).map(|v| v.place) {
+            let _ = self.bank.send(command(slot, ticket));
+        }
+    }
+
+    /// The mixer has not read the start of the real voice `key` yet: nothing of
+    /// it has been heard.
+    pub(crate) fn unread(&self, key: VoiceKey) -> bool {
+        match self.records.get(key).map(|v| v.place) {
+            Some(Place::Real { slot, ticket }) => {
+                let status = self.bank.status(slot);
+                status.ticket == ticket && status.phase == Phase::Queued
+            }
+            _ => false,
+        }
+    }
+
+    /// The voices that ended by the last [`turn_reports`](Self::turn_reports).
+    pub(crate) fn ended(&self) -> &[Ended] {
+        self.reports.ended()
+    }
+
+    /// Ends not listed because the list of one update was full.
+    pub(crate) fn unreported(&self) -> u64 {
+        self.reports.unreported()
+    }
+
+    /// The voices that ended since the last turn become [`ended`](Self::ended).
+    pub(crate) fn turn_reports(&mut self) {
+        self.reports.turn();
+    }
+
+    /// The handle of `key` as the game sees it.
+    pub(crate) fn handle(&self, key: VoiceKey) -> VoiceHandle {
+        self.reports.handle(key)
+    }
+
+    /// The next start order.
+    pub(crate) fn next_order(&mut self) -> u64 {
+        let order = self.next_order;
+        self.next_order += 1;
+        order
+    }
+
+    /// A record for a new voice: a free one, or the least audible virtual
+    /// voice's, which is reported [`EndReason::Dropped`] and returned as the
+    /// second key. The record is `record` from then on.
+    pub(crate) fn acquire(
+        &mut self,
+        record: VoiceRecord,
+        sounds: &SoundTable,
+    ) -> Result<(VoiceKey, Option<VoiceKey>), AcquireError> {
+        let acquired = self.records.try_acquire_detailed()?;
+        let key = acquired.handle;
+        if let Some(dropped) = acquired.recycled {
+            // The record comes back as it was (the pool has no hooks): it still
+            // names the dropped voice's sound.
+            let sound = self.records.get(key).map_or(0, |v| v.sound);
+            self.reports
+                .push(dropped, sounds.id_of(sound), EndReason::Dropped);
+        }
+        if let Some(slot) = self.records.get_mut(key) {
+            *slot = record;
+        }
+        Ok((key, acquired.recycled))
+    }
+
+    /// Gives a record back without a report (a play that did not happen).
+    pub(crate) fn release(&mut self, key: VoiceKey) {
+        let _ = self.records.release(key);
+    }
+
+    /// Ends the real voice `record` (known as `key`) as a real voice: the bank
+    /// fades it out with `fade` (`None`: the mixer reported it over) and its
+    /// slot is free once the mixer is done with it; its sound's copies no
+    /// longer count it. Returns the slot and ticket it played on. The caller
+    /// gives the record back, keeps it as a virtual voice, or reuses it. A
+    /// virtual voice has nothing to end here.
+    fn retire(
+        slots: &mut Slots,
+        bank: &mut BankHandle,
+        sounds: &mut SoundTable,
+        key: VoiceKey,
+        record: &VoiceRecord,
+        fade: Option<Tween>,
+    ) -> Option<(u32, u32)> {
+        let Place::Real { slot, ticket } = record.place else {
+            return None;
+        };
+        if let Some(at) = slots.real.iter().position(|r| r.key == key) {
+            slots.real.swap_remove(at);
+        }
+        sounds.forget_copy(record.sound, key);
+        match fade {
+            Some(fade) => {
+                // Room was checked by the caller: the stop cannot be lost.
+                let sent = bank.send(Command::Stop { slot, ticket, fade });
+                slots.release(slot, sent.is_ok());
+            }
+            None => slots.release(slot, false),
+        }
+        Some((slot, ticket))
+    }
+
+    /// Stops a live voice with `fade` (the bank fades it out if it is real; the
+    /// caller has made sure the queue has room), gives its record back and
+    /// reports it ended for `reason`.
+    pub(crate) fn end(
+        &mut self,
+        key: VoiceKey,
+        fade: Tween,
+        reason: EndReason,
+        sounds: &mut SoundTable,
+    ) {
+        let Some(record) = self.records.get(key) else {
+            return;
+        };
+        self.reports.push(key, sounds.id_of(record.sound), reason);
+        Self::retire(
+            &mut self.slots,
+            &mut self.bank,
+            sounds,
+            key,
+            record,
+            Some(fade),
+        );
+        let _ = self.records.release(key);
+    }
+
+    /// A real voice goes virtual: the bank fades it out with `fade` and reports
+    /// where it stopped; it keeps its handle and parameters.
+    pub(crate) fn virtualize(&mut self, key: VoiceKey, fade: Tween, sounds: &mut SoundTable) {
+        let Some(record) = self.records.get_mut(key) else {
+            return;
+        };
+        let retired = Self::retire(
+            &mut self.slots,
+            &mut self.bank,
+            sounds,
+            key,
+            record,
+            Some(fade),
+        );
+        if let Some((slot, ticket)) = retired {
+            record.place = Place::Virtual(Playhead::Awaiting {
+                slot,
+                ticket,
+                elapsed: 0.0,
+            });
+        }
+    }
+
+    /// Makes the record `key` real: a free slot of the bank, and the start
+    /// command (at `begin`). The caller has checked the caps, a free slot and the
+    /// queue's room. Returns the real voices there are now.
+    pub(crate) fn start_real(
+        &mut self,
+        key: VoiceKey,
+        begin: Begin,
+        sounds: &mut SoundTable,
+    ) -> Result<usize, crate::PlayError> {
+        let Some(record) = self.records.get(key) else {
+            return Err(crate::PlayError::Backend);
+        };
+        let (sound, order) = (record.sound, record.order);
+        let Some(entry) = sounds.entry(sound) else {
+            return Err(crate::PlayError::Backend);
+        };
+        let group = entry.settings.group.map(|g| g.index);
+        let Some((slot, ticket)) = self.slots.take(entry.id.bank_key()) else {
+            return Err(crate::PlayError::NoFreeVoice);
+        };
+        if let Some(record) = self.records.get_mut(key) {
+            record.place = Place::Real { slot, ticket };
+        }
+        self.bank.shared().queue(slot, ticket);
+        if !self.send_start(key, begin, sounds) {
+            return Err(crate::PlayError::QueueFull);
+        }
+        if let Some(entry) = sounds.entry_mut(sound) {
+            entry.add_copy(key);
+        }
+        self.slots.real.push(Real { key, order, group });
+        Ok(self.slots.real.len())
+    }
+
+    /// Sends the start of the real voice `key`; `false` if the queue was full.
+    fn send_start(&mut self, key: VoiceKey, begin: Begin, sounds: &SoundTable) -> bool {
+        let Some(record) = self.records.get(key) else {
+            return false;
+        };
+        let Place::Real { slot, ticket } = record.place else {
+            return false;
+        };
+        let Some(entry) = sounds.entry(record.sound) else {
+            return false;
+        };
+        let start = Start {
+            slot,
+            ticket,
+            source: entry.source.clone(),
+            volume: record.play_volume,
+            panning: record.panning,
+            rate: record.playback_rate,
+            position: record.position,
+            spatial_blend: record.spatial_blend,
+            begin,
+        };
+        self.bank.send(Command::Start(start)).is_ok()
+    }
+
+    /// A new play takes over `victim`, a real copy whose start the mixer has not
+    /// read yet: the same slot plays the new one instead and the old handle goes
+    /// stale (reported [`EndReason::Recycled`]). The new voice's record is
+    /// `record(place, order)`. `None` if the mixer has read it meanwhile (the
+    /// caller recycles it instead); the queue has room for one command.
+    pub(crate) fn take_over(
+        &mut self,
+        victim: VoiceKey,
+        record: impl FnOnce(Place, u64) -> VoiceRecord,
+        sounds: &mut SoundTable,
+    ) -> Option<Result<VoiceKey, crate::PlayError>> {
+        let Some(&VoiceRecord {
+            place: Place::Real { slot, ticket },
+            sound,
+            ..
+        }) = self.records.get(victim)
+        else {
+            return None;
+        };
+        let next = ticket.wrapping_add(1);
+        if !self.bank.shared().replace(slot, ticket, next) {
+            return None;
+        }
+        self.slots.renew(slot, next);
+        // The same record under a new handle: the old one is stale.
+        // (`renew` fails only when no slot index is left, after ~2^62 plays.)
+        let Ok(key) = self.records.renew(victim) else {
+            return Some(Err(crate::PlayError::NoFreeVoice));
+        };
+        self.reports
+            .push(victim, sounds.id_of(sound), EndReason::Recycled);
+        let order = self.next_order();
+        if let Some(real) = self.slots.real.iter_mut().find(|r| r.key == victim) {
+            real.key = key;
+            real.order = order;
+        }
+        if let Some(entry) = sounds.entry_mut(sound) {
+            // Newest now: last among its sound's copies.
+            entry.forget_copy(victim);
+            entry.add_copy(key);
+        }
+        if let Some(slot_record) = self.records.get_mut(key) {
+            *slot_record = record(Place::Real { slot, ticket: next }, order);
+        }
+        self.send_start(key, Begin::Fresh, sounds);
+        Some(Ok(key))
+    }
+
+    /// Stops every voice `which` picks with `fade`, reported
+    /// [`EndReason::Stopped`] (or `reason`); the caller has made sure the queue
+    /// has room for a stop per real voice picked (see
+    /// [`count_real`](Self::count_real)).
+    pub(crate) fn stop_where(
+        &mut self,
+        fade: Tween,
+        reason: EndReason,
+        sounds: &mut SoundTable,
+        mut which: impl FnMut(&VoiceRecord) -> bool,
+    ) {
+        let (slots, bank, reports) = (&mut self.slots, &mut self.bank, &mut self.reports);
+        self.records.reclaim(|key, record| {
+            let stop = which(record);
+            if stop {
+                reports.push(key, sounds.id_of(record.sound), reason);
+                Self::retire(slots, bank, sounds, key, record, Some(fade));
+            }
+            stop
+        });
+    }
+
+    /// The real voices `which` picks.
+    pub(crate) fn count_real(&self, mut which: impl FnMut(&VoiceRecord) -> bool) -> usize {
+        self.slots
+            .real
+            .iter()
+            .filter(|real| self.records.get(real.key).is_some_and(&mut which))
+            .count()
+    }
+
+    /// Marks every live voice paused (or not) and sends each real one the
+    /// command `command` builds; the caller has made sure the queue has room.
+    pub(crate) fn mark_all(&mut self, paused: bool, command: impl Fn(u32, u32) -> Command) {
+        let bank = &mut self.bank;
+        self.records.for_each_mut(|_, record| {
+            record.paused = paused;
+            if let Place::Real { slot, ticket } = record.place {
+                let _ = bank.send(command(slot, ticket));
+            }
+        });
+    }
+
+    /// What a voice is doing now: [`VoiceState::Gone`] for a stale key.
+    pub(crate) fn state(&self, key: VoiceKey) -> VoiceState {
+        let Some(record) = self.records.get(key) else {
+            return VoiceState::Gone;
+        };
+        match (record.place, record.paused) {
+            (Place::Virtual(_), false) => VoiceState::Virtual,
+            (Place::Virtual(_), true) => VoiceState::Paused,
+            (Place::Real { slot, ticket }, paused) => {
+                let status = self.bank.status(slot);
+                let phase = if status.ticket == ticket {
+                    status.phase
+                } else {
+                    Phase::Queued
+                };
+                match (phase, paused) {
+                    (Phase::Paused, _) => VoiceState::Paused,
+                    (Phase::Pausing | Phase::Resuming, _) => VoiceState::Fading,
+                    (_, true) => VoiceState::Fading,
+                    _ => VoiceState::Real,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! The update's pass over every voice: real voices the mixer reports over go
+//! back to the pool, real voices that fell under their sound's audibility floor
+//! go virtual, virtual playheads run on by the game's time step (a one-shot
+//! whose time is up ends), every voice is ranked again, and the virtual voices
+//! that could become real are listed.
+
+use kira::Tween;
+
+use super::{Place, Playhead, Slots, VoiceRecord, Voices};
+use crate::audibility::Rank;
+use crate::bank::{BankHandle, Phase};
+use crate::handles::{EndReason, VoiceKey};
+use crate::sound_table::SoundTable;
+
+use super::reports::Reports;
+
+/// A virtual voice that may become real: its rank, key and sound.
+pub(crate) type Candidate = (Rank, VoiceKey, u32);
+
+/// What one pass did.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Advanced {
+    /// Virtual one-shots that ended.
+    pub(crate) ended: u64,
+    /// Real voices sent virtual under their floor.
+    pub(crate) virtualized: u64,
+    /// Of those, the ones put off because the queue was full.
+    pub(crate) deferred: u64,
+}
+
+/// The parts of the voices a pass touches beside the records.
+struct Pass<'a> {
+    slots: &'a mut Slots,
+    bank: &'a mut BankHandle,
+    reports: &'a mut Reports,
+    sounds: &'a mut SoundTable,
+    candidates: &'a mut Vec<Candidate>,
+    /// Room left in the queue for voices going virtual.
+    room: usize,
+    listener: [f32; 3],
+    fade: Tween,
+    dt: f64,
+    done: Advanced,
+}
+
+impl Voices {
+    /// One pass over every voice (see the module's docs) heard from `listener`,
+    /// `dt` seconds after the last; voices going virtual fade out with `fade`.
+    /// Then the slots whose fades the mixer finished are free again: a leaving
+    /// voice's slot is reused only once its playhead is known. The sounds the
+    /// mixer handed back are dropped first.
+    pub(crate) fn advance(
+        &mut self,
+        dt: f64,
+        listener: [f32; 3],
+        fade: Tween,
+        sounds: &mut SoundTable,
+    ) -> Advanced {
+        self.candidates.clear();
+        self.bank.collect();
+        let mut pass = Pass {
+            room: self.bank.room(),
+            slots: &mut self.slots,
+            bank: &mut self.bank,
+            reports: &mut self.reports,
+            sounds,
+            candidates: &mut self.candidates,
+            listener,
+            fade,
+            dt,
+            done: Advanced::default(),
+        };
+        self.records.reclaim(|key, record| pass.voice(key, record));
+        let done = pass.done;
+        self.slots.sweep(self.bank.shared());
+        done
+    }
+
+    /// The candidates the last [`advance`](Self::advance) listed, taken out
+    /// (give them back with [`restore_candidates`](Self::restore_candidates)).
+    pub(crate) fn take_candidates(&mut self) -> Vec<Candidate> {
+        std::mem::take(&mut self.candidates)
+    }
+
+    pub(crate) fn restore_candidates(&mut self, candidates: Vec<Candidate>) {
+        self.candidates = candidates;
+    }
+}
+
+impl Pass<'_> {
+    /// One voice; `true` if it ended (its record goes back to the pool).
+    fn voice(&mut self, key: VoiceKey, record: &mut VoiceRecord) -> bool {
+        let Some(sound) = self.sounds.entry(record.sound) else {
+            return false;
+        };
+        let (timeline, floor) = (sound.timeline, sound.floor);
+        let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
+        record.rank = record.rank_from(self.listener);
+        match record.place {
+            Place::Real { slot, ticket } => {
+                let status = self.bank.status(slot);
+                if status.ticket == ticket && status.phase == Phase::Done {
+                    // It played to its end.
+                    Voices::retire(self.slots, self.bank, self.sounds, key, record, None);
+                    self.reports.push(key, id, EndReason::Finished);
+                    return true;
+                }
+                let under_floor = record.rank.level < floor;
+                if under_floor && !record.paused && virtualizes {
+                    self.under_floor(key, record, slot, ticket);
+                }
+                false
+            }
+            Place::Virtual(playhead) => {
+                let seconds = if record.paused { 0.0 } else { self.dt };
+                let next = match playhead {
+                    Playhead::At(at) => timeline.advance(at, seconds, record.playback_rate),
+                    Playhead::Awaiting {
+                        slot,
+                        ticket,
+                        elapsed,
+                    } => match self.stopped_at(slot, ticket) {
+                        // Where the mixer stopped it, and on by the game time since.
+                        Some(at) => timeline.advance(at, elapsed + seconds, record.playback_rate),
+                        None => {
+                            record.place = Place::Virtual(Playhead::Awaiting {
+                                slot,
+                                ticket,
+                                elapsed: elapsed + seconds,
+                            });
+                            return false;
+                        }
+                    },
+                };
+                let Some(at) = next else {
+                    self.done.ended += 1;
+                    self.reports.push(key, id, EndReason::Finished);
+                    return true;
+                };
+                record.place = Place::Virtual(Playhead::At(at));
+                if !record.paused && record.rank.level >= floor && record.rank.level > 0.0 {
+                    self.candidates.push((record.rank, key, record.sound));
+                }
+                false
+            }
+        }
+    }
+
+    /// A real virtualizing voice under its floor goes virtual, if the queue has
+    /// room for its stop.
+    fn under_floor(&mut self, key: VoiceKey, record: &mut VoiceRecord, slot: u32, ticket: u32) {
+        if self.room == 0 {
+            self.done.deferred += 1;
+            return;
+        }
+        self.room -= 1;
+        Voices::retire(
+            self.slots,
+            self.bank,
+            self.sounds,
+            key,
+            record,
+            Some(self.fade),
+        );
+        record.place = Place::Virtual(Playhead::Awaiting {
+            slot,
+            ticket,
+            elapsed: 0.0,
+        });
+        self.done.virtualized += 1;
+    }
+
+    /// Where the mixer stopped the voice `ticket` on `slot`, once it says so.
+    fn stopped_at(&self, slot: u32, ticket: u32) -> Option<f64> {
+        let status = self.bank.status(slot);
+        let stopped =
+            status.ticket == ticket && matches!(status.phase, Phase::Stopping | Phase::Done);
+        stopped.then(|| self.bank.shared().stopped_at(slot))
+    }
+}

@@ -1,0 +1,187 @@
+//! A voice's record: one playing copy of a sound, real or virtual, pooled
+//! (created when the manager starts, reused forever), and the policy that gives a
+//! record up when every one is taken.
+
+use pool_core::{ExhaustionPolicy, Key, LiveObjects};
+
+use crate::audibility::{Rank, compare};
+use crate::params::PlayParams;
+
+/// Where a voice plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Place {
+    /// Mixed by the voice bank on `slot`, as the slot's voice `ticket`.
+    Real { slot: u32, ticket: u32 },
+    /// Not mixed: only its playhead runs on.
+    Virtual(Playhead),
+}
+
+/// Where a virtual voice is in its sound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Playhead {
+    /// At this transport position, in frames.
+    At(f64),
+    /// It has just gone virtual: the mixer reports where it stopped (on `slot`,
+    /// as `ticket`), and `elapsed` seconds of game time have passed since.
+    Awaiting {
+        slot: u32,
+        ticket: u32,
+        elapsed: f64,
+    },
+}
+
+/// One voice: a playing copy of a sound, real (mixed by the voice bank) or
+/// virtual (a record only). Pooled: created when the manager starts, reused
+/// forever; the handle stays the same across real and virtual.
+#[derive(Debug, Clone)]
+pub(crate) struct VoiceRecord {
+    pub(crate) sound: u32,
+    pub(crate) place: Place,
+    /// The play's own volume, in `[0, 1]`.
+    pub(crate) play_volume: f64,
+    pub(crate) playback_rate: f64,
+    pub(crate) panning: f32,
+    pub(crate) spatial_blend: f32,
+    pub(crate) priority: i32,
+    pub(crate) position: Option<[f32; 3]>,
+    /// Start order, to find a sound's oldest copy.
+    pub(crate) order: u64,
+    /// Paused by the game.
+    pub(crate) paused: bool,
+    /// Its level before distance: the sound's first-copy volume times the play's
+    /// volume (see `audibility.rs`).
+    pub(crate) reference: f32,
+    /// Its priority and audibility, as of the last play or update.
+    pub(crate) rank: Rank,
+}
+
+impl VoiceRecord {
+    pub(crate) fn idle() -> Self {
+        Self {
+            sound: 0,
+            place: Place::Virtual(Playhead::At(0.0)),
+            play_volume: 0.0,
+            playback_rate: 1.0,
+            panning: 0.0,
+            spatial_blend: 1.0,
+            priority: 0,
+            position: None,
+            order: 0,
+            paused: false,
+            reference: 0.0,
+            rank: Rank::SILENT,
+        }
+    }
+
+    /// The record of a new play of sound `sound` (its table index) with
+    /// `params`: `reference` is its level before distance (see
+    /// [`SoundEntry::reference`](crate::sound_table::SoundEntry::reference)),
+    /// `order` its place in the start order, `place` where it plays, and its rank
+    /// as heard from `listener`.
+    pub(crate) fn new(
+        sound: u32,
+        params: &PlayParams,
+        priority: i32,
+        reference: f32,
+        order: u64,
+        place: Place,
+        listener: [f32; 3],
+    ) -> Self {
+        let position = params.position.map(Into::into);
+        Self {
+            sound,
+            place,
+            play_volume: params.volume,
+            playback_rate: params.playback_rate,
+            panning: params.panning,
+            spatial_blend: params.spatial_blend,
+            priority,
+            position,
+            order,
+            paused: false,
+            reference,
+            rank: Rank::heard(
+                priority,
+                reference,
+                position,
+                params.spatial_blend,
+                listener,
+            ),
+        }
+    }
+
+    /// Its priority and audibility heard from `listener` (see `audibility.rs`).
+    pub(crate) fn rank_from(&self, listener: [f32; 3]) -> Rank {
+        Rank::heard(
+            self.priority,
+            self.reference,
+            self.position,
+            self.spatial_blend,
+            listener,
+        )
+    }
+
+    pub(crate) fn is_real(&self) -> bool {
+        matches!(self.place, Place::Real { .. })
+    }
+
+    /// Its rank as a candidate to give up its place: a paused voice is heard by
+    /// no one and goes first.
+    pub(crate) fn holding_rank(&self) -> Rank {
+        if self.paused { Rank::SILENT } else { self.rank }
+    }
+}
+
+/// The voice pool's exhaustion policy: when every record is taken (the virtual
+/// voices are all in use), the least audible virtual voice gives its record up.
+/// Real voices are never chosen here: the voice cap is enforced before a record
+/// is asked for.
+pub(crate) struct DropLeastAudible;
+
+impl ExhaustionPolicy<VoiceRecord> for DropLeastAudible {
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, VoiceRecord, K>) -> Option<K> {
+        live.iter()
+            .filter(|(_, v)| !v.is_real())
+            .min_by(|(_, a), (_, b)| compare(a.holding_rank(), b.holding_rank()))
+            .map(|(key, _)| key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Ordering;
+
+    use pool_core::testing::PoolTest;
+
+    use super::*;
+
+    /// The voice pool's policy, through `pool_core`'s property-test kit: on a
+    /// full pool of virtual voices with random ranks, paused or not, the victim is
+    /// always one no other voice ranks below.
+    #[test]
+    fn drop_least_audible_keeps_the_pool_invariants_and_drops_the_least_audible() {
+        PoolTest::new(VoiceRecord::idle)
+            .mutate(|voice, value| {
+                voice.rank = Rank {
+                    priority: (value % 3) as i32,
+                    level: (value / 3 % 11) as f32 / 10.0,
+                };
+                voice.paused = value % 7 == 0;
+            })
+            .on_release(|voice| *voice = VoiceRecord::idle())
+            .expect_victim(|live, victim| {
+                let Some(victim) = victim.and_then(|v| live.iter().find(|(h, _)| *h == v)) else {
+                    return Err("refused or chose a voice that is not live".into());
+                };
+                let beaten = live.iter().any(|(_, other)| {
+                    compare(other.holding_rank(), victim.1.holding_rank()) == Ordering::Less
+                });
+                if beaten {
+                    Err("a live voice ranks below the victim".into())
+                } else {
+                    Ok(())
+                }
+            })
+            .run(|| DropLeastAudible);
+    }
+}
