@@ -1,5 +1,6 @@
-//! Counts heap allocations, per thread, so a test can prove that a hot path never
-//! touches the heap. The one place in the workspace with `unsafe` code: a
+//! Counts heap allocations and frees, per thread, so a test can prove that a hot
+//! path never touches the heap: an audio thread must neither allocate nor free
+//! (a free can take the allocator's lock as an allocation can). The one place in the workspace with `unsafe` code: a
 //! `GlobalAlloc` can only be implemented unsafely.
 //!
 //! ```
@@ -11,6 +12,8 @@
 //!     let count = alloc_counter::allocations_during(|| buffer.extend_from_slice(b"fits"));
 //!     assert_eq!(count, 0, "the hot path reuses its buffer");
 //!     assert_eq!(alloc_counter::allocations_during(|| drop(vec![1u8; 1024])), 1);
+//!     let data = vec![1u8; 1024];
+//!     assert_eq!(alloc_counter::frees_during(|| drop(data)), 1);
 //! }
 //! ```
 #![deny(missing_docs)]
@@ -20,6 +23,7 @@ use std::cell::Cell;
 
 thread_local! {
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    static FREES: Cell<u64> = const { Cell::new(0) };
     /// Bytes allocated minus bytes freed on this thread (a block freed on another
     /// thread than its own makes it drift; the peak measures one thread's work).
     static LIVE_BYTES: Cell<i64> = const { Cell::new(0) };
@@ -27,7 +31,7 @@ thread_local! {
 }
 
 /// The system allocator, counting every allocation and reallocation made on each
-/// thread. Install it with `#[global_allocator]` in a test or benchmark binary.
+/// thread, and every free. Install it with `#[global_allocator]` in a test or benchmark binary.
 ///
 /// ```
 /// #[global_allocator]
@@ -67,6 +71,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        FREES.with(|count| count.set(count.get() + 1));
         grow(-(layout.size() as i64));
         // SAFETY: `ptr` was allocated by `System` (through this allocator) with `layout`.
         unsafe { System.dealloc(ptr, layout) }
@@ -100,6 +105,46 @@ pub fn allocations_during(f: impl FnOnce()) -> u64 {
     let before = thread_allocations();
     f();
     thread_allocations() - before
+}
+
+/// Frees made on this thread so far (0 unless [`CountingAllocator`] is the
+/// global allocator). A reallocation counts as an allocation, not a free.
+///
+/// ```
+/// let before = alloc_counter::thread_frees();
+/// assert!(alloc_counter::thread_frees() >= before);
+/// ```
+pub fn thread_frees() -> u64 {
+    FREES.with(Cell::get)
+}
+
+/// Frees `f` made on this thread.
+///
+/// ```
+/// assert_eq!(alloc_counter::frees_during(|| { let _ = 2 + 2; }), 0);
+/// ```
+pub fn frees_during(f: impl FnOnce()) -> u64 {
+    let before = thread_frees();
+    f();
+    thread_frees() - before
+}
+
+/// Allocations and frees `f` made on this thread, in that order.
+///
+/// ```
+/// #[global_allocator]
+/// static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+///
+/// fn main() {
+///     let kept = vec![0u8; 16];
+///     assert_eq!(alloc_counter::heap_calls_during(|| drop(vec![0u8; 8])), (1, 1));
+///     assert_eq!(alloc_counter::heap_calls_during(|| drop(kept)), (0, 1));
+/// }
+/// ```
+pub fn heap_calls_during(f: impl FnOnce()) -> (u64, u64) {
+    let (allocations, frees) = (thread_allocations(), thread_frees());
+    f();
+    (thread_allocations() - allocations, thread_frees() - frees)
 }
 
 /// The most heap memory, in bytes, that `f` held at once on this thread beyond
@@ -136,7 +181,7 @@ mod tests {
     static GLOBAL: CountingAllocator = CountingAllocator;
 
     #[test]
-    fn counts_allocations_and_reallocations_but_not_frees() {
+    fn counts_allocations_and_reallocations_apart_from_frees() {
         assert_eq!(
             allocations_during(|| drop(std::hint::black_box(Vec::<u8>::with_capacity(8)))),
             1
@@ -144,7 +189,11 @@ mod tests {
         let mut grown = Vec::<u64>::with_capacity(1);
         let count = allocations_during(|| grown.extend(0..100));
         assert!(count >= 1, "growing a Vec reallocates");
-        assert_eq!(allocations_during(|| drop(grown)), 0);
+        assert_eq!(allocations_during(|| drop(grown.clone())), 1);
+        assert_eq!(heap_calls_during(|| drop(grown)), (0, 1));
+        let boxed = Box::new(7u64);
+        assert_eq!(frees_during(|| assert_eq!(*boxed, 7)), 0);
+        assert_eq!(frees_during(|| drop(boxed)), 1);
         assert_eq!(
             allocations_during(|| {
                 std::hint::black_box(1 + 1);

@@ -1,8 +1,10 @@
 //! Once warm, nothing touches the heap: plays of every kind (fresh, recycled,
 //! taken over, stolen, virtual), the per-frame update, the per-voice calls, and
 //! the mixer itself while voices start, steal, fade and end; all counted through
-//! a counting allocator. The offline backend renders on the calling thread, so
-//! what the voice bank does on the audio thread is counted too.
+//! a counting allocator. The mixer frees nothing either, even while sounds are
+//! removed under its voices: it hands every sound back to the game thread. The
+//! offline backend renders on the calling thread, so what the voice bank does
+//! on the audio thread is counted too.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -60,7 +62,8 @@ fn update_does_not_allocate() {
     let (mut manager, mut sfx, sounds) = four_sounds(32, 1200, 0.1, 8, 0.1);
     let mut in_update = 0;
     for frame in 0..120 {
-        // Plays and renders allocate inside kira; only update is counted.
+        // Only update is counted here (plays and the mixer are counted by the
+        // busy frames below).
         for (i, sound) in sounds.iter().enumerate() {
             if (frame + i) % 3 == 0 {
                 let _ = sfx.play(*sound, PlayParams::default());
@@ -181,6 +184,12 @@ fn busy_frame(
     torch: SoundId,
     buffer: &mut [f32],
 ) {
+    busy_game_frame(frame, sfx, sounds, torch);
+    manager.backend_mut().render_into(buffer);
+}
+
+/// The game's side of [`busy_frame`]: the plays, calls and the update.
+fn busy_game_frame(frame: usize, sfx: &mut SoundEffects, sounds: &[SoundId], torch: SoundId) {
     for i in 0..(frame % 5) {
         let _ = sfx.play(sounds[0], PlayParams::default().panning(0.3));
         let _ = sfx.play(sounds[1 + i % 3], PlayParams::default().playback_rate(1.3));
@@ -205,7 +214,6 @@ fn busy_frame(
     }
     sfx.set_listener([x * 0.5, 0.0, 0.0]).unwrap();
     sfx.update(1.0 / 60.0).unwrap();
-    manager.backend_mut().render_into(buffer);
 }
 
 #[test]
@@ -244,10 +252,106 @@ fn plays_updates_calls_and_the_mixer_allocate_nothing() {
     assert!(buffer.iter().any(|s| *s != 0.0), "the mixer is playing");
 }
 
+#[test]
+fn the_mixer_neither_allocates_nor_frees_while_sounds_are_removed_under_it() {
+    let (mut manager, mut sfx, mut sounds) = four_sounds(12, 9_600, 0.2, 3, 0.2);
+    let looped = StaticSoundData {
+        sample_rate: 48_000,
+        frames: vec![Frame::from_mono(0.1); 4_800].into(),
+        settings: Default::default(),
+        slice: None,
+    }
+    .loop_region(..);
+    let settings = SoundSettings::default()
+        .max_voices(8)
+        .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
+    let torch = sfx.add_sound("torch", looped, settings).unwrap();
+    let mut buffer = vec![0.0f32; 1_600];
+    for frame in 0..200 {
+        busy_frame(frame, &mut manager, &mut sfx, &sounds, torch, &mut buffer);
+    }
+    let (mut in_render, mut removed) = ((0, 0), 0);
+    for frame in 200..800 {
+        busy_game_frame(frame, &mut sfx, &sounds, torch);
+        if frame % 25 == 0 {
+            // A level changes: a sound playing now is removed (its voices fade
+            // out in the mixer for 30 ms) and a new one, with samples of its
+            // own, takes its name. The test keeps no copy of the old samples:
+            // the last reference to them is the mixer's voices.
+            let which = (1..4)
+                .max_by_key(|i| sfx.copies_playing(sounds[*i]))
+                .unwrap();
+            assert!(sfx.copies_playing(sounds[which]) > 0, "removed while playing");
+            sfx.remove_sound(sounds[which], fade(Duration::from_millis(30)))
+                .unwrap();
+            removed += 1;
+            let fresh = StaticSoundData {
+                sample_rate: 48_000,
+                frames: vec![Frame::from_mono(0.2); 9_600].into(),
+                settings: Default::default(),
+                slice: None,
+            };
+            let settings = SoundSettings::default().max_voices(3).first_volume(0.2);
+            sounds[which] = sfx
+                .add_sound(&format!("s{which}"), fresh, settings)
+                .unwrap();
+        }
+        let (allocations, frees) =
+            alloc_counter::heap_calls_during(|| {
+                manager.backend_mut().render_into(&mut buffer);
+            });
+        in_render.0 += allocations;
+        in_render.1 += frees;
+    }
+    assert_eq!(in_render, (0, 0), "allocations and frees in the mixer's render");
+    assert_eq!(removed, 24);
+    assert!(buffer.iter().any(|s| *s != 0.0), "the mixer is playing");
+    // The removed sounds' samples were freed on this thread, by the game side.
+    sfx.update(1.0 / 60.0).unwrap();
+    assert!(sfx.stats().plays > 1_000);
+}
+
+#[test]
+fn a_first_burst_of_a_thousand_plays_allocates_nothing_without_virtual_voices() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let settings = SoundEffectsSettings {
+        voice_cap: 16,
+        virtual_voices: 0,
+        ..Default::default()
+    };
+    let mut sfx = SoundEffects::new(&mut manager, settings).unwrap();
+    let data = StaticSoundData {
+        sample_rate: 48_000,
+        frames: vec![Frame::from_mono(0.2); 4_800].into(),
+        settings: Default::default(),
+        slice: None,
+    };
+    let shot = sfx
+        .add_sound("shot", data.clone(), SoundSettings::default().max_voices(4))
+        .unwrap();
+    let hit = sfx
+        .add_sound("hit", data, SoundSettings::default().max_voices(8))
+        .unwrap();
+    // Nothing has played yet: the first burst is the first use of every list.
+    let allocations = alloc_counter::allocations_during(|| {
+        for i in 0..1_000 {
+            let sound = if i % 3 == 0 { hit } else { shot };
+            sfx.play(sound, PlayParams::default()).unwrap();
+        }
+    });
+    assert_eq!(allocations, 0, "allocations in the first burst");
+    let stats = sfx.stats();
+    assert_eq!(stats.plays, 1_000);
+    assert!(stats.recycled_copies >= 980, "{stats:?}");
+    sfx.update(1.0 / 60.0).unwrap();
+    assert_eq!(
+        sfx.ended().len() as u64 + sfx.stats().unreported_ends,
+        stats.recycled_copies,
+        "every recycled copy reported or counted"
+    );
+}
+
 /// A linear fade of `duration`, starting now.
 fn fade(duration: Duration) -> Tween {
-    Tween {
-        duration,
-        ..Tween::default()
-    }
+    pool_audio::linear_fade(duration)
 }
