@@ -1,5 +1,6 @@
 //! `SoundEffects::ended`: every voice a play handed out is, at every update,
-//! either live or reported ended exactly once, with the reason that ended it.
+//! either live or reported ended exactly once, with the reason that ended it,
+//! sounds removed and added again included.
 
 mod common;
 
@@ -21,6 +22,8 @@ enum Op {
     Stop(usize),
     StopAll,
     StopSound(usize),
+    /// Remove sound `s` and add it again under its name: a new id.
+    Replace(usize),
     /// Update and render `n` frames.
     Frames(u8),
 }
@@ -31,6 +34,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => any::<usize>().prop_map(Op::Stop),
         1 => Just(Op::StopAll),
         1 => (0..4usize).prop_map(Op::StopSound),
+        1 => (0..4usize).prop_map(Op::Replace),
         4 => (1..20u8).prop_map(Op::Frames),
     ]
 }
@@ -56,14 +60,20 @@ proptest! {
     ) {
         let settings = SoundEffectsSettings { voice_cap: cap, stealing, virtual_voices, ..Default::default() };
         let (mut manager, mut sfx, _) = common::metered(common::RATE, settings);
-        let sounds = [
-            sfx.add_sound("shot", common::sine(440.0, 0.05), SoundSettings::default().max_voices(3)).unwrap(),
-            sfx.add_sound("bell", common::sine(660.0, 0.1), SoundSettings::default().max_voices(2).when_full(WhenFull::Strict)).unwrap(),
-            sfx.add_sound("torch", common::sine(220.0, 0.2).loop_region(..), SoundSettings::default()
-                .virtualization(Virtualization::Virtualize(Resume::FromElapsed))).unwrap(),
-            sfx.add_sound("hum", common::sine(110.0, 0.2).loop_region(..), SoundSettings::default()
-                .virtualization(Virtualization::Kill)).unwrap(),
+        let kinds = [
+            ("shot", common::sine(440.0, 0.05), SoundSettings::default().max_voices(3)),
+            ("bell", common::sine(660.0, 0.1), SoundSettings::default().max_voices(2).when_full(WhenFull::Strict)),
+            ("torch", common::sine(220.0, 0.2).loop_region(..), SoundSettings::default()
+                .virtualization(Virtualization::Virtualize(Resume::FromElapsed))),
+            ("hum", common::sine(110.0, 0.2).loop_region(..), SoundSettings::default()
+                .virtualization(Virtualization::Kill)),
         ];
+        let mut sounds = kinds
+            .clone()
+            .map(|(name, data, settings)| sfx.add_sound(name, data, settings).unwrap());
+        let mut removed = Vec::new();
+        let mut removed_voices = Vec::new();
+        let mut sound_of = HashMap::new();
         let mut played: Vec<VoiceHandle> = Vec::new();
         let mut reported: HashMap<VoiceHandle, EndReason> = HashMap::new();
         let mut stopped_by_game: Vec<VoiceHandle> = Vec::new();
@@ -74,6 +84,7 @@ proptest! {
                     if let Ok(voice) = sfx.play(sounds[s], params) {
                         prop_assert!(!played.contains(&voice), "a handle is never handed out twice");
                         played.push(voice);
+                        sound_of.insert(voice, sounds[s]);
                     }
                 }
                 Op::Stop(i) if !played.is_empty() => {
@@ -96,6 +107,24 @@ proptest! {
                         stopped_by_game.extend(live);
                     }
                 }
+                Op::Replace(s) => {
+                    let (name, data, settings) = kinds[s].clone();
+                    let live: Vec<_> = played
+                        .iter()
+                        .copied()
+                        .filter(|v| sfx.contains(*v) && sound_of[v] == sounds[s])
+                        .collect();
+                    if sfx.remove_sound(sounds[s], Tween::default()).is_ok() {
+                        for voice in &live {
+                            prop_assert!(!sfx.contains(*voice), "its voices end with it");
+                        }
+                        removed_voices.extend(live);
+                        prop_assert!(sfx.play(sounds[s], PlayParams::default()).is_err());
+                        removed.push(sounds[s]);
+                        sounds[s] = sfx.add_sound(name, data, settings).unwrap();
+                        prop_assert!(!removed.contains(&sounds[s]), "a new id, never an old one");
+                    }
+                }
                 Op::Frames(n) => {
                     for _ in 0..n {
                         sfx.update(FRAME).unwrap();
@@ -106,12 +135,15 @@ proptest! {
                                 "{:?} reported twice", end.voice
                             );
                             prop_assert!(!sfx.contains(end.voice), "a reported voice is not live");
-                            prop_assert_eq!(Some(end.sound), sounds.iter().copied().find(|s| {
-                                sfx.name(*s).is_some() && *s == end.sound
-                            }));
+                            prop_assert_eq!(end.sound, sound_of[&end.voice]);
                             if end.reason == EndReason::Stopped {
                                 prop_assert!(stopped_by_game.contains(&end.voice), "stopped only by the game");
                             }
+                            prop_assert_eq!(
+                                end.reason == EndReason::Removed,
+                                removed_voices.contains(&end.voice),
+                                "Removed is the reason exactly for the voices live when their sound was removed"
+                            );
                         }
                         for voice in &played {
                             prop_assert!(

@@ -281,7 +281,10 @@ fn the_mixer_neither_allocates_nor_frees_while_sounds_are_removed_under_it() {
             let which = (1..4)
                 .max_by_key(|i| sfx.copies_playing(sounds[*i]))
                 .unwrap();
-            assert!(sfx.copies_playing(sounds[which]) > 0, "removed while playing");
+            assert!(
+                sfx.copies_playing(sounds[which]) > 0,
+                "removed while playing"
+            );
             sfx.remove_sound(sounds[which], fade(Duration::from_millis(30)))
                 .unwrap();
             removed += 1;
@@ -296,14 +299,17 @@ fn the_mixer_neither_allocates_nor_frees_while_sounds_are_removed_under_it() {
                 .add_sound(&format!("s{which}"), fresh, settings)
                 .unwrap();
         }
-        let (allocations, frees) =
-            alloc_counter::heap_calls_during(|| {
-                manager.backend_mut().render_into(&mut buffer);
-            });
+        let (allocations, frees) = alloc_counter::heap_calls_during(|| {
+            manager.backend_mut().render_into(&mut buffer);
+        });
         in_render.0 += allocations;
         in_render.1 += frees;
     }
-    assert_eq!(in_render, (0, 0), "allocations and frees in the mixer's render");
+    assert_eq!(
+        in_render,
+        (0, 0),
+        "allocations and frees in the mixer's render"
+    );
     assert_eq!(removed, 24);
     assert!(buffer.iter().any(|s| *s != 0.0), "the mixer is playing");
     // The removed sounds' samples were freed on this thread, by the game side.

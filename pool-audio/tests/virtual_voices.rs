@@ -536,6 +536,8 @@ mod model {
         Move(usize, i16),
         Listener(i16),
         Stop(usize),
+        /// Remove sound `s` (its voices end) and add it again: a new id.
+        Replace(usize),
         Frame,
     }
 
@@ -545,6 +547,7 @@ mod model {
             3 => (any::<usize>(), -150..150i16).prop_map(|(i, x)| Op::Move(i, x)),
             1 => (-150..150i16).prop_map(Op::Listener),
             1 => any::<usize>().prop_map(Op::Stop),
+            1 => (0..2usize).prop_map(Op::Replace),
             4 => Just(Op::Frame),
         ]
     }
@@ -571,13 +574,15 @@ mod model {
     struct World {
         voices: Vec<(VoiceHandle, Model)>,
         listener: f32,
+        /// Each sound's settings, to add it again.
+        settings: Vec<SoundSettings>,
     }
 
     impl World {
         /// Applies `op`; `true` for a step of three frames (kira frees a stopped
         /// sound's slot the render after it has faded out: after a burst of plays,
         /// a promotion may wait two frames for room on the track).
-        fn apply(&mut self, game: &mut Game, sounds: &[SoundId], op: Op) -> bool {
+        fn apply(&mut self, game: &mut Game, sounds: &mut [SoundId], op: Op) -> bool {
             match op {
                 Op::Play(s, x, v) => {
                     let volume = f32::from(v) / 10.0;
@@ -610,6 +615,16 @@ mod model {
                     let (voice, _) = self.voices.remove(i % self.voices.len());
                     game.sfx.stop(voice, Tween::default()).unwrap();
                 }
+                Op::Replace(s) => {
+                    let name = game.sfx.name(sounds[s]).unwrap().to_string();
+                    let settings = self.settings[s];
+                    game.sfx.remove_sound(sounds[s], Tween::default()).unwrap();
+                    for (voice, model) in &self.voices {
+                        assert!(model.sound != s || !game.sfx.contains(*voice));
+                    }
+                    self.voices.retain(|(_, model)| model.sound != s);
+                    sounds[s] = game.sfx.add_sound(&name, looped(0.5), settings).unwrap();
+                }
                 Op::Frame => {
                     for _ in 0..3 {
                         game.frame();
@@ -634,15 +649,17 @@ mod model {
                 voice_cap: cap,
                 ..Default::default()
             });
-            let sounds: Vec<SoundId> = (0..2)
-                .map(|i| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), SoundSettings::default()
-                    .max_voices(16).first_volume(0.3).priority(i).virtualization(VIRTUALIZE)).unwrap())
+            let settings: Vec<SoundSettings> = (0..2)
+                .map(|i| SoundSettings::default().max_voices(16).first_volume(0.3).priority(i).virtualization(VIRTUALIZE))
+                .collect();
+            let mut sounds: Vec<SoundId> = settings.iter().enumerate()
+                .map(|(i, settings)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), *settings).unwrap())
                 .collect();
             let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
             let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
-            let mut world = World::default();
+            let mut world = World { settings, ..World::default() };
             for op in ops {
-                if !world.apply(&mut game, &sounds, op) {
+                if !world.apply(&mut game, &mut sounds, op) {
                     continue;
                 }
                 let (voices, listener) = (&world.voices, world.listener);
@@ -689,15 +706,17 @@ mod model {
             });
             let a = game.sfx.add_group("a", GroupSettings::default().max_voices(GROUP_CAPS[0])).unwrap();
             let b = game.sfx.add_group("b", GroupSettings::default().max_voices(GROUP_CAPS[1]).protected(true)).unwrap();
-            let sounds: Vec<SoundId> = [a, b].iter().enumerate()
-                .map(|(i, g)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), SoundSettings::default()
-                    .max_voices(16).first_volume(0.3).group(*g).virtualization(VIRTUALIZE)).unwrap())
+            let settings: Vec<SoundSettings> = [a, b].iter()
+                .map(|g| SoundSettings::default().max_voices(16).first_volume(0.3).group(*g).virtualization(VIRTUALIZE))
+                .collect();
+            let mut sounds: Vec<SoundId> = settings.iter().enumerate()
+                .map(|(i, settings)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), *settings).unwrap())
                 .collect();
             let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
             let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
-            let mut world = World::default();
+            let mut world = World { settings, ..World::default() };
             for op in ops {
-                if !world.apply(&mut game, &sounds, op) {
+                if !world.apply(&mut game, &mut sounds, op) {
                     continue;
                 }
                 let (voices, listener) = (&world.voices, world.listener);

@@ -15,6 +15,7 @@ use pool_audio::{
 pub(crate) const RATE: u32 = 48_000;
 
 /// A full-scale sine of `frequency` Hz lasting `seconds`.
+#[allow(dead_code)]
 pub(crate) fn sine(frequency: f32, seconds: f32) -> StaticSoundData {
     mono(
         (0..(seconds * RATE as f32) as usize)
