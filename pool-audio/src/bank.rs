@@ -126,20 +126,7 @@ impl VoiceBank {
     fn apply(&mut self, command: Command) {
         match command {
             Command::Start(start) => self.start(start),
-            Command::Stop { slot, ticket, fade } => {
-                let Some(voice) = self.voice(slot, ticket) else {
-                    return;
-                };
-                let playhead = voice.playhead();
-                let over = voice.stop(fade);
-                self.shared.record_stop(slot, playhead);
-                if over {
-                    self.end(slot);
-                } else {
-                    self.shared.publish(slot, ticket, Phase::Stopping);
-                    self.relevel = true;
-                }
-            }
+            Command::Stop { slot, ticket, fade } => self.stop(slot, ticket, fade),
             Command::Pause { slot, ticket, fade } => {
                 if let Some(voice) = self.voice(slot, ticket) {
                     voice.pause(fade);
@@ -158,6 +145,39 @@ impl VoiceBank {
                     }
                 }
             }
+            Command::SetListener(position) => {
+                self.listener.position = position;
+                self.listener_moved = true;
+            }
+            Command::SetListenerOrientation(orientation) => {
+                self.listener.orientation = orientation;
+                self.listener_moved = true;
+            }
+            parameter => self.set(parameter),
+        }
+    }
+
+    /// The voice `ticket` on `slot` fades out and ends; its playhead is
+    /// reported now.
+    fn stop(&mut self, slot: u32, ticket: u32, fade: kira::Tween) {
+        let Some(voice) = self.voice(slot, ticket) else {
+            return;
+        };
+        let playhead = voice.playhead();
+        let over = voice.stop(fade);
+        self.shared.record_stop(slot, playhead);
+        if over {
+            self.end(slot);
+        } else {
+            self.shared.publish(slot, ticket, Phase::Stopping);
+            self.relevel = true;
+        }
+    }
+
+    /// A command that sets one of a voice's parameters.
+    fn set(&mut self, command: Command) {
+        let listener = self.listener;
+        match command {
             Command::SetVolume {
                 slot,
                 ticket,
@@ -193,20 +213,12 @@ impl VoiceBank {
                 ticket,
                 position,
             } => {
-                let listener = self.listener;
                 if let Some(voice) = self.voice(slot, ticket) {
                     voice.set_position(position);
                     voice.aim(listener, true);
                 }
             }
-            Command::SetListener(position) => {
-                self.listener.position = position;
-                self.listener_moved = true;
-            }
-            Command::SetListenerOrientation(orientation) => {
-                self.listener.orientation = orientation;
-                self.listener_moved = true;
-            }
+            _ => {}
         }
     }
 

@@ -39,7 +39,7 @@ pub use handle::LimiterHandle;
 pub use settings::{LimiterError, LimiterSettings};
 
 use crate::level::amplitude;
-use handle::Readings;
+use handle::LimiterReadings;
 
 /// The sample rate the limiter's buffers are sized for at least; above it the
 /// look-ahead is shortened to what fits (the ceiling still holds).
@@ -50,7 +50,7 @@ const ACTIVE_BELOW: f32 = 0.998_849;
 
 struct Limiter {
     settings: LimiterSettings,
-    readings: Arc<Readings>,
+    readings: Arc<LimiterReadings>,
     ceiling: f32,
     /// Look-ahead in frames at the current sample rate (at least 1).
     lookahead: usize,
@@ -75,7 +75,7 @@ struct Limiter {
 }
 
 impl Limiter {
-    fn new(settings: LimiterSettings, readings: Arc<Readings>) -> Self {
+    fn new(settings: LimiterSettings, readings: Arc<LimiterReadings>) -> Self {
         Self {
             settings,
             readings,

@@ -246,8 +246,10 @@ impl SoundLoader for FileLoader {
     }
 }
 
+/// What a [`MemoryLoader`] holds under a key: the encoded file, until its first
+/// load decodes it.
 #[derive(Debug, Clone)]
-enum Source {
+enum Stored {
     Encoded(Arc<[u8]>),
     Decoded(Box<StaticSoundData>),
 }
@@ -264,7 +266,7 @@ enum Source {
 /// ```
 #[derive(Debug, Clone)]
 pub struct MemoryLoader {
-    sources: HashMap<String, Source>,
+    sources: HashMap<String, Stored>,
     max_frames: usize,
 }
 
@@ -321,7 +323,7 @@ impl MemoryLoader {
     /// ```
     pub fn insert_encoded(&mut self, key: impl Into<String>, bytes: impl Into<Arc<[u8]>>) {
         self.sources
-            .insert(key.into(), Source::Encoded(bytes.into()));
+            .insert(key.into(), Stored::Encoded(bytes.into()));
     }
 
     /// Registers a decoded (or synthesized) sound under `key`.
@@ -342,7 +344,7 @@ impl MemoryLoader {
     /// ```
     pub fn insert_sound(&mut self, key: impl Into<String>, sound: StaticSoundData) {
         self.sources
-            .insert(key.into(), Source::Decoded(Box::new(sound)));
+            .insert(key.into(), Stored::Decoded(Box::new(sound)));
     }
 }
 
@@ -353,12 +355,12 @@ impl SoundLoader for MemoryLoader {
             .get_mut(key)
             .ok_or_else(|| LoadError::UnknownKey { key: key.into() })?;
         let sound = match source {
-            Source::Decoded(sound) => StaticSoundData::clone(sound),
-            Source::Encoded(bytes) => {
+            Stored::Decoded(sound) => StaticSoundData::clone(sound),
+            Stored::Encoded(bytes) => {
                 let bytes = bytes.clone();
                 let sound =
                     decode::decode(key, || Ok(Cursor::new(bytes.clone())), self.max_frames)?;
-                *source = Source::Decoded(Box::new(sound.clone()));
+                *source = Stored::Decoded(Box::new(sound.clone()));
                 sound
             }
         };

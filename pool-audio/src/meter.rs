@@ -15,10 +15,10 @@ use kira::info::Info;
 pub use builder::MeterBuilder;
 pub use handle::MeterHandle;
 
-use handle::Readings;
+use handle::MeterReadings;
 
 struct Meter {
-    pub(super) readings: Arc<Readings>,
+    pub(super) readings: Arc<MeterReadings>,
 }
 
 impl Effect for Meter {

@@ -62,8 +62,9 @@ impl Status {
     }
 }
 
+/// One slot's reports.
 #[derive(Debug)]
-struct Slot {
+struct SlotReport {
     status: AtomicU64,
     /// `f64` bits: the playhead (transport frames) when the voice was stopped
     /// or ended.
@@ -73,7 +74,7 @@ struct Slot {
 /// Shared between the bank on the audio thread and the manager.
 #[derive(Debug)]
 pub(crate) struct Shared {
-    slots: Box<[Slot]>,
+    slots: Box<[SlotReport]>,
     /// `false` once the game side is dropped: the bank is finished.
     alive: AtomicBool,
 }
@@ -88,7 +89,7 @@ impl Shared {
         .bits();
         Self {
             slots: (0..slots)
-                .map(|_| Slot {
+                .map(|_| SlotReport {
                     status: AtomicU64::new(done),
                     stopped_at: AtomicU64::new(0),
                 })

@@ -428,21 +428,7 @@ impl Voice {
         let Some(source) = self.source.take() else {
             return Change::None;
         };
-        let volume = self.volume.value().as_amplitude();
-        let panning = self.panning.value().0;
-        if panning != self.pan_at {
-            self.pan = source.pan(panning);
-            self.pan_at = panning;
-        }
-        let spatial =
-            [0, 1].map(|c| self.spatial_from[c] + (self.spatial[c] - self.spatial_from[c]) * along);
-        let gain = [0, 1].map(|c| self.weight * volume * self.pan[c] * spatial[c]);
-        let rate = self.rate.value().0;
-        if self.fresh {
-            self.gain = [0, 1].map(|c| self.weight_from * volume * self.pan[c] * spatial[c]);
-            self.rate_was = rate;
-            self.fresh = false;
-        }
+        let (gain, rate) = self.step_targets(&source, along);
         // The loop runs on locals: gains and rate move by equal steps to this
         // step's values, the playhead as kira's static sounds move it.
         let n = out.len() as f32;
@@ -486,6 +472,36 @@ impl Voice {
         self.source = Some(source);
         self.gain = gain;
         self.rate_was = rate;
+        self.settle(ended)
+    }
+
+    /// The per-channel gain and the playback rate this step ends at (`weight`
+    /// of the budget, its volume, its panning and the spatial gains at `along`
+    /// of the chunk); a voice not heard yet starts the step at its onset.
+    #[inline(always)]
+    fn step_targets(&mut self, source: &Source, along: f32) -> ([f32; 2], f64) {
+        let volume = self.volume.value().as_amplitude();
+        let panning = self.panning.value().0;
+        if panning != self.pan_at {
+            self.pan = source.pan(panning);
+            self.pan_at = panning;
+        }
+        let spatial =
+            [0, 1].map(|c| self.spatial_from[c] + (self.spatial[c] - self.spatial_from[c]) * along);
+        let gain = [0, 1].map(|c| self.weight * volume * self.pan[c] * spatial[c]);
+        let rate = self.rate.value().0;
+        if self.fresh {
+            self.gain = [0, 1].map(|c| self.weight_from * volume * self.pan[c] * spatial[c]);
+            self.rate_was = rate;
+            self.fresh = false;
+        }
+        (gain, rate)
+    }
+
+    /// The state a rendered step leaves it in: over if its sound `ended` or its
+    /// stop fade is done, paused or playing once its fade is done.
+    #[inline(always)]
+    fn settle(&mut self, ended: bool) -> Change {
         let faded = self.faded;
         match self.state {
             _ if ended => {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use kira::effect::{Effect, EffectBuilder};
 
 use super::Limiter;
-use super::handle::{LimiterHandle, Readings};
+use super::handle::{LimiterHandle, LimiterReadings};
 use super::settings::{LimiterError, LimiterSettings};
 use crate::level::amplitude;
 
@@ -39,7 +39,7 @@ use crate::level::amplitude;
 #[must_use = "a limiter does nothing until added to a track"]
 pub struct LimiterBuilder {
     pub(super) settings: LimiterSettings,
-    pub(super) readings: Arc<Readings>,
+    pub(super) readings: Arc<LimiterReadings>,
 }
 
 impl LimiterBuilder {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 #[derive(Debug, Default)]
-pub(super) struct Readings {
+pub(super) struct LimiterReadings {
     /// `f32` bits of the gain reduction (dB, >= 0) at its deepest in the last chunk.
     pub(super) now_db: AtomicU32,
     /// `f32` bits of the deepest gain reduction since the last take.
@@ -29,7 +29,7 @@ pub(super) struct Readings {
 #[derive(Debug, Clone)]
 pub struct LimiterHandle {
     pub(super) ceiling: f32,
-    pub(super) readings: Arc<Readings>,
+    pub(super) readings: Arc<LimiterReadings>,
 }
 
 impl LimiterHandle {

@@ -91,6 +91,50 @@ impl Reader {
         })
     }
 
+    /// Counts the frames of the file, refusing beyond `max_frames`
+    /// ([`Stop::Full`]).
+    fn count(&mut self, scratch: &mut Vec<f32>, max_frames: usize) -> Result<usize, Stop> {
+        let mut count = 0usize;
+        self.frames(scratch, |_| {
+            count += 1;
+            if count > max_frames {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })?;
+        Ok(count)
+    }
+
+    /// Decodes the file into one allocation of exactly `length` frames (`RepeatN`
+    /// has an exact length, so the slice is allocated once), in place;
+    /// [`Stop::Full`] if it holds more. A file that holds fewer is cut to them.
+    fn fill(&mut self, scratch: &mut Vec<f32>, length: usize) -> Result<StaticSoundData, Stop> {
+        let mut frames: Arc<[Frame]> = std::iter::repeat_n(Frame::ZERO, length).collect();
+        let Some(slots) = Arc::get_mut(&mut frames) else {
+            return Err(Stop::Failed("the decoded frames are shared".into()));
+        };
+        let mut written = 0;
+        self.frames(scratch, |frame| match slots.get_mut(written) {
+            Some(slot) => {
+                *slot = frame;
+                written += 1;
+                ControlFlow::Continue(())
+            }
+            None => ControlFlow::Break(()),
+        })?;
+        if written < length {
+            // The header promised more than the file holds.
+            frames = Arc::from(&slots[..written]);
+        }
+        Ok(StaticSoundData {
+            sample_rate: self.sample_rate,
+            frames,
+            settings: Default::default(),
+            slice: None,
+        })
+    }
+
     /// Decodes every packet, handing `each` every frame, until the end or until
     /// `each` stops.
     fn frames(
@@ -171,54 +215,18 @@ fn decode_with<S: MediaSource + 'static>(
     // silent, a pass that counts; then into the counted length.
     for _ in 0..3 {
         let Some(length) = known else {
-            let mut count = 0usize;
-            let counted = reader.frames(&mut scratch, |_| {
-                count += 1;
-                if count > max_frames {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
-            match counted {
-                Ok(()) => known = Some(count),
+            match reader.count(&mut scratch, max_frames) {
+                Ok(count) => known = Some(count),
                 Err(Stop::Full) => return Err(too_long()),
                 Err(Stop::Failed(reason)) => return Err(failed(reason)),
             }
             reader = reopen()?;
             continue;
         };
-        // One allocation of exactly `length` frames (`RepeatN` has an exact
-        // length, so the slice is allocated once), decoded into in place.
-        let mut frames: Arc<[Frame]> = std::iter::repeat_n(Frame::ZERO, length).collect();
-        let Some(slots) = Arc::get_mut(&mut frames) else {
-            return Err(failed("the decoded frames are shared".into()));
-        };
-        let mut written = 0;
-        let filled = reader.frames(&mut scratch, |frame| match slots.get_mut(written) {
-            Some(slot) => {
-                *slot = frame;
-                written += 1;
-                ControlFlow::Continue(())
-            }
-            None => ControlFlow::Break(()),
-        });
-        match filled {
-            Ok(()) => {
-                if written < length {
-                    // The header promised more than the file holds.
-                    frames = Arc::from(&slots[..written]);
-                }
-                return Ok(StaticSoundData {
-                    sample_rate: reader.sample_rate,
-                    frames,
-                    settings: Default::default(),
-                    slice: None,
-                });
-            }
+        match reader.fill(&mut scratch, length) {
+            Ok(data) => return Ok(data),
             // More frames than the header said: count them.
             Err(Stop::Full) => {
-                drop(frames);
                 known = None;
                 reader = reopen()?;
             }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use kira::effect::{Effect, EffectBuilder};
 
 use super::Meter;
-use super::handle::{MeterHandle, Readings};
+use super::handle::{MeterHandle, MeterReadings};
 
 /// Adds a pre-clamp meter to a kira track: put it last on the main track
 /// (`MainTrackBuilder::with_effect`) to meter what kira is about to clamp. Works the
@@ -28,7 +28,7 @@ use super::handle::{MeterHandle, Readings};
 #[derive(Debug, Clone, Default)]
 #[must_use = "a meter does nothing until added to a track"]
 pub struct MeterBuilder {
-    pub(super) readings: Arc<Readings>,
+    pub(super) readings: Arc<MeterReadings>,
 }
 
 impl MeterBuilder {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 #[derive(Debug, Default)]
-pub(super) struct Readings {
+pub(super) struct MeterReadings {
     /// `f32` bits of the largest magnitude seen: for non-negative floats the bit
     /// patterns order like the values, so `fetch_max` on the bits is a float max.
     pub(super) peak_bits: AtomicU32,
@@ -27,7 +27,7 @@ pub(super) struct Readings {
 /// ```
 #[derive(Debug, Clone)]
 pub struct MeterHandle {
-    pub(super) readings: Arc<Readings>,
+    pub(super) readings: Arc<MeterReadings>,
 }
 
 impl MeterHandle {
