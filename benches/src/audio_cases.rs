@@ -15,7 +15,7 @@ use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
     LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, Resume,
-    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization,
+    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization, linear_fade,
 };
 
 use crate::{Sample, Workload};
@@ -108,7 +108,7 @@ impl AudioPlay {
         // Stolen voices fade for 10 ms, and their slots are free once the mixer
         // reports them over: render past the fade and update, twice.
         self.sfx
-            .stop_all(fade(Duration::ZERO))
+            .stop_all(linear_fade(Duration::ZERO))
             .expect("a linear fade is valid");
         for seconds in [0.012, 0.001] {
             let _ = self.manager.backend_mut().render(seconds);
@@ -164,10 +164,7 @@ impl KiraPlay {
 
     fn flush(&mut self) {
         for mut handle in self.handles.drain(..) {
-            handle.stop(Tween {
-                duration: Duration::ZERO,
-                ..Default::default()
-            });
+            handle.stop(linear_fade(Duration::ZERO));
         }
         let _ = self.manager.backend_mut().render(0.001);
         let _ = self.manager.backend_mut().render(0.001);
@@ -630,14 +627,6 @@ pub fn start_latencies() -> Vec<(StartCase, usize)> {
         (case, frames)
     })
     .collect()
-}
-
-/// A linear fade of `duration`, starting now.
-fn fade(duration: Duration) -> Tween {
-    Tween {
-        duration,
-        ..Tween::default()
-    }
 }
 
 #[cfg(test)]

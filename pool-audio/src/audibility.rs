@@ -72,18 +72,12 @@ impl Rank {
     /// `true` if `self` should take the place of `other`: a higher priority, or
     /// the same priority and louder by `margin` (a gain >= 1).
     /// The rank of a voice of `priority` whose level before distance is
-    /// `reference`, at `position` (none: unpositioned) with a spatial `blend`,
-    /// heard from `listener`.
-    pub(crate) fn heard(
-        priority: i32,
-        reference: f32,
-        position: Option<[f32; 3]>,
-        blend: f32,
-        listener: [f32; 3],
-    ) -> Self {
+    /// `reference`, attenuated by `gain` (its [`attenuation`] from the
+    /// listener).
+    pub(crate) fn heard(priority: i32, reference: f32, gain: f32) -> Self {
         Self {
             priority,
-            level: reference * attenuation(position, blend, listener),
+            level: reference * gain,
         }
     }
 

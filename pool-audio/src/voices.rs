@@ -25,7 +25,7 @@ use slots::Slots;
 
 use crate::bank::{BankHandle, Begin, Command, Phase, Start};
 use crate::handles::{EndReason, Ended, SoundId, VoiceHandle, VoiceKey, VoiceState};
-use crate::sound_table::SoundTable;
+use crate::sound_table::{SoundEntry, SoundTable};
 
 /// Voices of the bank per voice of the cap: every real voice, and as many on
 /// their way out (stopped, stolen, gone virtual) that the mixer still fades.
@@ -171,10 +171,11 @@ impl Voices {
 
     /// A record for a new voice: a free one, or the least audible virtual
     /// voice's, which is reported [`EndReason::Dropped`] and returned as the
-    /// second key. The record is `record` from then on.
+    /// second key. The record is `record()` from then on (built in place).
+    #[inline]
     pub(crate) fn acquire(
         &mut self,
-        record: VoiceRecord,
+        record: impl FnOnce() -> VoiceRecord,
         sounds: &SoundTable,
     ) -> Result<(VoiceKey, Option<VoiceKey>), AcquireError> {
         let acquired = self.records.try_acquire_detailed()?;
@@ -187,7 +188,7 @@ impl Voices {
                 .push(dropped, sounds.id_of(sound), EndReason::Dropped);
         }
         if let Some(slot) = self.records.get_mut(key) {
-            *slot = record;
+            *slot = record();
         }
         Ok((key, acquired.recycled))
     }
@@ -286,43 +287,45 @@ impl Voices {
         begin: Begin,
         sounds: &mut SoundTable,
     ) -> Result<usize, crate::PlayError> {
-        let Some(record) = self.records.get(key) else {
+        let Self {
+            records,
+            slots,
+            bank,
+            ..
+        } = self;
+        let Some(record) = records.get_mut(key) else {
             return Err(crate::PlayError::Backend);
         };
-        let (sound, order) = (record.sound, record.order);
-        let Some(entry) = sounds.entry(sound) else {
+        let Some(entry) = sounds.entry(record.sound) else {
             return Err(crate::PlayError::Backend);
         };
         let group = entry.settings.group.map(|g| g.index);
-        let Some((slot, ticket)) = self.slots.take(entry.id.bank_key()) else {
+        let Some((slot, ticket)) = slots.take(entry.id.bank_key()) else {
             return Err(crate::PlayError::NoFreeVoice);
         };
-        if let Some(record) = self.records.get_mut(key) {
-            record.place = Place::Real { slot, ticket };
-        }
-        self.bank.shared().queue(slot, ticket);
-        if !self.send_start(key, begin, sounds) {
+        record.place = Place::Real { slot, ticket };
+        let start = Self::start(record, slot, ticket, entry, begin);
+        let (sound, order) = (record.sound, record.order);
+        bank.shared().queue(slot, ticket);
+        if bank.send_start(start).is_err() {
             return Err(crate::PlayError::QueueFull);
         }
         if let Some(entry) = sounds.entry_mut(sound) {
             entry.add_copy(key);
         }
-        self.slots.real.push(Real { key, order, group });
-        Ok(self.slots.real.len())
+        slots.real.push(Real { key, order, group });
+        Ok(slots.real.len())
     }
 
-    /// Sends the start of the real voice `key`; `false` if the queue was full.
-    fn send_start(&mut self, key: VoiceKey, begin: Begin, sounds: &SoundTable) -> bool {
-        let Some(record) = self.records.get(key) else {
-            return false;
-        };
-        let Place::Real { slot, ticket } = record.place else {
-            return false;
-        };
-        let Some(entry) = sounds.entry(record.sound) else {
-            return false;
-        };
-        let start = Start {
+    /// The start of `record`, a voice of `entry`, on `slot` as `ticket`.
+    fn start(
+        record: &VoiceRecord,
+        slot: u32,
+        ticket: u32,
+        entry: &SoundEntry,
+        begin: Begin,
+    ) -> Start {
+        Start {
             slot,
             ticket,
             source: entry.source.clone(),
@@ -332,8 +335,7 @@ impl Voices {
             position: record.position,
             spatial_blend: record.spatial_blend,
             begin,
-        };
-        self.bank.send(Command::Start(start)).is_ok()
+        }
     }
 
     /// A new play takes over `victim`, a real copy whose start the mixer has not
@@ -377,10 +379,15 @@ impl Voices {
             entry.forget_copy(victim);
             entry.add_copy(key);
         }
+        let entry = sounds.entry(sound)?;
+        let record = record(Place::Real { slot, ticket: next }, order);
+        // Room for one command was checked.
+        let _ = self
+            .bank
+            .send_start(Self::start(&record, slot, next, entry, Begin::Fresh));
         if let Some(slot_record) = self.records.get_mut(key) {
-            *slot_record = record(Place::Real { slot, ticket: next }, order);
+            *slot_record = record;
         }
-        self.send_start(key, Begin::Fresh, sounds);
         Some(Ok(key))
     }
 

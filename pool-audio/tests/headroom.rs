@@ -13,7 +13,7 @@ use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
     MemoryLoader, MeterHandle, OfflineBackend, OfflineError, OfflineSettings, ParamError,
     PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundError, SoundLoader,
-    SoundSettings, StaleHandle, VoiceError,
+    SoundSettings, StaleHandle, VoiceError, linear_fade,
 };
 
 mod common;
@@ -148,7 +148,7 @@ fn a_stack_whose_panning_moves_stays_under_the_headroom_on_each_channel() {
     game.render(0.05);
     for (target, millis) in [(-1.0, 100), (1.0, 300)] {
         for voice in &voices {
-            let fade = fade(Duration::from_millis(millis));
+            let fade = linear_fade(Duration::from_millis(millis));
             game.sfx.set_panning(*voice, target, fade).unwrap();
         }
         game.render(millis as f64 / 1000.0 + 0.05);
@@ -275,7 +275,9 @@ fn a_stopped_copy_with_a_long_fade_does_not_stack_with_the_next_one() {
         .unwrap();
     let first = game.sfx.play(tone, PlayParams::default()).unwrap();
     game.frame(FRAME);
-    game.sfx.stop(first, fade(Duration::from_secs(1))).unwrap();
+    game.sfx
+        .stop(first, linear_fade(Duration::from_secs(1)))
+        .unwrap();
     assert_eq!(game.sfx.copies_fading(tone), 1);
     game.sfx.play(tone, PlayParams::default()).unwrap();
     game.render(0.5);
@@ -447,12 +449,12 @@ fn playback_rates_volumes_and_pans_out_of_range_are_refused() {
     }
     assert!(
         game.sfx
-            .set_track_volume(1.5, fade(Duration::ZERO))
+            .set_track_volume(1.5, linear_fade(Duration::ZERO))
             .is_err()
     );
     assert!(
         game.sfx
-            .set_track_volume(f64::NAN, fade(Duration::ZERO))
+            .set_track_volume(f64::NAN, linear_fade(Duration::ZERO))
             .is_err()
     );
     // The fastest rate renders in bounded time; nothing was refused silently.
@@ -601,7 +603,7 @@ fn ids_and_handles_from_another_manager_are_refused() {
     let voice_b = b.sfx.play(tone_b, PlayParams::default()).unwrap();
     assert!(!b.sfx.contains(voice_a));
     assert_eq!(
-        b.sfx.stop(voice_a, fade(Duration::ZERO)),
+        b.sfx.stop(voice_a, linear_fade(Duration::ZERO)),
         Err(VoiceError::Stale(StaleHandle))
     );
     assert_eq!(
@@ -613,7 +615,7 @@ fn ids_and_handles_from_another_manager_are_refused() {
         Err(VoiceError::Stale(StaleHandle))
     );
     b.sfx
-        .stop_sound(tone_a, fade(Duration::ZERO))
+        .stop_sound(tone_a, linear_fade(Duration::ZERO))
         .expect("a linear fade is valid");
     assert!(b.sfx.contains(voice_b), "b's own voice was not touched");
     assert!(a.sfx.contains(voice_a));
@@ -644,14 +646,6 @@ fn min_retrigger_counts_exact_frames() {
     }
 }
 
-/// A linear fade of `duration`, starting now.
-fn fade(duration: Duration) -> Tween {
-    Tween {
-        duration,
-        ..Tween::default()
-    }
-}
-
 #[test]
 fn fading_up_from_a_volume_of_zero_stays_finite() {
     // 0 is -inf dB; kira fades in decibels, and a fade from -inf is NaN.
@@ -662,26 +656,26 @@ fn fading_up_from_a_volume_of_zero_stays_finite() {
         .unwrap();
     let voice = game.sfx.play(tone, PlayParams::default()).unwrap();
     game.sfx
-        .set_volume(voice, 0.0, fade(Duration::ZERO))
+        .set_volume(voice, 0.0, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
-        .set_volume(voice, 1.0, fade(Duration::from_millis(50)))
+        .set_volume(voice, 1.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.render(0.1);
     game.sfx
-        .set_volume(voice, 0.0, fade(Duration::ZERO))
+        .set_volume(voice, 0.0, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
-        .set_volume(voice, 1.0, fade(Duration::from_millis(50)))
+        .set_volume(voice, 1.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.sfx
-        .set_track_volume(0.0, fade(Duration::ZERO))
+        .set_track_volume(0.0, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
-        .set_track_volume(1.0, fade(Duration::from_millis(50)))
+        .set_track_volume(1.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.render(0.1);
     game.assert_under(HEADROOM, "faded up from silence");

@@ -9,12 +9,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use kira::Tween;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
     OfflineBackend, PlayParams, Resume, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
-    Virtualization,
+    Virtualization, linear_fade,
 };
 
 #[global_allocator]
@@ -70,7 +69,7 @@ fn update_does_not_allocate() {
             }
         }
         if frame.is_multiple_of(10) {
-            sfx.stop_sound(sounds[0], fade(Duration::from_millis(5)))
+            sfx.stop_sound(sounds[0], linear_fade(Duration::from_millis(5)))
                 .expect("a linear fade is valid");
         }
         manager.backend_mut().render(1.0 / 60.0).unwrap();
@@ -198,19 +197,24 @@ fn busy_game_frame(frame: usize, sfx: &mut SoundEffects, sounds: &[SoundId], tor
     if let Ok(voice) = sfx.play(torch, PlayParams::default().position([x, 0.0, 1.0])) {
         sfx.set_position(voice, [x, 1.0, 2.0]).unwrap();
         if frame.is_multiple_of(3) {
-            sfx.set_volume(voice, 0.5, fade(Duration::from_millis(30)))
+            sfx.set_volume(voice, 0.5, linear_fade(Duration::from_millis(30)))
                 .unwrap();
         }
         if frame.is_multiple_of(4) {
-            sfx.pause(voice, fade(Duration::from_millis(5))).unwrap();
+            sfx.pause(voice, linear_fade(Duration::from_millis(5)))
+                .unwrap();
         }
         if frame.is_multiple_of(7) {
-            sfx.stop(voice, fade(Duration::from_millis((frame % 50) as u64)))
-                .unwrap();
+            sfx.stop(
+                voice,
+                linear_fade(Duration::from_millis((frame % 50) as u64)),
+            )
+            .unwrap();
         }
     }
     if frame.is_multiple_of(9) {
-        sfx.stop_sound(sounds[2], fade(Duration::ZERO)).unwrap();
+        sfx.stop_sound(sounds[2], linear_fade(Duration::ZERO))
+            .unwrap();
     }
     sfx.set_listener([x * 0.5, 0.0, 0.0]).unwrap();
     sfx.update(1.0 / 60.0).unwrap();
@@ -285,7 +289,7 @@ fn the_mixer_neither_allocates_nor_frees_while_sounds_are_removed_under_it() {
                 sfx.copies_playing(sounds[which]) > 0,
                 "removed while playing"
             );
-            sfx.remove_sound(sounds[which], fade(Duration::from_millis(30)))
+            sfx.remove_sound(sounds[which], linear_fade(Duration::from_millis(30)))
                 .unwrap();
             removed += 1;
             let fresh = StaticSoundData {
@@ -355,9 +359,4 @@ fn a_first_burst_of_a_thousand_plays_allocates_nothing_without_virtual_voices() 
         stats.recycled_copies,
         "every recycled copy reported or counted"
     );
-}
-
-/// A linear fade of `duration`, starting now.
-fn fade(duration: Duration) -> Tween {
-    pool_audio::linear_fade(duration)
 }

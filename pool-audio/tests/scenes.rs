@@ -13,13 +13,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use kira::Tween;
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
     MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, MeterBuilder, OfflineBackend, OfflineSettings,
-    PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, WhenFull,
+    PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, WhenFull, linear_fade,
 };
 use proptest::prelude::*;
 
@@ -228,7 +227,10 @@ fn render(
                 }
             }
             Op::Stop(i, ms) if !voices.is_empty() => {
-                let _ = sfx.stop(voices[i % voices.len()], fade(Duration::from_millis(*ms)));
+                let _ = sfx.stop(
+                    voices[i % voices.len()],
+                    linear_fade(Duration::from_millis(*ms)),
+                );
             }
             Op::Stop(..) => {}
             Op::Frame(ms) => {
@@ -330,12 +332,4 @@ fn any_mix_stays_under_the_limiters_ceiling() {
             Ok(peak)
         },
     );
-}
-
-/// A linear fade of `duration`, starting now.
-fn fade(duration: Duration) -> Tween {
-    Tween {
-        duration,
-        ..Tween::default()
-    }
 }

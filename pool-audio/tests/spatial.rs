@@ -306,10 +306,7 @@ fn fading(listener_every_frame: bool) -> [f64; 2] {
     let voice = sfx
         .play(id, PlayParams::default().position([2.0, 0.0, -3.0]))
         .unwrap();
-    let fade = Tween {
-        duration: std::time::Duration::from_millis(600),
-        ..Default::default()
-    };
+    let fade = pool_audio::linear_fade(std::time::Duration::from_millis(600));
     sfx.set_volume(voice, 0.0, fade).unwrap();
     let mut samples = Vec::new();
     for _ in 0..21 {

@@ -161,10 +161,7 @@ fn a_one_millisecond_fade_is_heard_as_a_fade() {
             "recycle" => drop(game.sfx.play(sine, PlayParams::default()).unwrap()),
             "steal" => drop(game.sfx.play(other, PlayParams::default()).unwrap()),
             _ => {
-                let fade = Tween {
-                    duration: Duration::from_millis(1),
-                    ..Default::default()
-                };
+                let fade = pool_audio::linear_fade(Duration::from_millis(1));
                 game.sfx.stop(voice, fade).unwrap();
             }
         }

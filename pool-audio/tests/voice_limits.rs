@@ -7,7 +7,7 @@ use std::time::Duration;
 use kira::{AudioManager, Tween};
 use pool_audio::{
     MeterHandle, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings,
-    SoundId, SoundSettings, Stealing, WhenFull,
+    SoundId, SoundSettings, Stealing, WhenFull, linear_fade,
 };
 use proptest::prelude::*;
 
@@ -220,7 +220,7 @@ fn ended_voices_go_back_to_the_pool_on_update_and_their_handles_go_stale() {
     sfx.update(FRAME).unwrap();
     assert!(!sfx.contains(voice));
     assert_eq!(sfx.copies_playing(blip), 0);
-    assert!(sfx.stop(voice, fade(Duration::ZERO)).is_err());
+    assert!(sfx.stop(voice, linear_fade(Duration::ZERO)).is_err());
     assert!(
         sfx.pause(voice, Tween::default()).is_err() && sfx.resume(voice, Tween::default()).is_err()
     );
@@ -247,7 +247,8 @@ fn pause_resume_and_stop_control_the_kira_sound() {
     sfx.resume(voice, Tween::default()).unwrap();
     manager.backend_mut().render(0.1).unwrap();
     assert!(meter.peak() > 0.1, "audible again");
-    sfx.stop(voice, fade(Duration::from_millis(5))).unwrap();
+    sfx.stop(voice, linear_fade(Duration::from_millis(5)))
+        .unwrap();
     frame(&mut manager, &mut sfx);
     meter.reset();
     manager.backend_mut().render(0.1).unwrap();
@@ -334,7 +335,7 @@ proptest! {
                 },
                 Op::Stop(i) if !handles.is_empty() => {
                     // Fades from none to longer than a frame.
-                    let out = fade(Duration::from_millis((i % 40) as u64));
+                    let out = linear_fade(Duration::from_millis((i % 40) as u64));
                     let _ = sfx.stop(handles[i % handles.len()], out);
                 }
                 Op::Pause(i) if !handles.is_empty() => { let _ = sfx.pause(handles[i % handles.len()], Tween::default()); }
@@ -386,7 +387,7 @@ fn the_banks_slots_are_never_overrun_however_seldom_the_mixer_renders() {
                 Err(other) => panic!("round {round}: {other:?}"),
             }
         }
-        sfx.stop_all(fade(Duration::ZERO))
+        sfx.stop_all(linear_fade(Duration::ZERO))
             .expect("a linear fade is valid");
         if round % 3 == 0 {
             manager.backend_mut().render(0.001).unwrap(); // a single block of the mixer
@@ -480,14 +481,6 @@ fn the_manager_handles_and_readings_cross_threads() {
     send_sync::<pool_audio::LimiterHandle>();
     send_sync::<MeterHandle>();
     send_sync::<pool_audio::SoundPeak>();
-}
-
-/// A linear fade of `duration`, starting now.
-fn fade(duration: Duration) -> Tween {
-    Tween {
-        duration,
-        ..Tween::default()
-    }
 }
 
 #[test]

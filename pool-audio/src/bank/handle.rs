@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use rtrb::{Consumer, Producer};
 
-use super::command::Command;
+use super::command::{Command, Start};
 use super::shared::{Shared, Status};
 use super::source::Source;
 
@@ -13,6 +13,11 @@ use super::source::Source;
 /// its last block. Nothing was sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct QueueFull;
+
+/// Starts sent between two drains of the sounds the mixer hands back: a drain
+/// every this many starts (and at every update) keeps the queue they come back
+/// through from filling (see `builder.rs`) for the price of one check per play.
+pub(crate) const STARTS_PER_COLLECT: usize = 64;
 
 /// Sends the bank its commands and reads its reports.
 pub(crate) struct BankHandle {
@@ -22,6 +27,8 @@ pub(crate) struct BankHandle {
     /// Sounds the mixer no longer plays: dropped here, on the game thread
     /// (the same `get_mut`-only mutex).
     returns: Mutex<Consumer<Arc<Source>>>,
+    /// Starts sent since the last drain of `returns`.
+    starts: usize,
     shared: Arc<Shared>,
 }
 
@@ -34,6 +41,7 @@ impl BankHandle {
         Self {
             commands: Mutex::new(commands),
             returns: Mutex::new(returns),
+            starts: 0,
             shared,
         }
     }
@@ -53,19 +61,28 @@ impl BankHandle {
     }
 
     /// Sends `command`; nothing is sent if the queue is full (the command is
-    /// dropped here, on the game thread). Before a start, the sounds the mixer
-    /// handed back are dropped, which keeps their queue from filling (see
-    /// `builder.rs`).
+    /// dropped here, on the game thread). A start goes through
+    /// [`send_start`](Self::send_start).
+    #[inline]
     pub(crate) fn send(&mut self, command: Command) -> Result<(), QueueFull> {
-        if matches!(command, Command::Start(_)) {
+        self.producer().push(command).map_err(|_| QueueFull)
+    }
+
+    /// Sends a start, as [`send`](Self::send); every [`STARTS_PER_COLLECT`]
+    /// starts, the sounds the mixer handed back are dropped first.
+    #[inline]
+    pub(crate) fn send_start(&mut self, start: Start) -> Result<(), QueueFull> {
+        if self.starts >= STARTS_PER_COLLECT {
             self.collect();
         }
-        self.producer().push(command).map_err(|_| QueueFull)
+        self.starts += 1;
+        self.send(Command::Start(start))
     }
 
     /// Drops the sounds the mixer handed back: the last reference to a removed
     /// sound's samples is freed here, on the game thread.
     pub(crate) fn collect(&mut self) {
+        self.starts = 0;
         let returns = match self.returns.get_mut() {
             Ok(returns) => returns,
             Err(poisoned) => poisoned.into_inner(),

@@ -102,7 +102,7 @@ impl SoundEffects {
             return Err(PlayError::UnknownSound);
         };
         let group = entry.settings.group.map(|g| g.index);
-        let facts = facts(entry, &params, self.now);
+        let (facts, fresh) = facts(entry, &params, self.now);
         let queue_room = self.voices.room();
         let plan = plan(
             &facts,
@@ -113,7 +113,7 @@ impl SoundEffects {
                 queue_room,
             },
         );
-        let result = self.execute(sound, &params, &facts, plan);
+        let result = self.execute(sound, &params, (&facts, fresh), plan);
         self.groups.count_play(group, result.is_ok());
         result
     }
@@ -130,11 +130,12 @@ impl SoundEffects {
     }
 
     /// Carries out `plan` for a play of `sound` with `params`.
+    #[inline]
     fn execute(
         &mut self,
         sound: SoundId,
         params: &PlayParams,
-        facts: &PlayFacts,
+        play: (&PlayFacts, Fresh),
         plan: Plan,
     ) -> Result<Played, PlayError> {
         let victim = match plan {
@@ -143,7 +144,7 @@ impl SoundEffects {
                 return Err(refusal);
             }
             Plan::TakeOver { victim, otherwise } => {
-                if let Some(played) = self.take_over(sound, victim, params) {
+                if let Some(played) = self.take_over(sound, victim, params, play) {
                     return played;
                 }
                 if let Some(refusal) = otherwise {
@@ -159,12 +160,12 @@ impl SoundEffects {
                 if why == WhyVirtual::QueueFull {
                     self.stats.queue_full += 1;
                 }
-                return self.begin(sound, params, facts, None);
+                return self.begin(sound, params, play, None);
             }
             Plan::Real(victim) => victim,
         };
         let displaced = victim.map(|victim| (victim.key, self.give_way(victim)));
-        self.begin(sound, params, facts, Some(displaced))
+        self.begin(sound, params, play, Some(displaced))
     }
 
     /// `victim` gives up its place: recycled (it ends), or displaced (it goes
@@ -184,27 +185,26 @@ impl SoundEffects {
 
     /// Starts the new voice of `sound`: real in the place `real` names (with the
     /// voice that gave it up and what became of it), or virtual (`None`).
+    #[inline]
     fn begin(
         &mut self,
         sound: SoundId,
         params: &PlayParams,
-        facts: &PlayFacts,
+        (facts, fresh): (&PlayFacts, Fresh),
         real: Option<Option<(VoiceKey, VoiceState)>>,
     ) -> Result<Played, PlayError> {
-        let Some(entry) = self.sounds.get(sound) else {
-            return Err(PlayError::UnknownSound);
-        };
-        let place = Place::Virtual(Playhead::At(entry.timeline.start()));
+        let place = Place::Virtual(Playhead::At(fresh.start));
         let order = self.voices.next_order();
-        let record = VoiceRecord::new(
-            sound.index,
-            params,
-            facts.rank.priority,
-            entry.reference(params.volume),
-            order,
-            place,
-            self.now.listener,
-        );
+        let record = || {
+            VoiceRecord::new(
+                sound.index,
+                params,
+                facts.rank,
+                fresh.reference,
+                order,
+                place,
+            )
+        };
         let Ok((key, dropped)) = self.voices.acquire(record, &self.sounds) else {
             self.stats.count_refusal(PlayError::NoFreeVoice);
             return Err(PlayError::NoFreeVoice);
@@ -230,6 +230,7 @@ impl SoundEffects {
 
     /// A play of `sound` started the voice `key`: remembered for the retrigger
     /// interval, counted, and said.
+    #[inline]
     fn played(
         &mut self,
         sound: SoundId,
@@ -266,21 +267,16 @@ impl SoundEffects {
         sound: SoundId,
         victim: VoiceKey,
         params: &PlayParams,
+        (facts, fresh): (&PlayFacts, Fresh),
     ) -> Option<Result<Played, PlayError>> {
-        let (priority, reference) = {
-            let entry = self.sounds.get(sound)?;
-            (entry.settings.priority, entry.reference(params.volume))
-        };
-        let listener = self.now.listener;
         let record = |place, order| {
             VoiceRecord::new(
                 sound.index,
                 params,
-                priority,
-                reference,
+                facts.rank,
+                fresh.reference,
                 order,
                 place,
-                listener,
             )
         };
         let key = match self.voices.take_over(victim, record, &mut self.sounds)? {
@@ -302,6 +298,7 @@ impl SoundEffects {
     }
 
     /// Makes the record `key` real (see [`Voices::start_real`](crate::voices::Voices::start_real)).
+    #[inline]
     pub(super) fn start_real(&mut self, key: VoiceKey, begin: Begin) -> Result<(), PlayError> {
         let real = self.voices.start_real(key, begin, &mut self.sounds)?;
         self.stats.peak_voices = self.stats.peak_voices.max(real);
@@ -335,13 +332,24 @@ impl SoundEffects {
     }
 }
 
+/// What a new voice starts with beside its plan's facts.
+#[derive(Debug, Clone, Copy)]
+struct Fresh {
+    /// Its level before distance.
+    reference: f32,
+    /// Its sound's first transport position.
+    start: f64,
+}
+
 /// What a play of `entry` with `params` is, at `now`.
-fn facts(entry: &SoundEntry, params: &PlayParams, now: Now) -> PlayFacts {
+#[inline]
+fn facts(entry: &SoundEntry, params: &PlayParams, now: Now) -> (PlayFacts, Fresh) {
     let position: Option<[f32; 3]> = params.position.map(Into::into);
     let here = position.unwrap_or(now.listener);
-    let settings = entry.settings;
+    let settings = &entry.settings;
     let gain = attenuation(position, params.spatial_blend, now.listener);
-    PlayFacts {
+    let reference = entry.reference(params.volume);
+    let facts = PlayFacts {
         held_back: entry.held_back(here, now.micros, now.frame),
         audible: entry.audible(entry.onset(params.volume, params.panning, gain)),
         virtualizes: settings.virtualization.virtualizes(),
@@ -349,9 +357,11 @@ fn facts(entry: &SoundEntry, params: &PlayParams, now: Now) -> PlayFacts {
         below_max: entry.copies.len() < settings.max_voices,
         strict: settings.when_full == WhenFull::Strict,
         oldest: entry.oldest(),
-        rank: Rank {
-            priority: settings.priority,
-            level: entry.reference(params.volume) * gain,
-        },
-    }
+        rank: Rank::heard(settings.priority, reference, gain),
+    };
+    let fresh = Fresh {
+        reference,
+        start: entry.timeline.start(),
+    };
+    (facts, fresh)
 }

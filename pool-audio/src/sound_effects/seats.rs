@@ -156,12 +156,14 @@ pub(super) struct ForPlay<'a> {
 }
 
 impl Seats for ForPlay<'_> {
+    #[inline]
     fn weaker_copy(&self, rank: Rank) -> Option<VoiceKey> {
         self.view
             .least_audible_copy(self.sound)
             .filter(|victim| self.view.beaten(rank, *victim))
     }
 
+    #[inline]
     fn displaceable(&self, rank: Rank) -> CapSeat {
         match self.view.cap_victim(self.group) {
             None => CapSeat::Room,
@@ -170,18 +172,22 @@ impl Seats for ForPlay<'_> {
         }
     }
 
+    #[inline]
     fn steal(&self) -> Result<Option<VoiceKey>, PlayError> {
         self.view.steal_victim(self.group)
     }
 
+    #[inline]
     fn free_slot(&self) -> bool {
         self.view.voices.has_free_slot()
     }
 
+    #[inline]
     fn queue_room(&self) -> usize {
         self.queue_room
     }
 
+    #[inline]
     fn unread(&self, victim: VoiceKey) -> bool {
         self.view.voices.unread(victim)
     }

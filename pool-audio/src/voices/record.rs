@@ -4,7 +4,7 @@
 
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
-use crate::audibility::{Rank, compare};
+use crate::audibility::{Rank, attenuation, compare};
 use crate::params::PlayParams;
 
 /// Where a voice plays.
@@ -74,20 +74,17 @@ impl VoiceRecord {
     }
 
     /// The record of a new play of sound `sound` (its table index) with
-    /// `params`: `reference` is its level before distance (see
+    /// `params`, ranked `rank`: `reference` is its level before distance (see
     /// [`SoundEntry::reference`](crate::sound_table::SoundEntry::reference)),
-    /// `order` its place in the start order, `place` where it plays, and its rank
-    /// as heard from `listener`.
+    /// `order` its place in the start order, `place` where it plays.
     pub(crate) fn new(
         sound: u32,
         params: &PlayParams,
-        priority: i32,
+        rank: Rank,
         reference: f32,
         order: u64,
         place: Place,
-        listener: [f32; 3],
     ) -> Self {
-        let position = params.position.map(Into::into);
         Self {
             sound,
             place,
@@ -95,30 +92,19 @@ impl VoiceRecord {
             playback_rate: params.playback_rate,
             panning: params.panning,
             spatial_blend: params.spatial_blend,
-            priority,
-            position,
+            priority: rank.priority,
+            position: params.position.map(Into::into),
             order,
             paused: false,
             reference,
-            rank: Rank::heard(
-                priority,
-                reference,
-                position,
-                params.spatial_blend,
-                listener,
-            ),
+            rank,
         }
     }
 
     /// Its priority and audibility heard from `listener` (see `audibility.rs`).
     pub(crate) fn rank_from(&self, listener: [f32; 3]) -> Rank {
-        Rank::heard(
-            self.priority,
-            self.reference,
-            self.position,
-            self.spatial_blend,
-            listener,
-        )
+        let gain = attenuation(self.position, self.spatial_blend, listener);
+        Rank::heard(self.priority, self.reference, gain)
     }
 
     pub(crate) fn is_real(&self) -> bool {
