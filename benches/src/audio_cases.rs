@@ -12,7 +12,7 @@ use kira::effect::{Effect, EffectBuilder};
 use kira::info::{Info, MockInfoBuilder};
 use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
-use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
+use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
     LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, Resume,
     SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization, linear_fade,

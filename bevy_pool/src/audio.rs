@@ -11,7 +11,7 @@ use bevy::math::Quat;
 use bevy::time::{Real, Time, Virtual};
 use bevy::transform::TransformSystems;
 use bevy::transform::components::GlobalTransform;
-use pool_audio::kira::{AudioManager, AudioManagerSettings, Easing, StartTime, Tween};
+use pool_audio::kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
     Ended, OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
     SoundEffectsSettings, SoundId, VoiceHandle,
@@ -419,16 +419,8 @@ fn stop_gone_emitters(
 ) {
     for entity in removed.read() {
         if let Some((voice, fade)) = voices.0.remove(&entity) {
-            let _ = sfx.stop(voice, fade_out(fade));
+            let _ = sfx.stop(voice, pool_audio::linear_fade(fade));
         }
-    }
-}
-
-fn fade_out(duration: Duration) -> Tween {
-    Tween {
-        start_time: StartTime::Immediate,
-        duration,
-        easing: Easing::Linear,
     }
 }
 
