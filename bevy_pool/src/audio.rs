@@ -2,7 +2,6 @@
 //! resources, listener and emitter components that follow their entity's
 //! `GlobalTransform`, one-shot plays as messages, and the per-frame `update`.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use bevy::app::{App, Plugin, PostUpdate};
@@ -21,7 +20,7 @@ use pool_audio::{
 ///
 /// Adds the [`Sfx`] resource (the [`SoundEffects`], for adding sounds and
 /// playing from any system), the [`AudioOutput`] that owns kira's manager, the
-/// [`PlaySound`] message, and the systems of [`SoundSet`] in `PostUpdate`,
+/// [`PlaySound`] message, and the systems of [`SoundSystems`] in `PostUpdate`,
 /// after transform propagation. Settings are the plugin's fields, as in Bevy's
 /// own plugins.
 ///
@@ -54,7 +53,7 @@ pub enum Output {
     /// and kept in [`AudioOutput::recorded`] if `record` (headless apps, tests,
     /// CI).
     Offline {
-        /// The offline backend's settings (sample rate, block size).
+        /// The offline backend's settings (its sample rate).
         settings: OfflineSettings,
         /// Keep every rendered frame in memory, for a WAV at the end.
         record: bool,
@@ -208,7 +207,7 @@ impl SoundEmitter {
 }
 
 /// A one-shot: `MessageWriter<PlaySound>` from any system, played in
-/// [`SoundSet::Play`].
+/// [`SoundSystems::Play`].
 #[derive(Message, Debug, Clone)]
 pub struct PlaySound {
     /// The sound.
@@ -218,7 +217,7 @@ pub struct PlaySound {
 }
 
 /// A voice that ended (finished, stopped, recycled, stolen or dropped), sent
-/// once per voice in [`SoundSet::Update`]: [`SoundEffects::ended`] as a message.
+/// once per voice in [`SoundSystems::Update`]: [`SoundEffects::ended`] as a message.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VoiceEnded(pub Ended);
 
@@ -233,13 +232,14 @@ pub struct PlayRefused {
     pub error: PlayError,
 }
 
-/// The plugin's systems, in this order in `PostUpdate`, after transform
+/// The plugin's systems (Bevy names its own sets `*Systems`, as
+/// `TransformSystems`), in this order in `PostUpdate`, after transform
 /// propagation: the listener and emitters move, then queued plays start, then
 /// the sound effects update, then (offline) the frame's audio is rendered.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SoundSet {
-    /// Listener and emitters follow their transforms; new emitters start; gone
-    /// ones stop.
+pub enum SoundSystems {
+    /// Listener and emitters follow their transforms; new emitters start. (An
+    /// emitter that goes away stops its voice as it goes, through an observer.)
     Spatial,
     /// [`PlaySound`] messages are played.
     Play,
@@ -248,10 +248,6 @@ pub enum SoundSet {
     /// The offline backend renders the frame's audio.
     Render,
 }
-
-/// Which voice each emitter entity plays, to stop it when the entity goes.
-#[derive(Resource, Default)]
-struct EmitterVoices(HashMap<Entity, (VoiceHandle, Duration)>);
 
 /// # Panics
 /// When the plugin is added, if its `settings` are out of range (a typed
@@ -307,17 +303,17 @@ impl Plugin for SoundEffectsPlugin {
                 with_virtual_time: self.pause_with_virtual_time,
                 paused: false,
             })
-            .init_resource::<EmitterVoices>()
+            .add_observer(stop_gone_emitter)
             .add_message::<PlaySound>()
             .add_message::<PlayRefused>()
             .add_message::<VoiceEnded>()
             .configure_sets(
                 PostUpdate,
                 (
-                    SoundSet::Spatial,
-                    SoundSet::Play,
-                    SoundSet::Update,
-                    SoundSet::Render,
+                    SoundSystems::Spatial,
+                    SoundSystems::Play,
+                    SoundSystems::Update,
+                    SoundSystems::Render,
                 )
                     .chain()
                     .after(TransformSystems::Propagate),
@@ -325,17 +321,12 @@ impl Plugin for SoundEffectsPlugin {
             .add_systems(
                 PostUpdate,
                 (
-                    (
-                        follow_listener,
-                        start_emitters,
-                        follow_emitters,
-                        stop_gone_emitters,
-                    )
+                    (follow_listener, start_emitters, follow_emitters)
                         .chain()
-                        .in_set(SoundSet::Spatial),
-                    play_messages.in_set(SoundSet::Play),
-                    update.in_set(SoundSet::Update),
-                    render.in_set(SoundSet::Render),
+                        .in_set(SoundSystems::Spatial),
+                    play_messages.in_set(SoundSystems::Play),
+                    update.in_set(SoundSystems::Update),
+                    render.in_set(SoundSystems::Render),
                 ),
             );
     }
@@ -378,17 +369,13 @@ fn follow_listener(
 
 fn start_emitters(
     mut sfx: ResMut<Sfx>,
-    mut voices: ResMut<EmitterVoices>,
     mut added: Query<(Entity, &mut SoundEmitter, &GlobalTransform), Added<SoundEmitter>>,
     mut refused: MessageWriter<PlayRefused>,
 ) {
     for (entity, mut emitter, transform) in &mut added {
         let params = emitter.params.position(position(transform));
         match sfx.play(emitter.sound, params) {
-            Ok(voice) => {
-                emitter.voice = Some(voice);
-                voices.0.insert(entity, (voice, emitter.fade_out));
-            }
+            Ok(voice) => emitter.voice = Some(voice),
             Err(error) => {
                 refused.write(PlayRefused {
                     sound: emitter.sound,
@@ -412,15 +399,20 @@ fn follow_emitters(
     }
 }
 
-fn stop_gone_emitters(
-    mut sfx: ResMut<Sfx>,
-    mut voices: ResMut<EmitterVoices>,
-    mut removed: RemovedComponents<SoundEmitter>,
+/// An emitter that goes away (its entity despawned, or the component removed)
+/// stops its voice with its `fade_out`: an observer, run as the component is
+/// removed (it can still read it), whichever system or command removes it.
+fn stop_gone_emitter(
+    gone: On<Remove, SoundEmitter>,
+    emitters: Query<&SoundEmitter>,
+    sfx: Option<ResMut<Sfx>>,
 ) {
-    for entity in removed.read() {
-        if let Some((voice, fade)) = voices.0.remove(&entity) {
-            let _ = sfx.stop(voice, pool_audio::linear_fade(fade));
-        }
+    let (Ok(emitter), Some(mut sfx)) = (emitters.get(gone.entity), sfx) else {
+        return;
+    };
+    if let Some(voice) = emitter.voice {
+        // A voice that ended already is stale: nothing to stop.
+        let _ = sfx.stop(voice, pool_audio::linear_fade(emitter.fade_out));
     }
 }
 
@@ -447,12 +439,15 @@ fn update(
     mut ended: MessageWriter<VoiceEnded>,
 ) {
     if paused.with_virtual_time && time.is_paused() != paused.paused {
-        paused.paused = time.is_paused();
-        let _ = if paused.paused {
+        let done = if time.is_paused() {
             sfx.pause_all(Tween::default())
         } else {
             sfx.resume_all(Tween::default())
         };
+        // A full queue refuses the whole call: it is tried again next frame.
+        if done.is_ok() {
+            paused.paused = time.is_paused();
+        }
     }
     // Virtual time's delta is finite and never negative.
     if sfx.update(time.delta_secs_f64()).is_ok() {

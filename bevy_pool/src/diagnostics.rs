@@ -4,8 +4,8 @@ use bevy::app::{App, Plugin, PostUpdate};
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
 use bevy::ecs::prelude::*;
 
-use crate::audio::{Sfx, SoundSet};
-use crate::effects::{EffectsSet, Fx};
+use crate::audio::{Sfx, SoundSystems};
+use crate::effects::{EffectsSystems, Fx};
 
 /// Registers the sound effects' and the effects' numbers as Bevy diagnostics,
 /// measured once a frame after their update: real and virtual voices, plays,
@@ -63,7 +63,9 @@ impl Plugin for PoolDiagnosticsPlugin {
         }
         app.add_systems(
             PostUpdate,
-            measure.after(SoundSet::Update).after(EffectsSet::Update),
+            measure
+                .after(SoundSystems::Update)
+                .after(EffectsSystems::Update),
         );
     }
 }

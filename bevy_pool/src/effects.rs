@@ -53,7 +53,7 @@ pub struct EffectFinished(pub Finished);
 
 /// The effects plugins' systems, in `PostUpdate`, in this order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EffectsSet {
+pub enum EffectsSystems {
     /// `Effects::update` on virtual time (follow-ups start here), then the
     /// finished messages. Spawns from `Update` are advanced in the same frame.
     Update,
@@ -66,7 +66,7 @@ impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Fx>()
             .add_message::<EffectFinished>()
-            .add_systems(PostUpdate, update.in_set(EffectsSet::Update));
+            .add_systems(PostUpdate, update.in_set(EffectsSystems::Update));
     }
 }
 

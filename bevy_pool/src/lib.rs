@@ -69,11 +69,11 @@
 //! Everything runs in `PostUpdate`, after transform propagation, so what the
 //! game's `Update` systems did this frame (plays sent, emitters moved, effects
 //! spawned) is heard and drawn this frame:
-//! - [`SoundSet`], in order: the listener and emitters follow their
+//! - [`SoundSystems`], in order: the listener and emitters follow their
 //!   `GlobalTransform` (the listener also turns with its rotation; new emitters
 //!   start, despawned ones fade out), `PlaySound` messages play, the sound
 //!   effects update (on virtual time), and the offline backend renders.
-//! - [`EffectsSet`], in order: the effects update on virtual time (follow-ups
+//! - [`EffectsSystems`], in order: the effects update on virtual time (follow-ups
 //!   start), `EffectFinished` messages go out, then the draw list becomes sprites
 //!   (with `sprites`). With `sprites`, the view that culls the effects follows
 //!   the cameras marked `EffectsCamera` just before the update.
@@ -93,11 +93,11 @@ pub use assets::{
     SoundEmitterAsset, SoundIds,
 };
 pub use diagnostics::PoolDiagnosticsPlugin;
-pub use effects::{EffectFinished, EffectsPlugin, EffectsSet, Fx};
+pub use effects::{EffectFinished, EffectsPlugin, EffectsSystems, Fx};
 #[cfg(feature = "sprites")]
 pub use sprites::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsCamera};
 
 pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
-    SoundListener, SoundSet, VoiceEnded,
+    SoundListener, SoundSystems, VoiceEnded,
 };

@@ -14,13 +14,13 @@ use bevy::transform::TransformSystems;
 use bevy::transform::components::{GlobalTransform, Transform};
 use pool_effects::{DrawList, KindId, View};
 
-use crate::effects::{EffectsSet, Fx};
+use crate::effects::{EffectsSystems, Fx};
 
 /// Draws the [`Fx`] effects as Bevy [`Sprite`]s, one frame of a texture atlas
 /// each (behind the `sprites` feature; an app with Bevy's renderer shows them).
 ///
 /// Give each kind its atlas in [`EffectAtlases`]; a kind without one is not
-/// drawn. Every frame, after [`EffectsSet::Update`], the effects' draw list
+/// drawn. Every frame, after [`EffectsSystems::Update`], the effects' draw list
 /// (visible effects sorted by layer, then spawn order) is written into sprite
 /// entities marked [`EffectSprite`]: the atlas index is the kind's first index
 /// plus the effect's frame, the transform its position, rotation (about z)
@@ -152,14 +152,17 @@ impl Plugin for EffectSpritesPlugin {
         app.init_resource::<EffectAtlases>()
             .init_resource::<SpritePool>()
             .insert_resource(BaseZ(self.z))
-            .configure_sets(PostUpdate, EffectsSet::Draw.after(EffectsSet::Update))
+            .configure_sets(
+                PostUpdate,
+                EffectsSystems::Draw.after(EffectsSystems::Update),
+            )
             .add_systems(
                 PostUpdate,
                 (
                     follow_cameras
                         .after(TransformSystems::Propagate)
-                        .before(EffectsSet::Update),
-                    draw.in_set(EffectsSet::Draw),
+                        .before(EffectsSystems::Update),
+                    draw.in_set(EffectsSystems::Draw),
                 ),
             );
     }

@@ -328,6 +328,111 @@ fn pausing_virtual_time_pauses_sound_effects_when_asked() {
     assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Real);
 }
 
+/// Removing the component (the entity stays) stops the voice as despawning
+/// does, with the emitter's own fade as it is when it goes.
+#[test]
+fn a_removed_emitter_component_stops_its_voice() {
+    let mut app = app(recording());
+    let engine = add(
+        &mut app,
+        "engine",
+        tone(220.0, 1.0).loop_region(..),
+        SoundSettings::default(),
+    );
+    let car = app
+        .world_mut()
+        .spawn((SoundEmitter::new(engine), Transform::default()))
+        .id();
+    app.update();
+    let voice = app
+        .world()
+        .get::<SoundEmitter>(car)
+        .and_then(SoundEmitter::voice)
+        .unwrap();
+    app.world_mut()
+        .get_mut::<SoundEmitter>(car)
+        .unwrap()
+        .fade_out = Duration::ZERO;
+    app.world_mut().entity_mut(car).remove::<SoundEmitter>();
+    // The observer stopped it at once, before any system ran.
+    assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Gone);
+    // The mixer ends it in this frame's render; the next update frees its slot.
+    app.update();
+    app.update();
+    assert!(app.world().get_entity(car).is_ok(), "the entity stays");
+    let stats = app.world().resource::<Sfx>().stats();
+    assert_eq!(
+        (stats.real_voices, stats.fading_voices),
+        (0, 0),
+        "a fade of 0: over"
+    );
+}
+
+/// A pause the voice bank's full queue refuses is tried again the next frame,
+/// not forgotten; and so is the resume.
+#[test]
+fn a_pause_refused_by_a_full_queue_is_retried_next_frame() {
+    let mut app = app(SoundEffectsPlugin {
+        pause_with_virtual_time: true,
+        ..recording()
+    });
+    let engine = add(
+        &mut app,
+        "engine",
+        tone(220.0, 1.0).loop_region(..),
+        SoundSettings::default(),
+    );
+    let car = app
+        .world_mut()
+        .spawn((SoundEmitter::new(engine), Transform::default()))
+        .id();
+    app.update();
+    let voice = app
+        .world()
+        .get::<SoundEmitter>(car)
+        .and_then(SoundEmitter::voice)
+        .unwrap();
+    // Fills the queue the mixer reads at its next block: the frame's pause
+    // finds no room.
+    let fill = |app: &mut App| {
+        let mut sfx = app.world_mut().resource_mut::<Sfx>();
+        let fade = pool_audio::linear_fade(Duration::ZERO);
+        while sfx.set_volume(voice, 1.0, fade).is_ok() {}
+    };
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    fill(&mut app);
+    let refused = app.world().resource::<Sfx>().stats().queue_full;
+    app.update();
+    assert!(
+        app.world().resource::<Sfx>().stats().queue_full > refused,
+        "the pause was refused"
+    );
+    assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Real);
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<Sfx>().state(voice),
+        VoiceState::Paused,
+        "retried: paused"
+    );
+    app.world_mut().resource_mut::<Time<Virtual>>().unpause();
+    fill(&mut app);
+    app.update();
+    assert_eq!(
+        app.world().resource::<Sfx>().state(voice),
+        VoiceState::Paused
+    );
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<Sfx>().state(voice),
+        VoiceState::Real,
+        "retried: resumed"
+    );
+}
+
 /// Without `pause_with_virtual_time`, pausing virtual time leaves the voices
 /// playing (a pause menu keeps its sounds).
 #[test]
