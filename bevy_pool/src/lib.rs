@@ -71,8 +71,10 @@
 //! spawned) is heard and drawn this frame:
 //! - [`SoundSystems`], in order: the listener and emitters follow their
 //!   `GlobalTransform` (the listener also turns with its rotation; new emitters
-//!   start, despawned ones fade out), `PlaySound` messages play, the sound
-//!   effects update (on virtual time), and the offline backend renders.
+//!   start), `PlaySound` messages play, the sound effects update (on virtual
+//!   time), and the offline backend renders. An emitter that goes away (its
+//!   entity despawned or the component removed) fades its voice out as it goes,
+//!   through an observer, wherever that happens.
 //! - [`EffectsSystems`], in order: the effects update on virtual time (follow-ups
 //!   start), `EffectFinished` messages go out, then the draw list becomes sprites
 //!   (with `sprites`). With `sprites`, the view that culls the effects follows
