@@ -5,10 +5,10 @@ use std::fmt;
 
 use pool_core::StaleHandle;
 
-use crate::groups::MAX_GROUPS;
+use crate::limits::{MAX_GROUPS, MAX_VOICE_CAP};
 use crate::loader::LoadError;
 use crate::params::ParamError;
-use crate::settings::{MAX_VOICE_CAP, SettingsError};
+use crate::settings::SettingsError;
 use crate::sound_error::SoundError;
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each

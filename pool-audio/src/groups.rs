@@ -5,21 +5,10 @@
 //! by another group's plays.
 
 use crate::error::AddGroupError;
-use crate::settings::MAX_VOICE_CAP;
+use crate::handles::GroupId;
+use crate::limits::{MAX_GROUPS, MAX_VOICE_CAP};
 use crate::sound_table::Tally;
 use crate::stealing::Stealing;
-
-/// A voice group added with [`SoundEffects::add_group`](crate::SoundEffects::add_group):
-/// a small id, valid only with the manager that issued it.
-///
-/// ```
-/// assert_eq!(std::mem::size_of::<pool_audio::GroupId>(), 8);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct GroupId {
-    pub(crate) index: u32,
-    pub(crate) owner: u32,
-}
 
 /// How a voice group limits its sounds. Fields are public, with builder methods of
 /// the same names.
@@ -114,9 +103,6 @@ pub struct GroupStats {
     /// for another voice.
     pub stolen: u64,
 }
-
-/// The most groups one manager holds.
-pub const MAX_GROUPS: usize = 256;
 
 /// A group inside the manager.
 struct Group {

@@ -81,6 +81,18 @@ impl SoundId {
     }
 }
 
+/// A voice group added with [`SoundEffects::add_group`](crate::SoundEffects::add_group):
+/// a small id, valid only with the manager that issued it.
+///
+/// ```
+/// assert_eq!(std::mem::size_of::<pool_audio::GroupId>(), 8);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GroupId {
+    pub(crate) index: u32,
+    pub(crate) owner: u32,
+}
+
 /// What a voice is doing now, from [`SoundEffects::state`](crate::SoundEffects::state).
 ///
 /// ```

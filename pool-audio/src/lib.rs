@@ -294,6 +294,7 @@ mod groups;
 mod handles;
 mod level;
 mod limiter;
+mod limits;
 mod loader;
 mod meter;
 mod offline;
@@ -313,12 +314,16 @@ pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
 pub use error::{
     AddGroupError, AddSoundError, PlayError, RemoveSoundError, SetupError, VoiceError,
 };
-pub use groups::{GroupId, GroupSettings, GroupStats, MAX_GROUPS};
-pub use handles::{EndReason, Ended, Played, SoundId, VoiceHandle, VoiceState};
+pub use groups::{GroupSettings, GroupStats};
+pub use handles::{EndReason, Ended, GroupId, Played, SoundId, VoiceHandle, VoiceState};
 /// kira, whose types ([`kira::Tween`], [`kira::AudioManager`], sound data) this
 /// crate's signatures take: the version this crate is built against.
 pub use kira;
 pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
+pub use limits::{
+    MAX_GROUPS, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP,
+    MIN_STEAL_FADE,
+};
 pub use loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};
 /// The vector types positions are given in (`impl Into<mint::Vector3<f32>>`).
@@ -332,7 +337,6 @@ pub use peak::SoundPeak;
 /// [`VoiceError::Stale`]) and a bad time step (from [`SoundEffects::update`]).
 pub use pool_core::{StaleHandle, TimeError};
 pub use settings::{
-    MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP, MIN_STEAL_FADE,
     Resume, SettingsError, SoundEffectsSettings, SoundSettings, Virtualization, WhenFull,
 };
 pub use sound_effects::SoundEffects;

@@ -3,9 +3,12 @@
 use std::time::Duration;
 
 use crate::attenuation::{AttenuationError, CopyVolumes};
-use crate::groups::GroupId;
+use crate::handles::GroupId;
 use crate::level::amplitude;
 use crate::limiter::{LimiterError, LimiterSettings};
+use crate::limits::{
+    MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP, MIN_STEAL_FADE,
+};
 use crate::stealing::Stealing;
 
 /// What a sound does when all its `max_voices` copies are playing.
@@ -429,18 +432,6 @@ impl std::fmt::Display for SettingsError {
 }
 
 impl std::error::Error for SettingsError {}
-
-/// The largest voice cap, [`SoundEffectsSettings::voice_cap`] (and a group's
-/// [`GroupSettings::max_voices`](crate::GroupSettings::max_voices)).
-pub const MAX_VOICE_CAP: usize = 4096;
-/// The most virtual voices, [`SoundEffectsSettings::virtual_voices`].
-pub const MAX_VIRTUAL_VOICES: usize = 65_536;
-/// The largest hysteresis, [`SoundEffectsSettings::virtual_margin_db`].
-pub const MAX_VIRTUAL_MARGIN_DB: f64 = 24.0;
-/// The shortest [`SoundEffectsSettings::steal_fade`]: a shorter fade clicks.
-pub const MIN_STEAL_FADE: Duration = Duration::from_millis(1);
-/// The longest [`SoundEffectsSettings::steal_fade`].
-pub const MAX_STEAL_FADE: Duration = Duration::from_secs(1);
 
 /// Settings of the whole sound-effects layer.
 ///

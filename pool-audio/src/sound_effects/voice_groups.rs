@@ -2,7 +2,8 @@
 
 use super::SoundEffects;
 use crate::error::AddGroupError;
-use crate::groups::{GroupId, GroupSettings, GroupStats};
+use crate::groups::{GroupSettings, GroupStats};
+use crate::handles::GroupId;
 
 impl SoundEffects {
     /// Adds a voice group under `name`. Sounds join it through
