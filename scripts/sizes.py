@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The workspace's size limits, checked: no source file over 900 lines in any
-crate's `src/`, and no function over 80 lines outside tests in the crates given
-(default: pool-audio). Prints every offender and exits 1 if there is one.
+"""The workspace's shape, checked: no source file over 900 lines in any crate's
+`src/`, and, in the crates given (default: pool-audio), no function over 80 lines
+outside tests and no circle of imports between a crate's top-level modules.
+Prints every offender and exits 1 if there is one.
 
     python3 scripts/sizes.py                # CI's check
     python3 scripts/sizes.py pool-audio pool-core --list 40   # the longest functions
@@ -81,6 +82,41 @@ def functions(path):
     return found
 
 
+def circles(crate):
+    """The circles of `use crate::…` between the top-level modules of `crate`."""
+    imports = {}
+    for path in glob.glob(f"{crate}/src/**/*.rs", recursive=True):
+        module = path[len(f"{crate}/src/"):].split("/")[0].removesuffix(".rs")
+        named = set(re.findall(r"crate::(\w+)", open(path).read()))
+        imports.setdefault(module, set()).update(named - {module})
+    index, low, stack, found, counter = {}, {}, [], [], [0]
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        for w in sorted(imports[v] & imports.keys()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(imports):
+        if v not in index:
+            visit(v)
+    return found
+
+
 def main(args):
     listing = 0
     if "--list" in args:
@@ -103,6 +139,10 @@ def main(args):
     for length, path, line, name in sorted(rows, reverse=True):
         if length > MAX_FN_LINES:
             print(f"{path}:{line}: fn {name} is {length} lines (at most {MAX_FN_LINES})")
+            bad = True
+    for crate in crates:
+        for circle in circles(crate):
+            print(f"{crate}: its modules {', '.join(circle)} import each other")
             bad = True
     for length, path, line, name in sorted(rows, reverse=True)[:listing]:
         print(f"{length:5} {path}:{line} {name}")
