@@ -216,8 +216,10 @@ pub struct PlaySound {
     pub params: PlayParams,
 }
 
-/// A voice that ended (finished, stopped, recycled, stolen or dropped), sent
-/// once per voice in [`SoundSystems::Update`]: [`SoundEffects::ended`] as a message.
+/// A voice that ended (finished, stopped, recycled, stolen, dropped, or its
+/// sound removed), sent at most once per voice in [`SoundSystems::Update`]:
+/// [`SoundEffects::ended`] as a message (past that list's size, an end is only
+/// counted in `AudioStats::unreported_ends`).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VoiceEnded(pub Ended);
 

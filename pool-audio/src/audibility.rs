@@ -69,8 +69,6 @@ impl Rank {
         level: 0.0,
     };
 
-    /// `true` if `self` should take the place of `other`: a higher priority, or
-    /// the same priority and louder by `margin` (a gain >= 1).
     /// The rank of a voice of `priority` whose level before distance is
     /// `reference`, attenuated by `gain` (its [`attenuation`] from the
     /// listener).
@@ -81,6 +79,8 @@ impl Rank {
         }
     }
 
+    /// `true` if `self` should take the place of `other`: a higher priority, or
+    /// the same priority and louder by `margin` (a gain >= 1).
     pub(crate) fn beats(self, other: Rank, margin: f32) -> bool {
         match self.priority.cmp(&other.priority) {
             std::cmp::Ordering::Greater => true,

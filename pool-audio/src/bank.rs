@@ -25,8 +25,8 @@
 //!   playing (it ended, was replaced, or its start was never claimed) goes back
 //!   to the game thread through a second queue (`returns`), sized so it can
 //!   never be full, and is dropped there: the game side drains it before it
-//!   sends each start and at every update, so the last reference to a removed
-//!   sound's samples is never the mixer's. kira hands its own resources back
+//!   sends every 64th start and at every update, so the last reference to a
+//!   removed sound's samples is never the mixer's. kira hands its own resources back
 //!   the same way.
 
 mod budget;
@@ -79,7 +79,6 @@ pub(crate) struct VoiceBank {
     /// The listener moved since the last chunk.
     listener_moved: bool,
     steal_fade: Duration,
-    next_seq: u64,
     /// The sounding voices changed: their copy levels are assigned again.
     relevel: bool,
 }
@@ -102,17 +101,19 @@ impl VoiceBank {
             listener: Listener::ORIGIN,
             listener_moved: false,
             steal_fade,
-            next_seq: 0,
             relevel: false,
         }
     }
 
     /// Hands a sound no voice plays any more back to the game thread. The
-    /// queue holds every sound the bank can hold at once (see `builder.rs`), so
-    /// the push never fails and the sound is never dropped here.
+    /// queue is sized for every sound that can come back between two of the
+    /// game's drains (see `builder.rs`), so the push never fails; if it ever
+    /// did, the sound would be dropped here, and `Shared` counts it.
     fn give_back(&mut self, source: Option<Arc<Source>>) {
-        if let Some(source) = source {
-            let _ = self.returns.push(source);
+        if let Some(source) = source
+            && self.returns.push(source).is_err()
+        {
+            self.shared.count_dropped_here();
         }
     }
 
@@ -253,10 +254,7 @@ impl VoiceBank {
 
     /// `slot` begins to sound: the newest of its sound.
     fn begin(&mut self, slot: u32) {
-        let seq = self.next_seq;
-        self.next_seq += 1;
         let voices = &mut self.voices;
-        voices[slot as usize].seq = seq;
         let sound = voices[slot as usize].sound;
         let at = self
             .order

@@ -52,7 +52,8 @@ impl SoundId {
     /// Its place in the manager's table of sounds: sounds added without any
     /// removed are numbered in the order they were added; a removed sound's place
     /// is given to a later one (with a new id). Good for an array beside the
-    /// manager's sounds.
+    /// manager's sounds, whose entry the game overwrites when a new sound takes
+    /// the place.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings, Tween};
@@ -111,7 +112,8 @@ pub enum VoiceState {
     Paused,
     /// Real, fading towards a pause or back from one.
     Fading,
-    /// Ended, stopped, stolen, or another manager's handle: the handle is stale.
+    /// Ended, stopped, stolen, recycled, dropped, its sound removed, or another
+    /// manager's handle: the handle is stale.
     Gone,
 }
 

@@ -321,8 +321,8 @@ pub use handles::{EndReason, Ended, GroupId, Played, SoundId, VoiceHandle, Voice
 pub use kira;
 pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
 pub use limits::{
-    MAX_GROUPS, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP,
-    MIN_STEAL_FADE,
+    MAX_GROUPS, MAX_RETRIGGER, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES,
+    MAX_VOICE_CAP, MIN_STEAL_FADE,
 };
 pub use loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};

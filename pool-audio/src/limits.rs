@@ -1,4 +1,7 @@
-//! The limits every setting and count is checked against, in one place.
+//! The limits of the manager's settings (voices, fades, margins, groups),
+//! named once for the checks, the errors and the docs. A sound's own limits sit
+//! beside what they limit: `MAX_VOICES_PER_SOUND` with the copy volumes,
+//! `MAX_PLAYBACK_RATE` with the play parameters, `MAX_RETRIGGER` here.
 
 use std::time::Duration;
 
@@ -19,5 +22,12 @@ pub const MIN_STEAL_FADE: Duration = Duration::from_millis(1);
 /// The longest
 /// [`SoundEffectsSettings::steal_fade`](crate::SoundEffectsSettings::steal_fade).
 pub const MAX_STEAL_FADE: Duration = Duration::from_secs(1);
+/// The longest retrigger interval,
+/// [`SoundSettings::min_retrigger`](crate::SoundSettings::min_retrigger), in
+/// seconds: an hour (a longer one is a mistake).
+pub const MAX_RETRIGGER: f64 = 3600.0;
 /// The most voice groups one manager holds.
 pub const MAX_GROUPS: usize = 256;
+
+// Every voice record of the largest manager fits in one pool.
+const _: () = assert!(MAX_VOICE_CAP + MAX_VIRTUAL_VOICES <= pool_core::MAX_OBJECTS_LIMIT);

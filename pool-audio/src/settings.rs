@@ -7,7 +7,8 @@ use crate::handles::GroupId;
 use crate::level::amplitude;
 use crate::limiter::{LimiterError, LimiterSettings};
 use crate::limits::{
-    MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP, MIN_STEAL_FADE,
+    MAX_RETRIGGER, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP,
+    MIN_STEAL_FADE,
 };
 use crate::stealing::Stealing;
 
@@ -127,7 +128,7 @@ pub struct SoundSettings {
     pub headroom_db: f64,
     /// Copies quieter than this, in dB, are not started (default -60).
     pub audibility_floor_db: f64,
-    /// Seconds between two plays of this sound, `0..=3600` (default 0: none).
+    /// Seconds between two plays of this sound, `0..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER) (default 0: none).
     pub min_retrigger: f64,
     /// Higher is kept longer by [`Stealing::LowestPriority`] (default 0).
     pub priority: i32,
@@ -221,7 +222,7 @@ impl SoundSettings {
     }
 
     /// The shortest time between two plays of this sound, in seconds of game time
-    /// (`0..=3600`, default 0: no limit). Game time is counted in whole
+    /// (`0..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER), default 0: no limit). Game time is counted in whole
     /// microseconds, so sixty updates of 1/60 s are exactly one second, and
     /// `min_retrigger(0.1)` lets a play through on the 6th update at 60 fps.
     ///
@@ -363,9 +364,6 @@ impl SoundSettings {
     }
 }
 
-/// The longest retrigger interval, an hour: longer ones are a mistake.
-const MAX_RETRIGGER: f64 = 3600.0;
-
 /// A setting out of range, naming the value.
 ///
 /// ```
@@ -411,7 +409,7 @@ impl std::fmt::Display for SettingsError {
             Self::Headroom(db) => write!(f, "headroom {db} dBFS must be finite and at most 0"),
             Self::AudibilityFloor(db) => write!(f, "audibility floor {db} dB is not a level"),
             Self::MinRetrigger(s) => {
-                write!(f, "min_retrigger {s} s is not in 0..=3600")
+                write!(f, "min_retrigger {s} s is not in 0..={MAX_RETRIGGER}")
             }
             Self::RetriggerRadius(r) => write!(f, "retrigger radius {r} is not a distance above 0"),
             Self::VoiceCap(n) => write!(f, "voice_cap {n} is not in 1..={MAX_VOICE_CAP}"),

@@ -99,7 +99,7 @@ struct Rules {
 impl Rules {
     /// The fade of a stolen, recycled or displaced voice, and a resumed one's
     /// fade-in.
-    fn steal_fade(&self) -> Tween {
+    fn steal_tween(&self) -> Tween {
         linear_fade(self.settings.steal_fade)
     }
 }
@@ -194,6 +194,8 @@ impl SoundEffects {
             .map_err(|_| SetupError::TrackLimit)?;
         let owner = next_owner();
         let records = settings.voice_cap + settings.virtual_voices;
+        // Validated settings always make a pool (limits.rs asserts the largest
+        // fits); were it ever refused, the voice cap is what sized it.
         let voices = Voices::new(bank, settings.voice_cap, records, owner)
             .map_err(|_| SetupError::Settings(SettingsError::VoiceCap(settings.voice_cap)))?;
         Ok(Self {
@@ -213,10 +215,13 @@ impl SoundEffects {
 
     /// The voices that ended by the last [`update`](Self::update): every voice
     /// whose handle went stale since the update before it, whether a call ended
-    /// it (`stop`, a recycled copy, a stolen voice, a dropped virtual voice) or
-    /// the update did (a one-shot that played to its end). Each voice is reported
-    /// once, by one update. Replaced at the next update; reading it allocates
-    /// nothing, and the lists keep their capacity.
+    /// it (`stop`, a recycled copy, a stolen voice, a dropped virtual voice, a
+    /// removed sound) or the update did (a one-shot that played to its end).
+    /// Each voice is reported at most once, by one update: the list holds
+    /// `voice_cap + virtual_voices` ends (at least 1,024), and ends beyond it are
+    /// only counted, in [`AudioStats::unreported_ends`](crate::AudioStats::unreported_ends).
+    /// Replaced at the next update; reading it allocates nothing, and the lists
+    /// never grow.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings, Tween};
@@ -288,6 +293,7 @@ impl SoundEffects {
             virtual_voices: self.voices.live() - real_voices,
             fading_voices: self.voices.fading(),
             unreported_ends: self.voices.unreported(),
+            freed_in_mixer: self.voices.freed_in_mixer(),
             ..self.stats
         }
     }

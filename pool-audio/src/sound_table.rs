@@ -22,7 +22,7 @@ use crate::audibility::{Rank, distance};
 use crate::bank::{Budget, Source};
 use crate::clock;
 use crate::error::AddSoundError;
-use crate::handles::{SoundId, VoiceKey};
+use crate::handles::{GroupId, SoundId, VoiceKey};
 use crate::level::{amplitude, decibels};
 use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
@@ -43,7 +43,7 @@ pub(crate) struct SoundEntry {
     /// The copies that may be real at once: `max_voices`, or fewer if the older
     /// ones would fall under the audibility floor (a play that would push the
     /// oldest copy under it is not started).
-    audible: usize,
+    audible_copies: usize,
     /// Game time (microseconds), update count and place of the latest plays,
     /// newest last: one without a retrigger radius, up to [`RECENT_PLAYS`] with
     /// one.
@@ -81,7 +81,9 @@ impl SoundEntry {
             volumes,
             min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
             copies: ArrayVec::new(),
-            audible: audible_copies(&volumes, settings.audibility_floor_db),
+            audible_copies: (0..volumes.copies())
+                .take_while(|i| reaches(volumes.volume(*i), settings.audibility_floor_db))
+                .count(),
             recent: ArrayVec::new(),
             timeline: Timeline::of(data),
             floor: amplitude(settings.audibility_floor_db) as f32,
@@ -90,7 +92,7 @@ impl SoundEntry {
 
     /// `true` when a new copy needs an older one to give way.
     pub(crate) fn full(&self) -> bool {
-        self.copies.len() >= self.audible
+        self.copies.len() >= self.audible_copies
     }
 
     /// The copy that has played longest, if any plays.
@@ -118,8 +120,8 @@ impl SoundEntry {
     }
 
     /// `true` if `level` (an amplitude) reaches the sound's audibility floor.
-    pub(crate) fn audible(&self, level: f64) -> bool {
-        level > 0.0 && decibels(level) >= self.settings.audibility_floor_db
+    pub(crate) fn reaches_floor(&self, level: f64) -> bool {
+        reaches(level, self.settings.audibility_floor_db)
     }
 
     /// Where the real copy `key` ranks among the sound's copies, newest first.
@@ -133,9 +135,10 @@ impl SoundEntry {
 
     /// `key` is a real copy now, the newest.
     pub(crate) fn add_copy(&mut self, key: VoiceKey) {
-        // Real copies never exceed the voice cap's share of one sound: the plan
-        // makes room (a recycle) before a copy is added.
-        let _ = self.copies.try_push(key);
+        // At most `audible_copies` (<= `max_voices` <= MAX_VOICES_PER_SOUND)
+        // copies are real: a play or a promotion makes room first.
+        let pushed = self.copies.try_push(key);
+        debug_assert!(pushed.is_ok(), "more real copies than MAX_VOICES_PER_SOUND");
     }
 
     /// `key` is no longer a real copy.
@@ -176,18 +179,13 @@ impl SoundEntry {
 
     /// The copies that may be real at once.
     pub(crate) fn audible_copies(&self) -> usize {
-        self.audible
+        self.audible_copies
     }
 }
 
-/// How many of `volumes`' copies are at or above `floor_db`.
-fn audible_copies(volumes: &CopyVolumes, floor_db: f64) -> usize {
-    (0..volumes.copies())
-        .take_while(|i| {
-            let volume = volumes.volume(*i);
-            volume > 0.0 && decibels(volume) >= floor_db
-        })
-        .count()
+/// `true` if `level` (an amplitude) is at or above `floor_db`.
+fn reaches(level: f64, floor_db: f64) -> bool {
+    level > 0.0 && decibels(level) >= floor_db
 }
 
 /// A play remembered for the retrigger interval.
@@ -236,19 +234,24 @@ impl SoundTable {
         }
     }
 
-    /// Adds `data` under `name`, in an empty place if there is one.
+    /// Adds `data` under `name`, in an empty place if there is one; the
+    /// sound's group, if it has one, must pass `known_group`.
     ///
     /// # Errors
-    /// [`AddSoundError::DuplicateName`], or the entry's own errors; nothing is
-    /// added then.
+    /// [`AddSoundError::DuplicateName`], [`AddSoundError::UnknownGroup`], or the
+    /// entry's own errors, in that order; nothing is added then.
     pub(crate) fn add(
         &mut self,
         name: &str,
         data: &StaticSoundData,
         settings: SoundSettings,
+        known_group: impl FnOnce(GroupId) -> bool,
     ) -> Result<SoundId, AddSoundError> {
         if self.names.contains_key(name) {
             return Err(AddSoundError::DuplicateName(name.to_string()));
+        }
+        if settings.group.is_some_and(|group| !known_group(group)) {
+            return Err(AddSoundError::UnknownGroup);
         }
         let index = match self.free.last() {
             Some(index) => *index,
@@ -353,13 +356,19 @@ mod tests {
     #[test]
     fn a_removed_sound_leaves_its_id_stale_and_its_place_to_the_next() {
         let mut table = SoundTable::new(7);
-        let a = table.add("a", &click(), SoundSettings::default()).unwrap();
-        let b = table.add("b", &click(), SoundSettings::default()).unwrap();
+        let a = table
+            .add("a", &click(), SoundSettings::default(), |_| true)
+            .unwrap();
+        let b = table
+            .add("b", &click(), SoundSettings::default(), |_| true)
+            .unwrap();
         assert_eq!((a.index, b.index), (0, 1));
         assert!(table.remove(a).is_some());
         assert!(table.get(a).is_none() && table.remove(a).is_none());
         assert_eq!(table.find("a"), None);
-        let c = table.add("a", &click(), SoundSettings::default()).unwrap();
+        let c = table
+            .add("a", &click(), SoundSettings::default(), |_| true)
+            .unwrap();
         assert_eq!(
             (c.index, c.generation),
             (0, 1),
@@ -379,18 +388,34 @@ mod tests {
     fn another_tables_id_and_a_refused_add_change_nothing() {
         let mut table = SoundTable::new(1);
         let mut other = SoundTable::new(2);
-        let mine = table.add("a", &click(), SoundSettings::default()).unwrap();
-        let theirs = other.add("a", &click(), SoundSettings::default()).unwrap();
+        let mine = table
+            .add("a", &click(), SoundSettings::default(), |_| true)
+            .unwrap();
+        let theirs = other
+            .add("a", &click(), SoundSettings::default(), |_| true)
+            .unwrap();
         assert!(table.get(theirs).is_none() && table.remove(theirs).is_none());
         assert!(table.get(mine).is_some());
         let bad = SoundSettings::default().max_voices(0);
-        assert!(table.add("b", &click(), bad).is_err());
+        assert!(table.add("b", &click(), bad, |_| true).is_err());
+        let grouped = SoundSettings::default().group(GroupId { index: 0, owner: 1 });
         assert_eq!(
-            table.add("a", &click(), SoundSettings::default()),
+            table.add("b", &click(), grouped, |_| false),
+            Err(AddSoundError::UnknownGroup)
+        );
+        assert_eq!(
+            table.add("a", &click(), grouped, |_| false),
+            Err(AddSoundError::DuplicateName("a".into())),
+            "the name first"
+        );
+        assert_eq!(
+            table.add("a", &click(), SoundSettings::default(), |_| true),
             Err(AddSoundError::DuplicateName("a".into()))
         );
         assert_eq!(table.find("b"), None);
-        let next = table.add("b", &click(), SoundSettings::default()).unwrap();
+        let next = table
+            .add("b", &click(), SoundSettings::default(), |_| true)
+            .unwrap();
         assert_eq!(next.index, 1);
     }
 }

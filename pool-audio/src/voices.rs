@@ -3,9 +3,11 @@
 //! sees them, the game's end of the bank (its command queue and reports), and
 //! the voices that ended since the last update.
 //!
-//! A real voice is a record on a slot of the bank; it ends through one function,
-//! [`Voices::retire`], whatever ends it (a stop, a steal, a recycle, going
-//! virtual, the mixer reporting it over). Every operation that sends the bank a
+//! A real voice is a record on a slot of the bank; it ends as a real voice
+//! through one function, [`Voices::retire`], whatever ends it (a stop, a steal,
+//! a recycle, going virtual, the mixer reporting it over), except a copy taken
+//! over before the mixer read its start, which hands its slot and record to the
+//! new play ([`Voices::take_over`]). Every operation that sends the bank a
 //! command has had the queue's room checked by its caller, so no command is
 //! lost halfway through an operation.
 
@@ -17,15 +19,17 @@ mod slots;
 use kira::Tween;
 use pool_core::{AcquireError, Pool};
 
-pub(crate) use advance::Candidate;
-pub(crate) use record::{DropLeastAudible, Place, Playhead, VoiceRecord};
+pub(crate) use advance::Promotable;
+pub(crate) use record::{DropLeastAudible, Place, Playhead, VoiceRecord, least_audible};
 use reports::Reports;
 pub(crate) use slots::Real;
 use slots::Slots;
 
-use crate::bank::{BankHandle, Begin, Command, Phase, Start};
+use std::sync::Arc;
+
+use crate::bank::{BankHandle, Begin, Command, Phase, Source, Start};
 use crate::handles::{EndReason, Ended, SoundId, VoiceHandle, VoiceKey, VoiceState};
-use crate::sound_table::{SoundEntry, SoundTable};
+use crate::sound_table::SoundTable;
 
 /// Voices of the bank per voice of the cap: every real voice, and as many on
 /// their way out (stopped, stolen, gone virtual) that the mixer still fades.
@@ -39,14 +43,15 @@ pub(crate) struct Voices {
     reports: Reports,
     /// Scratch for `update`'s choice of real voices: the virtual voices that
     /// may become real, as long as the voice pool.
-    candidates: Vec<Candidate>,
+    candidates: Vec<Promotable>,
     /// Start order of the next voice: a sound's oldest copy has the lowest.
     next_order: u64,
 }
 
 impl Voices {
-    /// `records` voice records (real and virtual), the bank's `slots` and its
-    /// handle; ended voices reported as `owner`'s, at most `reports` an update.
+    /// `records` voice records (real and virtual) and the bank's `slots` (as
+    /// many as its handle reports); ended voices reported as `owner`'s, up to
+    /// `max(records, MIN_ENDED_REPORTS)` an update.
     pub(crate) fn new(
         bank: BankHandle,
         voice_cap: usize,
@@ -98,7 +103,7 @@ impl Voices {
 
     /// A slot of the bank is free for a new real voice.
     pub(crate) fn has_free_slot(&self) -> bool {
-        self.slots.has_room()
+        self.slots.has_free_slot()
     }
 
     /// Voices on their way out, still fading in the mixer.
@@ -112,7 +117,7 @@ impl Voices {
     }
 
     /// Commands that can be sent before the mixer reads the queue again.
-    pub(crate) fn room(&mut self) -> usize {
+    pub(crate) fn queue_room(&mut self) -> usize {
         self.bank.room()
     }
 
@@ -145,6 +150,11 @@ impl Voices {
     /// The voices that ended by the last [`turn_reports`](Self::turn_reports).
     pub(crate) fn ended(&self) -> &[Ended] {
         self.reports.ended()
+    }
+
+    /// Sounds the mixer freed itself (see [`AudioStats::freed_in_mixer`](crate::AudioStats::freed_in_mixer)).
+    pub(crate) fn freed_in_mixer(&self) -> u64 {
+        self.bank.shared().dropped_here()
     }
 
     /// Ends not listed because the list of one update was full.
@@ -261,15 +271,20 @@ impl Voices {
         let Some(record) = self.records.get_mut(key) else {
             return;
         };
-        let retired = Self::retire(
-            &mut self.slots,
-            &mut self.bank,
-            sounds,
-            key,
-            record,
-            Some(fade),
-        );
-        if let Some((slot, ticket)) = retired {
+        Self::send_virtual(&mut self.slots, &mut self.bank, sounds, key, record, fade);
+    }
+
+    /// The real voice `record` (known as `key`) goes virtual: retired with
+    /// `fade`, its playhead awaited from the mixer.
+    fn send_virtual(
+        slots: &mut Slots,
+        bank: &mut BankHandle,
+        sounds: &mut SoundTable,
+        key: VoiceKey,
+        record: &mut VoiceRecord,
+        fade: Tween,
+    ) {
+        if let Some((slot, ticket)) = Self::retire(slots, bank, sounds, key, record, Some(fade)) {
             record.place = Place::Virtual(Playhead::Awaiting {
                 slot,
                 ticket,
@@ -304,7 +319,7 @@ impl Voices {
             return Err(crate::PlayError::NoFreeVoice);
         };
         record.place = Place::Real { slot, ticket };
-        let start = Self::start(record, slot, ticket, entry, begin);
+        let start = Self::start(record, slot, ticket, entry.source.clone(), begin);
         let (sound, order) = (record.sound, record.order);
         bank.shared().queue(slot, ticket);
         if bank.send_start(start).is_err() {
@@ -317,18 +332,18 @@ impl Voices {
         Ok(slots.real.len())
     }
 
-    /// The start of `record`, a voice of `entry`, on `slot` as `ticket`.
+    /// The start of `record`, a voice of `source`, on `slot` as `ticket`.
     fn start(
         record: &VoiceRecord,
         slot: u32,
         ticket: u32,
-        entry: &SoundEntry,
+        source: Arc<Source>,
         begin: Begin,
     ) -> Start {
         Start {
             slot,
             ticket,
-            source: entry.source.clone(),
+            source,
             volume: record.play_volume,
             panning: record.panning,
             rate: record.playback_rate,
@@ -357,6 +372,9 @@ impl Voices {
         else {
             return None;
         };
+        // Read before anything changes: a take-over either happens whole or not.
+        let entry = sounds.entry(sound)?;
+        let source = entry.source.clone();
         let next = ticket.wrapping_add(1);
         if !self.bank.shared().replace(slot, ticket, next) {
             return None;
@@ -379,12 +397,11 @@ impl Voices {
             entry.forget_copy(victim);
             entry.add_copy(key);
         }
-        let entry = sounds.entry(sound)?;
         let record = record(Place::Real { slot, ticket: next }, order);
         // Room for one command was checked.
         let _ = self
             .bank
-            .send_start(Self::start(&record, slot, next, entry, Begin::Fresh));
+            .send_start(Self::start(&record, slot, next, source, Begin::Fresh));
         if let Some(slot_record) = self.records.get_mut(key) {
             *slot_record = record;
         }

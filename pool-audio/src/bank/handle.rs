@@ -65,6 +65,10 @@ impl BankHandle {
     /// [`send_start`](Self::send_start).
     #[inline]
     pub(crate) fn send(&mut self, command: Command) -> Result<(), QueueFull> {
+        debug_assert!(
+            !matches!(command, Command::Start(_)),
+            "a start goes through send_start, which drains the mixer's returns"
+        );
         self.producer().push(command).map_err(|_| QueueFull)
     }
 
@@ -76,7 +80,9 @@ impl BankHandle {
             self.collect();
         }
         self.starts += 1;
-        self.send(Command::Start(start))
+        self.producer()
+            .push(Command::Start(start))
+            .map_err(|_| QueueFull)
     }
 
     /// Drops the sounds the mixer handed back: the last reference to a removed

@@ -77,6 +77,9 @@ pub(crate) struct Shared {
     slots: Box<[SlotReport]>,
     /// `false` once the game side is dropped: the bank is finished.
     alive: AtomicBool,
+    /// Sounds the mixer dropped itself because their way back to the game
+    /// thread was full (never, by that queue's size).
+    dropped_here: AtomicU64,
 }
 
 impl Shared {
@@ -95,6 +98,7 @@ impl Shared {
                 })
                 .collect(),
             alive: AtomicBool::new(true),
+            dropped_here: AtomicU64::new(0),
         }
     }
 
@@ -170,6 +174,16 @@ impl Shared {
         self.slots[slot as usize]
             .stopped_at
             .store(playhead.to_bits(), Ordering::Relaxed);
+    }
+
+    /// Mixer side: a sound was dropped on the audio thread.
+    pub(crate) fn count_dropped_here(&self) {
+        self.dropped_here.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Sounds the mixer dropped itself.
+    pub(crate) fn dropped_here(&self) -> u64 {
+        self.dropped_here.load(Ordering::Relaxed)
     }
 
     pub(crate) fn alive(&self) -> bool {

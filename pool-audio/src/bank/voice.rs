@@ -95,8 +95,6 @@ pub(super) struct Voice {
     /// Its source's key, shared by the voices of one budget.
     pub(super) sound: u64,
     pub(super) source: Option<Arc<Source>>,
-    /// Its place in the order voices of its sound began.
-    pub(super) seq: u64,
     // The playhead: the four frames kira's interpolator reads, their transport
     // positions, and the fraction between the second and the third.
     ring: [Frame; 4],
@@ -146,7 +144,6 @@ impl Voice {
             state: State::Idle,
             sound: 0,
             source: None,
-            seq: 0,
             ring: [Frame::ZERO; 4],
             ring_at: [0; 4],
             transport: Transport {

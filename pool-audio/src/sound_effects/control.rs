@@ -17,7 +17,7 @@ use crate::voices::VoiceRecord;
 impl SoundEffects {
     /// Makes sure the queue has room for `commands` commands.
     pub(super) fn room_for(&mut self, commands: usize) -> Result<(), VoiceError> {
-        if self.voices.room() >= commands {
+        if self.voices.queue_room() >= commands {
             Ok(())
         } else {
             self.stats.queue_full += 1;
@@ -334,7 +334,7 @@ impl SoundEffects {
     }
 
     /// Stops every copy of one sound, fading out with `fade`. Another manager's
-    /// sound id stops nothing.
+    /// sound id, or a removed sound's, stops nothing.
     ///
     /// # Errors
     /// As [`stop_all`](Self::stop_all).

@@ -35,7 +35,7 @@ pub(crate) trait Seats {
     fn weaker_copy(&self, rank: Rank) -> Option<VoiceKey>;
     /// For a virtualizing sound: room under the caps, or the least audible real
     /// voice it may displace if `rank` beats it.
-    fn displaceable(&self, rank: Rank) -> CapSeat;
+    fn cap_seat(&self, rank: Rank) -> CapSeat;
     /// For a sound that does not virtualize: room under the caps (`None`), the
     /// voice the full cap's stealing gives up, or the refusal.
     fn steal(&self) -> Result<Option<VoiceKey>, PlayError>;
@@ -97,13 +97,10 @@ pub(crate) enum Plan {
     Virtual(WhyVirtual),
     /// A real voice, on a free slot or in the place of the victim.
     Real(Option<Victim>),
-    /// The new play replaces `victim` (a copy of the same sound) on its slot;
-    /// if the mixer has read its start meanwhile, `otherwise` (`None`: recycle
-    /// it as [`Plan::Real`] would).
-    TakeOver {
-        victim: VoiceKey,
-        otherwise: Option<PlayError>,
-    },
+    /// The new play replaces `victim` (a copy of the same sound) on its slot.
+    /// If the mixer has read its start meanwhile (on a device), the play is
+    /// planned again: the victim is then recycled, or the play refused.
+    TakeOver(VoiceKey),
 }
 
 /// The plan of a play (see the module's docs).
@@ -133,17 +130,10 @@ pub(crate) fn plan(facts: &PlayFacts, seats: &impl Seats) -> Plan {
             return Plan::Refuse(PlayError::QueueFull);
         }
         if seats.unread(key) {
-            let otherwise = match room(facts, seats, victim) {
-                Plan::Refuse(refusal) => Some(refusal),
-                _ => None,
-            };
-            return Plan::TakeOver {
-                victim: key,
-                otherwise,
-            };
+            return Plan::TakeOver(key);
         }
     }
-    room(facts, seats, victim)
+    with_room(facts, seats, victim)
 }
 
 /// Where a new real voice would go: `Ok(Some(victim))` (no victim: a free
@@ -173,7 +163,7 @@ fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>,
             })))
         }
     } else if facts.virtualizes {
-        Ok(match seats.displaceable(facts.rank) {
+        Ok(match seats.cap_seat(facts.rank) {
             CapSeat::Room => Some(None),
             CapSeat::Displace(key) => Some(Some(displaced(key))),
             CapSeat::Full => None,
@@ -185,7 +175,7 @@ fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>,
 
 /// A real voice if the bank has a free slot and room for a stop and a start;
 /// else virtual, or refused for a sound that does not virtualize.
-fn room(facts: &PlayFacts, seats: &impl Seats, victim: Option<Victim>) -> Plan {
+fn with_room(facts: &PlayFacts, seats: &impl Seats, victim: Option<Victim>) -> Plan {
     let (why, refusal) = if !seats.free_slot() {
         (WhyVirtual::NoFreeSlot, PlayError::NoFreeVoice)
     } else if seats.queue_room() < 2 {
@@ -210,7 +200,7 @@ mod tests {
     #[derive(Clone, Copy)]
     struct Answers {
         weaker_copy: Option<VoiceKey>,
-        displaceable: CapSeat,
+        cap_seat: CapSeat,
         steal: Result<Option<VoiceKey>, PlayError>,
         free_slot: bool,
         queue_room: usize,
@@ -221,8 +211,8 @@ mod tests {
         fn weaker_copy(&self, _: Rank) -> Option<VoiceKey> {
             self.weaker_copy
         }
-        fn displaceable(&self, _: Rank) -> CapSeat {
-            self.displaceable
+        fn cap_seat(&self, _: Rank) -> CapSeat {
+            self.cap_seat
         }
         fn steal(&self) -> Result<Option<VoiceKey>, PlayError> {
             self.steal
@@ -264,7 +254,7 @@ mod tests {
         };
         let answers = Answers {
             weaker_copy: None,
-            displaceable: CapSeat::Room,
+            cap_seat: CapSeat::Room,
             steal: Ok(None),
             free_slot: true,
             queue_room: 8,
@@ -331,36 +321,45 @@ mod tests {
                     unread: true,
                     ..answers
                 },
-                Plan::TakeOver {
-                    victim: oldest,
-                    otherwise: None,
-                },
+                Plan::TakeOver(oldest),
             ),
             (
-                "take-over with no slot for a recycle",
+                "a take-over needs no free slot",
                 full,
                 Answers {
                     unread: true,
                     free_slot: false,
                     ..answers
                 },
-                Plan::TakeOver {
-                    victim: oldest,
-                    otherwise: Some(PlayError::NoFreeVoice),
-                },
+                Plan::TakeOver(oldest),
             ),
             (
-                "take-over with room for one command",
+                "a take-over needs room for one command",
                 full,
                 Answers {
                     unread: true,
                     queue_room: 1,
                     ..answers
                 },
-                Plan::TakeOver {
-                    victim: oldest,
-                    otherwise: Some(PlayError::QueueFull),
+                Plan::TakeOver(oldest),
+            ),
+            (
+                "read by the mixer, no slot for a recycle",
+                full,
+                Answers {
+                    free_slot: false,
+                    ..answers
                 },
+                Plan::Refuse(PlayError::NoFreeVoice),
+            ),
+            (
+                "read by the mixer, room for one command only",
+                full,
+                Answers {
+                    queue_room: 1,
+                    ..answers
+                },
+                Plan::Refuse(PlayError::QueueFull),
             ),
             (
                 "a recycle with no room at all",
@@ -409,7 +408,7 @@ mod tests {
                 "virtualizing, a cap full, displaces",
                 virt,
                 Answers {
-                    displaceable: CapSeat::Displace(weak),
+                    cap_seat: CapSeat::Displace(weak),
                     ..answers
                 },
                 Plan::Real(displaced(weak)),
@@ -418,7 +417,7 @@ mod tests {
                 "virtualizing, a cap full, outranked",
                 virt,
                 Answers {
-                    displaceable: CapSeat::Full,
+                    cap_seat: CapSeat::Full,
                     ..answers
                 },
                 Plan::Virtual(WhyVirtual::Outranked),
@@ -452,13 +451,22 @@ mod tests {
                 Plan::Real(displaced(stolen)),
             ),
             (
-                "killing, a strict cap",
+                "killing, a strict group",
                 facts,
                 Answers {
                     steal: Err(PlayError::GroupCap),
                     ..answers
                 },
                 Plan::Refuse(PlayError::GroupCap),
+            ),
+            (
+                "killing, a strict voice cap",
+                facts,
+                Answers {
+                    steal: Err(PlayError::VoiceCap),
+                    ..answers
+                },
+                Plan::Refuse(PlayError::VoiceCap),
             ),
             (
                 "killing, no free slot",

@@ -101,20 +101,10 @@ impl SoundEffects {
         let Some(entry) = self.sounds.get(sound) else {
             return Err(PlayError::UnknownSound);
         };
-        let group = entry.settings.group.map(|g| g.index);
-        let (facts, fresh) = facts(entry, &params, self.now);
-        let queue_room = self.voices.room();
-        let plan = plan(
-            &facts,
-            &ForPlay {
-                view: self.view(),
-                sound: sound.index,
-                group,
-                queue_room,
-            },
-        );
-        let result = self.execute(sound, &params, (&facts, fresh), plan);
-        self.groups.count_play(group, result.is_ok());
+        let play = Play::of(sound, entry, &params, self.now);
+        let plan = self.plan(&play);
+        let result = self.execute(&play, plan);
+        self.groups.count_play(play.group, result.is_ok());
         result
     }
 
@@ -129,43 +119,54 @@ impl SoundEffects {
         }
     }
 
-    /// Carries out `plan` for a play of `sound` with `params`.
+    /// What `play` becomes now.
     #[inline]
-    fn execute(
-        &mut self,
-        sound: SoundId,
-        params: &PlayParams,
-        play: (&PlayFacts, Fresh),
-        plan: Plan,
-    ) -> Result<Played, PlayError> {
-        let victim = match plan {
-            Plan::Refuse(refusal) => {
-                self.stats.count_refusal(refusal);
-                return Err(refusal);
-            }
-            Plan::TakeOver { victim, otherwise } => {
-                if let Some(played) = self.take_over(sound, victim, params, play) {
-                    return played;
-                }
-                if let Some(refusal) = otherwise {
+    fn plan(&mut self, play: &Play) -> Plan {
+        let queue_room = self.voices.queue_room();
+        let seats = ForPlay {
+            view: self.view(),
+            sound: play.sound.index,
+            group: play.group,
+            queue_room,
+        };
+        plan(&play.facts, &seats)
+    }
+
+    /// Carries out `plan` for `play`.
+    #[inline]
+    fn execute(&mut self, play: &Play, mut plan: Plan) -> Result<Played, PlayError> {
+        let victim = loop {
+            match plan {
+                Plan::Refuse(refusal) => {
                     self.stats.count_refusal(refusal);
                     return Err(refusal);
                 }
-                Some(Victim {
-                    key: victim,
-                    leaves: Leaves::Recycled,
-                })
-            }
-            Plan::Virtual(why) => {
-                if why == WhyVirtual::QueueFull {
-                    self.stats.queue_full += 1;
+                Plan::TakeOver(victim) => {
+                    if let Some(played) = self.take_over(play, victim) {
+                        return played;
+                    }
+                    // On a device the mixer can read the victim's start between
+                    // the plan and the take-over: planned again, the victim is
+                    // recycled, or the play refused.
+                    plan = match self.plan(play) {
+                        Plan::TakeOver(_) => Plan::Real(Some(Victim {
+                            key: victim,
+                            leaves: Leaves::Recycled,
+                        })),
+                        replanned => replanned,
+                    };
                 }
-                return self.begin(sound, params, play, None);
+                Plan::Virtual(why) => {
+                    if why == WhyVirtual::QueueFull {
+                        self.stats.queue_full += 1;
+                    }
+                    return self.begin(play, None);
+                }
+                Plan::Real(victim) => break victim,
             }
-            Plan::Real(victim) => victim,
         };
         let displaced = victim.map(|victim| (victim.key, self.give_way(victim)));
-        self.begin(sound, params, play, Some(displaced))
+        self.begin(play, Some(displaced))
     }
 
     /// `victim` gives up its place: recycled (it ends), or displaced (it goes
@@ -173,7 +174,7 @@ impl SoundEffects {
     fn give_way(&mut self, victim: Victim) -> VoiceState {
         match victim.leaves {
             Leaves::Recycled => {
-                let fade = self.rules.steal_fade();
+                let fade = self.rules.steal_tween();
                 self.voices
                     .end(victim.key, fade, EndReason::Recycled, &mut self.sounds);
                 self.stats.recycled_copies += 1;
@@ -183,28 +184,17 @@ impl SoundEffects {
         }
     }
 
-    /// Starts the new voice of `sound`: real in the place `real` names (with the
+    /// Starts the new voice of `play`: real in the place `real` names (with the
     /// voice that gave it up and what became of it), or virtual (`None`).
     #[inline]
     fn begin(
         &mut self,
-        sound: SoundId,
-        params: &PlayParams,
-        (facts, fresh): (&PlayFacts, Fresh),
+        play: &Play,
         real: Option<Option<(VoiceKey, VoiceState)>>,
     ) -> Result<Played, PlayError> {
-        let place = Place::Virtual(Playhead::At(fresh.start));
+        let place = Place::Virtual(Playhead::At(play.start));
         let order = self.voices.next_order();
-        let record = || {
-            VoiceRecord::new(
-                sound.index,
-                params,
-                facts.rank,
-                fresh.reference,
-                order,
-                place,
-            )
-        };
+        let record = || play.record(order, place);
         let Ok((key, dropped)) = self.voices.acquire(record, &self.sounds) else {
             self.stats.count_refusal(PlayError::NoFreeVoice);
             return Err(PlayError::NoFreeVoice);
@@ -218,31 +208,29 @@ impl SoundEffects {
         if real.is_some() {
             match self.start_real(key, Begin::Fresh) {
                 Ok(()) => state = VoiceState::Real,
-                Err(error) if !facts.virtualizes => {
+                Err(error) if !play.facts.virtualizes => {
                     self.voices.release(key);
                     return Err(error);
                 }
                 Err(_) => {}
             }
         }
-        Ok(self.played(sound, params, key, state, displaced))
+        Ok(self.played(play, key, state, displaced))
     }
 
-    /// A play of `sound` started the voice `key`: remembered for the retrigger
-    /// interval, counted, and said.
+    /// `play` started the voice `key`: remembered for the retrigger interval,
+    /// counted, and said.
     #[inline]
     fn played(
         &mut self,
-        sound: SoundId,
-        params: &PlayParams,
+        play: &Play,
         key: VoiceKey,
         state: VoiceState,
         displaced: Option<(VoiceKey, VoiceState)>,
     ) -> Played {
         let now = self.now;
-        let here = params.position.map_or(now.listener, Into::into);
-        if let Some(entry) = self.sounds.entry_mut(sound.index) {
-            entry.remember(here, now.micros, now.frame);
+        if let Some(entry) = self.sounds.entry_mut(play.sound.index) {
+            entry.remember(play.here, now.micros, now.frame);
         }
         self.stats.plays += 1;
         Played {
@@ -259,26 +247,11 @@ impl SoundEffects {
         }
     }
 
-    /// A new play of `sound` takes over `victim`, its copy whose start the
-    /// mixer has not read yet (see [`Voices::take_over`](crate::voices::Voices::take_over)).
+    /// `play` takes over `victim`, a copy of its sound whose start the mixer
+    /// has not read yet (see [`Voices::take_over`](crate::voices::Voices::take_over)).
     /// `None` if the mixer has read it meanwhile.
-    fn take_over(
-        &mut self,
-        sound: SoundId,
-        victim: VoiceKey,
-        params: &PlayParams,
-        (facts, fresh): (&PlayFacts, Fresh),
-    ) -> Option<Result<Played, PlayError>> {
-        let record = |place, order| {
-            VoiceRecord::new(
-                sound.index,
-                params,
-                facts.rank,
-                fresh.reference,
-                order,
-                place,
-            )
-        };
+    fn take_over(&mut self, play: &Play, victim: VoiceKey) -> Option<Result<Played, PlayError>> {
+        let record = |place, order| play.record(order, place);
         let key = match self.voices.take_over(victim, record, &mut self.sounds)? {
             Ok(key) => key,
             Err(refusal) => {
@@ -288,13 +261,7 @@ impl SoundEffects {
         };
         self.stats.recycled_copies += 1;
         let displaced = Some((victim, VoiceState::Gone));
-        Some(Ok(self.played(
-            sound,
-            params,
-            key,
-            VoiceState::Real,
-            displaced,
-        )))
+        Some(Ok(self.played(play, key, VoiceState::Real, displaced)))
     }
 
     /// Makes the record `key` real (see [`Voices::start_real`](crate::voices::Voices::start_real)).
@@ -318,7 +285,7 @@ impl SoundEffects {
             return VoiceState::Gone;
         };
         self.groups.count_stolen(settings.group.map(|g| g.index));
-        let fade = self.rules.steal_fade();
+        let fade = self.rules.steal_tween();
         if settings.virtualization.virtualizes() {
             self.voices.virtualize(key, fade, &mut self.sounds);
             self.stats.virtualized += 1;
@@ -332,36 +299,62 @@ impl SoundEffects {
     }
 }
 
-/// What a new voice starts with beside its plan's facts.
-#[derive(Debug, Clone, Copy)]
-struct Fresh {
+/// One play: what it is, for its plan, and what its new voice starts with.
+struct Play<'a> {
+    sound: SoundId,
+    params: &'a PlayParams,
+    /// Its sound's group.
+    group: Option<u32>,
+    facts: PlayFacts,
     /// Its level before distance.
     reference: f32,
+    /// Where it is heard from, for the retrigger radius (the listener for an
+    /// unpositioned play).
+    here: [f32; 3],
     /// Its sound's first transport position.
     start: f64,
 }
 
-/// What a play of `entry` with `params` is, at `now`.
-#[inline]
-fn facts(entry: &SoundEntry, params: &PlayParams, now: Now) -> (PlayFacts, Fresh) {
-    let position: Option<[f32; 3]> = params.position.map(Into::into);
-    let here = position.unwrap_or(now.listener);
-    let settings = &entry.settings;
-    let gain = attenuation(position, params.spatial_blend, now.listener);
-    let reference = entry.reference(params.volume);
-    let facts = PlayFacts {
-        held_back: entry.held_back(here, now.micros, now.frame),
-        audible: entry.audible(entry.onset(params.volume, params.panning, gain)),
-        virtualizes: settings.virtualization.virtualizes(),
-        full: entry.full(),
-        below_max: entry.copies.len() < settings.max_voices,
-        strict: settings.when_full == WhenFull::Strict,
-        oldest: entry.oldest(),
-        rank: Rank::heard(settings.priority, reference, gain),
-    };
-    let fresh = Fresh {
-        reference,
-        start: entry.timeline.start(),
-    };
-    (facts, fresh)
+impl<'a> Play<'a> {
+    /// A play of `entry` (the sound `sound`) with `params`, at `now`.
+    #[inline]
+    fn of(sound: SoundId, entry: &SoundEntry, params: &'a PlayParams, now: Now) -> Self {
+        let position: Option<[f32; 3]> = params.position.map(Into::into);
+        let here = position.unwrap_or(now.listener);
+        let settings = &entry.settings;
+        let gain = attenuation(position, params.spatial_blend, now.listener);
+        let reference = entry.reference(params.volume);
+        let facts = PlayFacts {
+            held_back: entry.held_back(here, now.micros, now.frame),
+            audible: entry.reaches_floor(entry.onset(params.volume, params.panning, gain)),
+            virtualizes: settings.virtualization.virtualizes(),
+            full: entry.full(),
+            below_max: entry.copies.len() < settings.max_voices,
+            strict: settings.when_full == WhenFull::Strict,
+            oldest: entry.oldest(),
+            rank: Rank::heard(settings.priority, reference, gain),
+        };
+        Self {
+            sound,
+            params,
+            group: settings.group.map(|g| g.index),
+            facts,
+            reference,
+            here,
+            start: entry.timeline.start(),
+        }
+    }
+
+    /// The record of its voice: `order` in the start order, playing at `place`.
+    #[inline]
+    fn record(&self, order: u64, place: Place) -> VoiceRecord {
+        VoiceRecord::new(
+            self.sound.index,
+            self.params,
+            self.facts.rank,
+            self.reference,
+            order,
+            place,
+        )
+    }
 }

@@ -6,13 +6,13 @@
 
 use super::Rules;
 use super::plan::{CapSeat, Seats};
-use crate::audibility::{Rank, compare};
+use crate::audibility::Rank;
 use crate::error::PlayError;
 use crate::groups::Groups;
 use crate::handles::VoiceKey;
 use crate::sound_table::SoundTable;
 use crate::stealing::{Candidate, Stealing, steal};
-use crate::voices::{Real, Voices};
+use crate::voices::{Real, Voices, least_audible};
 
 /// The manager's voices, sounds and groups, read.
 #[derive(Clone, Copy)]
@@ -34,13 +34,8 @@ impl<'a> View<'a> {
 
     /// The least audible real copy of the sound in place `sound`.
     pub(super) fn least_audible_copy(&self, sound: u32) -> Option<VoiceKey> {
-        self.sounds
-            .entry(sound)?
-            .copies
-            .iter()
-            .filter_map(|key| Some((*key, self.voices.get(*key)?.holding_rank())))
-            .min_by(|a, b| compare(a.1, b.1))
-            .map(|(key, _)| key)
+        let copies = self.sounds.entry(sound)?.copies.iter();
+        least_audible(copies.filter_map(|key| Some((*key, self.voices.get(*key)?))))
     }
 
     /// The real voices of `group`.
@@ -61,25 +56,23 @@ impl<'a> View<'a> {
         self.voices.real().len() >= self.rules.settings.voice_cap
     }
 
-    /// Room for a new real voice of `group` under the caps (`None`), or the
-    /// least audible real voice it may replace (`Some(None)`: none may).
-    pub(super) fn cap_victim(&self, group: Option<u32>) -> Option<Option<VoiceKey>> {
+    /// Whether a new real voice of `group` has room under the caps, or the
+    /// least audible real voice it may replace.
+    pub(super) fn cap_room(&self, group: Option<u32>) -> CapRoom {
         let group_full = self.group_full(group);
         if !group_full && !self.global_full() {
-            return None;
+            return CapRoom::Room;
         }
-        Some(
-            self.displaceable(group, group_full)
-                .filter_map(|real| Some((real.key, self.voices.get(real.key)?.holding_rank())))
-                .min_by(|a, b| compare(a.1, b.1))
-                .map(|(key, _)| key),
-        )
+        let replaceable = self
+            .replaceable(group, group_full)
+            .filter_map(|real| Some((real.key, self.voices.get(real.key)?)));
+        least_audible(replaceable).map_or(CapRoom::Full, CapRoom::LeastAudible)
     }
 
     /// The real voices a new voice of `group` may take the place of when a cap
     /// is full: its group's, if its group is full; else every real voice but
     /// those of other protected groups.
-    fn displaceable(&self, group: Option<u32>, group_full: bool) -> impl Iterator<Item = &Real> {
+    fn replaceable(&self, group: Option<u32>, group_full: bool) -> impl Iterator<Item = &Real> {
         self.voices.real().iter().filter(move |real| {
             if group_full {
                 real.group == group
@@ -117,13 +110,13 @@ impl<'a> View<'a> {
         match stealing {
             Stealing::Strict => None,
             Stealing::Oldest => self
-                .displaceable(group, group_full)
+                .replaceable(group, group_full)
                 .min_by_key(|real| real.order)
                 .map(|real| real.key),
             _ => steal(
                 stealing,
                 self.listener,
-                self.displaceable(group, group_full)
+                self.replaceable(group, group_full)
                     .filter_map(|real| self.candidate(real.key)),
             ),
         }
@@ -146,6 +139,18 @@ impl<'a> View<'a> {
     }
 }
 
+/// Room for one more real voice under the voice cap and its group's cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CapRoom {
+    /// No cap is full.
+    Room,
+    /// A cap is full: this voice, the least audible one the new voice may
+    /// replace, would give way.
+    LeastAudible(VoiceKey),
+    /// A cap is full and no voice may give way.
+    Full,
+}
+
 /// The answers for one play: of the sound in place `sound`, of `group`.
 pub(super) struct ForPlay<'a> {
     pub(super) view: View<'a>,
@@ -164,11 +169,13 @@ impl Seats for ForPlay<'_> {
     }
 
     #[inline]
-    fn displaceable(&self, rank: Rank) -> CapSeat {
-        match self.view.cap_victim(self.group) {
-            None => CapSeat::Room,
-            Some(Some(victim)) if self.view.beaten(rank, victim) => CapSeat::Displace(victim),
-            Some(_) => CapSeat::Full,
+    fn cap_seat(&self, rank: Rank) -> CapSeat {
+        match self.view.cap_room(self.group) {
+            CapRoom::Room => CapSeat::Room,
+            CapRoom::LeastAudible(victim) if self.view.beaten(rank, victim) => {
+                CapSeat::Displace(victim)
+            }
+            CapRoom::LeastAudible(_) | CapRoom::Full => CapSeat::Full,
         }
     }
 

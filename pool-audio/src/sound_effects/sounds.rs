@@ -42,15 +42,9 @@ impl SoundEffects {
         data: StaticSoundData,
         settings: SoundSettings,
     ) -> Result<SoundId, AddSoundError> {
-        if self.sounds.find(name).is_some() {
-            return Err(AddSoundError::DuplicateName(name.to_string()));
-        }
-        if let Some(group) = settings.group
-            && !self.groups.contains(group)
-        {
-            return Err(AddSoundError::UnknownGroup);
-        }
-        self.sounds.add(name, &data, settings)
+        let groups = &self.groups;
+        self.sounds
+            .add(name, &data, settings, |group| groups.contains(group))
     }
 
     /// Loads `key` through `loader` and adds it under the same name.
@@ -188,8 +182,8 @@ impl SoundEffects {
     /// [`VoiceError::Stale`](crate::VoiceError::Stale)); its name is free for
     /// another sound. Its samples are freed once the mixer has let go of them:
     /// the voice bank hands every sound it stops playing back to the game
-    /// thread, which drops it at a later play or update, so the mixer never
-    /// frees memory.
+    /// thread, which drops it at the next update (or at a play, every 64th
+    /// start), so the mixer never frees memory.
     ///
     /// # Errors
     /// [`RemoveSoundError::UnknownSound`] for a removed sound's id or another
@@ -223,10 +217,8 @@ impl SoundEffects {
             return Err(RemoveSoundError::UnknownSound);
         }
         let real = self.voices.count_real(|record| record.sound == sound.index);
-        if self.voices.room() < real {
-            self.stats.queue_full += 1;
-            return Err(RemoveSoundError::QueueFull);
-        }
+        self.room_for(real)
+            .map_err(|_| RemoveSoundError::QueueFull)?;
         self.voices
             .stop_where(fade, EndReason::Removed, &mut self.sounds, |record| {
                 record.sound == sound.index

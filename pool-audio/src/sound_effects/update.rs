@@ -5,12 +5,13 @@
 use pool_core::{TimeError, seconds_to_micros};
 
 use super::SoundEffects;
+use super::seats::CapRoom;
 use crate::audibility::{Rank, compare};
 use crate::bank::Begin;
 use crate::handles::{VoiceHandle, VoiceKey, VoiceState};
 use crate::settings::{Resume, Virtualization};
 use crate::sound_table::Tally;
-use crate::voices::{Candidate, Place, Playhead};
+use crate::voices::{Place, Playhead, Promotable};
 
 impl SoundEffects {
     /// Once per frame: advances the game clock by `dt` seconds (for retrigger
@@ -52,7 +53,7 @@ impl SoundEffects {
         let micros = seconds_to_micros(dt)?;
         self.now.micros = self.now.micros.saturating_add(micros);
         self.now.frame += 1;
-        let fade = self.rules.steal_fade();
+        let fade = self.rules.steal_tween();
         let done = self
             .voices
             .advance(dt, self.now.listener, fade, &mut self.sounds);
@@ -80,7 +81,7 @@ impl SoundEffects {
     /// reached, the least audible voice not in another protected group. One pass
     /// over the real voices, one over the candidates. Promotions only raise those
     /// minima and fill that room, so no candidate left out could have become real.
-    fn keep_promotable(&mut self, candidates: &mut Vec<Candidate>) {
+    fn keep_promotable(&mut self, candidates: &mut Vec<Promotable>) {
         if candidates.is_empty() {
             return;
         }
@@ -166,16 +167,16 @@ impl SoundEffects {
                 None => return,
             }
         } else {
-            match view.cap_victim(entry.settings.group.map(|g| g.index)) {
-                None => None,
-                Some(Some(victim)) => Some(victim),
-                Some(None) => return,
+            match view.cap_room(entry.settings.group.map(|g| g.index)) {
+                CapRoom::Room => None,
+                CapRoom::LeastAudible(victim) => Some(victim),
+                CapRoom::Full => return,
             }
         };
         if victim.is_some_and(|victim| !view.beaten(rank, victim)) {
             return;
         }
-        if !self.voices.has_free_slot() || self.voices.room() < 2 {
+        if !self.voices.has_free_slot() || self.voices.queue_room() < 2 {
             return;
         }
         if let Some(victim) = victim {

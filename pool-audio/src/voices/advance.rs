@@ -15,7 +15,7 @@ use crate::sound_table::SoundTable;
 use super::reports::Reports;
 
 /// A virtual voice that may become real: its rank, key and sound.
-pub(crate) type Candidate = (Rank, VoiceKey, u32);
+pub(crate) type Promotable = (Rank, VoiceKey, u32);
 
 /// What one pass did.
 #[derive(Debug, Clone, Copy, Default)]
@@ -34,7 +34,7 @@ struct Pass<'a> {
     bank: &'a mut BankHandle,
     reports: &'a mut Reports,
     sounds: &'a mut SoundTable,
-    candidates: &'a mut Vec<Candidate>,
+    candidates: &'a mut Vec<Promotable>,
     /// Room left in the queue for voices going virtual.
     room: usize,
     listener: [f32; 3],
@@ -78,11 +78,11 @@ impl Voices {
 
     /// The candidates the last [`advance`](Self::advance) listed, taken out
     /// (give them back with [`restore_candidates`](Self::restore_candidates)).
-    pub(crate) fn take_candidates(&mut self) -> Vec<Candidate> {
+    pub(crate) fn take_candidates(&mut self) -> Vec<Promotable> {
         std::mem::take(&mut self.candidates)
     }
 
-    pub(crate) fn restore_candidates(&mut self, candidates: Vec<Candidate>) {
+    pub(crate) fn restore_candidates(&mut self, candidates: Vec<Promotable>) {
         self.candidates = candidates;
     }
 }
@@ -91,6 +91,8 @@ impl Pass<'_> {
     /// One voice; `true` if it ended (its record goes back to the pool).
     fn voice(&mut self, key: VoiceKey, record: &mut VoiceRecord) -> bool {
         let Some(sound) = self.sounds.entry(record.sound) else {
+            // A removed sound's records are released with it.
+            debug_assert!(false, "a live voice of a removed sound");
             return false;
         };
         let (timeline, floor) = (sound.timeline, sound.floor);
@@ -107,7 +109,7 @@ impl Pass<'_> {
                 }
                 let under_floor = record.rank.level < floor;
                 if under_floor && !record.paused && virtualizes {
-                    self.under_floor(key, record, slot, ticket);
+                    self.under_floor(key, record);
                 }
                 false
             }
@@ -148,25 +150,13 @@ impl Pass<'_> {
 
     /// A real virtualizing voice under its floor goes virtual, if the queue has
     /// room for its stop.
-    fn under_floor(&mut self, key: VoiceKey, record: &mut VoiceRecord, slot: u32, ticket: u32) {
+    fn under_floor(&mut self, key: VoiceKey, record: &mut VoiceRecord) {
         if self.room == 0 {
             self.done.deferred += 1;
             return;
         }
         self.room -= 1;
-        Voices::retire(
-            self.slots,
-            self.bank,
-            self.sounds,
-            key,
-            record,
-            Some(self.fade),
-        );
-        record.place = Place::Virtual(Playhead::Awaiting {
-            slot,
-            ticket,
-            elapsed: 0.0,
-        });
+        Voices::send_virtual(self.slots, self.bank, self.sounds, key, record, self.fade);
         self.done.virtualized += 1;
     }
 

@@ -118,6 +118,15 @@ impl VoiceRecord {
     }
 }
 
+/// The least audible of `voices` (a paused one first), if any.
+pub(crate) fn least_audible<'a, K>(
+    voices: impl Iterator<Item = (K, &'a VoiceRecord)>,
+) -> Option<K> {
+    voices
+        .min_by(|(_, a), (_, b)| compare(a.holding_rank(), b.holding_rank()))
+        .map(|(key, _)| key)
+}
+
 /// The voice pool's exhaustion policy: when every record is taken (the virtual
 /// voices are all in use), the least audible virtual voice gives its record up.
 /// Real voices are never chosen here: the voice cap is enforced before a record
@@ -126,10 +135,7 @@ pub(crate) struct DropLeastAudible;
 
 impl ExhaustionPolicy<VoiceRecord> for DropLeastAudible {
     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, VoiceRecord, K>) -> Option<K> {
-        live.iter()
-            .filter(|(_, v)| !v.is_real())
-            .min_by(|(_, a), (_, b)| compare(a.holding_rank(), b.holding_rank()))
-            .map(|(key, _)| key)
+        least_audible(live.iter().filter(|(_, v)| !v.is_real()))
     }
 }
 

@@ -23,7 +23,7 @@ struct Slot {
     /// The last ticket sent to it.
     ticket: u32,
     /// Its voice's sound, as the bank names it (`SoundId::bank_key`).
-    sound: u64,
+    sound_key: u64,
     holder: Holder,
 }
 
@@ -49,7 +49,7 @@ impl Slots {
     pub(crate) fn new(slots: usize, voice_cap: usize) -> Self {
         let slot = Slot {
             ticket: 0,
-            sound: 0,
+            sound_key: 0,
             holder: Holder::Free,
         };
         Self {
@@ -61,16 +61,17 @@ impl Slots {
     }
 
     /// A free slot, if any.
-    pub(crate) fn has_room(&self) -> bool {
+    pub(crate) fn has_free_slot(&self) -> bool {
         !self.free.is_empty()
     }
 
-    /// Takes a free slot for a real voice of `sound`, with the next ticket.
-    pub(crate) fn take(&mut self, sound: u64) -> Option<(u32, u32)> {
+    /// Takes a free slot for a real voice of the sound `sound_key`, with the
+    /// next ticket.
+    pub(crate) fn take(&mut self, sound_key: u64) -> Option<(u32, u32)> {
         let slot = self.free.pop()?;
         let entry = &mut self.slots[slot as usize];
         entry.ticket = entry.ticket.wrapping_add(1);
-        entry.sound = sound;
+        entry.sound_key = sound_key;
         entry.holder = Holder::Voice;
         Some((slot, entry.ticket))
     }
@@ -85,15 +86,16 @@ impl Slots {
         self.leaving
     }
 
-    /// Voices of `sound` on their way out that the mixer has not finished.
-    pub(crate) fn leaving_of(&self, sound: u64, shared: &Shared) -> usize {
+    /// Voices of the sound `sound_key` on their way out that the mixer has not
+    /// finished.
+    pub(crate) fn leaving_of(&self, sound_key: u64, shared: &Shared) -> usize {
         self.slots
             .iter()
             .enumerate()
             .filter(|(index, s)| {
                 let status = shared.status(*index as u32);
                 s.holder == Holder::Leaving
-                    && s.sound == sound
+                    && s.sound_key == sound_key
                     && !(status.ticket == s.ticket && status.phase == Phase::Done)
             })
             .count()
