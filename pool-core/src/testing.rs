@@ -87,7 +87,10 @@ use proptest::test_runner::{Config, RngSeed, TestError, TestRunner};
 
 use crate::{ExhaustionPolicy, Handle, Key, LiveObjects};
 
+mod check;
 mod model;
+mod replay;
+mod steps;
 
 /// What a rule about the victim sees: the live objects of the full pool, oldest
 /// first, and what the policy chose (`None`: it refused).
@@ -334,12 +337,12 @@ impl<T: 'static> PoolTest<T> {
     ) -> Result<(), Failure> {
         let mut steps = Vec::new();
         let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            model::run(self, policy, case, Some(&mut steps))
+            replay::run(self, policy, case, Some(&mut steps))
         }));
         let reason = match replayed {
             Ok(Ok(())) => return Ok(()),
             Ok(Err(reason)) => reason,
-            Err(payload) => format!("the kit panicked: {}", model::message(&*payload)),
+            Err(payload) => format!("the kit panicked: {}", replay::message(&*payload)),
         };
         Err(Failure {
             reason,
@@ -398,7 +401,7 @@ impl<T: 'static> PoolTest<T> {
         let mut runner = TestRunner::new(config);
         let strategy = case(self.max_objects.clone(), self.operations, self.panics);
         let result = runner.run(&strategy, |case| {
-            model::run(self, policy(), &case, None).map_err(TestCaseError::fail)
+            replay::run(self, policy(), &case, None).map_err(TestCaseError::fail)
         });
         match result {
             Ok(()) => Ok(()),
@@ -413,7 +416,7 @@ impl<T: 'static> PoolTest<T> {
                 // Replay the minimal case for its story.
                 let mut steps = Vec::new();
                 let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    model::run(self, policy(), &case, Some(&mut steps))
+                    replay::run(self, policy(), &case, Some(&mut steps))
                 }));
                 let reason = match replayed {
                     Ok(Err(reason)) => reason,
