@@ -658,7 +658,7 @@ fn handles_cross_threads_and_are_checked_on_the_owners_pool() {
     let worker = std::thread::spawn(move || {
         // The worker computes something for each object it is told about.
         for handle in from_owner {
-            let index = handle.data().as_ffi() as u32;
+            let index = handle.index() as u32;
             to_owner.send((handle, index * 10)).unwrap();
         }
     });

@@ -54,9 +54,8 @@ pub(super) fn lock(choice: &Mutex<Option<Choice>>) -> std::sync::MutexGuard<'_, 
 }
 
 /// The slot of a handle: what a pool that keeps no order iterates by.
-pub(super) fn slot(handle: Handle) -> u32 {
-    use slotmap::Key;
-    handle.data().as_ffi() as u32
+pub(super) fn slot(handle: Handle) -> usize {
+    handle.index()
 }
 
 pub(super) fn address<T>(object: Option<&T>) -> Option<usize> {
