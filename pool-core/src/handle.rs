@@ -8,9 +8,11 @@ slotmap::new_key_type! {
     /// generation, 8 bytes, `Copy`.
     ///
     /// A handle stays valid while its object is live, and becomes stale forever once
-    /// the object is released, recycled, cleared or reinitialized. Define a handle
-    /// type per pool with [`new_handle_type!`](crate::new_handle_type) so handles of
-    /// two pools cannot be mixed up.
+    /// the object is released, recycled, cleared or reinitialized. Another pool's
+    /// handle is refused by its generation, probabilistically (see
+    /// [`StaleHandle`](crate::StaleHandle)); define a handle type per pool with
+    /// [`new_handle_type!`](crate::new_handle_type) so handles of two pools cannot
+    /// be mixed up at all.
     ///
     /// ```
     /// use pool_core::{Handle, Pool};

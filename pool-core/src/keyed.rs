@@ -92,8 +92,8 @@ impl<K: Copy> KindHandle<K> {
     /// Pairs a kind with a handle from that kind's pool (obtained through
     /// [`KeyedPool::pool_mut`]), for code that acquires from the pool directly. Pair
     /// a handle only with the kind whose pool issued it: like a handle passed to the
-    /// wrong pool, a mismatched pair is only caught if no live object of the other
-    /// pool has the same index and generation.
+    /// wrong pool, a mismatched pair is refused by its generation, which each
+    /// kind's pool counts from its own salt (probabilistic: see [`StaleHandle`]).
     ///
     /// ```
     /// # use pool_core::{KeyedPool, KindHandle, Pool};

@@ -20,6 +20,7 @@ use core::marker::PhantomData;
 
 use slotmap::Key;
 
+use crate::generation::Salt;
 use crate::handle::Handle;
 use crate::lifecycle::Hooks;
 use crate::policy::{ExhaustionPolicy, Strict};
@@ -68,6 +69,8 @@ pub struct Pool<T, P = Strict, K = Handle> {
     /// Most recently made idle: handed out first, while it is warm in cache.
     idle_head: u32,
     vacant_head: u32,
+    /// Where this pool's generations start, so another pool's handles miss.
+    salt: Salt,
     live: usize,
     /// Live and idle objects; idle is `total - live`.
     total: usize,
@@ -101,6 +104,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             slots,
             idle_head: NIL,
             vacant_head: NIL,
+            salt: Salt::next(),
             live: 0,
             total: 0,
             live_destroyed: 0,

@@ -4,8 +4,8 @@ use std::sync::{Arc, Mutex};
 
 use pool_core::{
     AcquireError, AddKindError, ConfigError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool,
-    LiveObjects, MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest, StaleHandle,
-    Strict, new_handle_type,
+    KindHandle, LiveObjects, MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest,
+    StaleHandle, Strict, new_handle_type,
 };
 
 #[test]
@@ -547,11 +547,14 @@ fn ids_and_handles_of_another_keyed_pool_are_refused() {
     let in_a = a.acquire(spark_a);
     let in_b = b.acquire(smoke_b);
     assert_eq!(
-        in_a.handle(),
-        in_b.handle(),
-        "the same slot and generation in both"
+        in_a.handle().index(),
+        in_b.handle().index(),
+        "the same slot in both"
     );
+    assert_ne!(in_a.handle(), in_b.handle(), "each pool's own generations");
+    // Refused by the kind id, and by the handle itself under b's own kind.
     assert_eq!(b.get(in_a), None);
+    assert_eq!(b.get(KindHandle::new(smoke_b, in_a.handle())), None);
     assert_eq!(b.release(in_a), Err(StaleHandle));
     assert!(b.contains(in_b), "b's own object was not released");
     assert_eq!(a.get(in_a), Some(&1));

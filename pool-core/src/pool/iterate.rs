@@ -13,8 +13,8 @@ use crate::slot::{SENTINEL, next_live};
 
 impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// The live objects and their handles: oldest first, in O(live); by slot, in
-    /// O(slots), in a pool whose policy keeps no order ([`Strict`]'s case, see
-    /// [`ExhaustionPolicy::KEEPS_ORDER`]).
+    /// O(slots), in a pool whose policy keeps no order
+    /// ([`Strict`](crate::Strict)'s case, see [`ExhaustionPolicy::KEEPS_ORDER`]).
     ///
     /// ```
     /// use pool_core::Pool;

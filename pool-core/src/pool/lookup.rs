@@ -93,7 +93,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// collision, a bullet and its target. `None` if any handle is stale or
     /// foreign, or if a handle appears twice (two `&mut` to one object would be
     /// undefined behaviour, so it is refused, never a panic). O(N²) for the
-    /// check that the handles differ; no allocation.
+    /// check that the handles differ; no allocation. A foreign handle is
+    /// refused as [`StaleHandle`] says: certainly with a handle type per pool,
+    /// by its generation (probabilistic, far apart) between pools that share one.
     ///
     /// ```
     /// use pool_core::Pool;

@@ -11,7 +11,7 @@ use crate::slot::SENTINEL;
 impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// The live object acquired longest ago: the one [`RecycleOldest`](crate::RecycleOldest)
     /// would recycle next. O(1). `None` in a pool whose policy keeps no order
-    /// ([`ExhaustionPolicy::KEEPS_ORDER`], [`Strict`]'s case).
+    /// ([`ExhaustionPolicy::KEEPS_ORDER`], [`Strict`](crate::Strict)'s case).
     ///
     /// ```
     /// use pool_core::{Pool, RecycleOldest};

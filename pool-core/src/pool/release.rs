@@ -5,7 +5,6 @@ use slotmap::Key;
 
 use super::Pool;
 use crate::error::StaleHandle;
-use crate::generation;
 use crate::handle;
 use crate::policy::ExhaustionPolicy;
 use crate::slot::{SENTINEL, next_live};
@@ -43,7 +42,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         // Counted here, where the compiler keeps the fast path shortest; the
         // slow path counts only once its hook has returned.
         self.stats.releases += 1;
-        match generation::on_release(generation) {
+        match self.salt.on_release(generation) {
             Some(idle) if self.hooks.on_release.is_none() => {
                 // `deactivate` in one pass over the slots.
                 if P::KEEPS_ORDER {
@@ -57,13 +56,20 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
                 self.live -= 1;
             }
             // A hook to run, or a slot to retire.
-            _ => {
-                self.stats.releases -= 1;
-                self.deactivate(index);
-                self.stats.releases += 1;
-            }
+            _ => self.release_slow(index),
         }
         Ok(())
+    }
+
+    /// A release with a hook to run or a slot to retire, out of line: as a
+    /// branch of its own the compiler keeps the fast path's two checks (the
+    /// slot's last generation, a release hook) as two jumps, not flags combined.
+    #[cold]
+    #[inline(never)]
+    fn release_slow(&mut self, index: u32) {
+        self.stats.releases -= 1;
+        self.deactivate(index);
+        self.stats.releases += 1;
     }
 
     /// Gives a live object a new handle and makes it the newest: exactly a

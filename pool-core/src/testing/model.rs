@@ -11,7 +11,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::{Case, Harness, Pick, PoolTest, Seen, UserCode};
-use crate::{Handle, PoolStats};
+use crate::{Handle, Pool, PoolStats, RecycleOldest};
 
 /// Indices into the call counts: the factory and the acquire, release and
 /// destroy hooks.
@@ -54,6 +54,46 @@ pub(super) struct Model {
     pub(super) contents: bool,
     /// The first disagreement found while the model replays a step.
     pub(super) error: Option<String>,
+    /// Another pool of the same handle type, whose handles the pool must refuse.
+    pub(super) foreign: Foreign,
+}
+
+/// Another pool of the pool's handle type and size, so that its handles name
+/// the same slots: the source of [`Op::Foreign`](super::Op::Foreign)'s handles.
+pub(super) struct Foreign {
+    pool: Pool<(), RecycleOldest>,
+    /// Every handle it handed out, in order.
+    handed: Vec<Handle>,
+}
+
+impl Foreign {
+    fn new(max_objects: usize) -> Self {
+        let pool = Pool::builder(|| ())
+            .max_objects(max_objects.max(1))
+            .policy(RecycleOldest)
+            .build();
+        Self {
+            pool: pool.expect("a size of at least 1"),
+            handed: Vec::new(),
+        }
+    }
+
+    /// Hands out one more object (recycling its oldest when full, so its
+    /// handles go stale too) and returns the handle `pick` names among those it
+    /// ever handed out: a live one, or with `stale` a stale one.
+    pub(super) fn handle(&mut self, pick: Pick) -> Handle {
+        self.handed.push(self.pool.acquire());
+        let (live, stale): (Vec<Handle>, Vec<Handle>) = self
+            .handed
+            .iter()
+            .partition(|handle| self.pool.contains(**handle));
+        let from = if pick.stale && !stale.is_empty() {
+            stale
+        } else {
+            live
+        };
+        from[pick.index % from.len()]
+    }
 }
 
 impl Model {
@@ -80,6 +120,7 @@ impl Model {
             harness: harness.clone(),
             contents: test.show.is_some(),
             error: None,
+            foreign: Foreign::new(case.max_objects),
         }
     }
 

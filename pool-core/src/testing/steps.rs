@@ -41,6 +41,7 @@ pub(super) fn apply<T: 'static, P: ExhaustionPolicy<T>>(
         Op::Clear(include_live) => clear(pool, model, include_live, said),
         Op::TrimIdle(keep) => trim_idle(pool, model, keep, said),
         Op::PrewarmStep(budget) => prewarm_step(pool, model, budget, said),
+        Op::Foreign(pick) => foreign(pool, model, pick, said),
     }
 }
 
@@ -536,6 +537,50 @@ fn prewarm_step<T: 'static, P: ExhaustionPolicy<T>>(
         }
     }
     Ok(missing.is_none())
+}
+
+/// Another pool's handle, given to every call that takes a handle: each
+/// refuses it, and those that count a stale handle count it. No user code runs.
+fn foreign<T: 'static, P: ExhaustionPolicy<T>>(
+    pool: &mut Tested<T, P>,
+    model: &mut Model,
+    pick: Pick,
+    said: &mut String,
+) -> Result<bool, String> {
+    let handle = model.foreign.handle(pick);
+    *said = format!("another pool's handle to slot {}", handle.index());
+    let own = model.live.first().map(|(h, _)| *h);
+    let mut reached = Vec::new();
+    if pool.get(handle).is_some() || pool.contains(handle) {
+        reached.push("get or contains");
+    }
+    if attempt(|| pool.get_mut(handle).is_some())? != Some(false) {
+        reached.push("get_mut");
+    }
+    if attempt(|| pool.try_get_mut(handle).is_ok())? != Some(false) {
+        reached.push("try_get_mut");
+    }
+    let pair = own.map_or([handle, handle], |own| [own, handle]);
+    if attempt(|| pool.get_disjoint_mut(pair).is_some())? != Some(false) {
+        reached.push("get_disjoint_mut");
+    }
+    if attempt(|| pool.release(handle))? != Some(Err(StaleHandle)) {
+        reached.push("release");
+    }
+    if attempt(|| pool.renew(handle))? != Some(Err(StaleHandle)) {
+        reached.push("renew");
+    }
+    if pool.newer(handle).is_some() {
+        reached.push("newer");
+    }
+    if !reached.is_empty() {
+        return Err(format!(
+            "another pool's handle reached an object through {}",
+            reached.join(", ")
+        ));
+    }
+    model.stats.stale_handle_uses += 5;
+    Ok(false)
 }
 
 /// A write through the test's `mutate`, with the object's text before and after
