@@ -13,8 +13,9 @@ use crate::view::View;
 
 impl Effects {
     /// Sets what is on screen (`None`: everything, the default), and sorts every
-    /// live effect of the kinds that cull ([`EffectKind::offscreen`]) into on-
-    /// and off-screen now: off-screen ones are parked (their clocks stop, and
+    /// live effect of the kinds that cull
+    /// ([`EffectKind::offscreen`](crate::EffectKind::offscreen)) into on- and
+    /// off-screen now: off-screen ones are parked (their clocks stop, and
     /// updates do not touch them), parked ones back in view run again (caught
     /// up, for [`Offscreen::CatchUp`]). The draw list holds only effects in the
     /// view. An effect's place is decided when it spawns and at each

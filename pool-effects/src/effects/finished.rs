@@ -6,9 +6,10 @@ use pool_core::{AcquireError, KindId};
 use super::EffectHandle;
 use crate::effect::{Rgba, Vec2};
 
-/// A one-shot effect that ended during the last [`Effects::update`]: a queued
-/// message the game reads after the update, instead of a callback from inside it
-/// (which could not touch `Effects` while the update holds it).
+/// A one-shot effect that ended during the last
+/// [`Effects::update`](super::Effects::update): a queued message the game reads
+/// after the update, instead of a callback from inside it (which could not touch
+/// `Effects` while the update holds it).
 ///
 /// ```
 /// use pool_effects::{EffectKind, Effects};
@@ -38,11 +39,12 @@ pub struct Finished {
     pub scale: Vec2,
     /// Its tint.
     pub tint: Rgba,
-    /// What its kind's [follow-up](EffectKind::follow_up) did.
+    /// What its kind's [follow-up](crate::EffectKind::follow_up) did.
     pub follow_up: FollowUp,
 }
 
-/// What followed an effect that ended: see [`EffectKind::follow_up`].
+/// What followed an effect that ended: see
+/// [`EffectKind::follow_up`](crate::EffectKind::follow_up).
 ///
 /// ```
 /// use pool_effects::{EffectKind, Effects, FollowUp};

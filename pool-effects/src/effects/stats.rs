@@ -33,12 +33,15 @@ pub struct KindStats {
     /// Follow-ups refused (a full strict kind) or undefined (no kind of that name).
     pub follow_ups_refused: u64,
     /// Live effects off-screen and parked now: paused or catching up (their
-    /// clocks cost an update nothing), or about to end ([`Offscreen::End`]).
+    /// clocks cost an update nothing), or about to end
+    /// ([`Offscreen::End`](crate::Offscreen::End)).
     pub offscreen: usize,
-    /// Effects ended because they were off-screen ([`Offscreen::End`]).
+    /// Effects ended because they were off-screen
+    /// ([`Offscreen::End`](crate::Offscreen::End)).
     pub culled: u64,
     /// One-shots that ended while off-screen and catching up
-    /// ([`Offscreen::CatchUp`]); counted in `finished` too.
+    /// ([`Offscreen::CatchUp`](crate::Offscreen::CatchUp)); counted in
+    /// `finished` too.
     pub ended_offscreen: u64,
 }
 

@@ -10,7 +10,8 @@ use crate::error::KindScaleError;
 impl Effects {
     /// How fast every effect runs (1 by default; 0 pauses them all: a pause
     /// menu, a hit-stop; 0.25 is slow motion). It multiplies each kind's scale
-    /// ([`EffectKind::time_scale`]) and each effect's own. Kept to 1/65536.
+    /// ([`EffectKind::time_scale`](crate::EffectKind::time_scale)) and each
+    /// effect's own. Kept to 1/65536.
     ///
     /// # Errors
     /// [`TimeError`] for a NaN, infinite or negative scale; nothing changes.
@@ -41,8 +42,9 @@ impl Effects {
         clock::scale_to_f32(self.time_scale)
     }
 
-    /// Sets one kind's time scale (see [`EffectKind::time_scale`]): slow one
-    /// kind down, or pause it, while the rest play on.
+    /// Sets one kind's time scale (see
+    /// [`EffectKind::time_scale`](crate::EffectKind::time_scale)): slow one kind
+    /// down, or pause it, while the rest play on.
     ///
     /// # Errors
     /// [`KindScaleError::UnknownKind`] for an id this `Effects` did not issue,
