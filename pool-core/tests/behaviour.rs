@@ -207,6 +207,44 @@ fn a_policy_naming_a_non_live_victim_fails_without_recycling_anything() {
 }
 
 #[test]
+fn try_acquire_detailed_mut_lends_the_object_it_hands_out_and_names_the_one_recycled() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(2)
+        .policy(RecycleOldest)
+        .on_acquire(|n| *n += 100)
+        .on_release(|n| *n %= 100)
+        .build()
+        .unwrap();
+    let (a, object) = pool.try_acquire_detailed_mut().unwrap();
+    assert_eq!((a.recycled, *object), (None, 100), "after the acquire hook");
+    *object = 101;
+    let (b, object) = pool.try_acquire_detailed_mut().unwrap();
+    assert_eq!((b.recycled, *object), (None, 100), "a new object");
+    *object = 102;
+    // Full: the oldest (a) is reset by the release hook and lent again.
+    let (c, object) = pool.try_acquire_detailed_mut().unwrap();
+    assert_eq!(c.recycled, Some(a.handle));
+    assert_eq!(*object, 101, "a's object, through both hooks");
+    *object = 7;
+    assert_eq!(
+        pool.get(c.handle),
+        Some(&7),
+        "the object lent is the one handed out"
+    );
+    assert_eq!((pool.get(a.handle), pool.get(b.handle)), (None, Some(&102)));
+
+    let mut strict: Pool<u32> = Pool::new(0, 1, || 0).unwrap();
+    let only = strict.acquire();
+    assert_eq!(
+        strict
+            .try_acquire_detailed_mut()
+            .map(|(acquired, _)| acquired),
+        Err(AcquireError::Exhausted { max_objects: 1 })
+    );
+    assert!(strict.contains(only) && strict.stats().live == 1);
+}
+
+#[test]
 fn recycle_lowest_never_picks_an_incomparable_score() {
     let mut pool = Pool::builder(|| 1.0f32)
         .max_objects(3)

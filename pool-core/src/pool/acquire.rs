@@ -151,17 +151,59 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     #[inline]
     #[must_use = "a handle is the only way to release its object: dropping it leaks the object until `clear` or `reclaim`"]
     pub fn try_acquire_detailed(&mut self) -> Result<Acquired<K>, AcquireError> {
-        let (index, recycled) = match self.pop_idle() {
-            Some(index) => (index, None),
-            None => match self.make_room() {
-                Some(index) => (index, self.last_room.flatten()),
-                None => return Err(self.refusal()),
-            },
-        };
+        let (index, recycled) = self.room_detailed()?;
         Ok(Acquired {
             handle: self.activate(index),
             recycled,
         })
+    }
+
+    /// Like [`try_acquire_detailed`](Self::try_acquire_detailed), and also lends
+    /// the object, as [`try_acquire_mut`](Self::try_acquire_mut) does: set up
+    /// the new user's object at once, and learn whose it was if it was recycled.
+    ///
+    /// # Errors
+    /// The same as [`try_acquire`](Self::try_acquire).
+    ///
+    /// ```
+    /// use pool_core::{Pool, RecycleOldest};
+    ///
+    /// #[derive(Default)]
+    /// struct Voice { owner: u32 }
+    ///
+    /// let mut voices = Pool::builder(Voice::default).max_objects(1).policy(RecycleOldest).build()?;
+    /// let (first, voice) = voices.try_acquire_detailed_mut()?;
+    /// voice.owner = 7;
+    /// assert_eq!(first.recycled, None);
+    /// let (second, voice) = voices.try_acquire_detailed_mut()?;
+    /// assert_eq!(second.recycled, Some(first.handle), "the full pool recycled the first");
+    /// assert_eq!(voice.owner, 7, "no release hook: the object is as its last user left it");
+    /// voice.owner = 8;
+    /// assert_eq!(voices.get(second.handle).unwrap().owner, 8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    #[must_use = "a handle is the only way to release its object: dropping it leaks the object until `clear` or `reclaim`"]
+    pub fn try_acquire_detailed_mut(&mut self) -> Result<(Acquired<K>, &mut T), AcquireError> {
+        let (index, recycled) = self.room_detailed()?;
+        let handle = self.activate(index);
+        match self.slots[index as usize].value.as_mut() {
+            Some(object) => Ok((Acquired { handle, recycled }, object)),
+            // A live slot always holds its object.
+            None => Err(AcquireError::InvalidVictim),
+        }
+    }
+
+    /// The slot to hand out and the live object recycled for it, if any.
+    #[inline(always)]
+    fn room_detailed(&mut self) -> Result<(u32, Option<K>), AcquireError> {
+        match self.pop_idle() {
+            Some(index) => Ok((index, None)),
+            None => match self.make_room() {
+                Some(index) => Ok((index, self.last_room.flatten())),
+                None => Err(self.refusal()),
+            },
+        }
     }
 
     /// No idle object: create one below the cap, else let the policy pick a victim
