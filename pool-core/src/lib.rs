@@ -80,7 +80,8 @@
 //! and a release two, in the neighbours' slots. A [`Strict`] pool never asks for
 //! the oldest, so it keeps no list: its acquire and release are slotmap's work
 //! plus the pool's counters, and it iterates by slot, in O(slots), as slotmap
-//! does; `oldest`, `newest` and `newer` are `None` there.
+//! does; it has no `oldest`, `newest` or `newer`: they need [`KeepsOrder`], and
+//! asking a strict pool does not compile.
 //!
 //! # Handles and generations
 //! A [`Handle`] is a slot index and a generation, 8 bytes, `Copy`. Handles are
@@ -276,7 +277,7 @@ pub use handle::Handle;
 pub use iter::{Iter, IterMut};
 pub use keyed::{AddKindError, KeyedError, KeyedPool, KindHandle, KindId, MAX_KINDS};
 pub use policy::{
-    ExhaustionPolicy, LiveObjects, PolicyChoice, RecycleLowest, RecycleOldest, Strict,
+    ExhaustionPolicy, KeepsOrder, LiveObjects, PolicyChoice, RecycleLowest, RecycleOldest, Strict,
 };
 pub use pool::{Acquired, Pool};
 pub use stats::PoolStats;

@@ -244,6 +244,37 @@ fn try_acquire_detailed_mut_lends_the_object_it_hands_out_and_names_the_one_recy
     assert!(strict.contains(only) && strict.stats().live == 1);
 }
 
+/// Says it keeps no order, then asks its view for the oldest object.
+struct OldestOfNoOrder;
+
+impl ExhaustionPolicy<u32> for OldestOfNoOrder {
+    const KEEPS_ORDER: bool = false;
+
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, u32, K>) -> Option<K> {
+        live.oldest()
+    }
+}
+
+#[test]
+#[cfg(debug_assertions)]
+fn a_policy_that_keeps_no_order_and_asks_for_the_oldest_is_caught_in_debug_builds() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(1)
+        .policy(OldestOfNoOrder)
+        .build()
+        .unwrap();
+    let only = pool.acquire();
+    let asked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.try_acquire()));
+    let message = asked.unwrap_err();
+    let message = message.downcast_ref::<String>().map(String::as_str);
+    assert!(
+        message.is_some_and(|m| m.contains("KEEPS_ORDER is false")),
+        "{message:?}"
+    );
+    // A panicking policy changes nothing.
+    assert!(pool.contains(only) && pool.stats().recycles == 0);
+}
+
 #[test]
 fn recycle_lowest_never_picks_an_incomparable_score() {
     let mut pool = Pool::builder(|| 1.0f32)

@@ -1,49 +1,64 @@
 //! Acquisition order: the oldest and newest live objects, and the one after
-//! another, for a pool whose policy keeps that order.
+//! another, for a pool whose policy keeps that order ([`KeepsOrder`]). A pool
+//! whose policy keeps none has no such queries: they would not compile, where
+//! they once answered `None` with objects live.
 
 use slotmap::Key;
 
 use super::Pool;
 use crate::handle;
-use crate::policy::{ExhaustionPolicy, LiveObjects};
+use crate::policy::{ExhaustionPolicy, KeepsOrder, LiveObjects};
 use crate::slot::SENTINEL;
+
+/// What a policy that says it keeps order but sets `KEEPS_ORDER` to `false`
+/// is told when one of the queries below is compiled for it.
+const CONTRADICTION: &str = "the pool's policy implements KeepsOrder but its ExhaustionPolicy::KEEPS_ORDER is false: it keeps no acquisition order to query";
 
 impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// The live object acquired longest ago: the one [`RecycleOldest`](crate::RecycleOldest)
-    /// would recycle next. O(1). `None` in a pool whose policy keeps no order
-    /// ([`ExhaustionPolicy::KEEPS_ORDER`], [`Strict`](crate::Strict)'s case).
+    /// would recycle next. O(1). Only for a pool whose policy keeps acquisition
+    /// order ([`KeepsOrder`]): a [`Strict`](crate::Strict) pool keeps none, and
+    /// asking it does not compile.
     ///
     /// ```
     /// use pool_core::{Pool, RecycleOldest};
     ///
     /// let mut pool = Pool::builder(|| 0u32).max_objects(4).policy(RecycleOldest).build().unwrap();
     /// let first = pool.acquire();
-    /// pool.acquire();
+    /// let _second = pool.acquire();
     /// assert_eq!(pool.oldest(), Some(first));
     /// ```
-    pub fn oldest(&self) -> Option<K> {
-        self.live_objects().oldest()
+    pub fn oldest(&self) -> Option<K>
+    where
+        P: KeepsOrder,
+    {
+        const { assert!(P::KEEPS_ORDER, "{}", CONTRADICTION) };
+        self.first_in_order()
     }
 
-    /// The live object acquired most recently. O(1). `None` in a pool whose
-    /// policy keeps no order ([`ExhaustionPolicy::KEEPS_ORDER`]).
+    /// The live object acquired most recently. O(1). Only for a pool whose
+    /// policy keeps acquisition order ([`KeepsOrder`]).
     ///
     /// ```
     /// use pool_core::{Pool, RecycleOldest};
     ///
     /// let mut pool = Pool::builder(|| 0u32).max_objects(4).policy(RecycleOldest).build().unwrap();
-    /// pool.acquire();
+    /// let _first = pool.acquire();
     /// let last = pool.acquire();
     /// assert_eq!(pool.newest(), Some(last));
     /// ```
-    pub fn newest(&self) -> Option<K> {
-        self.live_objects().newest()
+    pub fn newest(&self) -> Option<K>
+    where
+        P: KeepsOrder,
+    {
+        const { assert!(P::KEEPS_ORDER, "{}", CONTRADICTION) };
+        self.last_in_order()
     }
 
     /// The live object acquired right after `handle`'s, or `None` if `handle` is the
     /// newest or stale. O(1). A cursor: walk from [`oldest`](Self::oldest) to merge
     /// the live objects of several pools in acquisition order without allocating.
-    /// `None` in a pool whose policy keeps no order ([`ExhaustionPolicy::KEEPS_ORDER`]).
+    /// Only for a pool whose policy keeps acquisition order ([`KeepsOrder`]).
     ///
     /// ```
     /// use pool_core::{Pool, RecycleOldest};
@@ -55,7 +70,28 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!(pool.newer(second), None);
     /// ```
     #[inline]
-    pub fn newer(&self, handle: K) -> Option<K> {
+    pub fn newer(&self, handle: K) -> Option<K>
+    where
+        P: KeepsOrder,
+    {
+        const { assert!(P::KEEPS_ORDER, "{}", CONTRADICTION) };
+        self.next_in_order(handle)
+    }
+
+    /// [`oldest`](Self::oldest) for any policy: `None` where the pool keeps no
+    /// order. For the testing kit, which checks every policy's pool.
+    pub(crate) fn first_in_order(&self) -> Option<K> {
+        self.live_objects().first_in_order()
+    }
+
+    /// [`newest`](Self::newest) for any policy, as `first_in_order`.
+    pub(crate) fn last_in_order(&self) -> Option<K> {
+        self.live_objects().last_in_order()
+    }
+
+    /// [`newer`](Self::newer) for any policy, as `first_in_order`.
+    #[inline]
+    pub(crate) fn next_in_order(&self, handle: K) -> Option<K> {
         if !P::KEEPS_ORDER {
             return None;
         }

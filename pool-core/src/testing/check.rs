@@ -85,11 +85,13 @@ fn order<T, P: ExhaustionPolicy<T>>(
     live: &[Handle],
 ) -> Result<(), String> {
     if P::KEEPS_ORDER {
-        if (pool.oldest(), pool.newest()) != (live.first().copied(), live.last().copied()) {
+        if (pool.first_in_order(), pool.last_in_order())
+            != (live.first().copied(), live.last().copied())
+        {
             return Err(String::from("oldest and newest are not the model's"));
         }
         for pair in live.windows(2) {
-            if pool.newer(pair[0]) != Some(pair[1]) {
+            if pool.next_in_order(pair[0]) != Some(pair[1]) {
                 return Err(format!(
                     "newer({}) is not {}",
                     model.name(pair[0]),
@@ -97,13 +99,13 @@ fn order<T, P: ExhaustionPolicy<T>>(
                 ));
             }
         }
-    } else if (pool.oldest(), pool.newest()) != (None, None) {
+    } else if (pool.first_in_order(), pool.last_in_order()) != (None, None) {
         return Err(String::from(
             "a pool that keeps no order named its oldest or newest",
         ));
     }
     if let Some(newest) = live.last()
-        && pool.newer(*newest).is_some()
+        && pool.next_in_order(*newest).is_some()
     {
         return Err(String::from("the newest live object has a newer one"));
     }
@@ -126,7 +128,7 @@ fn handles<T, P: ExhaustionPolicy<T>>(
         if !model.is_live(*handle)
             && (pool.contains(*handle)
                 || pool.get(*handle).is_some()
-                || pool.newer(*handle).is_some())
+                || pool.next_in_order(*handle).is_some())
         {
             return Err(format!(
                 "{} is stale but reaches an object",

@@ -570,7 +570,7 @@ fn foreign<T: 'static, P: ExhaustionPolicy<T>>(
     if attempt(|| pool.renew(handle))? != Some(Err(StaleHandle)) {
         reached.push("renew");
     }
-    if pool.newer(handle).is_some() {
+    if pool.next_in_order(handle).is_some() {
         reached.push("newer");
     }
     if !reached.is_empty() {
