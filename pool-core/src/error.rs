@@ -62,7 +62,7 @@ impl core::error::Error for ConfigError {}
 /// use pool_core::{AcquireError, Pool};
 ///
 /// let mut pool: Pool<u32> = Pool::new(1, 1, || 0).unwrap();
-/// pool.acquire();
+/// let _only = pool.acquire();
 /// assert_eq!(pool.try_acquire(), Err(AcquireError::Exhausted { max_objects: 1 }));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

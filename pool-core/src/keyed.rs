@@ -140,7 +140,7 @@ impl<K: Copy> KindHandle<K> {
 ///
 /// let mut pools: KeyedPool<u32> = KeyedPool::new();
 /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
-/// pools.acquire(a);
+/// let _only = pools.acquire(a);
 /// assert!(matches!(pools.try_acquire(a), Err(KeyedError::Acquire(_))));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -590,9 +590,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
     /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(4)).unwrap();
     /// let b = pools.add_kind("b", Pool::builder(|| 1).max_objects(4)).unwrap();
-    /// pools.acquire(a);
-    /// pools.acquire(b);
+    /// let (in_a, in_b) = (pools.acquire(a), pools.acquire(b));
     /// assert_eq!(pools.reclaim(|kind, _, _| kind == b), 1);
+    /// assert!(pools.contains(in_a) && !pools.contains(in_b));
     /// ```
     pub fn reclaim(&mut self, mut finished: impl FnMut(KindId, K, &mut T) -> bool) -> usize {
         let mut released = 0;

@@ -247,6 +247,9 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// A doc example that drops a handle teaches a leak: the examples must compile
+// without that warning.
+#![doc(test(attr(deny(unused_must_use))))]
 
 extern crate alloc;
 #[cfg(feature = "testing")]

@@ -30,8 +30,7 @@ use crate::slot::{SENTINEL, Slot};
 /// recycles the oldest:
 ///
 /// ```
-/// use pool_core::{ExhaustionPolicy, LiveObjects, Pool};
-/// use slotmap::Key;
+/// use pool_core::{ExhaustionPolicy, Key, LiveObjects, Pool};
 ///
 /// struct Enemy { priority: u8 }
 ///
@@ -65,7 +64,7 @@ pub trait ExhaustionPolicy<T> {
     ///
     /// let mut pool = Pool::builder(|| 0u8).max_objects(2).policy(RecycleOldest).build().unwrap();
     /// let oldest: Handle = pool.acquire();
-    /// pool.acquire();
+    /// let _newer = pool.acquire();
     /// // What the pool asks its policy when it is full:
     /// assert_eq!(pool.oldest(), Some(oldest));
     /// ```
@@ -173,8 +172,7 @@ const UNORDERED: &str = "LiveObjects::oldest or newest asked by a policy whose E
 /// [`ExhaustionPolicy::choose_victim`].
 ///
 /// ```
-/// use pool_core::{ExhaustionPolicy, LiveObjects, Pool};
-/// use slotmap::Key;
+/// use pool_core::{ExhaustionPolicy, Key, LiveObjects, Pool};
 ///
 /// struct Newest;
 /// impl<T> ExhaustionPolicy<T> for Newest {
@@ -186,8 +184,8 @@ const UNORDERED: &str = "LiveObjects::oldest or newest asked by a policy whose E
 /// let mut pool = Pool::builder(|| 0u32).max_objects(2).policy(Newest).build().unwrap();
 /// let first = pool.acquire();
 /// let second = pool.acquire();
-/// pool.acquire();
-/// assert!(pool.contains(first) && !pool.contains(second));
+/// let third = pool.acquire();
+/// assert!(pool.contains(first) && !pool.contains(second) && pool.contains(third));
 /// ```
 pub struct LiveObjects<'a, T, K> {
     slots: &'a [Slot<T>],
@@ -239,8 +237,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// [`Pool::oldest`]: crate::Pool::oldest
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Oldest;
     /// impl<T> ExhaustionPolicy<T> for Oldest {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -264,8 +261,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// acquisition order, as [`oldest`](Self::oldest) says.
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Newest;
     /// impl<T> ExhaustionPolicy<T> for Newest {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -306,8 +302,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// The number of live objects (the pool's `max_objects` when a policy is asked).
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct RefuseUnlessMany;
     /// impl<T> ExhaustionPolicy<T> for RefuseUnlessMany {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -329,8 +324,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// `true` when no object is live (never the case when a policy is asked).
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Careful;
     /// impl<T> ExhaustionPolicy<T> for Careful {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -349,8 +343,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// Every live object with its handle, oldest first. O(live).
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Loudest;
     /// impl ExhaustionPolicy<f32> for Loudest {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, f32, K>) -> Option<K> {
@@ -377,7 +370,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
 /// use pool_core::{AcquireError, Pool, Strict};
 ///
 /// let mut pool = Pool::builder(|| 0u32).max_objects(1).policy(Strict).build().unwrap();
-/// pool.acquire();
+/// let _only = pool.acquire();
 /// assert!(matches!(pool.try_acquire(), Err(AcquireError::Exhausted { .. })));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -435,8 +428,8 @@ impl<T> ExhaustionPolicy<T> for RecycleOldest {
 /// let loud = pool.acquire();
 /// let quiet = pool.acquire();
 /// pool.get_mut(quiet).unwrap().volume = 0.1;
-/// pool.acquire(); // recycles the quiet voice
-/// assert!(pool.contains(loud) && !pool.contains(quiet));
+/// let newcomer = pool.acquire(); // recycles the quiet voice
+/// assert!(pool.contains(loud) && !pool.contains(quiet) && pool.contains(newcomer));
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RecycleLowest<F>(pub F);
@@ -474,8 +467,8 @@ where
 ///     .build()
 ///     .unwrap();
 /// let first = pool.acquire();
-/// pool.acquire();
-/// assert!(!pool.contains(first));
+/// let second = pool.acquire();
+/// assert!(!pool.contains(first) && pool.contains(second));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum PolicyChoice {

@@ -125,7 +125,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// use pool_core::Pool;
     ///
     /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
-    /// pool.acquire();
+    /// let _handle = pool.acquire();
     /// assert_eq!(pool.stats().peak_live, 1);
     /// ```
     pub fn stats(&self) -> PoolStats {
@@ -146,7 +146,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     /// # use pool_core::Pool;
     /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
-    /// pool.acquire();
+    /// let _handle = pool.acquire();
     /// assert_eq!(pool.live_count(), 1);
     /// ```
     pub fn live_count(&self) -> usize {
@@ -159,7 +159,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     /// # use pool_core::Pool;
     /// let mut pool: Pool<u32> = Pool::new(0, 1, || 0).unwrap();
-    /// pool.acquire();
+    /// let _only = pool.acquire();
     /// assert!(pool.is_full());
     /// ```
     pub fn is_full(&self) -> bool {

@@ -66,10 +66,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// use pool_core::Pool;
     ///
     /// let mut pool: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
-    /// pool.acquire();
-    /// pool.acquire();
+    /// let (a, b) = (pool.acquire(), pool.acquire());
     /// pool.for_each_mut(|_, value| *value += 10);
-    /// assert!(pool.iter().all(|(_, value)| *value == 10));
+    /// assert_eq!((pool.get(a), pool.get(b)), (Some(&10), Some(&10)));
     /// ```
     pub fn for_each_mut(&mut self, mut f: impl FnMut(K, &mut T)) {
         let mut cursor = self.first_live();
