@@ -18,14 +18,19 @@ impl Effects {
     /// handle goes stale. O(1); no allocation once the pool has reached its size.
     ///
     /// # Errors
-    /// [`SpawnError::UnknownKind`], or [`SpawnError::PoolFull`] for a full strict kind.
+    /// [`SpawnError::BadPosition`] for a NaN or infinite coordinate,
+    /// [`SpawnError::UnknownKind`], or [`SpawnError::PoolFull`] for a full strict
+    /// kind; nothing changes then.
     ///
     /// ```
-    /// # use pool_effects::{EffectKind, Effects};
+    /// # use pool_effects::{EffectKind, Effects, SpawnError};
     /// let mut effects = Effects::new();
     /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
     /// let spark = effects.spawn(hit, [3.0, 4.0])?;
     /// assert_eq!(effects.get(spark).unwrap().position.x, 3.0);
+    /// let nowhere = effects.spawn(hit, [f32::NAN, 4.0]);
+    /// assert!(matches!(nowhere, Err(SpawnError::BadPosition(_))));
+    /// assert_eq!(effects.live_count(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline(always)]
@@ -65,6 +70,9 @@ impl Effects {
         at: Vec2,
         hold: u32,
     ) -> Result<(EffectHandle, EffectMut<'_>), SpawnError> {
+        if !(at.x.is_finite() && at.y.is_finite()) {
+            return Err(bad_position(at));
+        }
         let Some(pool) = self.pools.pool(kind) else {
             return Err(spawn_failed(kind, None));
         };
@@ -268,6 +276,13 @@ impl Effects {
 fn parks(entry: &KindEntry, view: Option<View>, at: Vec2) -> bool {
     entry.offscreen != Offscreen::Simulate
         && view.is_some_and(|view| !view.contains(at, entry.cull_radius))
+}
+
+/// The error of a spawn at a place that is not finite, out of line.
+#[cold]
+#[inline(never)]
+fn bad_position(at: Vec2) -> SpawnError {
+    SpawnError::BadPosition(at)
 }
 
 /// The error of a failed spawn, built out of line so the spawn path stays small.
