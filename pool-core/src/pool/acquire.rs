@@ -76,8 +76,16 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             };
         }
         // `activate` and the lookup in one pass over the slots: each index is
-        // checked against the slice's length once.
+        // checked against the slice's length once. The new object's slot
+        // first: once `index` is known to be below the length, so is the
+        // sentinel's 0, and the compiler checks neither again.
         let slots = self.slots.as_mut_slice();
+        // The handle from the new generation in a register: read back after
+        // the store, the generation became a byte-wide `or` in memory and a
+        // 4-byte load of it, which store forwarding cannot serve (seen in an
+        // effect spawn; `report --run effects_spawn 1024 30000000`, best of 5:
+        // 0.51 s before, 0.49 s after).
+        let generation = generation::on_acquire(slots[index as usize].generation);
         let tail = if P::KEEPS_ORDER {
             let tail = slots[SENTINEL as usize].prev;
             slots[tail as usize].next = index;
@@ -87,12 +95,6 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             NIL
         };
         let slot = &mut slots[index as usize];
-        // The handle from the new generation in a register: read back after
-        // the store, the generation became a byte-wide `or` in memory and a
-        // 4-byte load of it, which store forwarding cannot serve (seen in an
-        // effect spawn; `report --run effects_spawn 1024 30000000`, best of 5:
-        // 0.51 s before, 0.49 s after).
-        let generation = generation::on_acquire(slot.generation);
         let handle = handle::make(index, generation);
         slot.generation = generation;
         if P::KEEPS_ORDER {

@@ -183,11 +183,10 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     #[inline(always)]
     pub(super) fn pop_idle(&mut self) -> Option<u32> {
-        if self.idle_head == NIL {
-            return None;
-        }
         let index = self.idle_head;
-        self.idle_head = self.slots[index as usize].next;
+        // `NIL` is never a slot's index: one bounds check finds both an empty
+        // stack and the slot on top.
+        self.idle_head = self.slots.get(index as usize)?.next;
         Some(index)
     }
 

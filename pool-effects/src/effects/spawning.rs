@@ -9,7 +9,7 @@ use crate::clock;
 use crate::effect::{Effect, EffectMut, Look, Vec2};
 use crate::error::SpawnError;
 use crate::kind::Offscreen;
-use crate::lane::{NO_LANE, PARKED};
+use crate::lane::PARKED;
 use crate::view::View;
 
 impl Effects {
@@ -73,30 +73,51 @@ impl Effects {
         if !(at.x.is_finite() && at.y.is_finite()) {
             return Err(bad_position(at));
         }
-        let Some(pool) = self.pools.pool(kind) else {
-            return Err(spawn_failed(kind, None));
-        };
-        // The pool issued the kind: its entry exists.
-        let entry = &self.kinds[kind.index()];
-        if self.settles(entry, pool, at) {
+        self.spawn_as(kind, &Look::at(at), hold)
+    }
+
+    /// The spawn every entry point ends in, a follow-up's included: an effect
+    /// of `kind` that looks as `look` says, held back by `hold` microseconds.
+    /// Where nothing is culled (no view, nothing parked), one lookup of the
+    /// kind gives both its pool and its clocks, and no other clock moves;
+    /// otherwise the spawn may park the new effect or move a parked clock, out
+    /// of line.
+    #[inline(always)]
+    fn spawn_as(
+        &mut self,
+        kind: KindId,
+        look: &Look,
+        hold: u32,
+    ) -> Result<(EffectHandle, EffectMut<'_>), SpawnError> {
+        if self.culls(kind) {
+            // Out of line, and given only the place (where it may park): the
+            // look is applied here, so the fast path never stores it.
             let handle = self
-                .spawn_settled(kind, at, hold)
+                .spawn_culled(kind, look.position, hold)
                 .map_err(|error| spawn_failed(kind, Some(error)))?;
             let handle = EffectHandle(KindHandle::new(kind, handle));
             let effect = self.get_mut(handle).ok_or(SpawnError::UnknownKind(kind))?;
+            let order = effect.spawn_order();
+            effect.effect.start_as(look, order);
             return Ok((handle, effect));
         }
-        let Some(pool) = self.pools.pool_mut(kind) else {
+        let Self {
+            pools,
+            kinds,
+            next_spawn,
+            ..
+        } = self;
+        let (Some(pool), Some(entry)) = (pools.pool_mut(kind), kinds.get_mut(kind.index())) else {
             return Err(spawn_failed(kind, None));
         };
         let (handle, effect) = match pool.try_acquire_mut() {
             Ok(acquired) => acquired,
             Err(error) => return Err(spawn_failed(kind, Some(error))),
         };
-        effect.start(at, self.next_spawn);
-        self.next_spawn += 1;
-        let entry = &mut self.kinds[kind.index()];
-        // Not parked, and not recycling a parked effect: no other effect moves.
+        effect.start_as(look, *next_spawn);
+        *next_spawn += 1;
+        // Nothing parked: the recycled effect, if any, was running, and its
+        // clock is the one restarted.
         let (clock, _) = entry.lane.start(&mut effect.lane, handle, &entry.timing);
         if hold > 0 {
             clock.hold(hold);
@@ -107,33 +128,28 @@ impl Effects {
         ))
     }
 
-    /// Whether a spawn of `entry`'s kind at `at` takes the slow path: it is
-    /// parked as it starts (off-screen, in a kind that culls), or the pool is
-    /// full and would recycle its oldest effect, which is parked (its clock
-    /// leaves the parked ones, and another parked clock moves).
+    /// Whether a spawn of `kind` may park its effect or move a parked clock:
+    /// a view is set, or the kind has parked effects (one of which a full pool
+    /// may recycle).
     #[inline(always)]
-    fn settles(&self, entry: &KindEntry, pool: &Pool<Effect, PolicyChoice>, at: Vec2) -> bool {
-        if entry.lane.parked.is_empty() && self.view.is_none() {
-            return false;
-        }
-        parks(entry, self.view, at)
-            || (!entry.lane.parked.is_empty()
-                && pool.live_count() == pool.max_objects()
-                && pool
-                    .oldest()
-                    .and_then(|oldest| pool.get(oldest))
-                    .is_some_and(|victim| victim.lane != NO_LANE && victim.lane & PARKED != 0))
+    fn culls(&self, kind: KindId) -> bool {
+        self.view.is_some()
+            || self
+                .kinds
+                .get(kind.index())
+                .is_some_and(|entry| !entry.lane.parked.is_empty())
     }
 
-    /// The slow spawn: acquires, starts, fixes the clock that moved, and parks
-    /// the new effect if it starts off-screen. Lends nothing.
+    /// The spawn where effects are culled: acquires, starts, fixes the clock
+    /// that moved (a parked one a recycle took), and parks the new effect if
+    /// it starts off-screen. Lends nothing.
     #[inline(never)]
-    fn spawn_settled(&mut self, kind: KindId, at: Vec2, hold: u32) -> Result<Handle, AcquireError> {
+    fn spawn_culled(&mut self, kind: KindId, at: Vec2, hold: u32) -> Result<Handle, AcquireError> {
         let Some(pool) = self.pools.pool_mut(kind) else {
             return Err(AcquireError::Exhausted { max_objects: 0 });
         };
         let (handle, effect) = pool.try_acquire_mut()?;
-        effect.start(at, self.next_spawn);
+        effect.start_as(&Look::at(at), self.next_spawn);
         self.next_spawn += 1;
         let entry = &mut self.kinds[kind.index()];
         let mut lane = effect.lane;
@@ -225,48 +241,35 @@ impl Effects {
     /// assert!(effects.stop(burning).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn stop(&mut self, handle: EffectHandle) -> Result<(), StaleHandle> {
         let pool = self.pools.pool_mut(handle.kind()).ok_or(StaleHandle)?;
         let lane = pool.get(handle.0.handle()).ok_or(StaleHandle)?.lane;
+        // Right after the lookup, so that the release's own check of the
+        // handle is the lookup's, done once.
+        pool.release(handle.0.handle())?;
         let clocks = &mut self.kinds[handle.kind().index()].lane;
         if lane & PARKED == 0 {
             clocks.bury(lane);
         } else {
-            remove_clock(clocks, pool, lane);
+            stop_parked(clocks, pool, lane);
         }
-        pool.release(handle.0.handle())
+        Ok(())
     }
 
-    /// Starts the follow-up of kind `kind` where and as `look` says.
+    /// Starts the follow-up of kind `kind` where and as `look` says (its place
+    /// unchecked: it is where the effect it follows was).
     #[inline(always)]
     pub(super) fn spawn_follow_up(
         &mut self,
         kind: KindId,
         look: &Look,
     ) -> Result<Handle, AcquireError> {
-        let unknown = AcquireError::Exhausted { max_objects: 0 };
-        let pool = self.pools.pool(kind).ok_or(unknown)?;
-        let entry = &self.kinds[kind.index()];
-        if self.settles(entry, pool, look.position) {
-            let handle = self.spawn_settled(kind, look.position, 0)?;
-            if let Some(effect) = self
-                .pools
-                .pool_mut(kind)
-                .and_then(|pool| pool.get_mut(handle))
-            {
-                let order = effect.spawn_order();
-                effect.start_as(look, order);
-            }
-            return Ok(handle);
+        match self.spawn_as(kind, look, 0) {
+            Ok((handle, _)) => Ok(handle.0.handle()),
+            Err(SpawnError::PoolFull { error, .. }) => Err(error),
+            Err(_) => Err(AcquireError::Exhausted { max_objects: 0 }),
         }
-        let pool = self.pools.pool_mut(kind).ok_or(unknown)?;
-        let (handle, effect) = pool.try_acquire_mut()?;
-        effect.start_as(look, self.next_spawn);
-        self.next_spawn += 1;
-        let entry = &mut self.kinds[kind.index()];
-        entry.lane.start(&mut effect.lane, handle, &entry.timing);
-        Ok(handle)
     }
 }
 
@@ -276,6 +279,13 @@ impl Effects {
 fn parks(entry: &KindEntry, view: Option<View>, at: Vec2) -> bool {
     entry.offscreen != Offscreen::Simulate
         && view.is_some_and(|view| !view.contains(at, entry.cull_radius))
+}
+
+/// A parked effect's stop: its clock leaves the parked ones, out of line.
+#[cold]
+#[inline(never)]
+fn stop_parked(clocks: &mut crate::lane::Lane, pool: &mut Pool<Effect, PolicyChoice>, lane: u32) {
+    remove_clock(clocks, pool, lane);
 }
 
 /// The error of a spawn at a place that is not finite, out of line.
