@@ -432,12 +432,7 @@ mod tests {
     use super::*;
 
     fn timing(frames: u32, interval: u64, looping: bool) -> Timing {
-        Timing {
-            interval,
-            frames,
-            duration: interval * u64::from(frames),
-            looping,
-        }
+        Timing::new(interval, frames, looping)
     }
 
     #[test]

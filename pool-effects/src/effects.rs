@@ -57,8 +57,9 @@ struct KindEntry {
 /// None of these allocate once the pools have reached their size. See the
 /// [crate docs](crate) for a game loop.
 pub struct Effects {
-    pools: KeyedPool<Effect, PolicyChoice>,
-    kinds: Vec<KindEntry>,
+    /// Each kind's pool, and beside it what `Effects` keeps for the kind (its
+    /// clocks included): one lookup finds both.
+    pools: KeyedPool<Effect, PolicyChoice, Handle, KindEntry>,
     finished: Vec<Finished>,
     /// One kind's ended effects in an update, with their spawn order, sorted
     /// before they join `finished` (the clocks are in no particular order).
@@ -91,7 +92,6 @@ impl Effects {
     pub fn new() -> Self {
         Self {
             pools: KeyedPool::new(),
-            kinds: Vec::new(),
             finished: Vec::new(),
             ending: Vec::new(),
             ended: Vec::new(),
@@ -104,11 +104,7 @@ impl Effects {
 
     /// A kind's entry, if this `Effects` defined it (ids know their issuer).
     fn entry(&self, kind: KindId) -> Option<&KindEntry> {
-        if self.pools.contains_kind(kind) {
-            self.kinds.get(kind.index())
-        } else {
-            None
-        }
+        self.pools.with_data(kind).map(|(_, entry)| entry)
     }
 
     /// `true` while the effect of `handle` is live: spawned and not yet finished,
@@ -141,10 +137,9 @@ impl Effects {
     /// ```
     #[inline]
     pub fn get(&self, handle: EffectHandle) -> Option<EffectRef<'_>> {
-        let effect = self.pools.get(handle.0)?;
-        let clock = self.kinds[handle.kind().index()]
-            .lane
-            .get(effect.lane, handle.0.handle())?;
+        let (pool, entry) = self.pools.with_data(handle.kind())?;
+        let effect = pool.get(handle.0.handle())?;
+        let clock = entry.lane.get(effect.lane, handle.0.handle())?;
         Some(EffectRef { effect, clock })
     }
 
@@ -161,10 +156,9 @@ impl Effects {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, handle: EffectHandle) -> Option<EffectMut<'_>> {
-        let effect = self.pools.get_mut(handle.0)?;
-        let clock = self.kinds[handle.kind().index()]
-            .lane
-            .get_mut(effect.lane, handle.0.handle())?;
+        let (pool, entry) = self.pools.with_data_mut(handle.kind())?;
+        let effect = pool.get_mut(handle.0.handle())?;
+        let clock = entry.lane.get_mut(effect.lane, handle.0.handle())?;
         Some(EffectMut { effect, clock })
     }
 
@@ -175,7 +169,7 @@ impl Effects {
 
     /// The draw layer of a kind this `Effects` issued.
     pub(crate) fn layer_of(&self, kind: KindId) -> i32 {
-        self.kinds[kind.index()].definition.layer
+        self.entry(kind).map_or(0, |entry| entry.definition.layer)
     }
 
     /// The pool of a kind.
@@ -187,7 +181,7 @@ impl Effects {
     /// or outside the view (the draw list's reading).
     #[inline]
     pub(crate) fn frame_of(&self, kind: KindId, handle: Handle, effect: &Effect) -> Option<u32> {
-        let entry = &self.kinds[kind.index()];
+        let entry = self.entry(kind)?;
         if let Some(view) = self.view
             && !view.contains(effect.position, entry.cull_radius)
         {

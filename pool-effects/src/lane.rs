@@ -153,7 +153,7 @@ impl Lane {
             Some(owner) if owner.index() == handle.index() => {
                 *owner = handle;
                 let clock = &mut self.clocks[at];
-                *clock = Clock::new(timing);
+                *clock = timing.start;
                 return (clock, None);
             }
             _ => {}
@@ -169,7 +169,7 @@ impl Lane {
         }
         *lane = self.clocks.len() as u32;
         self.handles.push(handle);
-        self.clocks.push(Clock::new(timing));
+        self.clocks.push(timing.start);
         let last = self.clocks.len() - 1;
         (&mut self.clocks[last], moved)
     }
@@ -311,12 +311,7 @@ mod tests {
 
     #[test]
     fn a_parked_one_shot_is_due_at_the_first_moment_its_catch_up_reaches_its_end() {
-        let timing = Timing {
-            interval: 100,
-            frames: 3,
-            duration: 300,
-            looping: false,
-        };
+        let timing = Timing::new(100, 3, false);
         let end = (timing.duration + clock::START) as u32;
         for scale in [1, 3, 7_777, 32_768, 65_536, 98_304, 1 << 20] {
             for hold in [0, 1, 50] {

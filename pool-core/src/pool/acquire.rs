@@ -60,6 +60,26 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// ```
     #[inline(always)]
     pub fn try_acquire_mut(&mut self) -> Result<(K, &mut T), AcquireError> {
+        if self.hooks.on_acquire.is_some() {
+            return self.try_acquire_mut_hooked();
+        }
+        let index = self.idle_head;
+        // `NIL` is past every slot: one comparison finds both an empty idle
+        // stack and the slot on top, and the compiler knows `index` in bounds
+        // from here on.
+        if index as usize >= self.slots.len() {
+            let Some(index) = self.make_room() else {
+                return Err(self.refusal());
+            };
+            return self.activate_lend(index);
+        }
+        self.idle_head = self.slots[index as usize].next;
+        self.activate_lend(index)
+    }
+
+    /// `try_acquire_mut` with an acquire hook, out of line as the hook is.
+    #[inline(never)]
+    fn try_acquire_mut_hooked(&mut self) -> Result<(K, &mut T), AcquireError> {
         let index = match self.pop_idle() {
             Some(index) => index,
             None => match self.make_room() {
@@ -67,18 +87,21 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
                 None => return Err(self.refusal()),
             },
         };
-        if self.hooks.on_acquire.is_some() {
-            let handle = self.activate_hooked(index);
-            return match self.slots[index as usize].value.as_mut() {
-                Some(object) => Ok((handle, object)),
-                // A live slot always holds its object.
-                None => Err(AcquireError::InvalidVictim),
-            };
+        let handle = self.activate_hooked(index);
+        match self.slots[index as usize].value.as_mut() {
+            Some(object) => Ok((handle, object)),
+            // A live slot always holds its object.
+            None => Err(AcquireError::InvalidVictim),
         }
-        // `activate` and the lookup in one pass over the slots: each index is
-        // checked against the slice's length once. The new object's slot
-        // first: once `index` is known to be below the length, so is the
-        // sentinel's 0, and the compiler checks neither again.
+    }
+
+    /// Hands out the idle object in slot `index` (off the idle stack, no
+    /// acquire hook) and lends it: `activate` and the lookup in one pass over
+    /// the slots. The new object's slot is indexed first: once `index` is
+    /// known to be below the length, so is the sentinel's 0, and the compiler
+    /// checks only the tail's index again.
+    #[inline(always)]
+    fn activate_lend(&mut self, index: u32) -> Result<(K, &mut T), AcquireError> {
         let slots = self.slots.as_mut_slice();
         // The handle from the new generation in a register: read back after
         // the store, the generation became a byte-wide `or` in memory and a

@@ -39,35 +39,35 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             return Err(StaleHandle);
         };
         let (prev, next) = (slot.prev, slot.next);
-        // Counted here, where the compiler keeps the fast path shortest; the
-        // slow path counts only once its hook has returned.
-        self.stats.releases += 1;
-        match self.salt.on_release(generation) {
-            Some(idle) if self.hooks.on_release.is_none() => {
-                // `deactivate` in one pass over the slots.
-                if P::KEEPS_ORDER {
-                    slots[prev as usize].next = next;
-                    slots[next as usize].prev = prev;
-                }
-                let slot = &mut slots[index as usize];
-                slot.generation = idle;
-                slot.next = self.idle_head;
-                self.idle_head = index;
-                self.live -= 1;
-            }
-            // A hook to run, or a slot to retire.
-            _ => self.release_slow(index),
+        // A hook to run, or a slot to retire: each a jump of its own to the
+        // slow path, out of line, rather than flags combined.
+        if self.hooks.on_release.is_some() {
+            self.release_slow(index);
+            return Ok(());
         }
+        let Some(idle) = self.salt.on_release(generation) else {
+            self.release_slow(index);
+            return Ok(());
+        };
+        self.stats.releases += 1;
+        // `deactivate` in one pass over the slots.
+        if P::KEEPS_ORDER {
+            slots[prev as usize].next = next;
+            slots[next as usize].prev = prev;
+        }
+        let slot = &mut slots[index as usize];
+        slot.generation = idle;
+        slot.next = self.idle_head;
+        self.idle_head = index;
+        self.live -= 1;
         Ok(())
     }
 
-    /// A release with a hook to run or a slot to retire, out of line: as a
-    /// branch of its own the compiler keeps the fast path's two checks (the
-    /// slot's last generation, a release hook) as two jumps, not flags combined.
+    /// A release with a hook to run or a slot to retire, out of line. Counted
+    /// once the hook has returned.
     #[cold]
     #[inline(never)]
     fn release_slow(&mut self, index: u32) {
-        self.stats.releases -= 1;
         self.deactivate(index);
         self.stats.releases += 1;
     }

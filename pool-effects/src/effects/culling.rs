@@ -47,7 +47,7 @@ impl Effects {
     pub fn set_view(&mut self, view: impl Into<Option<View>>) -> Result<(), ViewError> {
         let view = view.into().map(View::validate).transpose()?;
         self.view = view;
-        for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
+        for (_, pool, entry) in self.pools.iter_with_data_mut() {
             if entry.offscreen != Offscreen::Simulate {
                 sort_into_view(entry, pool, view);
             }

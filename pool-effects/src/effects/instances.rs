@@ -16,7 +16,7 @@ impl Effects {
         if self.finished.capacity() < instances {
             self.finished.reserve(instances - self.finished.len());
         }
-        for ((_, pool), entry) in self.pools.iter().zip(&mut self.kinds) {
+        for (_, pool, entry) in self.pools.iter_with_data_mut() {
             let total = pool.stats().total;
             entry.lane.reserve(total);
             if self.ending.capacity() < total {
@@ -95,12 +95,12 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn destroy_kind(&mut self, kind: KindId) -> Result<(), SpawnError> {
-        let pool = self
+        let (pool, entry) = self
             .pools
-            .pool_mut(kind)
+            .with_data_mut(kind)
             .ok_or(SpawnError::UnknownKind(kind))?;
         pool.clear();
-        self.kinds[kind.index()].lane.clear();
+        entry.lane.clear();
         Ok(())
     }
 
@@ -138,7 +138,7 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn clear(&mut self) {
-        for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
+        for (_, pool, entry) in self.pools.iter_with_data_mut() {
             pool.clear();
             entry.lane.clear();
         }
@@ -158,7 +158,7 @@ impl Effects {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reinitialize(&mut self) {
-        for ((_, pool), entry) in self.pools.iter_mut().zip(&mut self.kinds) {
+        for (_, pool, entry) in self.pools.iter_with_data_mut() {
             entry.reinitialized += pool.live_count() as u64;
             pool.reinitialize();
             entry.lane.clear();

@@ -67,28 +67,13 @@ impl Effects {
             .initial(kind.initial)
             .max_objects(kind.max_objects)
             .policy(kind.policy);
-        let added = if prewarm {
-            self.pools.add_kind(&kind.name, builder)
-        } else {
-            self.pools.add_kind_lazy(&kind.name, builder)
-        };
-        let id = added.map_err(|error| registry_error(&kind.name, error))?;
-        // Resolve chains both ways: this kind's follow-up, and the kinds whose
-        // follow-up is this kind.
-        let follow_up = kind
-            .follow_up
-            .as_deref()
-            .and_then(|name| self.pools.kind(name));
-        for entry in &mut self.kinds {
-            if entry.definition.follow_up.as_deref() == Some(kind.name.as_str()) {
-                entry.follow_up = Some(id);
-            }
-        }
-        self.kinds.push(KindEntry {
+        let name = kind.name.clone();
+        let entry = KindEntry {
             timing,
             finished: 0,
             reinitialized: 0,
-            follow_up,
+            // Resolved below, once the kind is added (it may follow itself).
+            follow_up: None,
             time_scale,
             follow_ups: 0,
             follow_ups_refused: 0,
@@ -98,12 +83,39 @@ impl Effects {
             offscreen: kind.offscreen,
             cull_radius: kind.cull_radius,
             definition: kind,
-        });
+        };
+        let added = if prewarm {
+            self.pools.add_kind_with(&name, builder, entry)
+        } else {
+            self.pools.add_kind_lazy_with(&name, builder, entry)
+        };
+        let id = added.map_err(|error| registry_error(&name, error))?;
+        // Resolve chains both ways: the kinds whose follow-up is this kind
+        // (this one included), and this kind's follow-up.
+        let mut follows = None;
+        for (kind, _, entry) in self.pools.iter_with_data_mut() {
+            if entry.definition.follow_up.as_deref() == Some(name.as_str()) {
+                entry.follow_up = Some(id);
+            }
+            if kind == id {
+                follows = entry.definition.follow_up.clone();
+            }
+        }
+        let follow_up = follows.and_then(|next| self.pools.kind(&next));
+        if let Some((_, entry)) = self.pools.with_data_mut(id) {
+            entry.follow_up = follow_up;
+        }
         self.reserve_for_instances();
         self.draw_order.push(id);
-        let kinds = &self.kinds;
-        self.draw_order
-            .sort_by_key(|kind| (kinds[kind.index()].definition.layer, kind.index()));
+        let pools = &self.pools;
+        self.draw_order.sort_by_key(|kind| {
+            (
+                pools
+                    .with_data(*kind)
+                    .map_or(0, |(_, e)| e.definition.layer),
+                kind.index(),
+            )
+        });
         Ok(id)
     }
 
@@ -177,19 +189,21 @@ fn validate(kind: &EffectKind) -> Result<Timing, AddKindError> {
             });
         }
     };
-    let duration = interval
+    // The whole animation, with the clock's `START`, fits a clock's `u32`.
+    let fits = interval
         .checked_mul(u64::from(kind.frame_count))
-        .filter(|duration| *duration <= u64::from(u32::MAX) - clock::START)
-        .ok_or_else(|| AddKindError::BadInterval {
+        .is_some_and(|duration| duration <= u64::from(u32::MAX) - clock::START);
+    if !fits {
+        return Err(AddKindError::BadInterval {
             name: kind.name.clone(),
             interval: kind.frame_interval,
-        })?;
-    Ok(Timing {
+        });
+    }
+    Ok(Timing::new(
         interval,
-        frames: kind.frame_count,
-        duration,
-        looping: kind.playback == Playback::Loop,
-    })
+        kind.frame_count,
+        kind.playback == Playback::Loop,
+    ))
 }
 /// The effects' own error for what the kinds' registry refused.
 fn registry_error(name: &str, error: PoolAddKindError) -> AddKindError {

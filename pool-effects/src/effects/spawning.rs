@@ -102,12 +102,9 @@ impl Effects {
             return Ok((handle, effect));
         }
         let Self {
-            pools,
-            kinds,
-            next_spawn,
-            ..
+            pools, next_spawn, ..
         } = self;
-        let (Some(pool), Some(entry)) = (pools.pool_mut(kind), kinds.get_mut(kind.index())) else {
+        let Some((pool, entry)) = pools.with_data_mut(kind) else {
             return Err(spawn_failed(kind, None));
         };
         let (handle, effect) = match pool.try_acquire_mut() {
@@ -135,9 +132,9 @@ impl Effects {
     fn culls(&self, kind: KindId) -> bool {
         self.view.is_some()
             || self
-                .kinds
-                .get(kind.index())
-                .is_some_and(|entry| !entry.lane.parked.is_empty())
+                .pools
+                .with_data(kind)
+                .is_some_and(|(_, entry)| !entry.lane.parked.is_empty())
     }
 
     /// The spawn where effects are culled: acquires, starts, fixes the clock
@@ -145,13 +142,12 @@ impl Effects {
     /// it starts off-screen. Lends nothing.
     #[inline(never)]
     fn spawn_culled(&mut self, kind: KindId, at: Vec2, hold: u32) -> Result<Handle, AcquireError> {
-        let Some(pool) = self.pools.pool_mut(kind) else {
+        let Some((pool, entry)) = self.pools.with_data_mut(kind) else {
             return Err(AcquireError::Exhausted { max_objects: 0 });
         };
         let (handle, effect) = pool.try_acquire_mut()?;
         effect.start_as(&Look::at(at), self.next_spawn);
         self.next_spawn += 1;
-        let entry = &mut self.kinds[kind.index()];
         let mut lane = effect.lane;
         let (clock, moved) = entry.lane.start(&mut lane, handle, &entry.timing);
         clock.hold(hold);
@@ -243,12 +239,12 @@ impl Effects {
     /// ```
     #[inline(always)]
     pub fn stop(&mut self, handle: EffectHandle) -> Result<(), StaleHandle> {
-        let pool = self.pools.pool_mut(handle.kind()).ok_or(StaleHandle)?;
+        let (pool, entry) = self.pools.with_data_mut(handle.kind()).ok_or(StaleHandle)?;
         let lane = pool.get(handle.0.handle()).ok_or(StaleHandle)?.lane;
         // Right after the lookup, so that the release's own check of the
         // handle is the lookup's, done once.
         pool.release(handle.0.handle())?;
-        let clocks = &mut self.kinds[handle.kind().index()].lane;
+        let clocks = &mut entry.lane;
         if lane & PARKED == 0 {
             clocks.bury(lane);
         } else {

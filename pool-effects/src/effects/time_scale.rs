@@ -65,10 +65,9 @@ impl Effects {
     /// ```
     pub fn set_kind_time_scale(&mut self, kind: KindId, scale: f32) -> Result<(), KindScaleError> {
         let fixed = clock::fixed_scale(scale).map_err(KindScaleError::Time)?;
-        if !self.pools.contains_kind(kind) {
+        let Some((_, entry)) = self.pools.with_data_mut(kind) else {
             return Err(KindScaleError::UnknownKind(kind));
-        }
-        let entry = &mut self.kinds[kind.index()];
+        };
         entry.time_scale = fixed;
         entry.definition.time_scale = scale;
         Ok(())

@@ -40,13 +40,12 @@ impl Effects {
         self.reserve_for_instances();
         let Self {
             pools,
-            kinds,
             finished,
             ending,
             ended,
             ..
         } = self;
-        for ((kind, pool), entry) in pools.iter_mut().zip(kinds.iter_mut()) {
+        for (kind, pool, entry) in pools.iter_with_data_mut() {
             let timing = entry.timing;
             // The global and the kind's scale, once per kind; each effect's own
             // scale applies in `advance`. Each scaling floors to the microsecond.
@@ -109,7 +108,7 @@ impl Effects {
             if done.follow_up == FollowUp::None {
                 continue;
             }
-            let from = done.kind.index();
+            let from = done.kind;
             let look = Look {
                 position: done.position,
                 rotation: done.rotation,
@@ -117,7 +116,7 @@ impl Effects {
                 tint: done.tint,
                 tag: done.tag,
             };
-            let follow_up = match self.kinds[from].follow_up {
+            let follow_up = match self.entry(from).and_then(|entry| entry.follow_up) {
                 None => FollowUp::Undefined,
                 Some(next) => match self.spawn_follow_up(next, &look) {
                     Ok(handle) => FollowUp::Spawned(EffectHandle(KindHandle::new(next, handle))),
@@ -125,11 +124,12 @@ impl Effects {
                 },
             };
             self.finished[at].follow_up = follow_up;
-            let entry = &mut self.kinds[from];
-            if matches!(follow_up, FollowUp::Spawned(_)) {
-                entry.follow_ups += 1;
-            } else {
-                entry.follow_ups_refused += 1;
+            if let Some((_, entry)) = self.pools.with_data_mut(from) {
+                if matches!(follow_up, FollowUp::Spawned(_)) {
+                    entry.follow_ups += 1;
+                } else {
+                    entry.follow_ups_refused += 1;
+                }
             }
         }
     }
