@@ -193,13 +193,7 @@ fn release<T: 'static, P: ExhaustionPolicy<T>>(
                 }
             }
         }
-        None => {
-            *said = format!("release {} (stale)", model.name(handle));
-            if result != Some(Err(StaleHandle)) {
-                return Err(String::from("a stale handle was accepted"));
-            }
-            model.stats.stale_handle_uses += 1;
-        }
+        None => refused_stale(model, "release", handle, result.map(|r| r.err()), said)?,
     }
     Ok(result.is_none())
 }
@@ -232,15 +226,26 @@ fn renew<T: 'static, P: ExhaustionPolicy<T>>(
                 }
             }
         }
-        None => {
-            *said = format!("renew {} (stale)", model.name(handle));
-            if result != Some(Err(StaleHandle)) {
-                return Err(String::from("a stale handle was accepted"));
-            }
-            model.stats.stale_handle_uses += 1;
-        }
+        None => refused_stale(model, "renew", handle, result.map(|r| r.err()), said)?,
     }
     Ok(result.is_none())
+}
+
+/// `call` was given a stale `handle` and answered `refusal` (`None`: it
+/// panicked): it must have refused it as stale, counted.
+fn refused_stale(
+    model: &mut Model,
+    call: &str,
+    handle: Handle,
+    refusal: Option<Option<StaleHandle>>,
+    said: &mut String,
+) -> Result<(), String> {
+    *said = format!("{call} {} (stale)", model.name(handle));
+    if refusal != Some(Some(StaleHandle)) {
+        return Err(String::from("a stale handle was accepted"));
+    }
+    model.stats.stale_handle_uses += 1;
+    Ok(())
 }
 
 /// `get` and `contains`.
