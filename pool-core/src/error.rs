@@ -62,7 +62,7 @@ impl core::error::Error for ConfigError {}
 /// use pool_core::{AcquireError, Pool};
 ///
 /// let mut pool: Pool<u32> = Pool::new(1, 1, || 0).unwrap();
-/// pool.acquire();
+/// let _only = pool.acquire();
 /// assert_eq!(pool.try_acquire(), Err(AcquireError::Exhausted { max_objects: 1 }));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +96,18 @@ impl fmt::Display for AcquireError {
 impl core::error::Error for AcquireError {}
 
 /// A handle whose object is no longer live: released, recycled, cleared, or
-/// reinitialized (or a handle from another pool).
+/// reinitialized; or a handle of another pool.
+///
+/// A stale handle of this pool is always refused. Another pool's handle is
+/// refused at compile time when each pool has its own handle type
+/// ([`new_handle_type!`](crate::new_handle_type)); between pools that share a
+/// handle type it is refused by its generation, which is probabilistic: each
+/// pool counts generations from its own salt, so the same slot of two pools is
+/// at generations far apart. Of any 1,000 pools made one after another, a
+/// handle of one can name a live object of another only once that slot has
+/// been handed out over 1.5 million times more in one pool than in the other;
+/// between any two pools, a foreign handle matches by chance about once in
+/// 2^31 (see the crate docs, "Handles and generations").
 ///
 /// ```
 /// use pool_core::{Pool, StaleHandle};
@@ -105,13 +116,20 @@ impl core::error::Error for AcquireError {}
 /// let handle = pool.acquire();
 /// pool.release(handle).unwrap();
 /// assert_eq!(pool.release(handle), Err(StaleHandle));
+///
+/// let mut other: Pool<u32> = Pool::new(0, 4, || 0).unwrap();
+/// let foreign = other.acquire();
+/// let _mine = pool.acquire(); // the same slot as `foreign`
+/// assert_eq!(pool.release(foreign), Err(StaleHandle));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StaleHandle;
 
 impl fmt::Display for StaleHandle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("stale handle: its object was released, recycled, cleared or reinitialized")
+        f.write_str(
+            "stale handle: its object was released, recycled, cleared or reinitialized, or it is another pool's",
+        )
     }
 }
 

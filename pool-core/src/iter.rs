@@ -16,8 +16,7 @@ use crate::slot::{SENTINEL, Slot, next_live};
 /// use pool_core::Pool;
 ///
 /// let mut pool: Pool<u32> = Pool::new(0, 4, || 1).unwrap();
-/// pool.acquire();
-/// pool.acquire();
+/// let _handles = (pool.acquire(), pool.acquire());
 /// let iter = pool.iter_mut();
 /// assert_eq!(iter.len(), 2);
 /// assert_eq!(iter.map(|(_, value)| *value).sum::<u32>(), 2);

@@ -92,8 +92,8 @@ impl<K: Copy> KindHandle<K> {
     /// Pairs a kind with a handle from that kind's pool (obtained through
     /// [`KeyedPool::pool_mut`]), for code that acquires from the pool directly. Pair
     /// a handle only with the kind whose pool issued it: like a handle passed to the
-    /// wrong pool, a mismatched pair is only caught if no live object of the other
-    /// pool has the same index and generation.
+    /// wrong pool, a mismatched pair is refused by its generation, which each
+    /// kind's pool counts from its own salt (probabilistic: see [`StaleHandle`]).
     ///
     /// ```
     /// # use pool_core::{KeyedPool, KindHandle, Pool};
@@ -140,7 +140,7 @@ impl<K: Copy> KindHandle<K> {
 ///
 /// let mut pools: KeyedPool<u32> = KeyedPool::new();
 /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(1)).unwrap();
-/// pools.acquire(a);
+/// let _only = pools.acquire(a);
 /// assert!(matches!(pools.try_acquire(a), Err(KeyedError::Acquire(_))));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,6 +213,9 @@ impl core::error::Error for AddKindError {}
 ///
 /// All kinds share the object type `T` and the policy type `P`; the default
 /// [`PolicyChoice`] lets each kind pick strict or recycle-oldest at run time.
+/// Beside each kind's pool the registry keeps a `D` of your own (default `()`):
+/// the state a layer over the pools needs with the pool, found by the same
+/// lookup (see [`add_kind_with`](Self::add_kind_with)).
 ///
 /// ```
 /// use pool_core::{KeyedPool, Pool, PolicyChoice};
@@ -232,18 +235,19 @@ impl core::error::Error for AddKindError {}
 /// assert!(effects.contains(boom));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct KeyedPool<T, P = PolicyChoice, K = Handle> {
-    pools: Vec<Pool<T, P, K>>,
+pub struct KeyedPool<T, P = PolicyChoice, K = Handle, D = ()> {
+    /// Each kind's pool and data, by the kind's index.
+    entries: Vec<(Pool<T, P, K>, D)>,
     names: Vec<String>,
     ids: BTreeMap<String, KindId>,
     /// The tag in every `KindId` this registry issues.
     owner: u16,
 }
 
-impl<T, P, K> Default for KeyedPool<T, P, K> {
+impl<T, P, K, D> Default for KeyedPool<T, P, K, D> {
     fn default() -> Self {
         Self {
-            pools: Vec::new(),
+            entries: Vec::new(),
             names: Vec::new(),
             ids: BTreeMap::new(),
             owner: next_owner(),
@@ -251,7 +255,7 @@ impl<T, P, K> Default for KeyedPool<T, P, K> {
     }
 }
 
-impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
+impl<T, P: ExhaustionPolicy<T>, K: Key, D> KeyedPool<T, P, K, D> {
     /// An empty registry.
     ///
     /// ```
@@ -283,8 +287,39 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         &mut self,
         name: &str,
         pool: crate::PoolBuilder<T, Q, K>,
+    ) -> Result<KindId, AddKindError>
+    where
+        D: Default,
+    {
+        self.insert(name, pool, D::default(), true)
+    }
+
+    /// Like [`add_kind`](Self::add_kind), with `data` kept beside the kind's
+    /// pool: [`with_data_mut`](Self::with_data_mut) then finds both at once, as
+    /// an effect registry finds a kind's pool and its clocks in one lookup.
+    ///
+    /// # Errors
+    /// The same as [`add_kind`](Self::add_kind); `data` is dropped then.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool, PolicyChoice, Handle};
+    /// // Each kind of sound keeps its volume beside its pool of voices.
+    /// let mut sounds: KeyedPool<u32, PolicyChoice, Handle, f32> = KeyedPool::new();
+    /// let shot = sounds.add_kind_with("shot", Pool::builder(|| 0).max_objects(4), 0.5)?;
+    /// let (voices, volume) = sounds.with_data_mut(shot).unwrap();
+    /// let voice = voices.acquire();
+    /// *volume *= 2.0;
+    /// assert!(voices.contains(voice));
+    /// assert_eq!(sounds.with_data(shot).map(|(_, volume)| *volume), Some(1.0));
+    /// # Ok::<(), pool_core::AddKindError>(())
+    /// ```
+    pub fn add_kind_with<Q: Into<P>>(
+        &mut self,
+        name: &str,
+        pool: crate::PoolBuilder<T, Q, K>,
+        data: D,
     ) -> Result<KindId, AddKindError> {
-        self.insert(name, pool, true)
+        self.insert(name, pool, data, true)
     }
 
     /// Like [`add_kind`](Self::add_kind) but creates no object yet: prewarm later
@@ -304,31 +339,58 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
         &mut self,
         name: &str,
         pool: crate::PoolBuilder<T, Q, K>,
+    ) -> Result<KindId, AddKindError>
+    where
+        D: Default,
+    {
+        self.insert(name, pool, D::default(), false)
+    }
+
+    /// Like [`add_kind_with`](Self::add_kind_with) but creates no object yet,
+    /// as [`add_kind_lazy`](Self::add_kind_lazy).
+    ///
+    /// # Errors
+    /// The same as [`add_kind`](Self::add_kind); `data` is dropped then.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool, PolicyChoice, Handle};
+    /// let mut sounds: KeyedPool<u32, PolicyChoice, Handle, &str> = KeyedPool::new();
+    /// let shot = sounds.add_kind_lazy_with("shot", Pool::builder(|| 0).initial(8).max_objects(8), "shot.wav")?;
+    /// let (voices, file) = sounds.with_data(shot).unwrap();
+    /// assert_eq!((voices.stats().total, *file), (0, "shot.wav"));
+    /// # Ok::<(), pool_core::AddKindError>(())
+    /// ```
+    pub fn add_kind_lazy_with<Q: Into<P>>(
+        &mut self,
+        name: &str,
+        pool: crate::PoolBuilder<T, Q, K>,
+        data: D,
     ) -> Result<KindId, AddKindError> {
-        self.insert(name, pool, false)
+        self.insert(name, pool, data, false)
     }
 
     fn insert<Q: Into<P>>(
         &mut self,
         name: &str,
         pool: crate::PoolBuilder<T, Q, K>,
+        data: D,
         prewarm: bool,
     ) -> Result<KindId, AddKindError> {
         let pool = pool.convert_policy::<P>();
         if self.ids.contains_key(name) {
             return Err(AddKindError::DuplicateName(name.to_string()));
         }
-        if self.pools.len() >= MAX_KINDS {
+        if self.entries.len() >= MAX_KINDS {
             return Err(AddKindError::TooManyKinds);
         }
-        let id = KindId::new(self.owner, self.pools.len());
+        let id = KindId::new(self.owner, self.entries.len());
         let pool = if prewarm {
             pool.build()
         } else {
             pool.build_lazy()
         }
         .map_err(AddKindError::Config)?;
-        self.pools.push(pool);
+        self.entries.push((pool, data));
         self.names.push(name.to_string());
         self.ids.insert(name.to_string(), id);
         Ok(id)
@@ -378,7 +440,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// ```
     pub fn contains_kind(&self, kind: KindId) -> bool {
         self.slot(kind)
-            .is_some_and(|index| index < self.pools.len())
+            .is_some_and(|index| index < self.entries.len())
     }
 
     /// The number of added kinds.
@@ -390,7 +452,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.len(), 1);
     /// ```
     pub fn len(&self) -> usize {
-        self.pools.len()
+        self.entries.len()
     }
 
     /// `true` when no kind is added.
@@ -400,7 +462,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert!(KeyedPool::<u32>::new().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.pools.is_empty()
+        self.entries.is_empty()
     }
 
     /// Every kind's id in registration order.
@@ -412,9 +474,9 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// let b = pools.add_kind("b", Pool::builder(|| 0).max_objects(1)).unwrap();
     /// assert!(pools.kinds().eq([a, b]));
     /// ```
-    pub fn kinds(&self) -> impl ExactSizeIterator<Item = KindId> + use<T, P, K> {
+    pub fn kinds(&self) -> impl ExactSizeIterator<Item = KindId> + use<T, P, K, D> {
         let owner = self.owner;
-        (0..self.pools.len()).map(move |index| KindId::new(owner, index))
+        (0..self.entries.len()).map(move |index| KindId::new(owner, index))
     }
 
     /// The pool of one kind: its stats, iteration, reinitialize, clear (destroying a
@@ -427,7 +489,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.pool(a).unwrap().stats().idle, 3);
     /// ```
     pub fn pool(&self, kind: KindId) -> Option<&Pool<T, P, K>> {
-        self.pools.get(self.slot(kind)?)
+        self.with_data(kind).map(|(pool, _)| pool)
     }
 
     /// The pool of one kind, mutably.
@@ -440,8 +502,45 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.pool(a).unwrap().stats().total, 0);
     /// ```
     pub fn pool_mut(&mut self, kind: KindId) -> Option<&mut Pool<T, P, K>> {
+        self.with_data_mut(kind).map(|(pool, _)| pool)
+    }
+
+    /// The pool of one kind and the data kept beside it (see
+    /// [`add_kind_with`](Self::add_kind_with)).
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool, PolicyChoice, Handle};
+    /// let mut pools: KeyedPool<u32, PolicyChoice, Handle, &str> = KeyedPool::new();
+    /// let a = pools.add_kind_with("a", Pool::builder(|| 0).initial(2).max_objects(2), "first")?;
+    /// let (pool, data) = pools.with_data(a).unwrap();
+    /// assert_eq!((pool.stats().idle, *data), (2, "first"));
+    /// assert!(KeyedPool::<u32, PolicyChoice, Handle, &str>::new().with_data(a).is_none());
+    /// # Ok::<(), pool_core::AddKindError>(())
+    /// ```
+    #[inline]
+    pub fn with_data(&self, kind: KindId) -> Option<(&Pool<T, P, K>, &D)> {
+        let (pool, data) = self.entries.get(self.slot(kind)?)?;
+        Some((pool, data))
+    }
+
+    /// The pool of one kind and the data kept beside it, both mutably, from
+    /// one lookup.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool, PolicyChoice, Handle};
+    /// let mut pools: KeyedPool<u32, PolicyChoice, Handle, u32> = KeyedPool::new();
+    /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(2))?;
+    /// let (pool, acquired) = pools.with_data_mut(a).unwrap();
+    /// let _object = pool.acquire();
+    /// *acquired += 1;
+    /// assert_eq!(pools.with_data(a).map(|(_, n)| *n), Some(1));
+    /// # Ok::<(), pool_core::AddKindError>(())
+    /// ```
+    #[inline]
+    pub fn with_data_mut(&mut self, kind: KindId) -> Option<(&mut Pool<T, P, K>, &mut D)> {
         let slot = self.slot(kind)?;
-        self.pools.get_mut(slot)
+        let (pool, data) = self.entries.get_mut(slot)?;
+        Some((pool, data))
     }
 
     /// Every kind with its pool, in registration order.
@@ -454,10 +553,25 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(idle, 2);
     /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (KindId, &Pool<T, P, K>)> {
-        self.pools
+        self.iter_with_data().map(|(kind, pool, _)| (kind, pool))
+    }
+
+    /// Every kind with its pool and its data, in registration order.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool, PolicyChoice, Handle};
+    /// let mut pools: KeyedPool<u32, PolicyChoice, Handle, u8> = KeyedPool::new();
+    /// pools.add_kind_with("a", Pool::builder(|| 0).max_objects(1), 3)?;
+    /// pools.add_kind_with("b", Pool::builder(|| 0).max_objects(1), 4)?;
+    /// assert_eq!(pools.iter_with_data().map(|(_, _, n)| *n).sum::<u8>(), 7);
+    /// # Ok::<(), pool_core::AddKindError>(())
+    /// ```
+    pub fn iter_with_data(&self) -> impl ExactSizeIterator<Item = (KindId, &Pool<T, P, K>, &D)> {
+        let owner = self.owner;
+        self.entries
             .iter()
             .enumerate()
-            .map(|(index, pool)| (KindId::new(self.owner, index), pool))
+            .map(move |(index, (pool, data))| (KindId::new(owner, index), pool, data))
     }
 
     /// Every kind with its pool, mutably, in registration order: reinitialize or
@@ -473,11 +587,30 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// assert_eq!(pools.iter().map(|(_, pool)| pool.stats().total).sum::<usize>(), 0);
     /// ```
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (KindId, &mut Pool<T, P, K>)> {
+        self.iter_with_data_mut()
+            .map(|(kind, pool, _)| (kind, pool))
+    }
+
+    /// Every kind with its pool and its data, mutably, in registration order.
+    ///
+    /// ```
+    /// # use pool_core::{KeyedPool, Pool, PolicyChoice, Handle};
+    /// let mut pools: KeyedPool<u32, PolicyChoice, Handle, usize> = KeyedPool::new();
+    /// pools.add_kind("a", Pool::builder(|| 0).initial(2).max_objects(2))?;
+    /// for (_, pool, cleared) in pools.iter_with_data_mut() {
+    ///     *cleared += pool.clear_idle();
+    /// }
+    /// assert_eq!(pools.iter_with_data().map(|(_, _, n)| *n).sum::<usize>(), 2);
+    /// # Ok::<(), pool_core::AddKindError>(())
+    /// ```
+    pub fn iter_with_data_mut(
+        &mut self,
+    ) -> impl ExactSizeIterator<Item = (KindId, &mut Pool<T, P, K>, &mut D)> {
         let owner = self.owner;
-        self.pools
+        self.entries
             .iter_mut()
             .enumerate()
-            .map(move |(index, pool)| (KindId::new(owner, index), pool))
+            .map(move |(index, (pool, data))| (KindId::new(owner, index), pool, data))
     }
 
     /// Takes an object of `kind` from its pool, as [`Pool::try_acquire`] does.
@@ -590,14 +723,14 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     /// let mut pools: KeyedPool<u32> = KeyedPool::new();
     /// let a = pools.add_kind("a", Pool::builder(|| 0).max_objects(4)).unwrap();
     /// let b = pools.add_kind("b", Pool::builder(|| 1).max_objects(4)).unwrap();
-    /// pools.acquire(a);
-    /// pools.acquire(b);
+    /// let (in_a, in_b) = (pools.acquire(a), pools.acquire(b));
     /// assert_eq!(pools.reclaim(|kind, _, _| kind == b), 1);
+    /// assert!(pools.contains(in_a) && !pools.contains(in_b));
     /// ```
     pub fn reclaim(&mut self, mut finished: impl FnMut(KindId, K, &mut T) -> bool) -> usize {
         let mut released = 0;
         let owner = self.owner;
-        for (index, pool) in self.pools.iter_mut().enumerate() {
+        for (index, (pool, _)) in self.entries.iter_mut().enumerate() {
             let kind = KindId::new(owner, index);
             released += pool.reclaim(|handle, object| finished(kind, handle, object));
         }
@@ -633,7 +766,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> KeyedPool<T, P, K> {
     pub fn prewarm_step(&mut self, budget: usize) -> usize {
         let mut left = budget;
         let mut missing = 0;
-        for pool in &mut self.pools {
+        for (pool, _) in &mut self.entries {
             let before = pool.stats().total;
             let still = pool.prewarm_step(left);
             left -= pool.stats().total - before;

@@ -30,8 +30,7 @@ use crate::slot::{SENTINEL, Slot};
 /// recycles the oldest:
 ///
 /// ```
-/// use pool_core::{ExhaustionPolicy, LiveObjects, Pool};
-/// use slotmap::Key;
+/// use pool_core::{ExhaustionPolicy, Key, LiveObjects, Pool};
 ///
 /// struct Enemy { priority: u8 }
 ///
@@ -65,7 +64,7 @@ pub trait ExhaustionPolicy<T> {
     ///
     /// let mut pool = Pool::builder(|| 0u8).max_objects(2).policy(RecycleOldest).build().unwrap();
     /// let oldest: Handle = pool.acquire();
-    /// pool.acquire();
+    /// let _newer = pool.acquire();
     /// // What the pool asks its policy when it is full:
     /// assert_eq!(pool.oldest(), Some(oldest));
     /// ```
@@ -78,9 +77,10 @@ pub trait ExhaustionPolicy<T> {
     /// [`LiveObjects::oldest`] and `newest` for the policy, and iteration
     /// (`iter`, `for_each_mut`, `reclaim`, the policy's `LiveObjects::iter`)
     /// oldest first in O(live). A policy that never needs the oldest says
-    /// `false`, as [`Strict`] does: then `oldest`, `newest` and `newer` are
-    /// `None`, and iteration visits the live objects by slot, in O(slots), as
-    /// slotmap's does.
+    /// `false`, as [`Strict`] does: then iteration visits the live objects by
+    /// slot, in O(slots), as slotmap's does, and the pool has no `oldest`,
+    /// `newest` or `newer` (they need [`KeepsOrder`], which such a policy does
+    /// not implement).
     ///
     /// ```
     /// use pool_core::{ExhaustionPolicy, Pool, RecycleOldest, Strict};
@@ -88,18 +88,91 @@ pub trait ExhaustionPolicy<T> {
     /// assert!(!<Strict as ExhaustionPolicy<u8>>::KEEPS_ORDER);
     /// assert!(<RecycleOldest as ExhaustionPolicy<u8>>::KEEPS_ORDER);
     /// let mut pool: Pool<u8, Strict> = Pool::new(0, 4, || 0).unwrap();
-    /// let _ = pool.acquire();
-    /// assert_eq!(pool.oldest(), None, "a strict pool keeps no order");
+    /// let (first, second) = (pool.acquire(), pool.acquire());
+    /// let by_slot: Vec<_> = pool.iter().map(|(handle, _)| handle).collect();
+    /// assert_eq!(by_slot.len(), 2, "a strict pool visits by slot");
+    /// assert!(by_slot.contains(&first) && by_slot.contains(&second));
     /// ```
     const KEEPS_ORDER: bool = true;
 }
+
+/// Marks a policy whose pool keeps its live objects in acquisition order, so
+/// that the pool offers [`Pool::oldest`], [`Pool::newest`] and [`Pool::newer`].
+/// [`RecycleOldest`], [`RecycleLowest`] and [`PolicyChoice`] implement it;
+/// [`Strict`] does not (it keeps no order, [`ExhaustionPolicy::KEEPS_ORDER`]),
+/// so those queries on a strict pool do not compile, where they would only
+/// ever answer `None`. A policy of your own that keeps order (the default)
+/// opts in with an empty `impl`; one that sets `KEEPS_ORDER` to `false` and
+/// implements it anyway is refused when one of the queries is built (an error
+/// of `cargo build`, which `cargo check` does not evaluate).
+///
+/// ```
+/// use pool_core::{ExhaustionPolicy, KeepsOrder, Key, LiveObjects, Pool};
+///
+/// struct Newest;
+/// impl<T> ExhaustionPolicy<T> for Newest {
+///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
+///         live.newest()
+///     }
+/// }
+/// impl KeepsOrder for Newest {}
+///
+/// let mut pool = Pool::builder(|| 0u8).max_objects(2).policy(Newest).build().unwrap();
+/// let first = pool.acquire();
+/// assert_eq!(pool.oldest(), Some(first));
+/// ```
+///
+/// A strict pool keeps no order, so it cannot be asked for its oldest object:
+///
+/// ```compile_fail,E0277
+/// use pool_core::{Pool, Strict};
+///
+/// let mut pool: Pool<u8, Strict> = Pool::new(0, 4, || 0).unwrap();
+/// let _first = pool.acquire();
+/// let _ = pool.oldest(); // error: `Strict` keeps no acquisition order
+/// ```
+///
+/// Nor can a policy that says it keeps none and claims the marker all the same:
+///
+/// ```compile_fail,E0080
+/// use pool_core::{ExhaustionPolicy, KeepsOrder, Key, LiveObjects, Pool};
+///
+/// struct Confused;
+/// impl<T> ExhaustionPolicy<T> for Confused {
+///     const KEEPS_ORDER: bool = false;
+///     fn choose_victim<K: Key>(&mut self, _: LiveObjects<'_, T, K>) -> Option<K> {
+///         None
+///     }
+/// }
+/// impl KeepsOrder for Confused {}
+///
+/// let pool = Pool::builder(|| 0u8).max_objects(2).policy(Confused).build().unwrap();
+/// let _ = pool.newest(); // error: KEEPS_ORDER is false
+/// ```
+///
+/// [`Pool::oldest`]: crate::Pool::oldest
+/// [`Pool::newest`]: crate::Pool::newest
+/// [`Pool::newer`]: crate::Pool::newer
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` keeps no acquisition order: a pool with this policy has no oldest, newest or newer",
+    label = "this pool's policy keeps no acquisition order",
+    note = "`Strict` keeps none (ExhaustionPolicy::KEEPS_ORDER is false); `RecycleOldest`, `RecycleLowest` and `PolicyChoice` keep it, and a policy of your own that keeps it opts in with `impl KeepsOrder for YourPolicy {{}}`"
+)]
+pub trait KeepsOrder {}
+
+impl KeepsOrder for RecycleOldest {}
+impl<F> KeepsOrder for RecycleLowest<F> {}
+impl KeepsOrder for PolicyChoice {}
+
+/// What a policy that keeps no order is told when it asks its view for the
+/// oldest or newest object.
+const UNORDERED: &str = "LiveObjects::oldest or newest asked by a policy whose ExhaustionPolicy::KEEPS_ORDER is false: its pool keeps no acquisition order";
 
 /// A read-only view of a full pool's live objects, given to
 /// [`ExhaustionPolicy::choose_victim`].
 ///
 /// ```
-/// use pool_core::{ExhaustionPolicy, LiveObjects, Pool};
-/// use slotmap::Key;
+/// use pool_core::{ExhaustionPolicy, Key, LiveObjects, Pool};
 ///
 /// struct Newest;
 /// impl<T> ExhaustionPolicy<T> for Newest {
@@ -111,8 +184,8 @@ pub trait ExhaustionPolicy<T> {
 /// let mut pool = Pool::builder(|| 0u32).max_objects(2).policy(Newest).build().unwrap();
 /// let first = pool.acquire();
 /// let second = pool.acquire();
-/// pool.acquire();
-/// assert!(pool.contains(first) && !pool.contains(second));
+/// let third = pool.acquire();
+/// assert!(pool.contains(first) && !pool.contains(second) && pool.contains(third));
 /// ```
 pub struct LiveObjects<'a, T, K> {
     slots: &'a [Slot<T>],
@@ -154,12 +227,17 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
         self.slots.get(SENTINEL as usize)
     }
 
-    /// The live object acquired longest ago. O(1). `None` in a pool that keeps no
-    /// order ([`ExhaustionPolicy::KEEPS_ORDER`]).
+    /// The live object acquired longest ago. O(1). For a policy that keeps
+    /// acquisition order ([`ExhaustionPolicy::KEEPS_ORDER`], the default): one
+    /// that sets it to `false` is given no order, and asking for the oldest is
+    /// its own bug, caught by a debug assertion (in a release build, `None`).
+    /// The view's type cannot refuse it at compile time, as [`Pool::oldest`]
+    /// does: `choose_victim`'s signature is the same for every policy.
+    ///
+    /// [`Pool::oldest`]: crate::Pool::oldest
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Oldest;
     /// impl<T> ExhaustionPolicy<T> for Oldest {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -173,19 +251,17 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// assert!(pool.contains(second));
     /// ```
     #[inline]
+    #[track_caller]
     pub fn oldest(&self) -> Option<K> {
-        if !self.ordered {
-            return None;
-        }
-        self.handle_at(self.sentinel()?.next)
+        debug_assert!(self.ordered, "{UNORDERED}");
+        self.first_in_order()
     }
 
-    /// The live object acquired most recently. O(1). `None` in a pool that keeps
-    /// no order ([`ExhaustionPolicy::KEEPS_ORDER`]).
+    /// The live object acquired most recently. O(1). For a policy that keeps
+    /// acquisition order, as [`oldest`](Self::oldest) says.
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Newest;
     /// impl<T> ExhaustionPolicy<T> for Newest {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -199,7 +275,24 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// assert!(pool.contains(first));
     /// ```
     #[inline]
+    #[track_caller]
     pub fn newest(&self) -> Option<K> {
+        debug_assert!(self.ordered, "{UNORDERED}");
+        self.last_in_order()
+    }
+
+    /// The oldest live object, `None` where the pool keeps no order.
+    #[inline]
+    pub(crate) fn first_in_order(&self) -> Option<K> {
+        if !self.ordered {
+            return None;
+        }
+        self.handle_at(self.sentinel()?.next)
+    }
+
+    /// The newest live object, `None` where the pool keeps no order.
+    #[inline]
+    pub(crate) fn last_in_order(&self) -> Option<K> {
         if !self.ordered {
             return None;
         }
@@ -209,8 +302,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// The number of live objects (the pool's `max_objects` when a policy is asked).
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct RefuseUnlessMany;
     /// impl<T> ExhaustionPolicy<T> for RefuseUnlessMany {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -232,8 +324,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// `true` when no object is live (never the case when a policy is asked).
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Careful;
     /// impl<T> ExhaustionPolicy<T> for Careful {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, T, K>) -> Option<K> {
@@ -252,8 +343,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
     /// Every live object with its handle, oldest first. O(live).
     ///
     /// ```
-    /// # use pool_core::{ExhaustionPolicy, LiveObjects};
-    /// # use slotmap::Key;
+    /// # use pool_core::{ExhaustionPolicy, Key, LiveObjects};
     /// struct Loudest;
     /// impl ExhaustionPolicy<f32> for Loudest {
     ///     fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, f32, K>) -> Option<K> {
@@ -280,7 +370,7 @@ impl<'a, T, K: Key> LiveObjects<'a, T, K> {
 /// use pool_core::{AcquireError, Pool, Strict};
 ///
 /// let mut pool = Pool::builder(|| 0u32).max_objects(1).policy(Strict).build().unwrap();
-/// pool.acquire();
+/// let _only = pool.acquire();
 /// assert!(matches!(pool.try_acquire(), Err(AcquireError::Exhausted { .. })));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -338,8 +428,8 @@ impl<T> ExhaustionPolicy<T> for RecycleOldest {
 /// let loud = pool.acquire();
 /// let quiet = pool.acquire();
 /// pool.get_mut(quiet).unwrap().volume = 0.1;
-/// pool.acquire(); // recycles the quiet voice
-/// assert!(pool.contains(loud) && !pool.contains(quiet));
+/// let newcomer = pool.acquire(); // recycles the quiet voice
+/// assert!(pool.contains(loud) && !pool.contains(quiet) && pool.contains(newcomer));
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RecycleLowest<F>(pub F);
@@ -377,8 +467,8 @@ where
 ///     .build()
 ///     .unwrap();
 /// let first = pool.acquire();
-/// pool.acquire();
-/// assert!(!pool.contains(first));
+/// let second = pool.acquire();
+/// assert!(!pool.contains(first) && pool.contains(second));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum PolicyChoice {

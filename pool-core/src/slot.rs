@@ -2,15 +2,13 @@
 //! lists: live objects (doubly linked, in acquisition order), idle objects (a
 //! stack) or vacant slots (a stack); a retired slot is in none.
 
-use crate::generation;
-
 /// The end of the idle and vacant stacks. Never a slot index: a handle index is
 /// always below `u32::MAX`.
 pub(crate) const NIL: u32 = u32::MAX;
 
 /// Slot 0 holds no object: it closes the live list into a ring (its `next` is the
 /// oldest live object, its `prev` the newest), so linking and unlinking never branch
-/// on the ends of the list. Its generation stays even, so no handle reaches it.
+/// on the ends of the list. Its generation stays 0, even, so no handle reaches it.
 pub(crate) const SENTINEL: u32 = 0;
 
 pub(crate) struct Slot<T> {
@@ -28,7 +26,7 @@ impl<T> Slot<T> {
     pub(crate) fn sentinel() -> Self {
         Self {
             value: None,
-            generation: generation::FRESH,
+            generation: 0,
             prev: SENTINEL,
             next: SENTINEL,
         }

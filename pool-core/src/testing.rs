@@ -8,13 +8,14 @@
 //! the crate runs on itself, made generic: random sequences of operations (acquire,
 //! release, renew, reclaim, get, your own writes through `get_mut`,
 //! `get_disjoint_mut`, `for_each_mut` and `iter_mut`, reinitialize, clear, trim,
-//! prewarm) are applied to a pool built from your parts and to a small reference
+//! prewarm, another pool's handles) are applied to a pool built from your parts and to a small reference
 //! model, and after every step the pool must agree with the model:
 //!
 //! - live, idle and total counts, every statistic, and the live objects in the
 //!   pool's order (acquisition order, or by slot for a policy that keeps none);
 //! - no two live handles reach the same object; a handle once stale stays stale and
-//!   a new handle is never an old one;
+//!   a new handle is never an old one; a handle of another pool of the same
+//!   handle type reaches nothing;
 //! - your factory and hooks are called exactly as documented, once per creation,
 //!   handout, release and destruction (dropping the pool included);
 //! - on a full pool, whatever your policy does is something a policy may do: refuse
@@ -87,7 +88,10 @@ use proptest::test_runner::{Config, RngSeed, TestError, TestRunner};
 
 use crate::{ExhaustionPolicy, Handle, Key, LiveObjects};
 
+mod check;
 mod model;
+mod replay;
+mod steps;
 
 /// What a rule about the victim sees: the live objects of the full pool, oldest
 /// first, and what the policy chose (`None`: it refused).
@@ -334,12 +338,12 @@ impl<T: 'static> PoolTest<T> {
     ) -> Result<(), Failure> {
         let mut steps = Vec::new();
         let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            model::run(self, policy, case, Some(&mut steps))
+            replay::run(self, policy, case, Some(&mut steps))
         }));
         let reason = match replayed {
             Ok(Ok(())) => return Ok(()),
             Ok(Err(reason)) => reason,
-            Err(payload) => format!("the kit panicked: {}", model::message(&*payload)),
+            Err(payload) => format!("the kit panicked: {}", replay::message(&*payload)),
         };
         Err(Failure {
             reason,
@@ -398,7 +402,7 @@ impl<T: 'static> PoolTest<T> {
         let mut runner = TestRunner::new(config);
         let strategy = case(self.max_objects.clone(), self.operations, self.panics);
         let result = runner.run(&strategy, |case| {
-            model::run(self, policy(), &case, None).map_err(TestCaseError::fail)
+            replay::run(self, policy(), &case, None).map_err(TestCaseError::fail)
         });
         match result {
             Ok(()) => Ok(()),
@@ -413,7 +417,7 @@ impl<T: 'static> PoolTest<T> {
                 // Replay the minimal case for its story.
                 let mut steps = Vec::new();
                 let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    model::run(self, policy(), &case, Some(&mut steps))
+                    replay::run(self, policy(), &case, Some(&mut steps))
                 }));
                 let reason = match replayed {
                     Ok(Err(reason)) => reason,
@@ -586,6 +590,10 @@ pub enum Op {
     TrimIdle(usize),
     /// `prewarm_step` with this budget.
     PrewarmStep(usize),
+    /// A handle of another pool of the same handle type (the kit's own, with
+    /// objects in the same slots, one more handed out at each such step), given
+    /// to every call that takes a handle: each must refuse it as stale.
+    Foreign(Pick),
 }
 
 /// One step of a [`Case`]: an operation, optionally with one piece of user code
@@ -670,6 +678,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<bool>().prop_map(Op::Clear),
         1 => (0..4usize).prop_map(Op::TrimIdle),
         1 => (0..4usize).prop_map(Op::PrewarmStep),
+        1 => pick().prop_map(Op::Foreign),
     ]
 }
 

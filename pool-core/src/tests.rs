@@ -6,7 +6,7 @@ use crate::{Handle, Pool, RecycleOldest};
 fn a_slot_whose_generation_runs_out_retires_and_its_object_moves() {
     let mut pool: Pool<u32> = Pool::new(0, 2, || 7).unwrap();
     let handle: Handle = pool.acquire();
-    let handle = pool.set_generation_for_test(handle, u32::MAX);
+    let handle = pool.set_last_generation_for_test(handle);
     assert_eq!(pool.get(handle), Some(&7));
     pool.release(handle).unwrap();
     assert!(!pool.contains(handle));
@@ -27,7 +27,7 @@ fn recycling_a_slot_whose_generation_runs_out_moves_the_object() {
         .build()
         .unwrap();
     let first = pool.acquire();
-    let first = pool.set_generation_for_test(first, u32::MAX);
+    let first = pool.set_last_generation_for_test(first);
     let acquired = pool.try_acquire_detailed().unwrap();
     assert_eq!(acquired.recycled, Some(first));
     assert!(!pool.contains(first));
@@ -40,7 +40,7 @@ fn recycling_a_slot_whose_generation_runs_out_moves_the_object() {
 fn clearing_a_live_object_in_its_last_generation_retires_the_slot() {
     let mut pool: Pool<u32> = Pool::new(0, 2, || 0).unwrap();
     let handle = pool.acquire();
-    let handle = pool.set_generation_for_test(handle, u32::MAX);
+    let handle = pool.set_last_generation_for_test(handle);
     pool.clear();
     assert!(!pool.contains(handle));
     assert_eq!(pool.stats().total, 0);
@@ -53,7 +53,7 @@ fn clearing_a_live_object_in_its_last_generation_retires_the_slot() {
 fn renewing_a_slot_in_its_last_generation_moves_the_object() {
     let mut pool: Pool<u32> = Pool::new(0, 2, || 5).unwrap();
     let handle = pool.acquire();
-    let handle = pool.set_generation_for_test(handle, u32::MAX);
+    let handle = pool.set_last_generation_for_test(handle);
     let renewed = pool.renew(handle).unwrap();
     assert!(!pool.contains(handle));
     assert_eq!(pool.get(renewed), Some(&5));

@@ -4,8 +4,8 @@ use std::sync::{Arc, Mutex};
 
 use pool_core::{
     AcquireError, AddKindError, ConfigError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool,
-    LiveObjects, MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest, StaleHandle,
-    Strict, new_handle_type,
+    KindHandle, LiveObjects, MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest,
+    StaleHandle, Strict, new_handle_type,
 };
 
 #[test]
@@ -204,6 +204,75 @@ fn a_policy_naming_a_non_live_victim_fails_without_recycling_anything() {
     assert_eq!(pool.try_acquire(), Err(AcquireError::InvalidVictim));
     assert!(pool.contains(a) && pool.contains(b));
     assert_eq!(pool.stats().recycles, 0);
+}
+
+#[test]
+fn try_acquire_detailed_mut_lends_the_object_it_hands_out_and_names_the_one_recycled() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(2)
+        .policy(RecycleOldest)
+        .on_acquire(|n| *n += 100)
+        .on_release(|n| *n %= 100)
+        .build()
+        .unwrap();
+    let (a, object) = pool.try_acquire_detailed_mut().unwrap();
+    assert_eq!((a.recycled, *object), (None, 100), "after the acquire hook");
+    *object = 101;
+    let (b, object) = pool.try_acquire_detailed_mut().unwrap();
+    assert_eq!((b.recycled, *object), (None, 100), "a new object");
+    *object = 102;
+    // Full: the oldest (a) is reset by the release hook and lent again.
+    let (c, object) = pool.try_acquire_detailed_mut().unwrap();
+    assert_eq!(c.recycled, Some(a.handle));
+    assert_eq!(*object, 101, "a's object, through both hooks");
+    *object = 7;
+    assert_eq!(
+        pool.get(c.handle),
+        Some(&7),
+        "the object lent is the one handed out"
+    );
+    assert_eq!((pool.get(a.handle), pool.get(b.handle)), (None, Some(&102)));
+
+    let mut strict: Pool<u32> = Pool::new(0, 1, || 0).unwrap();
+    let only = strict.acquire();
+    assert_eq!(
+        strict
+            .try_acquire_detailed_mut()
+            .map(|(acquired, _)| acquired),
+        Err(AcquireError::Exhausted { max_objects: 1 })
+    );
+    assert!(strict.contains(only) && strict.stats().live == 1);
+}
+
+/// Says it keeps no order, then asks its view for the oldest object.
+struct OldestOfNoOrder;
+
+impl ExhaustionPolicy<u32> for OldestOfNoOrder {
+    const KEEPS_ORDER: bool = false;
+
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, u32, K>) -> Option<K> {
+        live.oldest()
+    }
+}
+
+#[test]
+#[cfg(debug_assertions)]
+fn a_policy_that_keeps_no_order_and_asks_for_the_oldest_is_caught_in_debug_builds() {
+    let mut pool = Pool::builder(|| 0u32)
+        .max_objects(1)
+        .policy(OldestOfNoOrder)
+        .build()
+        .unwrap();
+    let only = pool.acquire();
+    let asked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.try_acquire()));
+    let message = asked.unwrap_err();
+    let message = message.downcast_ref::<String>().map(String::as_str);
+    assert!(
+        message.is_some_and(|m| m.contains("KEEPS_ORDER is false")),
+        "{message:?}"
+    );
+    // A panicking policy changes nothing.
+    assert!(pool.contains(only) && pool.stats().recycles == 0);
 }
 
 #[test]
@@ -547,11 +616,14 @@ fn ids_and_handles_of_another_keyed_pool_are_refused() {
     let in_a = a.acquire(spark_a);
     let in_b = b.acquire(smoke_b);
     assert_eq!(
-        in_a.handle(),
-        in_b.handle(),
-        "the same slot and generation in both"
+        in_a.handle().index(),
+        in_b.handle().index(),
+        "the same slot in both"
     );
+    assert_ne!(in_a.handle(), in_b.handle(), "each pool's own generations");
+    // Refused by the kind id, and by the handle itself under b's own kind.
     assert_eq!(b.get(in_a), None);
+    assert_eq!(b.get(KindHandle::new(smoke_b, in_a.handle())), None);
     assert_eq!(b.release(in_a), Err(StaleHandle));
     assert!(b.contains(in_b), "b's own object was not released");
     assert_eq!(a.get(in_a), Some(&1));
@@ -658,7 +730,7 @@ fn handles_cross_threads_and_are_checked_on_the_owners_pool() {
     let worker = std::thread::spawn(move || {
         // The worker computes something for each object it is told about.
         for handle in from_owner {
-            let index = handle.data().as_ffi() as u32;
+            let index = handle.index() as u32;
             to_owner.send((handle, index * 10)).unwrap();
         }
     });

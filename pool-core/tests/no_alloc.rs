@@ -54,6 +54,9 @@ fn hot_paths_do_not_allocate_once_the_pool_has_reached_its_size() {
             // recycle-oldest path: the pool is full half the time
             let acquired = pool.try_acquire_detailed().unwrap();
             handles.push(acquired.handle);
+            let (acquired, particle) = pool.try_acquire_detailed_mut().unwrap();
+            particle.trail.push([1.0, 0.0]);
+            handles.push(acquired.handle);
             // release by hand, including stale handles
             for handle in handles.drain(..10) {
                 let _ = pool.release(handle);

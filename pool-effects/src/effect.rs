@@ -96,19 +96,9 @@ impl Effect {
         }
     }
 
-    /// Resets everything for a new spawn at `position`, except the lane.
-    #[inline]
-    pub(crate) fn start(&mut self, position: Vec2, spawn_order: u64) {
-        let lane = self.lane;
-        *self = Self {
-            position,
-            spawn_order: NonZeroU64::MIN.saturating_add(spawn_order),
-            lane,
-            ..Self::idle()
-        };
-    }
-
-    /// Resets everything for a follow-up of `done`: where and as it was.
+    /// Resets everything but the lane for a new spawn that looks as `done`
+    /// says: a plain spawn's look ([`Look::at`]), or the effect a follow-up
+    /// takes over from.
     #[inline]
     pub(crate) fn start_as(&mut self, done: &Look, spawn_order: u64) {
         let lane = self.lane;
@@ -140,7 +130,8 @@ impl Effect {
     }
 }
 
-/// What a follow-up takes over from the effect it follows.
+/// How a new effect looks when it starts: where a spawn puts it, or what a
+/// follow-up takes over from the effect it follows.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Look {
     pub(crate) position: Vec2,
@@ -148,6 +139,21 @@ pub(crate) struct Look {
     pub(crate) scale: Vec2,
     pub(crate) tint: Rgba,
     pub(crate) tag: u64,
+}
+
+impl Look {
+    /// A plain spawn's look: at `position`, unrotated, unscaled, untinted,
+    /// untagged.
+    #[inline]
+    pub(crate) fn at(position: Vec2) -> Self {
+        Self {
+            position,
+            rotation: 0.0,
+            scale: Vec2 { x: 1.0, y: 1.0 },
+            tint: Rgba::WHITE,
+            tag: 0,
+        }
+    }
 }
 
 /// An effect's animation clock: what [`Effects::update`](crate::Effects::update)
@@ -426,12 +432,7 @@ mod tests {
     use super::*;
 
     fn timing(frames: u32, interval: u64, looping: bool) -> Timing {
-        Timing {
-            interval,
-            frames,
-            duration: interval * u64::from(frames),
-            looping,
-        }
+        Timing::new(interval, frames, looping)
     }
 
     #[test]

@@ -145,6 +145,11 @@ pub enum SpawnError {
     UnknownKind(KindId),
     /// No kind has this name (from [`Effects::spawn_named`](crate::Effects::spawn_named)).
     UnknownName(String),
+    /// A spawn position with a NaN or infinite coordinate (the position given).
+    /// Such an effect could never be culled or drawn where it is meant to be;
+    /// as [`Effects::set_view`](crate::Effects::set_view) refuses such a view,
+    /// a spawn refuses such a place, before anything changes.
+    BadPosition(crate::Vec2),
     /// A spawn offset that is NaN, infinite, negative or above
     /// [`MAX_SPAWN_OFFSET_SECONDS`](crate::MAX_SPAWN_OFFSET_SECONDS), in seconds
     /// (from [`Effects::spawn_offset`](crate::Effects::spawn_offset)).
@@ -163,6 +168,11 @@ impl fmt::Display for SpawnError {
         match self {
             Self::UnknownKind(kind) => write!(f, "effect kind #{} is not defined", kind.index()),
             Self::UnknownName(name) => write!(f, "no effect kind is named {name:?}"),
+            Self::BadPosition(at) => write!(
+                f,
+                "spawn position ({}, {}) is not finite: both coordinates must be numbers, not NaN or infinite",
+                at.x, at.y
+            ),
             Self::BadOffset(offset) => write!(
                 f,
                 "spawn offset {offset} s is not a finite number of seconds in 0..={}",

@@ -3,6 +3,8 @@
 
 use pool_core::PolicyChoice;
 
+use crate::effect::Clock;
+
 /// Whether an effect ends after its last frame or starts over.
 ///
 /// ```
@@ -284,4 +286,23 @@ pub(crate) struct Timing {
     /// `interval * frames`: a one-shot ends when its time reaches this.
     pub(crate) duration: u64,
     pub(crate) looping: bool,
+    /// The clock every effect of the kind starts with, made once: a spawn
+    /// copies it.
+    pub(crate) start: Clock,
+}
+
+impl Timing {
+    /// `frames` frames of `interval` microseconds, whose product the caller
+    /// checked fits a clock.
+    pub(crate) fn new(interval: u64, frames: u32, looping: bool) -> Self {
+        let mut timing = Self {
+            interval,
+            frames,
+            duration: interval * u64::from(frames),
+            looping,
+            start: Clock::STOPPED,
+        };
+        timing.start = Clock::new(&timing);
+        timing
+    }
 }

@@ -19,7 +19,6 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use pool_core::Handle;
-use slotmap::Key;
 
 use crate::clock;
 use crate::effect::Clock;
@@ -30,13 +29,6 @@ pub(crate) const NO_LANE: u32 = u32::MAX;
 
 /// Set in `lane` for a parked clock.
 pub(crate) const PARKED: u32 = 1 << 31;
-
-/// The slot index within a handle, which a recycled effect keeps under a new
-/// generation.
-#[inline]
-fn slot(handle: Handle) -> u32 {
-    handle.data().as_ffi() as u32
-}
 
 /// A parked clock: as it stopped, when (in kind time), and at what scale of its
 /// own it was running then (the catch-up applies that scale).
@@ -157,10 +149,11 @@ impl Lane {
         let at = *lane as usize;
         let mut moved = None;
         match self.handles.get_mut(at) {
-            Some(owner) if slot(*owner) == slot(handle) => {
+            // A recycled effect keeps its slot under a new generation.
+            Some(owner) if owner.index() == handle.index() => {
                 *owner = handle;
                 let clock = &mut self.clocks[at];
-                *clock = Clock::new(timing);
+                *clock = timing.start;
                 return (clock, None);
             }
             _ => {}
@@ -170,13 +163,13 @@ impl Lane {
             && self
                 .parked_handles
                 .get((*lane & !PARKED) as usize)
-                .is_some_and(|owner| slot(*owner) == slot(handle))
+                .is_some_and(|owner| owner.index() == handle.index())
         {
             moved = self.remove(*lane).map(|other| (other, *lane));
         }
         *lane = self.clocks.len() as u32;
         self.handles.push(handle);
-        self.clocks.push(Clock::new(timing));
+        self.clocks.push(timing.start);
         let last = self.clocks.len() - 1;
         (&mut self.clocks[last], moved)
     }
@@ -318,12 +311,7 @@ mod tests {
 
     #[test]
     fn a_parked_one_shot_is_due_at_the_first_moment_its_catch_up_reaches_its_end() {
-        let timing = Timing {
-            interval: 100,
-            frames: 3,
-            duration: 300,
-            looping: false,
-        };
+        let timing = Timing::new(100, 3, false);
         let end = (timing.duration + clock::START) as u32;
         for scale in [1, 3, 7_777, 32_768, 65_536, 98_304, 1 << 20] {
             for hold in [0, 1, 50] {

@@ -17,7 +17,8 @@
 //! In the game's `Cargo.toml` (not on crates.io yet: point at a clone of the
 //! workspace): `pool-effects = { path = "../pool/pool-effects" }`. Positions are
 //! [`mint`](https://docs.rs/mint) vectors, so glam, nalgebra and cgmath values
-//! and `[f32; 2]` go in as they are.
+//! and `[f32; 2]` go in as they are; a position with a NaN or infinite
+//! coordinate is refused ([`SpawnError::BadPosition`]), as a view is.
 //!
 //! ```
 //! use pool_effects::{DrawList, EffectKind, Effects};

@@ -327,6 +327,51 @@ fn kinds_prewarm_in_steps_and_reinitialize_to_their_initial_size() {
     assert_eq!(effects.live_count(), 0);
 }
 
+/// One of the spawn calls, at a place.
+type SpawnAt<'a> = dyn Fn(&mut Effects, [f32; 2]) -> Result<(), SpawnError> + 'a;
+
+#[test]
+fn a_spawn_at_a_place_that_is_not_finite_is_refused_and_changes_nothing() {
+    let mut effects = Effects::new();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 2, 0.1).pool(2, 2))
+        .unwrap();
+    let inf = f32::INFINITY;
+    let places = [
+        [f32::NAN, 0.0],
+        [0.0, f32::NAN],
+        [inf, 0.0],
+        [0.0, -inf],
+        [f32::NAN, inf],
+    ];
+    // Each entry point that takes a position: the plain, lending, offset and
+    // by-name spawns.
+    let spawns: [&SpawnAt<'_>; 4] = [
+        &|e, at| e.spawn(hit, at).map(drop),
+        &|e, at| e.spawn_mut(hit, at).map(drop),
+        &|e, at| e.spawn_offset(hit, at, 0.01).map(drop),
+        &|e, at| e.spawn_named("hit", at).map(drop),
+    ];
+    for spawn in spawns {
+        for at in places {
+            let refused = spawn(&mut effects, at).unwrap_err();
+            let SpawnError::BadPosition(given) = refused else {
+                panic!("{at:?}: {refused:?}");
+            };
+            assert_eq!(given.x.to_bits(), at[0].to_bits(), "the place given");
+            assert_eq!(given.y.to_bits(), at[1].to_bits(), "the place given");
+            assert!(refused.to_string().contains("not finite"), "{refused}");
+        }
+    }
+    let stats = effects.stats(hit).unwrap();
+    assert_eq!((stats.spawns, stats.pool.live, stats.pool.idle), (0, 0, 2));
+    // Nothing moved on: the next spawn is the first.
+    let first = effects.spawn(hit, [1.0, 2.0]).unwrap();
+    assert_eq!(effects.get(first).unwrap().spawn_order(), 0);
+    // The largest finite coordinates are places like any other.
+    assert!(effects.spawn(hit, [f32::MAX, f32::MIN]).is_ok());
+}
+
 #[test]
 fn by_name_conveniences_resolve_and_reject() {
     let mut effects = Effects::new();

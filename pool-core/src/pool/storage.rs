@@ -86,13 +86,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     #[inline(always)]
     pub(super) fn end_generation(&mut self, index: u32) -> bool {
         let slot = &mut self.slots[index as usize];
-        match generation::on_release(slot.generation) {
+        match self.salt.on_release(slot.generation) {
             Some(next) => {
                 slot.generation = next;
                 true
             }
             None => {
-                slot.generation = generation::FRESH;
+                slot.generation = self.salt.fresh();
                 self.stats.retired_slots += 1;
                 false
             }
@@ -144,7 +144,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         let index = u32::try_from(self.slots.len()).ok().filter(|i| *i < NIL)?;
         self.slots.push(Slot {
             value: None,
-            generation: generation::FRESH,
+            generation: self.salt.fresh(),
             prev: NIL,
             next: NIL,
         });
@@ -183,11 +183,10 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
     #[inline(always)]
     pub(super) fn pop_idle(&mut self) -> Option<u32> {
-        if self.idle_head == NIL {
-            return None;
-        }
         let index = self.idle_head;
-        self.idle_head = self.slots[index as usize].next;
+        // `NIL` is never a slot's index: one bounds check finds both an empty
+        // stack and the slot on top.
+        self.idle_head = self.slots.get(index as usize)?.next;
         Some(index)
     }
 
@@ -215,11 +214,14 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         self.slots[next as usize].prev = prev;
     }
 
+    /// Puts the live object of `handle` in its slot's last generation, as if
+    /// the slot had been handed out 2^31 times; returns its handle now.
     #[cfg(test)]
-    pub(crate) fn set_generation_for_test(&mut self, handle: K, generation: u32) -> K {
+    pub(crate) fn set_last_generation_for_test(&mut self, handle: K) -> K {
         let (index, _) = handle::split(handle);
-        self.slots[index as usize].generation = generation;
-        handle::make(index, generation)
+        let last = self.salt.last();
+        self.slots[index as usize].generation = last;
+        handle::make(index, last)
     }
 
     #[cfg(test)]
