@@ -188,18 +188,15 @@ impl Voices {
         record: impl FnOnce() -> VoiceRecord,
         sounds: &SoundTable,
     ) -> Result<(VoiceKey, Option<VoiceKey>), AcquireError> {
-        let acquired = self.records.try_acquire_detailed()?;
+        let (acquired, slot) = self.records.try_acquire_detailed_mut()?;
         let key = acquired.handle;
         if let Some(dropped) = acquired.recycled {
             // The record comes back as it was (the pool has no hooks): it still
             // names the dropped voice's sound.
-            let sound = self.records.get(key).map_or(0, |v| v.sound);
             self.reports
-                .push(dropped, sounds.id_of(sound), EndReason::Dropped);
+                .push(dropped, sounds.id_of(slot.sound), EndReason::Dropped);
         }
-        if let Some(slot) = self.records.get_mut(key) {
-            *slot = record();
-        }
+        *slot = record();
         Ok((key, acquired.recycled))
     }
 
@@ -311,7 +308,7 @@ impl Voices {
         let Some(record) = records.get_mut(key) else {
             return Err(crate::PlayError::Backend);
         };
-        let Some(entry) = sounds.entry(record.sound) else {
+        let Some(entry) = sounds.entry_mut(record.sound) else {
             return Err(crate::PlayError::Backend);
         };
         let group = entry.settings.group.map(|g| g.index);
@@ -320,14 +317,12 @@ impl Voices {
         };
         record.place = Place::Real { slot, ticket };
         let start = Self::start(record, slot, ticket, entry.source.clone(), begin);
-        let (sound, order) = (record.sound, record.order);
+        let order = record.order;
         bank.shared().queue(slot, ticket);
         if bank.send_start(start).is_err() {
             return Err(crate::PlayError::QueueFull);
         }
-        if let Some(entry) = sounds.entry_mut(sound) {
-            entry.add_copy(key);
-        }
+        entry.add_copy(key);
         slots.real.push(Real { key, order, group });
         Ok(slots.real.len())
     }
