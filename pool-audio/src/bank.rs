@@ -21,13 +21,13 @@
 //!   phase, and its playhead when it stopped.
 //! - Copies of one sound share a budget, applied here at every sample (see
 //!   `budget.rs`).
-//! - The mixer never allocates and never frees. Every sound a voice stops
-//!   playing (it ended, was replaced, or its start was never claimed) goes back
-//!   to the game thread through a second queue (`returns`), sized so it can
-//!   never be full, and is dropped there: the game side drains it before it
-//!   sends every 64th start and at every update, so the last reference to a
-//!   removed sound's samples is never the mixer's. kira hands its own resources back
-//!   the same way.
+//! - The mixer never allocates and never frees. A voice holds a reference to
+//!   its sound's samples, but never the last one: the game side keeps its own
+//!   until the mixer can no longer hold one (after a removal: once the mixer
+//!   has read the command queue through twice, so no start of the sound is left
+//!   in it, and every slot that played the sound is free), and drops it then, on
+//!   the game thread. If the game side goes first, it leaves its references
+//!   with the bank, which kira drops on the game thread.
 
 mod budget;
 mod builder;
@@ -47,7 +47,7 @@ use std::time::Duration;
 use kira::Frame;
 use kira::info::Info;
 use kira::sound::Sound;
-use rtrb::{Consumer, Producer};
+use rtrb::Consumer;
 
 pub(crate) use budget::Budget;
 pub(crate) use builder::BankBuilder;
@@ -66,8 +66,8 @@ const STEP: usize = 16;
 /// The long-lived kira sound that mixes every real voice.
 pub(crate) struct VoiceBank {
     commands: Consumer<Command>,
-    /// Sounds no voice plays any more, on their way back to the game thread.
-    returns: Producer<Arc<Source>>,
+    /// Reads of the whole command queue so far.
+    drains: u64,
     shared: Arc<Shared>,
     voices: Box<[Voice]>,
     /// The voices that sound (begun, not yet over), by sound and then by the
@@ -84,16 +84,11 @@ pub(crate) struct VoiceBank {
 }
 
 impl VoiceBank {
-    fn new(
-        commands: Consumer<Command>,
-        returns: Producer<Arc<Source>>,
-        shared: Arc<Shared>,
-        steal_fade: Duration,
-    ) -> Self {
+    fn new(commands: Consumer<Command>, shared: Arc<Shared>, steal_fade: Duration) -> Self {
         let slots = shared.slots();
         Self {
             commands,
-            returns,
+            drains: 0,
             shared,
             voices: (0..slots).map(|_| Voice::idle()).collect(),
             order: Vec::with_capacity(slots),
@@ -102,18 +97,6 @@ impl VoiceBank {
             listener_moved: false,
             steal_fade,
             relevel: false,
-        }
-    }
-
-    /// Hands a sound no voice plays any more back to the game thread. The
-    /// queue is sized for every sound that can come back between two of the
-    /// game's drains (see `builder.rs`), so the push never fails; if it ever
-    /// did, the sound would be dropped here, and `Shared` counts it.
-    fn give_back(&mut self, source: Option<Arc<Source>>) {
-        if let Some(source) = source
-            && self.returns.push(source).is_err()
-        {
-            self.shared.count_dropped_here();
         }
     }
 
@@ -228,15 +211,13 @@ impl VoiceBank {
         // A start the game replaced by a newer one is never played. (Its phase
         // is published once it has started.)
         if slot as usize >= self.voices.len() || !self.shared.claim(slot, ticket, Phase::Playing) {
-            self.give_back(Some(start.source));
             return;
         }
         if self.voices[slot as usize].state != State::Idle {
             self.forget(slot);
         }
         let (listener, steal_fade) = (self.listener, self.steal_fade);
-        let (change, replaced) = self.voices[slot as usize].start(start, listener, steal_fade);
-        self.give_back(replaced);
+        let change = self.voices[slot as usize].start(start, listener, steal_fade);
         // A new copy hurries its sound's copies on their way out.
         for &other in &self.order {
             let voice = &mut self.voices[other as usize];
@@ -275,8 +256,7 @@ impl VoiceBank {
         self.forget(slot);
         let voice = &mut self.voices[slot as usize];
         let ticket = voice.ticket;
-        let source = voice.clear();
-        self.give_back(source);
+        voice.clear();
         self.shared.publish(slot, ticket, Phase::Done);
     }
 
@@ -402,6 +382,8 @@ impl Sound for VoiceBank {
         while let Ok(command) = self.commands.pop() {
             self.apply(command);
         }
+        self.drains += 1;
+        self.shared.drained(self.drains);
     }
 
     fn process(&mut self, out: &mut [Frame], dt: f64, info: &Info) {

@@ -193,15 +193,15 @@
 //! a stalled device), calls say so with [`PlayError::QueueFull`] or
 //! [`VoiceError::QueueFull`] and change nothing.
 //!
-//! **The mixer never allocates and never frees.** Every sound a voice of the
-//! bank stops playing goes back to the game thread through a second queue,
-//! sized so that it cannot fill, and is dropped there (kira hands its own
-//! resources back the same way). A game changing levels removes the last
-//! level's sounds with [`SoundEffects::remove_sound`]: their voices fade out,
-//! their ids and handles go stale, and their samples are freed on the game
-//! side once the mixer has let go of them. A test counts allocations and frees
-//! in the mixer's render over 600 busy frames with sounds removed under their
-//! playing voices: none.
+//! **The mixer never allocates and never frees.** A voice of the bank holds a
+//! reference to its sound's samples, never the last one: the game side keeps
+//! its own until the mixer can hold none, and drops it on the game thread. A
+//! game changing levels removes the last level's sounds with
+//! [`SoundEffects::remove_sound`]: their voices fade out, their ids and handles
+//! go stale, and their samples are freed by a later update, once the mixer has
+//! read its command queue through and every voice of them is over. A test
+//! counts allocations and frees in the mixer's render over 600 busy frames with
+//! sounds removed under their playing voices: none.
 //!
 //! # The game side
 //! [`SoundEffects`] is a facade over parts that each keep their own invariants:

@@ -293,7 +293,6 @@ impl SoundEffects {
             virtual_voices: self.voices.live() - real_voices,
             fading_voices: self.voices.fading(),
             unreported_ends: self.voices.unreported(),
-            freed_in_mixer: self.voices.freed_in_mixer(),
             ..self.stats
         }
     }
@@ -340,5 +339,15 @@ impl SoundEffects {
     /// ```
     pub fn limiter(&self) -> Option<&LimiterHandle> {
         self.output.limiter.as_ref()
+    }
+}
+
+/// The voice bank outlives its handle until kira drops it (on the game thread):
+/// every sound reference the game side holds goes with the bank, so a voice
+/// still playing never holds the last one.
+impl Drop for SoundEffects {
+    fn drop(&mut self) {
+        let sources = self.sounds.drain_sources();
+        self.voices.leave_with_bank(sources);
     }
 }

@@ -330,6 +330,15 @@ impl SoundTable {
         )
     }
 
+    /// Takes every sound's samples out, as the manager goes.
+    pub(crate) fn drain_sources(&mut self) -> impl Iterator<Item = Arc<Source>> + '_ {
+        self.names.clear();
+        self.shelves
+            .iter_mut()
+            .filter_map(|shelf| shelf.entry.take())
+            .map(|entry| entry.source)
+    }
+
     /// `key`, a real copy of the sound in place `sound`, ends.
     pub(crate) fn forget_copy(&mut self, sound: u32, key: VoiceKey) {
         if let Some(entry) = self.entry_mut(sound) {

@@ -54,10 +54,6 @@ pub struct AudioStats {
     /// `voice_cap + virtual_voices` ends (and at least 1,024), and never grows
     /// its list.
     pub unreported_ends: u64,
-    /// Sounds the mixer had to free itself, on the audio thread, because their
-    /// way back to the game thread was full: 0, by that queue's size (a test
-    /// holds it to 0 over 600 busy frames).
-    pub freed_in_mixer: u64,
 }
 
 impl AudioStats {

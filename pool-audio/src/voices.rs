@@ -46,6 +46,19 @@ pub(crate) struct Voices {
     candidates: Vec<Promotable>,
     /// Start order of the next voice: a sound's oldest copy has the lowest.
     next_order: u64,
+    /// Removed sounds whose samples the mixer may still hold.
+    retiring: Vec<Retiring>,
+}
+
+/// A removed sound, kept until the mixer can no longer hold it: its samples'
+/// last reference is the game side's, dropped here on the game thread.
+struct Retiring {
+    /// Its name in the bank (`SoundId::bank_key`).
+    key: u64,
+    /// The mixer's reads of the command queue after which no start of it is
+    /// left there.
+    after: u64,
+    source: Arc<Source>,
 }
 
 impl Voices {
@@ -72,6 +85,7 @@ impl Voices {
             reports: Reports::new(owner, records),
             candidates: Vec::with_capacity(records),
             next_order: 0,
+            retiring: Vec::new(),
         })
     }
 
@@ -152,11 +166,6 @@ impl Voices {
         self.reports.ended()
     }
 
-    /// Sounds the mixer freed itself (see [`AudioStats::freed_in_mixer`](crate::AudioStats::freed_in_mixer)).
-    pub(crate) fn freed_in_mixer(&self) -> u64 {
-        self.bank.shared().dropped_here()
-    }
-
     /// Ends not listed because the list of one update was full.
     pub(crate) fn unreported(&self) -> u64 {
         self.reports.unreported()
@@ -170,6 +179,39 @@ impl Voices {
     /// The handle of `key` as the game sees it.
     pub(crate) fn handle(&self, key: VoiceKey) -> VoiceHandle {
         self.reports.handle(key)
+    }
+
+    /// A removed sound's samples (its voices were stopped): kept until the
+    /// mixer can no longer hold them, then dropped by
+    /// [`let_go`](Self::let_go).
+    pub(crate) fn retire_sound(&mut self, key: u64, source: Arc<Source>) {
+        // The read under way now may have missed the sound's last start; the
+        // one after it cannot.
+        let after = self.bank.drains() + 2;
+        self.retiring.push(Retiring { key, after, source });
+    }
+
+    /// Drops the removed sounds the mixer can no longer hold: it has read the
+    /// command queue through since (no start of theirs is left in it) and no
+    /// slot that played them is taken (each voice let go of its reference
+    /// before the mixer said it was done, and a slot is free only once the
+    /// game side has seen that).
+    fn let_go(&mut self) {
+        if self.retiring.is_empty() {
+            return;
+        }
+        let drains = self.bank.drains();
+        let slots = &self.slots;
+        self.retiring
+            .retain(|sound| drains < sound.after || slots.holds(sound.key));
+    }
+
+    /// Every sound reference the game side holds for the mixer's sake, handed
+    /// to the bank as the game side goes (see `BankHandle::keep_until_dropped`).
+    pub(crate) fn leave_with_bank(&mut self, sources: impl Iterator<Item = Arc<Source>>) {
+        let retiring = self.retiring.drain(..).map(|sound| sound.source);
+        let all: Vec<_> = sources.chain(retiring).collect();
+        self.bank.keep_until_dropped(all.into_iter());
     }
 
     /// The next start order.
@@ -228,10 +270,14 @@ impl Voices {
         sounds.forget_copy(record.sound, key);
         match fade {
             Some(fade) => {
-                // Room was checked by the caller: the stop cannot be lost.
+                // Room was checked by the caller: the stop cannot be lost. Were
+                // it lost, the slot would stay taken (its voice is in the mixer
+                // and holds its sound) rather than free.
                 let sent = bank.send(Command::Stop { slot, ticket, fade });
-                slots.release(slot, sent.is_ok());
+                debug_assert!(sent.is_ok(), "a stop sent without room");
+                slots.release(slot, true);
             }
+            // The mixer said it is over: nothing of it is left there.
             None => slots.release(slot, false),
         }
         Some((slot, ticket))
@@ -291,13 +337,15 @@ impl Voices {
     }
 
     /// Makes the record `key` real: a free slot of the bank, and the start
-    /// command (at `begin`). The caller has checked the caps, a free slot and the
-    /// queue's room. Returns the real voices there are now.
+    /// command (at `begin`) carrying `source`, the sound's reference for the
+    /// mixer (taken here if `None`). The caller has checked the caps, a free
+    /// slot and the queue's room. Returns the real voices there are now.
     pub(crate) fn start_real(
         &mut self,
         key: VoiceKey,
         begin: Begin,
         sounds: &mut SoundTable,
+        source: Option<Arc<Source>>,
     ) -> Result<usize, crate::PlayError> {
         let Self {
             records,
@@ -316,10 +364,11 @@ impl Voices {
             return Err(crate::PlayError::NoFreeVoice);
         };
         record.place = Place::Real { slot, ticket };
-        let start = Self::start(record, slot, ticket, entry.source.clone(), begin);
+        let source = source.unwrap_or_else(|| entry.source.clone());
+        let start = Self::start(record, slot, ticket, source, begin);
         let order = record.order;
         bank.shared().queue(slot, ticket);
-        if bank.send_start(start).is_err() {
+        if bank.send(start).is_err() {
             return Err(crate::PlayError::QueueFull);
         }
         entry.add_copy(key);
@@ -334,8 +383,8 @@ impl Voices {
         ticket: u32,
         source: Arc<Source>,
         begin: Begin,
-    ) -> Start {
-        Start {
+    ) -> Command {
+        Command::Start(Start {
             slot,
             ticket,
             source,
@@ -345,7 +394,7 @@ impl Voices {
             position: record.position,
             spatial_blend: record.spatial_blend,
             begin,
-        }
+        })
     }
 
     /// A new play takes over `victim`, a real copy whose start the mixer has not
@@ -396,7 +445,7 @@ impl Voices {
         // Room for one command was checked.
         let _ = self
             .bank
-            .send_start(Self::start(&record, slot, next, source, Begin::Fresh));
+            .send(Self::start(&record, slot, next, source, Begin::Fresh));
         if let Some(slot_record) = self.records.get_mut(key) {
             *slot_record = record;
         }

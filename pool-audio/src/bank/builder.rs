@@ -9,9 +9,8 @@ use kira::sound::{Sound, SoundData};
 
 use super::VoiceBank;
 use super::command::Command;
-use super::handle::{BankHandle, STARTS_PER_COLLECT};
+use super::handle::BankHandle;
 use super::shared::Shared;
-use super::source::Source;
 
 /// What [`VoiceBank`] is built from.
 pub(crate) struct BankBuilder {
@@ -29,18 +28,8 @@ impl SoundData for BankBuilder {
 
     fn into_sound(self) -> Result<(Box<dyn Sound>, BankHandle), Infallible> {
         let (producer, consumer) = rtrb::RingBuffer::<Command>::new(self.commands);
-        // Every sound that can come back between two drains of this queue: one
-        // per voice and one per start in the command queue at the first drain,
-        // one start being applied, and the starts the game sends before the
-        // next drain (it drains every `STARTS_PER_COLLECT` starts). So the mixer
-        // can always hand a sound back.
-        let capacity = self.slots + self.commands + STARTS_PER_COLLECT + 1;
-        let (give_back, taken_back) = rtrb::RingBuffer::<Arc<Source>>::new(capacity);
         let shared = Arc::new(Shared::new(self.slots));
-        let bank = VoiceBank::new(consumer, give_back, shared.clone(), self.steal_fade);
-        Ok((
-            Box::new(bank),
-            BankHandle::new(producer, taken_back, shared),
-        ))
+        let bank = VoiceBank::new(consumer, shared.clone(), self.steal_fade);
+        Ok((Box::new(bank), BankHandle::new(producer, shared)))
     }
 }

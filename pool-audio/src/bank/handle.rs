@@ -1,11 +1,11 @@
-//! The game thread's side of the voice bank: the command queue's producer, the
-//! queue of sounds the mixer hands back, and the slots' reports.
+//! The game thread's side of the voice bank: the command queue's producer and
+//! what the mixer reports.
 
 use std::sync::{Arc, Mutex};
 
-use rtrb::{Consumer, Producer};
+use rtrb::Producer;
 
-use super::command::{Command, Start};
+use super::command::Command;
 use super::shared::{Shared, Status};
 use super::source::Source;
 
@@ -14,34 +14,18 @@ use super::source::Source;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct QueueFull;
 
-/// Starts sent between two drains of the sounds the mixer hands back: a drain
-/// every this many starts (and at every update) keeps the queue they come back
-/// through from filling (see `builder.rs`) for the price of one check per play.
-pub(crate) const STARTS_PER_COLLECT: usize = 64;
-
 /// Sends the bank its commands and reads its reports.
 pub(crate) struct BankHandle {
     /// Only ever reached through `&mut self` (`Mutex::get_mut`, no locking): the
     /// mutex makes the handle `Sync` for free.
     commands: Mutex<Producer<Command>>,
-    /// Sounds the mixer no longer plays: dropped here, on the game thread
-    /// (the same `get_mut`-only mutex).
-    returns: Mutex<Consumer<Arc<Source>>>,
-    /// Starts sent since the last drain of `returns`.
-    starts: usize,
     shared: Arc<Shared>,
 }
 
 impl BankHandle {
-    pub(super) fn new(
-        commands: Producer<Command>,
-        returns: Consumer<Arc<Source>>,
-        shared: Arc<Shared>,
-    ) -> Self {
+    pub(super) fn new(commands: Producer<Command>, shared: Arc<Shared>) -> Self {
         Self {
             commands: Mutex::new(commands),
-            returns: Mutex::new(returns),
-            starts: 0,
             shared,
         }
     }
@@ -61,39 +45,23 @@ impl BankHandle {
     }
 
     /// Sends `command`; nothing is sent if the queue is full (the command is
-    /// dropped here, on the game thread). A start goes through
-    /// [`send_start`](Self::send_start).
+    /// dropped here, on the game thread).
     #[inline]
     pub(crate) fn send(&mut self, command: Command) -> Result<(), QueueFull> {
-        debug_assert!(
-            !matches!(command, Command::Start(_)),
-            "a start goes through send_start, which drains the mixer's returns"
-        );
         self.producer().push(command).map_err(|_| QueueFull)
     }
 
-    /// Sends a start, as [`send`](Self::send); every [`STARTS_PER_COLLECT`]
-    /// starts, the sounds the mixer handed back are dropped first.
-    #[inline]
-    pub(crate) fn send_start(&mut self, start: Start) -> Result<(), QueueFull> {
-        if self.starts >= STARTS_PER_COLLECT {
-            self.collect();
-        }
-        self.starts += 1;
-        self.producer()
-            .push(Command::Start(start))
-            .map_err(|_| QueueFull)
+    /// The mixer's reads of the command queue so far (see
+    /// [`Shared::drains`]).
+    pub(crate) fn drains(&self) -> u64 {
+        self.shared.drains()
     }
 
-    /// Drops the sounds the mixer handed back: the last reference to a removed
-    /// sound's samples is freed here, on the game thread.
-    pub(crate) fn collect(&mut self) {
-        self.starts = 0;
-        let returns = match self.returns.get_mut() {
-            Ok(returns) => returns,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        while returns.pop().is_ok() {}
+    /// Keeps `sources` alive until the bank itself is dropped, which kira does
+    /// on the game thread: whatever the mixer still plays when the game side
+    /// goes, its last reference is never the mixer's.
+    pub(crate) fn keep_until_dropped(&mut self, sources: impl Iterator<Item = Arc<Source>>) {
+        self.shared.keep(sources);
     }
 
     pub(crate) fn shared(&self) -> &Shared {

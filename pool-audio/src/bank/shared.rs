@@ -1,5 +1,7 @@
 //! What the mixer reports back to the game thread, through atomics: per slot, the
-//! voice's ticket and phase, and its playhead when it was stopped.
+//! voice's ticket and phase, and its playhead when it was stopped; and how many
+//! times it has read the command queue, which tells the game when the mixer can
+//! no longer hold a removed sound.
 //!
 //! A slot's status is one `u64`: the ticket of the voice on it (the game counts
 //! them per slot) and its [`Phase`]. The game writes [`Phase::Queued`] before it
@@ -9,6 +11,9 @@
 //! mixer already played is never replaced.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::source::Source;
 
 /// Where a voice on a slot is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,9 +82,14 @@ pub(crate) struct Shared {
     slots: Box<[SlotReport]>,
     /// `false` once the game side is dropped: the bank is finished.
     alive: AtomicBool,
-    /// Sounds the mixer dropped itself because their way back to the game
-    /// thread was full (never, by that queue's size).
-    dropped_here: AtomicU64,
+    /// Times the mixer has read the whole command queue: counted after every
+    /// command of the read was carried out, so every start sent before a read
+    /// began has been played or dropped once the count is past that read.
+    drains: AtomicU64,
+    /// Sounds the game side left behind when it was dropped, kept until the
+    /// bank (which holds this) is dropped by kira, on the game thread. Only the
+    /// game thread locks it.
+    kept: Mutex<Vec<Arc<Source>>>,
 }
 
 impl Shared {
@@ -98,7 +108,8 @@ impl Shared {
                 })
                 .collect(),
             alive: AtomicBool::new(true),
-            dropped_here: AtomicU64::new(0),
+            drains: AtomicU64::new(0),
+            kept: Mutex::new(Vec::new()),
         }
     }
 
@@ -176,14 +187,24 @@ impl Shared {
             .store(playhead.to_bits(), Ordering::Relaxed);
     }
 
-    /// Mixer side: a sound was dropped on the audio thread.
-    pub(crate) fn count_dropped_here(&self) {
-        self.dropped_here.fetch_add(1, Ordering::Relaxed);
+    /// Mixer side: the command queue was read to its end; `count` reads so
+    /// far (only the mixer writes it).
+    pub(crate) fn drained(&self, count: u64) {
+        self.drains.store(count, Ordering::Release);
     }
 
-    /// Sounds the mixer dropped itself.
-    pub(crate) fn dropped_here(&self) -> u64 {
-        self.dropped_here.load(Ordering::Relaxed)
+    /// Game side: the reads of the command queue the mixer has finished.
+    pub(crate) fn drains(&self) -> u64 {
+        self.drains.load(Ordering::Acquire)
+    }
+
+    /// Game side: keeps `sources` until this is dropped.
+    pub(crate) fn keep(&self, sources: impl Iterator<Item = Arc<Source>>) {
+        let mut kept = match self.kept.lock() {
+            Ok(kept) => kept,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        kept.extend(sources);
     }
 
     pub(crate) fn alive(&self) -> bool {

@@ -178,16 +178,13 @@ impl Voice {
         }
     }
 
-    /// Starts `start` on this slot; heard from `listener` if positioned. Returns
-    /// the change, and the source of the voice it replaces (which the bank hands
-    /// back to the game thread: the mixer never drops one).
+    /// Starts `start` on this slot; heard from `listener` if positioned.
     pub(super) fn start(
         &mut self,
         start: Start,
         listener: Listener,
         steal_fade: Duration,
-    ) -> (Change, Option<Arc<Source>>) {
-        let replaced = self.source.take();
+    ) -> Change {
         let source = start.source;
         let (position, fraction) = match start.begin {
             Begin::Fresh | Begin::FromStart => (source.start(), 0.0),
@@ -251,12 +248,11 @@ impl Voice {
         }
         self.source = Some(source);
         self.aim(listener, true);
-        let change = if matches!(self.state, State::Waiting(_)) {
+        if matches!(self.state, State::Waiting(_)) {
             Change::None
         } else {
             Change::Began
-        };
-        (change, replaced)
+        }
     }
 
     fn fade_to(&mut self, value: f64, tween: Tween) {
@@ -546,11 +542,11 @@ impl Voice {
         }
     }
 
-    /// Gives its sound up (the bank keeps no sound alive that no voice plays):
-    /// the caller hands it back to the game thread.
-    pub(super) fn clear(&mut self) -> Option<Arc<Source>> {
+    /// Lets go of its sound (the bank keeps no sound alive that no voice
+    /// plays; the game side holds a reference of its own until then).
+    pub(super) fn clear(&mut self) {
         self.state = State::Idle;
-        self.source.take()
+        self.source = None;
     }
 }
 

@@ -7,7 +7,9 @@ use super::plan::{Leaves, Plan, PlayFacts, Victim, WhyVirtual, plan};
 use super::seats::{ForPlay, View};
 use super::{Now, SoundEffects};
 use crate::audibility::{Rank, attenuation};
-use crate::bank::Begin;
+use std::sync::Arc;
+
+use crate::bank::{Begin, Source};
 use crate::error::PlayError;
 use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceState};
 use crate::params::PlayParams;
@@ -192,6 +194,11 @@ impl SoundEffects {
         play: &Play,
         real: Option<Option<(VoiceKey, VoiceState)>>,
     ) -> Result<Played, PlayError> {
+        // The sound's reference for the mixer, taken before the record is
+        // written: a locked increment waits for every store before it.
+        let source = real
+            .and_then(|_| self.sounds.entry(play.sound.index))
+            .map(|entry| entry.source.clone());
         let place = Place::Virtual(Playhead::At(play.start));
         let order = self.voices.next_order();
         let record = || play.record(order, place);
@@ -205,8 +212,8 @@ impl SoundEffects {
         }
         let displaced = real.flatten().or(dropped.map(|d| (d, VoiceState::Gone)));
         let mut state = VoiceState::Virtual;
-        if real.is_some() {
-            match self.start_real(key, Begin::Fresh) {
+        if let Some(source) = source {
+            match self.start_real(key, Begin::Fresh, Some(source)) {
                 Ok(()) => state = VoiceState::Real,
                 Err(error) if !play.facts.virtualizes => {
                     self.voices.release(key);
@@ -264,10 +271,18 @@ impl SoundEffects {
         Some(Ok(self.played(play, key, VoiceState::Real, displaced)))
     }
 
-    /// Makes the record `key` real (see [`Voices::start_real`](crate::voices::Voices::start_real)).
+    /// Makes the record `key` real (see [`Voices::start_real`](crate::voices::Voices::start_real)),
+    /// with its sound's reference for the mixer if the caller took it already.
     #[inline]
-    pub(super) fn start_real(&mut self, key: VoiceKey, begin: Begin) -> Result<(), PlayError> {
-        let real = self.voices.start_real(key, begin, &mut self.sounds)?;
+    pub(super) fn start_real(
+        &mut self,
+        key: VoiceKey,
+        begin: Begin,
+        source: Option<Arc<Source>>,
+    ) -> Result<(), PlayError> {
+        let real = self
+            .voices
+            .start_real(key, begin, &mut self.sounds, source)?;
         self.stats.peak_voices = self.stats.peak_voices.max(real);
         Ok(())
     }

@@ -180,10 +180,10 @@ impl SoundEffects {
     /// [`EndReason::Removed`] by the next [`update`](Self::update); its id and
     /// every handle of its voices go stale ([`PlayError::UnknownSound`](crate::PlayError::UnknownSound),
     /// [`VoiceError::Stale`](crate::VoiceError::Stale)); its name is free for
-    /// another sound. Its samples are freed once the mixer has let go of them:
-    /// the voice bank hands every sound it stops playing back to the game
-    /// thread, which drops it at the next update (or at a play, every 64th
-    /// start), so the mixer never frees memory.
+    /// another sound. Its samples are freed once the mixer has let go of them,
+    /// by an update on the game thread: the game side keeps a reference until
+    /// the mixer can hold none (its voices over, no start of it left in the
+    /// queue), so the mixer never frees memory.
     ///
     /// # Errors
     /// [`RemoveSoundError::UnknownSound`] for a removed sound's id or another
@@ -223,7 +223,9 @@ impl SoundEffects {
             .stop_where(fade, EndReason::Removed, &mut self.sounds, |record| {
                 record.sound == sound.index
             });
-        self.sounds.remove(sound);
+        if let Some(entry) = self.sounds.remove(sound) {
+            self.voices.retire_sound(sound.bank_key(), entry.source);
+        }
         Ok(())
     }
 }

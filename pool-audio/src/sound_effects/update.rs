@@ -182,7 +182,7 @@ impl SoundEffects {
         if let Some(victim) = victim {
             self.displace(victim);
         }
-        if self.start_real(key, begin).is_ok() {
+        if self.start_real(key, begin, None).is_ok() {
             self.stats.promoted += 1;
         }
     }

@@ -46,9 +46,9 @@ struct Pass<'a> {
 impl Voices {
     /// One pass over every voice (see the module's docs) heard from `listener`,
     /// `dt` seconds after the last; voices going virtual fade out with `fade`.
-    /// Then the slots whose fades the mixer finished are free again: a leaving
-    /// voice's slot is reused only once its playhead is known. The sounds the
-    /// mixer handed back are dropped first.
+    /// Then the slots whose fades the mixer finished are free again (a leaving
+    /// voice's slot is reused only once its playhead is known), and removed
+    /// sounds the mixer can no longer hold are dropped.
     pub(crate) fn advance(
         &mut self,
         dt: f64,
@@ -57,7 +57,6 @@ impl Voices {
         sounds: &mut SoundTable,
     ) -> Advanced {
         self.candidates.clear();
-        self.bank.collect();
         let mut pass = Pass {
             room: self.bank.room(),
             slots: &mut self.slots,
@@ -73,6 +72,7 @@ impl Voices {
         self.records.reclaim(|key, record| pass.voice(key, record));
         let done = pass.done;
         self.slots.sweep(self.bank.shared());
+        self.let_go();
         done
     }
 

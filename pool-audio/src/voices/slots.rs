@@ -101,6 +101,13 @@ impl Slots {
             .count()
     }
 
+    /// `true` if a slot that played the sound `sound_key` is still taken.
+    pub(crate) fn holds(&self, sound_key: u64) -> bool {
+        self.slots
+            .iter()
+            .any(|slot| slot.holder != Holder::Free && slot.sound_key == sound_key)
+    }
+
     /// Frees the slots whose leaving voice the mixer reports over.
     pub(crate) fn sweep(&mut self, shared: &Shared) {
         if self.leaving == 0 {
