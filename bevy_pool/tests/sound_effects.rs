@@ -14,7 +14,7 @@ use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
     OfflineBackend, OfflineSettings, PlayParams, Rendered, SoundEffects, SoundEffectsSettings,
-    SoundId, SoundSettings, VoiceState, WhenFull,
+    SoundId, SoundSettings, VoiceHandle, VoiceState, WhenFull,
 };
 
 const DT: f64 = 1.0 / 60.0;
@@ -70,6 +70,28 @@ fn write_plays(app: &mut App, sound: SoundId, count: usize) {
             params: PlayParams::default(),
         });
     }
+}
+
+/// A looping engine on an emitter at the origin, after the frame that started
+/// it: its entity and its voice.
+fn engine_playing(app: &mut App) -> (Entity, VoiceHandle) {
+    let engine = add(
+        app,
+        "engine",
+        tone(220.0, 1.0).loop_region(..),
+        SoundSettings::default(),
+    );
+    let car = app
+        .world_mut()
+        .spawn((SoundEmitter::new(engine), Transform::default()))
+        .id();
+    app.update();
+    let voice = app
+        .world()
+        .get::<SoundEmitter>(car)
+        .and_then(SoundEmitter::voice)
+        .unwrap();
+    (car, voice)
 }
 
 /// The frame deltas the app's clocks gave, to replay them in the plain API.
@@ -333,22 +355,7 @@ fn pausing_virtual_time_pauses_sound_effects_when_asked() {
 #[test]
 fn a_removed_emitter_component_stops_its_voice() {
     let mut app = app(recording());
-    let engine = add(
-        &mut app,
-        "engine",
-        tone(220.0, 1.0).loop_region(..),
-        SoundSettings::default(),
-    );
-    let car = app
-        .world_mut()
-        .spawn((SoundEmitter::new(engine), Transform::default()))
-        .id();
-    app.update();
-    let voice = app
-        .world()
-        .get::<SoundEmitter>(car)
-        .and_then(SoundEmitter::voice)
-        .unwrap();
+    let (car, voice) = engine_playing(&mut app);
     app.world_mut()
         .get_mut::<SoundEmitter>(car)
         .unwrap()
@@ -376,22 +383,7 @@ fn a_pause_refused_by_a_full_queue_is_retried_next_frame() {
         pause_with_virtual_time: true,
         ..recording()
     });
-    let engine = add(
-        &mut app,
-        "engine",
-        tone(220.0, 1.0).loop_region(..),
-        SoundSettings::default(),
-    );
-    let car = app
-        .world_mut()
-        .spawn((SoundEmitter::new(engine), Transform::default()))
-        .id();
-    app.update();
-    let voice = app
-        .world()
-        .get::<SoundEmitter>(car)
-        .and_then(SoundEmitter::voice)
-        .unwrap();
+    let (_, voice) = engine_playing(&mut app);
     // Fills the queue the mixer reads at its next block: the frame's pause
     // finds no room.
     let fill = |app: &mut App| {
