@@ -400,7 +400,7 @@ mod model {
 
     /// What the model knows of a slot's voice.
     #[derive(Debug, Clone, Copy, PartialEq)]
-    enum Slot {
+    enum ModelSlot {
         Free,
         /// Started at frame `at` (not yet rendered if `at` is the current frame).
         Live {
@@ -453,46 +453,46 @@ mod model {
                 panning: PANNING[sound],
                 ..start(slot, ticket, &sources[sound])
             };
-            let mut slots = [Slot::Free; SLOTS as usize];
+            let mut slots = [ModelSlot::Free; SLOTS as usize];
             let mut tickets = [0u32; SLOTS as usize];
             let mut now = 0usize;
             for op in ops {
                 match op {
-                    Op::Start { slot, sound, rate } if slots[slot as usize] == Slot::Free => {
+                    Op::Start { slot, sound, rate } if slots[slot as usize] == ModelSlot::Free => {
                         tickets[slot as usize] += 1;
                         let ticket = tickets[slot as usize];
                         play(&mut handle, Start { rate, ..on(sound, slot, ticket) });
-                        slots[slot as usize] = Slot::Live { ticket, sound, rate, at: now, paused: false, ever_paused: false };
+                        slots[slot as usize] = ModelSlot::Live { ticket, sound, rate, at: now, paused: false, ever_paused: false };
                     }
                     Op::TakeOver { slot, sound } => {
-                        if let Slot::Live { ticket, at, .. } = slots[slot as usize]
+                        if let ModelSlot::Live { ticket, at, .. } = slots[slot as usize]
                             && at == now
                         {
                             let next = ticket + 1;
                             prop_assert!(handle.shared().replace(slot, ticket, next), "a start not yet read can be replaced");
                             tickets[slot as usize] = next;
                             handle.send(Command::Start(on(sound, slot, next))).unwrap();
-                            slots[slot as usize] = Slot::Live { ticket: next, sound, rate: 1.0, at: now, paused: false, ever_paused: false };
+                            slots[slot as usize] = ModelSlot::Live { ticket: next, sound, rate: 1.0, at: now, paused: false, ever_paused: false };
                         }
                     }
                     Op::Stop { slot, millis } => {
-                        if let Slot::Live { ticket, .. } = slots[slot as usize] {
+                        if let ModelSlot::Live { ticket, .. } = slots[slot as usize] {
                             stop(&mut handle, slot, ticket, millis);
                             // A paused voice ends at once; one still fading into its
                             // pause fades out with the stop's fade.
                             let fade = millis as usize * 48;
-                            slots[slot as usize] = Slot::Leaving { ticket, by: now + fade + SLACK };
+                            slots[slot as usize] = ModelSlot::Leaving { ticket, by: now + fade + SLACK };
                         }
                     }
                     Op::Pause(slot) => {
-                        if let Slot::Live { ticket, ref mut paused, ref mut ever_paused, .. } = slots[slot as usize] {
+                        if let ModelSlot::Live { ticket, ref mut paused, ref mut ever_paused, .. } = slots[slot as usize] {
                             handle.send(Command::Pause { slot, ticket, fade: linear_fade(Duration::from_millis(2)) }).unwrap();
                             *paused = true;
                             *ever_paused = true;
                         }
                     }
                     Op::Resume(slot) => {
-                        if let Slot::Live { ticket, ref mut paused, .. } = slots[slot as usize] {
+                        if let ModelSlot::Live { ticket, ref mut paused, .. } = slots[slot as usize] {
                             handle.send(Command::Resume { slot, ticket, fade: linear_fade(Duration::from_millis(2)) }).unwrap();
                             *paused = false;
                         }
@@ -507,8 +507,8 @@ mod model {
                         for (index, slot) in slots.iter_mut().enumerate() {
                             let status = handle.status(index as u32);
                             match *slot {
-                                Slot::Free => {}
-                                Slot::Live { ticket, sound, rate, at, paused, ever_paused } => {
+                                ModelSlot::Free => {}
+                                ModelSlot::Live { ticket, sound, rate, at, paused, ever_paused } => {
                                     prop_assert_eq!(status.ticket, ticket);
                                     let over = status.phase == Phase::Done;
                                     let end = LENGTHS[sound].map(|frames| at + ((frames + 3) as f64 / rate).ceil() as usize + SLACK);
@@ -524,17 +524,17 @@ mod model {
                                         _ => {}
                                     }
                                     if over {
-                                        *slot = Slot::Free;
+                                        *slot = ModelSlot::Free;
                                     }
                                 }
-                                Slot::Leaving { ticket, by } => {
+                                ModelSlot::Leaving { ticket, by } => {
                                     prop_assert_eq!(status.ticket, ticket);
                                     let over = status.phase == Phase::Done;
                                     if now >= by {
                                         prop_assert!(over, "a stop due by frame {by} is still on at {now}");
                                     }
                                     if over {
-                                        *slot = Slot::Free;
+                                        *slot = ModelSlot::Free;
                                     }
                                 }
                             }

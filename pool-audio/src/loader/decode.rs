@@ -23,8 +23,8 @@ use symphonia::core::io::{MediaSource, MediaSourceStream};
 use super::LoadError;
 use crate::sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
 
-/// An open file: its reader, its audio track's decoder, what the header says.
-struct Reader {
+/// A file being decoded: its reader, its audio track's decoder, what the header says.
+struct Decoding {
     format: Box<dyn FormatReader>,
     decoder: Box<dyn AudioDecoder>,
     track: u32,
@@ -41,7 +41,7 @@ enum Stop {
     Failed(String),
 }
 
-impl Reader {
+impl Decoding {
     fn open(key: &str, source: Box<dyn MediaSource>) -> Result<Self, LoadError> {
         let corrupt = |reason: String| LoadError::Corrupt {
             key: key.into(),
@@ -194,7 +194,7 @@ fn decode_with<S: MediaSource + 'static>(
             key: key.into(),
             reason: error.to_string(),
         })?;
-        Reader::open(key, Box::new(source))
+        Decoding::open(key, Box::new(source))
     };
     let too_long = || LoadError::TooLong {
         key: key.into(),
