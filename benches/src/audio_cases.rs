@@ -70,25 +70,46 @@ pub struct AudioPlay {
     sfx: SoundEffects,
     sounds: Vec<SoundId>,
     steal: bool,
+    /// Plays carry an owner and their sounds cap copies per owner.
+    owners: bool,
     next: usize,
 }
+
+/// Sounds of the owner case: each takes a play from each of four owners per
+/// batch, so a play counts its owner's copies among up to three others.
+const OWNED_SOUNDS: usize = 8;
 
 impl AudioPlay {
     /// A manager with a 64-voice cap and 64 sounds of 1 copy each (so a play never
     /// recycles a copy of its own sound).
     pub fn new(steal: bool) -> Self {
+        Self::build(steal, false)
+    }
+
+    /// A free voice each play, as [`new`](Self::new)`(false)`, for plays with
+    /// an owner of sounds that cap copies per owner (8 sounds of 8 copies, 2
+    /// per owner, four owners in turn).
+    pub fn with_owners() -> Self {
+        Self::build(false, true)
+    }
+
+    fn build(steal: bool, owners: bool) -> Self {
         let mut manager = manager();
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())
             .expect("valid settings");
         let data = tone();
-        let sounds = (0..VOICE_CAP * 2)
+        let settings = if owners {
+            SoundSettings::default()
+                .max_voices(8)
+                .max_voices_per_owner(2)
+        } else {
+            SoundSettings::default().max_voices(1)
+        };
+        let count = if owners { OWNED_SOUNDS } else { VOICE_CAP * 2 };
+        let sounds = (0..count)
             .map(|i| {
-                sfx.add_sound(
-                    &format!("tone{i}"),
-                    data.clone(),
-                    SoundSettings::default().max_voices(1),
-                )
-                .expect("valid sound")
+                sfx.add_sound(&format!("tone{i}"), data.clone(), settings)
+                    .expect("valid sound")
             })
             .collect();
         let mut this = Self {
@@ -96,6 +117,7 @@ impl AudioPlay {
             sfx,
             sounds,
             steal,
+            owners,
             next: 0,
         };
         this.flush();
@@ -130,7 +152,13 @@ impl AudioPlay {
 
 impl Workload for AudioPlay {
     fn cycle(&mut self) {
-        let _ = black_box(self.sfx.play(self.sounds[self.next], PlayParams::default()));
+        let (sound, params) = if self.owners {
+            let owner = (self.next / OWNED_SOUNDS % 4) as u64;
+            (self.next % OWNED_SOUNDS, PlayParams::default().owner(owner))
+        } else {
+            (self.next, PlayParams::default())
+        };
+        let _ = black_box(self.sfx.play(self.sounds[sound], params));
         self.next = (self.next + 1) % VOICE_CAP;
     }
 
@@ -644,6 +672,15 @@ mod tests {
                 assert!(stats.stolen_voices >= 500, "{stats:?}");
             }
         }
+        let mut owned = AudioPlay::with_owners();
+        owned.timed_run(500);
+        let stats = owned.sfx.stats();
+        assert_eq!(stats.plays, 500, "{stats:?}");
+        assert_eq!(
+            stats.recycled_copies + stats.refused_owner_limit + stats.stolen_voices,
+            0,
+            "an owner never reaches its cap: {stats:?}"
+        );
         let mut kira = KiraPlay::new();
         kira.timed_run(500);
     }

@@ -171,7 +171,9 @@ pub struct SoundListener;
 /// A sound that plays from an entity and follows its `GlobalTransform` every
 /// frame: an engine, a torch, a waterfall. Its voice starts when the component
 /// is added; when the entity is despawned (or the component removed) the voice
-/// stops with [`SoundEmitter::fade_out`].
+/// stops with [`SoundEmitter::fade_out`]. Unless its params name an owner, the
+/// entity is its voice's owner (`Entity::to_bits`), so a sound's
+/// `max_voices_per_owner` caps it per entity and `stop_owner` stops it.
 #[derive(Component, Debug, Clone)]
 pub struct SoundEmitter {
     /// The sound to play.
@@ -375,7 +377,10 @@ fn start_emitters(
     mut refused: MessageWriter<PlayRefused>,
 ) {
     for (entity, mut emitter, transform) in &mut added {
-        let params = emitter.params.position(position(transform));
+        let mut params = emitter.params.position(position(transform));
+        if params.owner.is_none() {
+            params = params.owner(entity.to_bits());
+        }
         match sfx.play(emitter.sound, params) {
             Ok(voice) => emitter.voice = Some(voice),
             Err(error) => {

@@ -375,6 +375,29 @@ fn a_removed_emitter_component_stops_its_voice() {
     );
 }
 
+/// An emitter's voice is its entity's: `stop_owner` with the entity stops it,
+/// and a play owned by the entity counts against the sound's copies per owner.
+#[test]
+fn an_emitters_entity_owns_its_voice() {
+    let mut app = app(recording());
+    let (car, voice) = engine_playing(&mut app);
+    let mut sfx = app.world_mut().resource_mut::<Sfx>();
+    let engine = sfx.sound("engine").unwrap();
+    let other = sfx.play(engine, PlayParams::default()).unwrap();
+    sfx.stop_owner(car.to_bits(), pool_audio::linear_fade(Duration::ZERO))
+        .unwrap();
+    assert_eq!(
+        sfx.state(voice),
+        VoiceState::Gone,
+        "the entity's voice stopped"
+    );
+    assert_eq!(
+        sfx.state(other),
+        VoiceState::Real,
+        "a voice of nobody plays on"
+    );
+}
+
 /// A pause the voice bank's full queue refuses is tried again the next frame,
 /// not forgotten; and so is the resume.
 #[test]

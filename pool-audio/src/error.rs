@@ -29,6 +29,10 @@ pub enum PlayError {
     InvalidParam(ParamError),
     /// All the sound's copies are playing and it refuses when full.
     SoundLimit,
+    /// All the copies the play's owner may have of the sound are playing
+    /// ([`SoundSettings::max_voices_per_owner`](crate::SoundSettings::max_voices_per_owner))
+    /// and the sound refuses when full.
+    OwnerLimit,
     /// The voice cap is reached and stealing is [`Stealing::Strict`](crate::Stealing::Strict).
     VoiceCap,
     /// Every voice of the voice bank is playing or still fading out (stopped or
@@ -60,6 +64,9 @@ impl fmt::Display for PlayError {
             Self::SoundLimit => {
                 f.write_str("all copies of this sound are playing and it refuses when full")
             }
+            Self::OwnerLimit => f.write_str(
+                "all copies of this sound its owner may have are playing and it refuses when full",
+            ),
             Self::VoiceCap => f.write_str("the voice cap is reached and stealing is strict"),
             Self::NoFreeVoice => f.write_str(
                 "every voice of the voice bank is playing or still fading out: none is free this frame",

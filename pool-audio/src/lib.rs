@@ -259,6 +259,7 @@
 //! | `audibility_floor_db` | vol0 virtual level | volume threshold | (silence) |
 //! | `virtual_margin_db` | (none) | (none) | (none) |
 //! | `min_retrigger` + `retrigger_radius` | event cooldown (no radius) | (none) | concurrency retrigger time (no radius) |
+//! | `max_voices_per_owner` + [`PlayParams::owner`], [`SoundEffects::stop_owner`] | (none) | playback limit "per game object" | sound concurrency "limit to owner" |
 //!
 //! One update with 1,000 virtual and 32 real voices ranks and advances every voice
 //! without allocating; a virtual voice adds nothing to the mix.

@@ -100,6 +100,10 @@ pub struct PlayParams {
     pub position: Option<mint::Vector3<f32>>,
     /// How much a positioned sound is spatialized, `0..=1` (default 1).
     pub spatial_blend: f32,
+    /// Who plays it (default `None`): a number of the game's (an entity, a
+    /// player), for [`SoundSettings::max_voices_per_owner`](crate::SoundSettings::max_voices_per_owner)
+    /// and [`SoundEffects::stop_owner`](crate::SoundEffects::stop_owner).
+    pub owner: Option<u64>,
 }
 
 impl Default for PlayParams {
@@ -110,6 +114,7 @@ impl Default for PlayParams {
             panning: 0.0,
             position: None,
             spatial_blend: 1.0,
+            owner: None,
         }
     }
 }
@@ -181,6 +186,22 @@ impl PlayParams {
     /// ```
     pub fn spatial_blend(mut self, blend: f32) -> Self {
         self.spatial_blend = blend;
+        self
+    }
+
+    /// Who plays it: a tank's cannon shots, an enemy's barks. A sound's copies
+    /// per owner can be capped
+    /// ([`SoundSettings::max_voices_per_owner`](crate::SoundSettings::max_voices_per_owner)),
+    /// and an owner's voices stopped together
+    /// ([`SoundEffects::stop_owner`](crate::SoundEffects::stop_owner)).
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// let tank = 42;
+    /// assert_eq!(PlayParams::default().owner(tank).owner, Some(42));
+    /// ```
+    pub fn owner(mut self, owner: u64) -> Self {
+        self.owner = Some(owner);
         self
     }
 

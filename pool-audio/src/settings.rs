@@ -148,6 +148,14 @@ pub struct SoundSettings {
     /// held back by each other: gunshots at opposite ends of the map both sound,
     /// ten at one spot do not. An unpositioned play counts as at the listener.
     pub retrigger_radius: Option<f32>,
+    /// The most real copies one owner ([`PlayParams::owner`](crate::PlayParams::owner))
+    /// plays at once, `1..=max_voices` (default `None`: no cap per owner). When
+    /// an owner's copies are all playing, [`when_full`](Self::when_full)
+    /// decides as for the sound: recycle that owner's oldest copy, or refuse
+    /// ([`PlayError::OwnerLimit`](crate::PlayError::OwnerLimit)). A virtualizing
+    /// sound displaces that owner's least audible copy if it is more audible, or
+    /// starts virtual. Plays without an owner are not capped by it.
+    pub max_voices_per_owner: Option<usize>,
 }
 
 impl Default for SoundSettings {
@@ -165,6 +173,7 @@ impl Default for SoundSettings {
             virtualization: Virtualization::Auto,
             group: None,
             retrigger_radius: None,
+            max_voices_per_owner: None,
         }
     }
 }
@@ -303,6 +312,21 @@ impl SoundSettings {
         self
     }
 
+    /// The most real copies one owner plays at once (Wwise's limit "per game
+    /// object", Unreal's "limit to owner"): a tank firing four times a second
+    /// holds at most two of the shared cannon's copies.
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let cannon = SoundSettings::default().max_voices(10).max_voices_per_owner(2);
+    /// assert_eq!(cannon.max_voices_per_owner, Some(2));
+    /// assert!(SoundSettings::default().max_voices(4).max_voices_per_owner(5).validate().is_err());
+    /// ```
+    pub fn max_voices_per_owner(mut self, copies: usize) -> Self {
+        self.max_voices_per_owner = Some(copies);
+        self
+    }
+
     /// Checks every value.
     ///
     /// # Errors
@@ -341,6 +365,11 @@ impl SoundSettings {
             && !(radius.is_finite() && radius > 0.0)
         {
             return Err(SettingsError::RetriggerRadius(radius));
+        }
+        if let Some(copies) = self.max_voices_per_owner
+            && !(1..=self.max_voices).contains(&copies)
+        {
+            return Err(SettingsError::MaxVoicesPerOwner(copies));
         }
         CopyVolumes::solve(self.max_voices, self.first_volume, self.budget(peak)).map_err(|error| {
             match error {
@@ -387,6 +416,8 @@ pub enum SettingsError {
     MinRetrigger(f64),
     /// Retrigger radius not finite and above 0.
     RetriggerRadius(f32),
+    /// Copies per owner not in `1..=max_voices`.
+    MaxVoicesPerOwner(usize),
     /// [`SoundEffectsSettings::voice_cap`] not in `1..=`[`MAX_VOICE_CAP`].
     VoiceCap(usize),
     /// [`SoundEffectsSettings::steal_fade`] not in
@@ -412,6 +443,9 @@ impl std::fmt::Display for SettingsError {
                 write!(f, "min_retrigger {s} s is not in 0..={MAX_RETRIGGER}")
             }
             Self::RetriggerRadius(r) => write!(f, "retrigger radius {r} is not a distance above 0"),
+            Self::MaxVoicesPerOwner(n) => {
+                write!(f, "max_voices_per_owner {n} is not in 1..=max_voices")
+            }
             Self::VoiceCap(n) => write!(f, "voice_cap {n} is not in 1..={MAX_VOICE_CAP}"),
             Self::StealFade(fade) => write!(
                 f,

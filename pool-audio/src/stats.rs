@@ -35,6 +35,9 @@ pub struct AudioStats {
     pub ended_virtual: u64,
     /// Plays refused: the sound's copies were all playing and it refuses.
     pub refused_sound_limit: u64,
+    /// Plays refused: the copies the play's owner may have of the sound were
+    /// all playing and it refuses.
+    pub refused_owner_limit: u64,
     /// Plays refused: the voice cap was reached and stealing is strict.
     pub refused_voice_cap: u64,
     /// Plays refused: every voice of the voice bank was playing or still fading
@@ -64,6 +67,7 @@ impl AudioStats {
             PlayError::Retrigger => &mut self.refused_retrigger,
             PlayError::Inaudible => &mut self.refused_inaudible,
             PlayError::SoundLimit => &mut self.refused_sound_limit,
+            PlayError::OwnerLimit => &mut self.refused_owner_limit,
             PlayError::VoiceCap => &mut self.refused_voice_cap,
             PlayError::GroupCap => &mut self.refused_group_cap,
             PlayError::NoFreeVoice => &mut self.refused_no_free_voice,

@@ -360,6 +360,33 @@ impl SoundEffects {
         self.stop_where(fade, |voice| voice.sound == sound.index)
     }
 
+    /// Stops every voice an owner plays ([`PlayParams::owner`](crate::PlayParams::owner)),
+    /// of every sound, fading out with `fade`: the tank is destroyed, its engine
+    /// and its shots go with it. Voices of other owners, and voices without one,
+    /// play on.
+    ///
+    /// # Errors
+    /// As [`stop_all`](Self::stop_all).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let shot = sfx.add_sound("shot", click, SoundSettings::default())?;
+    /// let (tank, jeep) = (1, 2);
+    /// let from_tank = sfx.play(shot, PlayParams::default().owner(tank))?;
+    /// let from_jeep = sfx.play(shot, PlayParams::default().owner(jeep))?;
+    /// sfx.stop_owner(tank, Tween::default())?;
+    /// assert!(!sfx.contains(from_tank) && sfx.contains(from_jeep));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stop_owner(&mut self, owner: u64, fade: Tween) -> Result<(), VoiceError> {
+        let fade = check_fade(fade)?;
+        self.stop_where(fade, |voice| voice.owner == Some(owner))
+    }
+
     /// Stops every voice `which` picks: all of them, or none if the queue has no
     /// room for a stop per real voice picked.
     fn stop_where(

@@ -25,14 +25,21 @@ pub(crate) struct PlayFacts {
     pub(crate) strict: bool,
     /// The sound's oldest real copy.
     pub(crate) oldest: Option<VoiceKey>,
+    /// Who plays it.
+    pub(crate) owner: Option<u64>,
+    /// The copies its owner may have of the sound are all playing.
+    pub(crate) owner_full: bool,
+    /// Its owner's oldest real copy of the sound.
+    pub(crate) owner_oldest: Option<VoiceKey>,
     /// The new voice's priority and audibility.
     pub(crate) rank: Rank,
 }
 
 /// What the manager answers about its places, for the sound being played.
 pub(crate) trait Seats {
-    /// The sound's least audible real copy, if `rank` beats it by the margin.
-    fn weaker_copy(&self, rank: Rank) -> Option<VoiceKey>;
+    /// The sound's least audible real copy (of `owner`, if given), if `rank`
+    /// beats it by the margin.
+    fn weaker_copy(&self, rank: Rank, owner: Option<u64>) -> Option<VoiceKey>;
     /// For a virtualizing sound: room under the caps, or the least audible real
     /// voice it may displace if `rank` beats it.
     fn cap_seat(&self, rank: Rank) -> CapSeat;
@@ -144,12 +151,28 @@ fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>,
         key,
         leaves: Leaves::Displaced,
     };
+    let recycled = |key| Victim {
+        key,
+        leaves: Leaves::Recycled,
+    };
     if !facts.audible {
         Ok(None)
+    } else if facts.owner_full {
+        // The owner's own cap first: recycling its oldest copy also makes room
+        // in the sound's.
+        if facts.virtualizes {
+            Ok(seats
+                .weaker_copy(facts.rank, facts.owner)
+                .map(|key| Some(displaced(key))))
+        } else if facts.strict {
+            Err(PlayError::OwnerLimit)
+        } else {
+            Ok(Some(facts.owner_oldest.map(recycled)))
+        }
     } else if facts.full {
         if facts.virtualizes {
             Ok(seats
-                .weaker_copy(facts.rank)
+                .weaker_copy(facts.rank, None)
                 .map(|key| Some(displaced(key))))
         } else if facts.below_max {
             // Another copy would push the oldest under the audibility floor.
@@ -157,10 +180,7 @@ fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>,
         } else if facts.strict {
             Err(PlayError::SoundLimit)
         } else {
-            Ok(Some(facts.oldest.map(|key| Victim {
-                key,
-                leaves: Leaves::Recycled,
-            })))
+            Ok(Some(facts.oldest.map(recycled)))
         }
     } else if facts.virtualizes {
         Ok(match seats.cap_seat(facts.rank) {
@@ -200,6 +220,7 @@ mod tests {
     #[derive(Clone, Copy)]
     struct Answers {
         weaker_copy: Option<VoiceKey>,
+        weaker_owner_copy: Option<VoiceKey>,
         cap_seat: CapSeat,
         steal: Result<Option<VoiceKey>, PlayError>,
         free_slot: bool,
@@ -208,8 +229,11 @@ mod tests {
     }
 
     impl Seats for Answers {
-        fn weaker_copy(&self, _: Rank) -> Option<VoiceKey> {
-            self.weaker_copy
+        fn weaker_copy(&self, _: Rank, owner: Option<u64>) -> Option<VoiceKey> {
+            match owner {
+                Some(_) => self.weaker_owner_copy,
+                None => self.weaker_copy,
+            }
         }
         fn cap_seat(&self, _: Rank) -> CapSeat {
             self.cap_seat
@@ -228,20 +252,20 @@ mod tests {
         }
     }
 
-    fn keys() -> [VoiceKey; 3] {
+    fn keys() -> [VoiceKey; 4] {
         let mut pool = Pool::builder(|| ())
-            .max_objects(3)
+            .max_objects(4)
             .handle::<VoiceKey>()
             .build()
             .expect("a valid pool");
-        [(); 3].map(|_| pool.try_acquire().expect("room for three"))
+        [(); 4].map(|_| pool.try_acquire().expect("room for four"))
     }
 
     /// One row: what differs from a play of an audible, killing sound with
     /// room everywhere, and the plan it must give.
     #[test]
     fn every_state_gets_its_plan() {
-        let [oldest, weak, stolen] = keys();
+        let [oldest, weak, stolen, mine] = keys();
         let facts = PlayFacts {
             held_back: false,
             audible: true,
@@ -250,10 +274,14 @@ mod tests {
             below_max: false,
             strict: false,
             oldest: Some(oldest),
+            owner: None,
+            owner_full: false,
+            owner_oldest: None,
             rank: Rank::SILENT,
         };
         let answers = Answers {
             weaker_copy: None,
+            weaker_owner_copy: None,
             cap_seat: CapSeat::Room,
             steal: Ok(None),
             free_slot: true,
@@ -277,6 +305,12 @@ mod tests {
                 key,
                 leaves: Leaves::Displaced,
             })
+        };
+        let owned = PlayFacts {
+            owner: Some(7),
+            owner_full: true,
+            owner_oldest: Some(mine),
+            ..facts
         };
         let rows: Vec<(&str, PlayFacts, Answers, Plan)> = vec![
             ("room everywhere", facts, answers, Plan::Real(None)),
@@ -449,6 +483,70 @@ mod tests {
                     ..answers
                 },
                 Plan::Real(displaced(stolen)),
+            ),
+            (
+                "an owner at its cap recycles its own oldest",
+                owned,
+                answers,
+                Plan::Real(Some(Victim {
+                    key: mine,
+                    leaves: Leaves::Recycled,
+                })),
+            ),
+            (
+                "an owner at its cap, the sound full too",
+                PlayFacts {
+                    full: true,
+                    ..owned
+                },
+                answers,
+                Plan::Real(Some(Victim {
+                    key: mine,
+                    leaves: Leaves::Recycled,
+                })),
+            ),
+            (
+                "an owner at its cap takes over its unread copy",
+                owned,
+                Answers {
+                    unread: true,
+                    ..answers
+                },
+                Plan::TakeOver(mine),
+            ),
+            (
+                "an owner at its cap, strict",
+                PlayFacts {
+                    strict: true,
+                    ..owned
+                },
+                answers,
+                Plan::Refuse(PlayError::OwnerLimit),
+            ),
+            (
+                "an owner at its cap, virtualizing, beats its own copy",
+                PlayFacts {
+                    virtualizes: true,
+                    ..owned
+                },
+                Answers {
+                    weaker_copy: Some(weak),
+                    weaker_owner_copy: Some(mine),
+                    ..answers
+                },
+                Plan::Real(displaced(mine)),
+            ),
+            (
+                "an owner at its cap, virtualizing, beats none of its own",
+                PlayFacts {
+                    virtualizes: true,
+                    ..owned
+                },
+                Answers {
+                    weaker_copy: Some(weak),
+                    ..answers
+                },
+                Plan::Virtual(WhyVirtual::Outranked),
             ),
             (
                 "killing, a strict group",

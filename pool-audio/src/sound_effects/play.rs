@@ -103,7 +103,12 @@ impl SoundEffects {
         let Some(entry) = self.sounds.get(sound) else {
             return Err(PlayError::UnknownSound);
         };
-        let play = Play::of(sound, entry, &params, self.now);
+        let mut play = Play::of(sound, entry, &params, self.now);
+        if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
+            let (copies, oldest) = self.view().owner_copies(entry, owner);
+            play.facts.owner_full = copies >= cap;
+            play.facts.owner_oldest = oldest;
+        }
         let plan = self.plan(&play);
         let result = self.execute(&play, plan);
         self.groups.count_play(play.group, result.is_ok());
@@ -347,6 +352,10 @@ impl<'a> Play<'a> {
             below_max: entry.copies.len() < settings.max_voices,
             strict: settings.when_full == WhenFull::Strict,
             oldest: entry.oldest(),
+            owner: params.owner,
+            // Counted by the caller, for a sound that caps its owners.
+            owner_full: false,
+            owner_oldest: None,
             rank: Rank::heard(settings.priority, reference, gain),
         };
         Self {

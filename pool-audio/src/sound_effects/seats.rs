@@ -10,7 +10,7 @@ use crate::audibility::Rank;
 use crate::error::PlayError;
 use crate::groups::Groups;
 use crate::handles::VoiceKey;
-use crate::sound_table::SoundTable;
+use crate::sound_table::{SoundEntry, SoundTable};
 use crate::stealing::{Candidate, Stealing, steal};
 use crate::voices::{Real, Voices, least_audible};
 
@@ -32,10 +32,32 @@ impl<'a> View<'a> {
             .is_some_and(|v| rank.beats(v.holding_rank(), self.rules.margin))
     }
 
-    /// The least audible real copy of the sound in place `sound`.
-    pub(super) fn least_audible_copy(&self, sound: u32) -> Option<VoiceKey> {
+    /// The least audible real copy of the sound in place `sound` (of `owner`,
+    /// if given).
+    pub(super) fn least_audible_copy(&self, sound: u32, owner: Option<u64>) -> Option<VoiceKey> {
         let copies = self.sounds.entry(sound)?.copies.iter();
-        least_audible(copies.filter_map(|key| Some((*key, self.voices.get(*key)?))))
+        let records = copies.filter_map(|key| Some((*key, self.voices.get(*key)?)));
+        least_audible(records.filter(|(_, voice)| owner.is_none_or(|o| voice.owner == Some(o))))
+    }
+
+    /// How many real copies of `entry`'s sound `owner` plays, and its oldest.
+    pub(super) fn owner_copies(&self, entry: &SoundEntry, owner: u64) -> (usize, Option<VoiceKey>) {
+        let mut owned = entry.copies.iter().filter(|key| {
+            self.voices
+                .get(**key)
+                .is_some_and(|v| v.owner == Some(owner))
+        });
+        let oldest = owned.next().copied();
+        (oldest.map_or(0, |_| 1 + owned.count()), oldest)
+    }
+
+    /// `true` if `owner` plays as many real copies of `entry`'s sound as the
+    /// sound lets one owner play.
+    pub(super) fn owner_full(&self, entry: &SoundEntry, owner: Option<u64>) -> bool {
+        match (owner, entry.settings.max_voices_per_owner) {
+            (Some(owner), Some(cap)) => self.owner_copies(entry, owner).0 >= cap,
+            _ => false,
+        }
     }
 
     /// The real voices of `group`.
@@ -162,9 +184,9 @@ pub(super) struct ForPlay<'a> {
 
 impl Seats for ForPlay<'_> {
     #[inline]
-    fn weaker_copy(&self, rank: Rank) -> Option<VoiceKey> {
+    fn weaker_copy(&self, rank: Rank, owner: Option<u64>) -> Option<VoiceKey> {
         self.view
-            .least_audible_copy(self.sound)
+            .least_audible_copy(self.sound, owner)
             .filter(|victim| self.view.beaten(rank, *victim))
     }
 

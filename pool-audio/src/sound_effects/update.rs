@@ -159,10 +159,17 @@ impl SoundEffects {
             // Its playhead is on its way from the mixer.
             _ => return,
         };
-        let victim = if entry.full() {
+        let victim = if view.owner_full(entry, voice.owner) {
+            // Its owner's copies are all real: the least audible of them may
+            // give its place over.
+            match view.least_audible_copy(voice.sound, voice.owner) {
+                Some(victim) => Some(victim),
+                None => return,
+            }
+        } else if entry.full() {
             // The sound's copies are all real: its least audible one may give its
             // place over.
-            match view.least_audible_copy(voice.sound) {
+            match view.least_audible_copy(voice.sound, None) {
                 Some(victim) => Some(victim),
                 None => return,
             }

@@ -44,6 +44,8 @@ pub(crate) struct VoiceRecord {
     pub(crate) spatial_blend: f32,
     pub(crate) priority: i32,
     pub(crate) position: Option<[f32; 3]>,
+    /// Who plays it (see `PlayParams::owner`).
+    pub(crate) owner: Option<u64>,
     /// Start order, to find a sound's oldest copy.
     pub(crate) order: u64,
     /// Paused by the game.
@@ -66,6 +68,7 @@ impl VoiceRecord {
             spatial_blend: 1.0,
             priority: 0,
             position: None,
+            owner: None,
             order: 0,
             paused: false,
             reference: 0.0,
@@ -94,6 +97,7 @@ impl VoiceRecord {
             spatial_blend: params.spatial_blend,
             priority: rank.priority,
             position: params.position.map(Into::into),
+            owner: params.owner,
             order,
             paused: false,
             reference,
