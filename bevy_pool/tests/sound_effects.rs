@@ -304,23 +304,8 @@ fn pausing_virtual_time_pauses_sound_effects_when_asked() {
         pause_with_virtual_time: true,
         ..recording()
     });
-    let engine = add(
-        &mut app,
-        "engine",
-        tone(220.0, 1.0).loop_region(..),
-        SoundSettings::default(),
-    );
     app.world_mut().spawn((SoundListener, Transform::default()));
-    let car = app
-        .world_mut()
-        .spawn((SoundEmitter::new(engine), Transform::default()))
-        .id();
-    app.update();
-    let voice = app
-        .world()
-        .get::<SoundEmitter>(car)
-        .and_then(SoundEmitter::voice)
-        .unwrap();
+    let (_, voice) = engine_playing(&mut app);
     app.world_mut().resource_mut::<Time<Virtual>>().pause();
     for _ in 0..5 {
         app.update();

@@ -220,9 +220,15 @@ fn busy_game_frame(frame: usize, sfx: &mut SoundEffects, sounds: &[SoundId], tor
     sfx.update(1.0 / 60.0).unwrap();
 }
 
-#[test]
-fn plays_updates_calls_and_the_mixer_allocate_nothing() {
-    let (mut manager, mut sfx, sounds) = four_sounds(12, 9_600, 0.2, 3, 0.2);
+/// The scene of the busy frames: four one-shots of 3 copies under a cap of 12,
+/// and a virtualizing loop (the torch).
+fn busy_scene() -> (
+    AudioManager<OfflineBackend>,
+    SoundEffects,
+    Vec<SoundId>,
+    SoundId,
+) {
+    let (manager, mut sfx, sounds) = four_sounds(12, 9_600, 0.2, 3, 0.2);
     let looped = StaticSoundData {
         sample_rate: 48_000,
         frames: vec![Frame::from_mono(0.1); 4_800].into(),
@@ -234,6 +240,12 @@ fn plays_updates_calls_and_the_mixer_allocate_nothing() {
         .max_voices(8)
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
     let torch = sfx.add_sound("torch", looped, settings).unwrap();
+    (manager, sfx, sounds, torch)
+}
+
+#[test]
+fn plays_updates_calls_and_the_mixer_allocate_nothing() {
+    let (mut manager, mut sfx, sounds, torch) = busy_scene();
     // 800 frames, one game frame at 60 fps.
     let mut buffer = vec![0.0f32; 1_600];
     for frame in 0..200 {
@@ -258,18 +270,7 @@ fn plays_updates_calls_and_the_mixer_allocate_nothing() {
 
 #[test]
 fn the_mixer_neither_allocates_nor_frees_while_sounds_are_removed_under_it() {
-    let (mut manager, mut sfx, mut sounds) = four_sounds(12, 9_600, 0.2, 3, 0.2);
-    let looped = StaticSoundData {
-        sample_rate: 48_000,
-        frames: vec![Frame::from_mono(0.1); 4_800].into(),
-        settings: Default::default(),
-        slice: None,
-    }
-    .loop_region(..);
-    let settings = SoundSettings::default()
-        .max_voices(8)
-        .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
-    let torch = sfx.add_sound("torch", looped, settings).unwrap();
+    let (mut manager, mut sfx, mut sounds, torch) = busy_scene();
     let mut buffer = vec![0.0f32; 1_600];
     for frame in 0..200 {
         busy_frame(frame, &mut manager, &mut sfx, &sounds, torch, &mut buffer);
