@@ -55,6 +55,26 @@ pub(crate) fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
         .sqrt()
 }
 
+/// A sound's `priority` as heard from `listener` by a play at `position` with
+/// spatial `blend`: moved by `offset` linearly with the distance, from none at
+/// the listener to all of it at [`MAX_DISTANCE`] and beyond (Wwise's "offset
+/// priority at max distance"), scaled by the blend (a play at the listener,
+/// unpositioned or of blend 0, keeps its priority), rounded to a whole one.
+pub(crate) fn heard_priority(
+    (priority, offset): (i32, i32),
+    position: Option<[f32; 3]>,
+    blend: f32,
+    listener: [f32; 3],
+) -> i32 {
+    match position {
+        Some(p) if offset != 0 => {
+            let relative = (distance(p, listener) / MAX_DISTANCE).min(1.0) * blend.clamp(0.0, 1.0);
+            priority.saturating_add((offset as f32 * relative).round() as i32)
+        }
+        _ => priority,
+    }
+}
+
 /// A voice's rank: priority, then audibility (a linear amplitude).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Rank {
@@ -111,6 +131,24 @@ mod tests {
         // Half way (in relative distance) is -30 dB.
         let half = distance_gain(50.5);
         assert!((20.0 * half.log10() + 30.0).abs() < 1e-3, "{half}");
+    }
+
+    #[test]
+    fn priority_falls_linearly_to_the_offset_at_the_maximum_distance() {
+        let at = |x: f32| heard_priority((10, -20), Some([x, 0.0, 0.0]), 1.0, [0.0; 3]);
+        assert_eq!(
+            [at(0.0), at(25.0), at(50.0), at(100.0), at(500.0)],
+            [10, 5, 0, -10, -10]
+        );
+        assert_eq!(heard_priority((10, -20), None, 1.0, [0.0; 3]), 10);
+        assert_eq!(
+            heard_priority((10, -20), Some([100.0, 0.0, 0.0]), 0.5, [0.0; 3]),
+            0
+        );
+        assert_eq!(
+            heard_priority((i32::MIN, -5), Some([100.0, 0.0, 0.0]), 1.0, [0.0; 3]),
+            i32::MIN
+        );
     }
 
     #[test]

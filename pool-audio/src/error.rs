@@ -17,7 +17,7 @@ use crate::sound_error::SoundError;
 /// ```
 /// use pool_audio::PlayError;
 ///
-/// assert_eq!(PlayError::VoiceCap.to_string(), "the voice cap is reached and stealing is strict");
+/// assert_eq!(PlayError::VoiceCap.to_string(), "the voice cap is reached and no voice may give way");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
@@ -33,13 +33,16 @@ pub enum PlayError {
     /// ([`SoundSettings::max_voices_per_owner`](crate::SoundSettings::max_voices_per_owner))
     /// and the sound refuses when full.
     OwnerLimit,
-    /// The voice cap is reached and stealing is [`Stealing::Strict`](crate::Stealing::Strict).
+    /// The voice cap is reached and no voice may give way: stealing is
+    /// [`Stealing::Strict`](crate::Stealing::Strict), or
+    /// [`Stealing::LowestPriority`](crate::Stealing::LowestPriority) finds every
+    /// voice outranking the play.
     VoiceCap,
     /// Every voice of the voice bank is playing or still fading out (stopped or
     /// stolen voices keep theirs for their fade): a later frame has one free.
     NoFreeVoice,
-    /// The sound's group is at its cap and its stealing is
-    /// [`Stealing::Strict`](crate::Stealing::Strict).
+    /// The sound's group is at its cap and none of its voices may give way
+    /// (as for [`VoiceCap`](Self::VoiceCap), by the group's stealing).
     GroupCap,
     /// The sound was played less than its `min_retrigger` ago (within its
     /// retrigger radius, if it has one).
@@ -50,6 +53,9 @@ pub enum PlayError {
     /// The voice bank's command queue is full: the mixer has not read what was
     /// sent since its last block (is it running?).
     QueueFull,
+    /// The play names a recording the sound does not have
+    /// ([`PlayParams::recording`](crate::PlayParams::recording)).
+    UnknownRecording(usize),
     /// The voice bank refused (it should not: its slots cover every voice).
     Backend,
 }
@@ -67,11 +73,13 @@ impl fmt::Display for PlayError {
             Self::OwnerLimit => f.write_str(
                 "all copies of this sound its owner may have are playing and it refuses when full",
             ),
-            Self::VoiceCap => f.write_str("the voice cap is reached and stealing is strict"),
+            Self::VoiceCap => f.write_str("the voice cap is reached and no voice may give way"),
             Self::NoFreeVoice => f.write_str(
                 "every voice of the voice bank is playing or still fading out: none is free this frame",
             ),
-            Self::GroupCap => f.write_str("the sound's group is full and its stealing is off"),
+            Self::GroupCap => {
+                f.write_str("the sound's group is full and none of its voices may give way")
+            }
             Self::Retrigger => {
                 f.write_str("the sound was played more recently than its retrigger interval")
             }
@@ -79,6 +87,7 @@ impl fmt::Display for PlayError {
             Self::QueueFull => f.write_str(
                 "the voice bank's command queue is full: the mixer has not read it since its last block",
             ),
+            Self::UnknownRecording(r) => write!(f, "the sound has no recording {r}"),
             Self::Backend => f.write_str("the voice bank refused to play the sound"),
         }
     }
@@ -179,8 +188,28 @@ pub enum AddSoundError {
     DuplicateName(String),
     /// Its settings are out of range.
     Settings(SettingsError),
-    /// Its data cannot be played safely.
+    /// Its data (its only recording) cannot be played safely.
     Sound(SoundError),
+    /// One of its several recordings cannot be played safely.
+    Recording {
+        /// Which, counted from 0 in the order given.
+        recording: usize,
+        /// What is wrong with it.
+        error: SoundError,
+    },
+    /// It was given no recording.
+    NoRecordings,
+    /// It was given more than [`MAX_RECORDINGS`](crate::MAX_RECORDINGS) recordings.
+    TooManyRecordings(usize),
+    /// A recording's weight is NaN, infinite or negative.
+    Weight {
+        /// Which, counted from 0 in the order given.
+        recording: usize,
+        /// The weight.
+        weight: f64,
+    },
+    /// Every recording's weight is 0: nothing could be picked.
+    NoWeight,
     /// Its loader failed.
     Load(LoadError),
     /// Its settings name a group this manager did not add.
@@ -193,6 +222,18 @@ impl fmt::Display for AddSoundError {
             Self::DuplicateName(name) => write!(f, "a sound named {name:?} already exists"),
             Self::Settings(error) => error.fmt(f),
             Self::Sound(error) => error.fmt(f),
+            Self::Recording { recording, error } => write!(f, "recording {recording}: {error}"),
+            Self::NoRecordings => f.write_str("a sound needs at least one recording"),
+            Self::TooManyRecordings(n) => write!(
+                f,
+                "{n} recordings are more than a sound holds ({})",
+                crate::MAX_RECORDINGS
+            ),
+            Self::Weight { recording, weight } => write!(
+                f,
+                "recording {recording}'s weight {weight} is not a finite number >= 0"
+            ),
+            Self::NoWeight => f.write_str("every recording's weight is 0: none can be picked"),
             Self::Load(error) => error.fmt(f),
             Self::UnknownGroup => f.write_str("the sound's group was not added to this manager"),
         }

@@ -309,6 +309,7 @@ mod sound_table;
 mod spatial;
 mod stats;
 mod stealing;
+mod variations;
 mod voices;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
@@ -322,8 +323,8 @@ pub use handles::{EndReason, Ended, GroupId, Played, SoundId, VoiceHandle, Voice
 pub use kira;
 pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
 pub use limits::{
-    MAX_GROUPS, MAX_RETRIGGER, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES,
-    MAX_VOICE_CAP, MIN_STEAL_FADE,
+    MAX_GROUPS, MAX_PITCH_SEMITONES, MAX_RECORDINGS, MAX_RETRIGGER, MAX_STEAL_FADE,
+    MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP, MIN_STEAL_FADE,
 };
 pub use loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader};
 pub use meter::{MeterBuilder, MeterHandle};
@@ -343,4 +344,5 @@ pub use settings::{
 pub use sound_effects::SoundEffects;
 pub use sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
 pub use stats::AudioStats;
-pub use stealing::Stealing;
+pub use stealing::{Stealing, Tie};
+pub use variations::{Pick, Recordings};

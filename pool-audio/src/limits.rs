@@ -26,6 +26,12 @@ pub const MAX_STEAL_FADE: Duration = Duration::from_secs(1);
 /// [`SoundSettings::min_retrigger`](crate::SoundSettings::min_retrigger), in
 /// seconds: an hour (a longer one is a mistake).
 pub const MAX_RETRIGGER: f64 = 3600.0;
+/// The most recordings one sound holds ([`Recordings`](crate::Recordings)).
+pub const MAX_RECORDINGS: usize = 64;
+/// The widest pitch variation either way, in semitones
+/// ([`SoundSettings::pitch_semitones`](crate::SoundSettings::pitch_semitones)):
+/// four octaves, the playback rates a play may ask for.
+pub const MAX_PITCH_SEMITONES: f64 = 48.0;
 /// The most voice groups one manager holds.
 pub const MAX_GROUPS: usize = 256;
 

@@ -104,6 +104,9 @@ pub struct PlayParams {
     /// player), for [`SoundSettings::max_voices_per_owner`](crate::SoundSettings::max_voices_per_owner)
     /// and [`SoundEffects::stop_owner`](crate::SoundEffects::stop_owner).
     pub owner: Option<u64>,
+    /// Which of the sound's recordings to play, counted from 0 in the order
+    /// given (default `None`: the sound's [`Pick`](crate::Pick) picks one).
+    pub recording: Option<usize>,
 }
 
 impl Default for PlayParams {
@@ -115,6 +118,7 @@ impl Default for PlayParams {
             position: None,
             spatial_blend: 1.0,
             owner: None,
+            recording: None,
         }
     }
 }
@@ -202,6 +206,21 @@ impl PlayParams {
     /// ```
     pub fn owner(mut self, owner: u64) -> Self {
         self.owner = Some(owner);
+        self
+    }
+
+    /// Plays recording `index` of the sound (counted from 0 in the order
+    /// given), whatever its [`Pick`](crate::Pick): a scripted line, a
+    /// test. It counts as played for the sound's picking; the pitch and volume
+    /// ranges still apply. A sound without that recording refuses the play
+    /// ([`PlayError::UnknownRecording`](crate::PlayError::UnknownRecording)).
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// assert_eq!(PlayParams::default().recording(2).recording, Some(2));
+    /// ```
+    pub fn recording(mut self, index: usize) -> Self {
+        self.recording = Some(index);
         self
     }
 

@@ -7,10 +7,11 @@ use crate::handles::GroupId;
 use crate::level::amplitude;
 use crate::limiter::{LimiterError, LimiterSettings};
 use crate::limits::{
-    MAX_RETRIGGER, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP,
-    MIN_STEAL_FADE,
+    MAX_PITCH_SEMITONES, MAX_RETRIGGER, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES,
+    MAX_VOICE_CAP, MIN_STEAL_FADE,
 };
-use crate::stealing::Stealing;
+use crate::stealing::{Stealing, Tie};
+use crate::variations::Pick;
 
 /// What a sound does when all its `max_voices` copies are playing.
 ///
@@ -156,6 +157,30 @@ pub struct SoundSettings {
     /// sound displaces that owner's least audible copy if it is more audible, or
     /// starts virtual. Plays without an owner are not capped by it.
     pub max_voices_per_owner: Option<usize>,
+    /// How a sound with several recordings picks one per play (default
+    /// [`Pick::Random`], avoiding the last pick).
+    pub pick: Pick,
+    /// The pitch range a play's pitch is drawn from, in semitones `(low,
+    /// high)`: finite, `low <= high`, each within
+    /// `±`[`MAX_PITCH_SEMITONES`](crate::MAX_PITCH_SEMITONES) (default `(0, 0)`:
+    /// none). The drawn shift multiplies the play's playback rate; the result
+    /// stays inside the rates a play may ask for.
+    pub pitch_semitones: (f64, f64),
+    /// The volume range a play's volume is drawn from, in dB `(low, high)`:
+    /// finite, `low <= high <= 0` (default `(0, 0)`: none). It only lowers, as
+    /// FMOD's volume modulator does: the copy budget holds for the loudest
+    /// recording at full volume, so a burst of the loudest draws stays inside it.
+    pub volume_db: (f64, f64),
+    /// How far the sound's priority falls (a negative offset) or rises at its
+    /// maximum distance from the listener, linearly from its priority at the
+    /// listener (Wwise's "offset priority at max distance"), rounded to a whole
+    /// priority (default 0: none). The maximum distance is kira's spatial
+    /// track's, 100 m; unpositioned plays are at the listener.
+    pub distance_priority_offset: i32,
+    /// Which loses when a new play and a real voice are equal in priority and
+    /// the voice cap's stealing is [`Stealing::LowestPriority`] (default: the
+    /// oldest).
+    pub tie: Tie,
 }
 
 impl Default for SoundSettings {
@@ -174,6 +199,11 @@ impl Default for SoundSettings {
             group: None,
             retrigger_radius: None,
             max_voices_per_owner: None,
+            pick: Pick::default(),
+            pitch_semitones: (0.0, 0.0),
+            volume_db: (0.0, 0.0),
+            distance_priority_offset: 0,
+            tie: Tie::OldestLoses,
         }
     }
 }
@@ -327,6 +357,72 @@ impl SoundSettings {
         self
     }
 
+    /// How a sound with several recordings picks one per play.
+    ///
+    /// ```
+    /// # use pool_audio::{Pick, SoundSettings};
+    /// let settings = SoundSettings::default().pick(Pick::Random { avoid_last: 2 });
+    /// assert_eq!(settings.pick, Pick::Random { avoid_last: 2 });
+    /// ```
+    pub fn pick(mut self, pick: Pick) -> Self {
+        self.pick = pick;
+        self
+    }
+
+    /// The range each play's pitch is drawn from, in semitones (Godot's
+    /// `random_pitch_semitones`, as a range).
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let gunshot = SoundSettings::default().pitch_semitones(-1.0, 1.0);
+    /// assert_eq!(gunshot.pitch_semitones, (-1.0, 1.0));
+    /// assert!(SoundSettings::default().pitch_semitones(1.0, -1.0).validate().is_err());
+    /// assert!(SoundSettings::default().pitch_semitones(f64::NAN, 0.0).validate().is_err());
+    /// ```
+    pub fn pitch_semitones(mut self, low: f64, high: f64) -> Self {
+        self.pitch_semitones = (low, high);
+        self
+    }
+
+    /// The range each play's volume is drawn from, in dB, at most 0 (FMOD's
+    /// volume modulator).
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let footstep = SoundSettings::default().volume_db(-4.0, 0.0);
+    /// assert_eq!(footstep.volume_db, (-4.0, 0.0));
+    /// assert!(SoundSettings::default().volume_db(-3.0, 3.0).validate().is_err());
+    /// ```
+    pub fn volume_db(mut self, low: f64, high: f64) -> Self {
+        self.volume_db = (low, high);
+        self
+    }
+
+    /// How far the priority moves at the maximum distance (negative: a far
+    /// voice gives way to a near one).
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// let explosion = SoundSettings::default().priority(10).distance_priority_offset(-20);
+    /// assert_eq!(explosion.distance_priority_offset, -20);
+    /// ```
+    pub fn distance_priority_offset(mut self, offset: i32) -> Self {
+        self.distance_priority_offset = offset;
+        self
+    }
+
+    /// Which loses a tie in priority under [`Stealing::LowestPriority`].
+    ///
+    /// ```
+    /// # use pool_audio::{SoundSettings, Tie};
+    /// let settings = SoundSettings::default().tie(Tie::NewestLoses);
+    /// assert_eq!(settings.tie, Tie::NewestLoses);
+    /// ```
+    pub fn tie(mut self, tie: Tie) -> Self {
+        self.tie = tie;
+        self
+    }
+
     /// Checks every value.
     ///
     /// # Errors
@@ -370,6 +466,14 @@ impl SoundSettings {
             && !(1..=self.max_voices).contains(&copies)
         {
             return Err(SettingsError::MaxVoicesPerOwner(copies));
+        }
+        let (low, high) = self.pitch_semitones;
+        if !(low <= high && low >= -MAX_PITCH_SEMITONES && high <= MAX_PITCH_SEMITONES) {
+            return Err(SettingsError::PitchSemitones(low, high));
+        }
+        let (low, high) = self.volume_db;
+        if !(low.is_finite() && low <= high && high <= 0.0) {
+            return Err(SettingsError::VolumeDb(low, high));
         }
         CopyVolumes::solve(self.max_voices, self.first_volume, self.budget(peak)).map_err(|error| {
             match error {
@@ -418,6 +522,13 @@ pub enum SettingsError {
     RetriggerRadius(f32),
     /// Copies per owner not in `1..=max_voices`.
     MaxVoicesPerOwner(usize),
+    /// A pitch range `(low, high)` in semitones that is not finite, not
+    /// ordered, or wider than
+    /// `±`[`MAX_PITCH_SEMITONES`](crate::MAX_PITCH_SEMITONES).
+    PitchSemitones(f64, f64),
+    /// A volume range `(low, high)` in dB that is not finite, not ordered, or
+    /// above 0 dB.
+    VolumeDb(f64, f64),
     /// [`SoundEffectsSettings::voice_cap`] not in `1..=`[`MAX_VOICE_CAP`].
     VoiceCap(usize),
     /// [`SoundEffectsSettings::steal_fade`] not in
@@ -446,6 +557,14 @@ impl std::fmt::Display for SettingsError {
             Self::MaxVoicesPerOwner(n) => {
                 write!(f, "max_voices_per_owner {n} is not in 1..=max_voices")
             }
+            Self::PitchSemitones(low, high) => write!(
+                f,
+                "pitch range ({low}, {high}) semitones is not low <= high within ±{MAX_PITCH_SEMITONES}"
+            ),
+            Self::VolumeDb(low, high) => write!(
+                f,
+                "volume range ({low}, {high}) dB is not finite with low <= high <= 0"
+            ),
             Self::VoiceCap(n) => write!(f, "voice_cap {n} is not in 1..={MAX_VOICE_CAP}"),
             Self::StealFade(fade) => write!(
                 f,
@@ -505,6 +624,12 @@ pub struct SoundEffectsSettings {
     /// The mix ceiling on the sound-effects track: a look-ahead peak limiter, last
     /// on the track (default: on, at -1 dBFS). `None` leaves the track unlimited.
     pub limiter: Option<LimiterSettings>,
+    /// The seed of the one generator every random choice draws from (which
+    /// recording a play picks, its pitch and volume; default 0). The same seed
+    /// and the same calls render the same samples: give a replay its recorded
+    /// seed, or a game a new one per session
+    /// ([`SoundEffects::reseed`](crate::SoundEffects::reseed)).
+    pub seed: u64,
 }
 
 impl Default for SoundEffectsSettings {
@@ -516,6 +641,7 @@ impl Default for SoundEffectsSettings {
             virtual_voices: 1024,
             virtual_margin_db: 3.0,
             limiter: Some(LimiterSettings::default()),
+            seed: 0,
         }
     }
 }

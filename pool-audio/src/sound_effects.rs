@@ -31,6 +31,7 @@ use crate::params::{ParamError, check_fade, check_volume, linear_fade};
 use crate::settings::{SettingsError, SoundEffectsSettings};
 use crate::sound_table::SoundTable;
 use crate::stats::AudioStats;
+use crate::variations::Dice;
 use crate::voices::{SLOTS_PER_VOICE, Voices};
 
 /// Sound-effect voices on the game's own kira [`AudioManager`]: per-sound copy
@@ -79,6 +80,8 @@ pub struct SoundEffects {
     rules: Rules,
     now: Now,
     stats: AudioStats,
+    /// Every random choice's source (see `variations.rs`).
+    dice: Dice,
 }
 
 /// The sound-effects sub-track on the game's manager, and its limiter. Dropping
@@ -210,6 +213,7 @@ impl SoundEffects {
             },
             now: Now::default(),
             stats: AudioStats::default(),
+            dice: Dice::new(settings.seed),
         })
     }
 

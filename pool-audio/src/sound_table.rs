@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
-use kira::sound::static_sound::StaticSoundData;
 use pool_core::seconds_to_micros;
 
 use crate::attenuation::{CopyVolumes, MAX_VOICES_PER_SOUND};
@@ -24,17 +23,31 @@ use crate::clock;
 use crate::error::AddSoundError;
 use crate::handles::{GroupId, SoundId, VoiceKey};
 use crate::level::{amplitude, decibels};
+use crate::limits::MAX_RECORDINGS;
 use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
 use crate::settings::SoundSettings;
+use crate::variations::{Picker, Recordings};
+
+/// One recording of a sound, as the voice bank and the playheads read it.
+pub(crate) struct Recording {
+    /// Its frames and the sound's budget, as the voice bank reads them.
+    pub(crate) source: Arc<Source>,
+    /// Where its voices are in time (see `playhead.rs`).
+    pub(crate) timeline: Timeline,
+    pub(crate) peak: SoundPeak,
+}
 
 /// A sound added to the manager.
 pub(crate) struct SoundEntry {
     pub(crate) id: SoundId,
     pub(crate) name: String,
-    /// Its frames and budget, as the voice bank reads them.
-    pub(crate) source: Arc<Source>,
+    /// Its recordings (at least one), in the order given.
+    recordings: Vec<Recording>,
+    /// How the next play picks one.
+    pub(crate) picker: Picker,
     pub(crate) settings: SoundSettings,
+    /// Its loudest recording's peak: what the copy volumes are solved against.
     pub(crate) peak: SoundPeak,
     pub(crate) volumes: CopyVolumes,
     min_retrigger: u64,
@@ -48,34 +61,49 @@ pub(crate) struct SoundEntry {
     /// newest last: one without a retrigger radius, up to [`RECENT_PLAYS`] with
     /// one.
     recent: ArrayVec<RecentPlay, RECENT_PLAYS>,
-    /// Where its voices are in time (see `playhead.rs`).
-    pub(crate) timeline: Timeline,
     /// The audibility floor as an amplitude (0 for a floor of -infinity).
     pub(crate) floor: f32,
 }
 
 impl SoundEntry {
-    /// Measures `data`'s peak, solves its copy volumes against it and makes the
-    /// voice bank's view of it.
+    /// Checks `recordings`, measures each one's peak, solves the copy volumes
+    /// against the loudest and makes the voice bank's view of each.
     fn new(
         id: SoundId,
         name: &str,
-        data: &StaticSoundData,
+        recordings: &Recordings,
         settings: SoundSettings,
     ) -> Result<Self, AddSoundError> {
-        let peak = SoundPeak::measure(data).map_err(AddSoundError::Sound)?;
+        let peaks = measure(recordings)?;
+        let peak = peaks
+            .iter()
+            .copied()
+            .reduce(|a, b| if b.max() > a.max() { b } else { a })
+            .ok_or(AddSoundError::NoRecordings)?;
         let volumes = settings
             .copy_volumes(peak.max())
             .map_err(AddSoundError::Settings)?;
         let budget = Budget::new(volumes, settings.budget(peak.max()));
         let mut settings = settings;
-        settings.virtualization = settings
-            .virtualization
-            .resolve(data.settings.loop_region.is_some());
+        let looping = recordings
+            .list
+            .iter()
+            .any(|(data, _)| data.settings.loop_region.is_some());
+        settings.virtualization = settings.virtualization.resolve(looping);
+        let recordings_of = recordings
+            .list
+            .iter()
+            .zip(peaks)
+            .map(|((data, _), peak)| Recording {
+                source: Arc::new(Source::new(data, budget, peak, id.bank_key())),
+                timeline: Timeline::of(data),
+                peak,
+            });
         Ok(Self {
             id,
             name: name.to_string(),
-            source: Arc::new(Source::new(data, budget, peak, id.bank_key())),
+            recordings: recordings_of.collect(),
+            picker: Picker::new(settings.pick, recordings.list.iter().map(|(_, w)| *w)),
             settings,
             peak,
             volumes,
@@ -85,9 +113,23 @@ impl SoundEntry {
                 .take_while(|i| reaches(volumes.volume(*i), settings.audibility_floor_db))
                 .count(),
             recent: ArrayVec::new(),
-            timeline: Timeline::of(data),
             floor: amplitude(settings.audibility_floor_db) as f32,
         })
+    }
+
+    /// Recording `index` (every voice's index was checked when it was played).
+    pub(crate) fn recording(&self, index: u16) -> Option<&Recording> {
+        self.recordings.get(usize::from(index))
+    }
+
+    /// Its recordings' samples, as it goes.
+    pub(crate) fn into_sources(self) -> impl Iterator<Item = Arc<Source>> {
+        self.recordings.into_iter().map(|r| r.source)
+    }
+
+    /// How many recordings it has.
+    pub(crate) fn recordings(&self) -> usize {
+        self.recordings.len()
     }
 
     /// `true` when a new copy needs an older one to give way.
@@ -112,11 +154,12 @@ impl SoundEntry {
         self.copy_level(0, volume) as f32
     }
 
-    /// The level a play at `volume` starts at, as the newest copy: through its
-    /// panning (kira's pan law, compensated on the sound's louder channel) and
-    /// its distance `gain`.
-    pub(crate) fn onset(&self, volume: f64, panning: f32, gain: f32) -> f64 {
-        self.volumes.volume(0) * self.peak.pan_compensation(panning) * volume * f64::from(gain)
+    /// The level a play of `recording` at `volume` starts at, as the newest
+    /// copy: through its panning (kira's pan law, compensated on the
+    /// recording's louder channel) and its distance `gain`.
+    pub(crate) fn onset(&self, recording: u16, volume: f64, panning: f32, gain: f32) -> f64 {
+        let peak = self.recording(recording).map_or(self.peak, |r| r.peak);
+        self.volumes.volume(0) * peak.pan_compensation(panning) * volume * f64::from(gain)
     }
 
     /// `true` if `level` (an amplitude) reaches the sound's audibility floor.
@@ -183,6 +226,40 @@ impl SoundEntry {
     }
 }
 
+/// Each recording's peak, once every recording is checked: weights, count and
+/// kira's safety.
+fn measure(recordings: &Recordings) -> Result<Vec<SoundPeak>, AddSoundError> {
+    let list = &recordings.list;
+    if list.is_empty() {
+        return Err(AddSoundError::NoRecordings);
+    }
+    if list.len() > MAX_RECORDINGS {
+        return Err(AddSoundError::TooManyRecordings(list.len()));
+    }
+    if let Some((recording, (_, weight))) = list
+        .iter()
+        .enumerate()
+        .find(|(_, (_, w))| !(w.is_finite() && *w >= 0.0))
+    {
+        return Err(AddSoundError::Weight {
+            recording,
+            weight: *weight,
+        });
+    }
+    if list.iter().all(|(_, w)| *w == 0.0) {
+        return Err(AddSoundError::NoWeight);
+    }
+    list.iter()
+        .enumerate()
+        .map(|(recording, (data, _))| {
+            SoundPeak::measure(data).map_err(|error| match list.len() {
+                1 => AddSoundError::Sound(error),
+                _ => AddSoundError::Recording { recording, error },
+            })
+        })
+        .collect()
+}
+
 /// `true` if `level` (an amplitude) is at or above `floor_db`.
 fn reaches(level: f64, floor_db: f64) -> bool {
     level > 0.0 && decibels(level) >= floor_db
@@ -243,7 +320,7 @@ impl SoundTable {
     pub(crate) fn add(
         &mut self,
         name: &str,
-        data: &StaticSoundData,
+        data: &Recordings,
         settings: SoundSettings,
         known_group: impl FnOnce(GroupId) -> bool,
     ) -> Result<SoundId, AddSoundError> {
@@ -336,7 +413,14 @@ impl SoundTable {
         self.shelves
             .iter_mut()
             .filter_map(|shelf| shelf.entry.take())
-            .map(|entry| entry.source)
+            .flat_map(SoundEntry::into_sources)
+    }
+
+    /// Every sound forgets what it picked.
+    pub(crate) fn reset_picks(&mut self) {
+        for entry in self.shelves.iter_mut().filter_map(|s| s.entry.as_mut()) {
+            entry.picker.reset();
+        }
     }
 
     /// `key`, a real copy of the sound in place `sound`, ends.
@@ -350,16 +434,17 @@ impl SoundTable {
 #[cfg(test)]
 mod tests {
     use kira::Frame;
+    use kira::sound::static_sound::StaticSoundData;
 
     use super::*;
 
-    fn click() -> StaticSoundData {
-        StaticSoundData {
+    fn click() -> Recordings {
+        Recordings::from(StaticSoundData {
             sample_rate: 48_000,
             frames: vec![Frame::from_mono(0.5); 48].into(),
             settings: Default::default(),
             slice: None,
-        }
+        })
     }
 
     #[test]

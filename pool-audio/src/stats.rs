@@ -38,12 +38,12 @@ pub struct AudioStats {
     /// Plays refused: the copies the play's owner may have of the sound were
     /// all playing and it refuses.
     pub refused_owner_limit: u64,
-    /// Plays refused: the voice cap was reached and stealing is strict.
+    /// Plays refused: the voice cap was reached and no voice could give way.
     pub refused_voice_cap: u64,
     /// Plays refused: every voice of the voice bank was playing or still fading
     /// out.
     pub refused_no_free_voice: u64,
-    /// Plays refused: the sound's group was full and its stealing is strict.
+    /// Plays refused: the sound's group was full and none of its voices could give way.
     pub refused_group_cap: u64,
     /// Plays refused by the retrigger interval.
     pub refused_retrigger: u64,

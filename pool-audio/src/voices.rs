@@ -184,11 +184,13 @@ impl Voices {
     /// A removed sound's samples (its voices were stopped): kept until the
     /// mixer can no longer hold them, then dropped by
     /// [`let_go`](Self::let_go).
-    pub(crate) fn retire_sound(&mut self, key: u64, source: Arc<Source>) {
+    pub(crate) fn retire_sound(&mut self, key: u64, sources: impl Iterator<Item = Arc<Source>>) {
         // The read under way now may have missed the sound's last start; the
         // one after it cannot.
         let after = self.bank.drains() + 2;
-        self.retiring.push(Retiring { key, after, source });
+        for source in sources {
+            self.retiring.push(Retiring { key, after, source });
+        }
     }
 
     /// Drops the removed sounds the mixer can no longer hold: it has read the
@@ -360,11 +362,15 @@ impl Voices {
             return Err(crate::PlayError::Backend);
         };
         let group = entry.settings.group.map(|g| g.index);
+        let Some(source) =
+            source.or_else(|| Some(entry.recording(record.recording)?.source.clone()))
+        else {
+            return Err(crate::PlayError::Backend);
+        };
         let Some((slot, ticket)) = slots.take(entry.id.bank_key()) else {
             return Err(crate::PlayError::NoFreeVoice);
         };
         record.place = Place::Real { slot, ticket };
-        let source = source.unwrap_or_else(|| entry.source.clone());
         let start = Self::start(record, slot, ticket, source, begin);
         let order = record.order;
         bank.shared().queue(slot, ticket);
@@ -400,11 +406,12 @@ impl Voices {
     /// A new play takes over `victim`, a real copy whose start the mixer has not
     /// read yet: the same slot plays the new one instead and the old handle goes
     /// stale (reported [`EndReason::Recycled`]). The new voice's record is
-    /// `record(place, order)`. `None` if the mixer has read it meanwhile (the
+    /// `record(place, order)`, a play of the sound's `recording`. `None` if the mixer has read it meanwhile (the
     /// caller recycles it instead); the queue has room for one command.
     pub(crate) fn take_over(
         &mut self,
         victim: VoiceKey,
+        recording: u16,
         record: impl FnOnce(Place, u64) -> VoiceRecord,
         sounds: &mut SoundTable,
     ) -> Option<Result<VoiceKey, crate::PlayError>> {
@@ -417,8 +424,7 @@ impl Voices {
             return None;
         };
         // Read before anything changes: a take-over either happens whole or not.
-        let entry = sounds.entry(sound)?;
-        let source = entry.source.clone();
+        let source = sounds.entry(sound)?.recording(recording)?.source.clone();
         let next = ticket.wrapping_add(1);
         if !self.bank.shared().replace(slot, ticket, next) {
             return None;

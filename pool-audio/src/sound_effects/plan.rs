@@ -7,6 +7,7 @@
 use crate::audibility::Rank;
 use crate::error::PlayError;
 use crate::handles::VoiceKey;
+use crate::stealing::Tie;
 
 /// What a play is, computed from the sound and the parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,6 +34,8 @@ pub(crate) struct PlayFacts {
     pub(crate) owner_oldest: Option<VoiceKey>,
     /// The new voice's priority and audibility.
     pub(crate) rank: Rank,
+    /// Which loses a tie in priority with a voice it could steal.
+    pub(crate) tie: Tie,
 }
 
 /// What the manager answers about its places, for the sound being played.
@@ -43,9 +46,10 @@ pub(crate) trait Seats {
     /// For a virtualizing sound: room under the caps, or the least audible real
     /// voice it may displace if `rank` beats it.
     fn cap_seat(&self, rank: Rank) -> CapSeat;
-    /// For a sound that does not virtualize: room under the caps (`None`), the
-    /// voice the full cap's stealing gives up, or the refusal.
-    fn steal(&self) -> Result<Option<VoiceKey>, PlayError>;
+    /// For a sound that does not virtualize, of `play`'s priority and tie
+    /// rule: room under the caps (`None`), the voice the full cap's stealing
+    /// gives up, or the refusal.
+    fn steal(&self, play: (i32, Tie)) -> Result<Option<VoiceKey>, PlayError>;
     /// A slot of the voice bank is free.
     fn free_slot(&self) -> bool;
     /// Commands the bank's queue has room for.
@@ -189,7 +193,9 @@ fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>,
             CapSeat::Full => None,
         })
     } else {
-        seats.steal().map(|victim| Some(victim.map(displaced)))
+        seats
+            .steal((facts.rank.priority, facts.tie))
+            .map(|victim| Some(victim.map(displaced)))
     }
 }
 
@@ -238,7 +244,7 @@ mod tests {
         fn cap_seat(&self, _: Rank) -> CapSeat {
             self.cap_seat
         }
-        fn steal(&self) -> Result<Option<VoiceKey>, PlayError> {
+        fn steal(&self, _: (i32, Tie)) -> Result<Option<VoiceKey>, PlayError> {
             self.steal
         }
         fn free_slot(&self) -> bool {
@@ -278,6 +284,7 @@ mod tests {
             owner_full: false,
             owner_oldest: None,
             rank: Rank::SILENT,
+            tie: Tie::OldestLoses,
         };
         let answers = Answers {
             weaker_copy: None,

@@ -6,7 +6,7 @@
 use super::plan::{Leaves, Plan, PlayFacts, Victim, WhyVirtual, plan};
 use super::seats::{ForPlay, View};
 use super::{Now, SoundEffects};
-use crate::audibility::{Rank, attenuation};
+use crate::audibility::{Rank, attenuation, heard_priority};
 use std::sync::Arc;
 
 use crate::bank::{Begin, Source};
@@ -15,6 +15,7 @@ use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceSta
 use crate::params::PlayParams;
 use crate::settings::WhenFull;
 use crate::sound_table::SoundEntry;
+use crate::variations::vary;
 use crate::voices::{Place, Playhead, VoiceRecord};
 
 impl SoundEffects {
@@ -103,7 +104,24 @@ impl SoundEffects {
         let Some(entry) = self.sounds.get(sound) else {
             return Err(PlayError::UnknownSound);
         };
-        let mut play = Play::of(sound, entry, &params, self.now);
+        let recording = match params.recording {
+            Some(r) if r >= entry.recordings() => return Err(PlayError::UnknownRecording(r)),
+            Some(r) => r as u16,
+            None => entry.picker.choose(&mut self.dice),
+        };
+        let settings = &entry.settings;
+        let (volume, playback_rate) = vary(
+            &mut self.dice,
+            (params.volume, params.playback_rate),
+            settings.volume_db,
+            settings.pitch_semitones,
+        );
+        let varied = PlayParams {
+            volume,
+            playback_rate,
+            ..params
+        };
+        let mut play = Play::of((sound, recording), entry, varied, self.now);
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
             let (copies, oldest) = self.view().owner_copies(entry, owner);
             play.facts.owner_full = copies >= cap;
@@ -203,7 +221,8 @@ impl SoundEffects {
         // written: a locked increment waits for every store before it.
         let source = real
             .and_then(|_| self.sounds.entry(play.sound.index))
-            .map(|entry| entry.source.clone());
+            .and_then(|entry| entry.recording(play.recording))
+            .map(|recording| recording.source.clone());
         let place = Place::Virtual(Playhead::At(play.start));
         let order = self.voices.next_order();
         let record = || play.record(order, place);
@@ -243,6 +262,7 @@ impl SoundEffects {
         let now = self.now;
         if let Some(entry) = self.sounds.entry_mut(play.sound.index) {
             entry.remember(play.here, now.micros, now.frame);
+            entry.picker.played(play.recording);
         }
         self.stats.plays += 1;
         Played {
@@ -264,7 +284,11 @@ impl SoundEffects {
     /// `None` if the mixer has read it meanwhile.
     fn take_over(&mut self, play: &Play, victim: VoiceKey) -> Option<Result<Played, PlayError>> {
         let record = |place, order| play.record(order, place);
-        let key = match self.voices.take_over(victim, record, &mut self.sounds)? {
+        let recording = play.recording;
+        let key = match self
+            .voices
+            .take_over(victim, recording, record, &mut self.sounds)?
+        {
             Ok(key) => key,
             Err(refusal) => {
                 self.stats.count_refusal(refusal);
@@ -320,9 +344,14 @@ impl SoundEffects {
 }
 
 /// One play: what it is, for its plan, and what its new voice starts with.
-struct Play<'a> {
+struct Play {
     sound: SoundId,
-    params: &'a PlayParams,
+    /// Which of the sound's recordings it plays.
+    recording: u16,
+    /// Its parameters, the volume and rate varied by the sound's ranges.
+    params: PlayParams,
+    /// Its sound's priority and distance offset.
+    priority: (i32, i32),
     /// Its sound's group.
     group: Option<u32>,
     facts: PlayFacts,
@@ -335,18 +364,28 @@ struct Play<'a> {
     start: f64,
 }
 
-impl<'a> Play<'a> {
-    /// A play of `entry` (the sound `sound`) with `params`, at `now`.
+impl Play {
+    /// A play of `recording` of `entry` (the sound `sound`) with `params`
+    /// (varied), at `now`.
     #[inline]
-    fn of(sound: SoundId, entry: &SoundEntry, params: &'a PlayParams, now: Now) -> Self {
+    fn of(
+        (sound, recording): (SoundId, u16),
+        entry: &SoundEntry,
+        params: PlayParams,
+        now: Now,
+    ) -> Self {
         let position: Option<[f32; 3]> = params.position.map(Into::into);
         let here = position.unwrap_or(now.listener);
         let settings = &entry.settings;
-        let gain = attenuation(position, params.spatial_blend, now.listener);
+        let (blend, listener) = (params.spatial_blend, now.listener);
+        let gain = attenuation(position, blend, listener);
         let reference = entry.reference(params.volume);
+        let priority = (settings.priority, settings.distance_priority_offset);
+        let heard = heard_priority(priority, position, blend, listener);
+        let onset = entry.onset(recording, params.volume, params.panning, gain);
         let facts = PlayFacts {
             held_back: entry.held_back(here, now.micros, now.frame),
-            audible: entry.reaches_floor(entry.onset(params.volume, params.panning, gain)),
+            audible: entry.reaches_floor(onset),
             virtualizes: settings.virtualization.virtualizes(),
             full: entry.full(),
             below_max: entry.copies.len() < settings.max_voices,
@@ -356,16 +395,21 @@ impl<'a> Play<'a> {
             // Counted by the caller, for a sound that caps its owners.
             owner_full: false,
             owner_oldest: None,
-            rank: Rank::heard(settings.priority, reference, gain),
+            rank: Rank::heard(heard, reference, gain),
+            tie: settings.tie,
         };
         Self {
             sound,
+            recording,
             params,
+            priority,
             group: settings.group.map(|g| g.index),
             facts,
             reference,
             here,
-            start: entry.timeline.start(),
+            start: entry
+                .recording(recording)
+                .map_or(0.0, |r| r.timeline.start()),
         }
     }
 
@@ -373,8 +417,9 @@ impl<'a> Play<'a> {
     #[inline]
     fn record(&self, order: u64, place: Place) -> VoiceRecord {
         VoiceRecord::new(
-            self.sound.index,
-            self.params,
+            (self.sound.index, self.recording),
+            &self.params,
+            self.priority,
             self.facts.rank,
             self.reference,
             order,

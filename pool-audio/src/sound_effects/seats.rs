@@ -11,7 +11,7 @@ use crate::error::PlayError;
 use crate::groups::Groups;
 use crate::handles::VoiceKey;
 use crate::sound_table::{SoundEntry, SoundTable};
-use crate::stealing::{Candidate, Stealing, steal};
+use crate::stealing::{Candidate, Stealing, Tie, steal};
 use crate::voices::{Real, Voices, least_audible};
 
 /// The manager's voices, sounds and groups, read.
@@ -104,23 +104,27 @@ impl<'a> View<'a> {
         })
     }
 
-    /// For a new real voice of a killing sound in `group`: no victim if no cap
-    /// is full, else the voice the full cap's [`Stealing`] picks, or the
-    /// refusal.
-    fn steal_victim(&self, group: Option<u32>) -> Result<Option<VoiceKey>, PlayError> {
+    /// For a new real voice of a killing sound in `group`, of `play`'s
+    /// priority and tie rule: no victim if no cap is full, else the voice the
+    /// full cap's [`Stealing`] picks, or the refusal.
+    fn steal_victim(
+        &self,
+        group: Option<u32>,
+        play: (i32, Tie),
+    ) -> Result<Option<VoiceKey>, PlayError> {
         if let Some(g) = group
             && self.group_full(group)
         {
             let stealing = self.groups.settings(g).stealing;
             return self
-                .victim(stealing, group, true)
+                .victim(stealing, group, true, play)
                 .map(Some)
                 .ok_or(PlayError::GroupCap);
         }
         if !self.global_full() {
             return Ok(None);
         }
-        self.victim(self.rules.settings.stealing, group, false)
+        self.victim(self.rules.settings.stealing, group, false, play)
             .map(Some)
             .ok_or(PlayError::VoiceCap)
     }
@@ -128,7 +132,13 @@ impl<'a> View<'a> {
     /// The voice `stealing` gives up among the real voices a new voice of
     /// `group` may displace: the oldest by the start order kept beside each
     /// real voice, the others by the voices' records.
-    fn victim(&self, stealing: Stealing, group: Option<u32>, group_full: bool) -> Option<VoiceKey> {
+    fn victim(
+        &self,
+        stealing: Stealing,
+        group: Option<u32>,
+        group_full: bool,
+        play: (i32, Tie),
+    ) -> Option<VoiceKey> {
         match stealing {
             Stealing::Strict => None,
             Stealing::Oldest => self
@@ -138,6 +148,7 @@ impl<'a> View<'a> {
             _ => steal(
                 stealing,
                 self.listener,
+                play,
                 self.replaceable(group, group_full)
                     .filter_map(|real| self.candidate(real.key)),
             ),
@@ -154,7 +165,7 @@ impl<'a> View<'a> {
         Some(Candidate {
             key,
             order: record.order,
-            priority: record.priority,
+            priority: record.holding_rank().priority,
             position: record.position,
             level,
         })
@@ -202,8 +213,8 @@ impl Seats for ForPlay<'_> {
     }
 
     #[inline]
-    fn steal(&self) -> Result<Option<VoiceKey>, PlayError> {
-        self.view.steal_victim(self.group)
+    fn steal(&self, play: (i32, Tie)) -> Result<Option<VoiceKey>, PlayError> {
+        self.view.steal_victim(self.group, play)
     }
 
     #[inline]

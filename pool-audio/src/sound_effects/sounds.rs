@@ -2,7 +2,6 @@
 //! each.
 
 use kira::Tween;
-use kira::sound::static_sound::StaticSoundData;
 
 use super::SoundEffects;
 use crate::attenuation::CopyVolumes;
@@ -12,39 +11,56 @@ use crate::loader::SoundLoader;
 use crate::params::check_fade;
 use crate::peak::SoundPeak;
 use crate::settings::SoundSettings;
+use crate::variations::{Dice, Recordings};
 
 impl SoundEffects {
-    /// Adds a decoded sound under `name` with its settings. Its peak is
-    /// measured now (see [`SoundPeak`]) and its copy volumes are solved against it:
-    /// all `max_voices` copies together reach at most the headroom.
+    /// Adds a decoded sound under `name` with its settings: one recording, or
+    /// several ([`Recordings`]: each play picks one by the sound's
+    /// [`Pick`](crate::Pick)). Each recording's peak is measured now (see
+    /// [`SoundPeak`]) and the copy volumes are solved against the loudest: all
+    /// `max_voices` copies together reach at most the headroom, whichever
+    /// recordings play.
     ///
     /// # Errors
-    /// [`AddSoundError::DuplicateName`], [`AddSoundError::Settings`], or
-    /// [`AddSoundError::Sound`] for data kira cannot play safely (see
-    /// [`SoundError`](crate::SoundError)); nothing is added then.
+    /// [`AddSoundError::DuplicateName`], [`AddSoundError::UnknownGroup`], then
+    /// the recordings' errors ([`AddSoundError::NoRecordings`],
+    /// [`TooManyRecordings`](AddSoundError::TooManyRecordings),
+    /// [`Weight`](AddSoundError::Weight), [`NoWeight`](AddSoundError::NoWeight),
+    /// and for data kira cannot play safely (see
+    /// [`SoundError`](crate::SoundError)) [`AddSoundError::Sound`], or
+    /// [`AddSoundError::Recording`] naming which of several), then
+    /// [`AddSoundError::Settings`]; nothing is added then.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{AddSoundError, OfflineBackend, Recordings, SoundEffects, SoundEffectsSettings, SoundSettings};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let id = sfx.add_sound("click", click.clone(), SoundSettings::default())?;
     /// assert_eq!(sfx.sound("click"), Some(id));
     /// assert!(sfx.add_sound("click", click.clone(), SoundSettings::default()).is_err());
-    /// let never_ends = kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click };
-    /// assert!(sfx.add_sound("broken", never_ends, SoundSettings::default()).is_err());
+    /// let never_ends = kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click.clone() };
+    /// assert!(sfx.add_sound("broken", never_ends.clone(), SoundSettings::default()).is_err());
+    /// let two = sfx.add_sound("clicks", [click.clone(), click.clone()], SoundSettings::default())?;
+    /// assert_eq!(sfx.recordings(two), 2);
+    /// assert!(matches!(
+    ///     sfx.add_sound("mixed", [click, never_ends], SoundSettings::default()),
+    ///     Err(AddSoundError::Recording { recording: 1, .. })
+    /// ));
+    /// assert_eq!(sfx.add_sound("none", Recordings::new(), SoundSettings::default()), Err(AddSoundError::NoRecordings));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_sound(
         &mut self,
         name: &str,
-        data: StaticSoundData,
+        recordings: impl Into<Recordings>,
         settings: SoundSettings,
     ) -> Result<SoundId, AddSoundError> {
         let groups = &self.groups;
+        let recordings = recordings.into();
         self.sounds
-            .add(name, &data, settings, |group| groups.contains(group))
+            .add(name, &recordings, settings, |group| groups.contains(group))
     }
 
     /// Loads `key` through `loader` and adds it under the same name.
@@ -83,6 +99,44 @@ impl SoundEffects {
     /// ```
     pub fn sound(&self, name: &str) -> Option<SoundId> {
         self.sounds.find(name)
+    }
+
+    /// How many recordings a sound has (0 for a removed sound's id).
+    pub fn recordings(&self, sound: SoundId) -> usize {
+        self.sounds.get(sound).map_or(0, |s| s.recordings())
+    }
+
+    /// Starts every random choice over from `seed`: the generator, and what
+    /// each sound remembers of its picks (Random's window, Shuffle's round,
+    /// Sequential's place), as when the sounds were added: the same seed and
+    /// the same calls after it make the same choices (a replay, a lockstep
+    /// game, a test). A new manager given the seed in
+    /// [`SoundEffectsSettings::seed`](crate::SoundEffectsSettings::seed) renders
+    /// the same calls to the same samples, bit for bit, on the offline backend;
+    /// one that has played before mixes its voices on other slots of the bank,
+    /// so its render matches within float rounding (1e-6).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let take = |n: usize| kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.1); 480 * (n + 1)].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let steps = sfx.add_sound("steps", [take(0), take(1), take(2), take(3)], SoundSettings::default())?;
+    /// let mut walk = |sfx: &mut SoundEffects| -> Vec<usize> {
+    ///     sfx.reseed(7);
+    ///     (0..8).map(|_| {
+    ///         let voice = sfx.play(steps, PlayParams::default()).unwrap();
+    ///         sfx.recording_of(voice).unwrap()
+    ///     }).collect()
+    /// };
+    /// let first = walk(&mut sfx);
+    /// assert_eq!(walk(&mut sfx), first);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reseed(&mut self, seed: u64) {
+        self.dice = Dice::new(seed);
+        self.sounds.reset_picks();
     }
 
     /// The name a sound was added under.
@@ -224,7 +278,8 @@ impl SoundEffects {
                 record.sound == sound.index
             });
         if let Some(entry) = self.sounds.remove(sound) {
-            self.voices.retire_sound(sound.bank_key(), entry.source);
+            self.voices
+                .retire_sound(sound.bank_key(), entry.into_sources());
         }
         Ok(())
     }

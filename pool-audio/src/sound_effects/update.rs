@@ -219,6 +219,27 @@ impl SoundEffects {
             Err(_) => VoiceState::Gone,
         }
     }
+
+    /// Which of its sound's recordings a live voice plays, counted from 0 in
+    /// the order given (`None` once it is gone).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let take = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let id = sfx.add_sound("shot", [take.clone(), take.clone(), take], SoundSettings::default())?;
+    /// let voice = sfx.play(id, PlayParams::default().recording(2))?;
+    /// assert_eq!(sfx.recording_of(voice), Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn recording_of(&self, voice: VoiceHandle) -> Option<usize> {
+        let key = self.own_voice(voice).ok()?;
+        self.voices
+            .get(key)
+            .map(|record| usize::from(record.recording))
+    }
 }
 
 /// Counts a real voice of rank `rank` in `tally`.

@@ -95,7 +95,11 @@ impl Pass<'_> {
             debug_assert!(false, "a live voice of a removed sound");
             return false;
         };
-        let (timeline, floor) = (sound.timeline, sound.floor);
+        let Some(timeline) = sound.recording(record.recording).map(|r| r.timeline) else {
+            debug_assert!(false, "a voice of a recording its sound does not have");
+            return false;
+        };
+        let floor = sound.floor;
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
         record.rank = record.rank_from(self.listener);
         match record.place {

@@ -4,7 +4,7 @@
 
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
-use crate::audibility::{Rank, attenuation, compare};
+use crate::audibility::{Rank, attenuation, compare, heard_priority};
 use crate::params::PlayParams;
 
 /// Where a voice plays.
@@ -42,7 +42,11 @@ pub(crate) struct VoiceRecord {
     pub(crate) playback_rate: f64,
     pub(crate) panning: f32,
     pub(crate) spatial_blend: f32,
-    pub(crate) priority: i32,
+    /// Its sound's priority at the listener and the offset at the maximum
+    /// distance (see [`heard_priority`]).
+    pub(crate) priority: (i32, i32),
+    /// Which of its sound's recordings it plays.
+    pub(crate) recording: u16,
     pub(crate) position: Option<[f32; 3]>,
     /// Who plays it (see `PlayParams::owner`).
     pub(crate) owner: Option<u64>,
@@ -66,7 +70,8 @@ impl VoiceRecord {
             playback_rate: 1.0,
             panning: 0.0,
             spatial_blend: 1.0,
-            priority: 0,
+            priority: (0, 0),
+            recording: 0,
             position: None,
             owner: None,
             order: 0,
@@ -77,12 +82,14 @@ impl VoiceRecord {
     }
 
     /// The record of a new play of sound `sound` (its table index) with
-    /// `params`, ranked `rank`: `reference` is its level before distance (see
+    /// `params` (varied) of recording `recording`, its sound's `priority` and
+    /// distance offset, ranked `rank`: `reference` is its level before distance (see
     /// [`SoundEntry::reference`](crate::sound_table::SoundEntry::reference)),
     /// `order` its place in the start order, `place` where it plays.
     pub(crate) fn new(
-        sound: u32,
+        (sound, recording): (u32, u16),
         params: &PlayParams,
+        priority: (i32, i32),
         rank: Rank,
         reference: f32,
         order: u64,
@@ -95,7 +102,8 @@ impl VoiceRecord {
             playback_rate: params.playback_rate,
             panning: params.panning,
             spatial_blend: params.spatial_blend,
-            priority: rank.priority,
+            priority,
+            recording,
             position: params.position.map(Into::into),
             owner: params.owner,
             order,
@@ -108,7 +116,8 @@ impl VoiceRecord {
     /// Its priority and audibility heard from `listener` (see `audibility.rs`).
     pub(crate) fn rank_from(&self, listener: [f32; 3]) -> Rank {
         let gain = attenuation(self.position, self.spatial_blend, listener);
-        Rank::heard(self.priority, self.reference, gain)
+        let priority = heard_priority(self.priority, self.position, self.spatial_blend, listener);
+        Rank::heard(priority, self.reference, gain)
     }
 
     pub(crate) fn is_real(&self) -> bool {

@@ -1,0 +1,379 @@
+//! Variations: a sound with several recordings, one picked per play, and a
+//! pitch and a volume drawn per play, so the hundredth gunshot does not sound
+//! like the first.
+//!
+//! A sound's recordings are picked by weight in one of three orders ([`Pick`]):
+//! at random, avoiding the last few picks (Wwise's Random container with
+//! "avoid repeating last N", Godot's `PLAYBACK_RANDOM_NO_REPEATS`); shuffled, a
+//! round playing every recording once before any repeats (Wwise's Shuffle,
+//! FMOD's Shuffle); or in order (FMOD's Sequential). A pitch range in semitones
+//! and a volume range in decibels are drawn uniformly per play (FMOD's and
+//! Godot's units). The volume range only lowers a recording: the sound's copy
+//! budget is solved against its loudest recording at full volume, so the
+//! loudest combination of a burst stays inside it; the pitch does not move a
+//! peak bound that already holds at every playback rate (see
+//! [`SoundPeak`](crate::SoundPeak)).
+//!
+//! Every draw comes from one seeded generator per manager
+//! ([`SoundEffectsSettings::seed`](crate::SoundEffectsSettings::seed)): the same
+//! seed and the same calls pick the same recordings at the same pitches and
+//! volumes, so a replay or a test renders the same samples.
+
+use arrayvec::ArrayVec;
+use kira::sound::static_sound::StaticSoundData;
+
+use crate::level::amplitude;
+use crate::limits::MAX_RECORDINGS;
+use crate::params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
+
+/// The recordings of one sound, each with a weight (how often
+/// [`Pick::Random`] and [`Pick::Shuffle`] pick it, relative to the others; 0
+/// never, unless a play names it). One recording converts, and so does a
+/// `Vec` or an array of them (each of weight 1). Recordings may differ in
+/// length, sample rate, channels and kira settings.
+///
+/// ```
+/// # let shot = |seconds: f64| kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); (seconds * 48_000.0) as usize].into(), settings: Default::default(), slice: None };
+/// use pool_audio::Recordings;
+///
+/// let one: Recordings = shot(0.2).into();
+/// let three: Recordings = [shot(0.2), shot(0.25), shot(0.3)].into();
+/// let weighted = Recordings::new().with(shot(0.2), 3.0).with(shot(0.4), 1.0);
+/// assert_eq!((one.len(), three.len(), weighted.len()), (1, 3, 2));
+/// assert_eq!(weighted.weight(0), Some(3.0));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Recordings {
+    pub(crate) list: Vec<(StaticSoundData, f64)>,
+}
+
+impl Recordings {
+    /// No recordings yet (a sound needs at least one).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds `data` with `weight` (finite, `>= 0`; checked when the sound is
+    /// added).
+    #[must_use]
+    pub fn with(mut self, data: StaticSoundData, weight: f64) -> Self {
+        self.list.push((data, weight));
+        self
+    }
+
+    /// How many recordings there are.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// `true` if there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The weight of recording `index`.
+    pub fn weight(&self, index: usize) -> Option<f64> {
+        self.list.get(index).map(|(_, weight)| *weight)
+    }
+}
+
+impl From<StaticSoundData> for Recordings {
+    fn from(data: StaticSoundData) -> Self {
+        Self::new().with(data, 1.0)
+    }
+}
+
+impl From<Vec<StaticSoundData>> for Recordings {
+    fn from(list: Vec<StaticSoundData>) -> Self {
+        list.into_iter().collect()
+    }
+}
+
+impl<const N: usize> From<[StaticSoundData; N]> for Recordings {
+    fn from(list: [StaticSoundData; N]) -> Self {
+        list.into_iter().collect()
+    }
+}
+
+impl FromIterator<StaticSoundData> for Recordings {
+    fn from_iter<I: IntoIterator<Item = StaticSoundData>>(iter: I) -> Self {
+        Self {
+            list: iter.into_iter().map(|data| (data, 1.0)).collect(),
+        }
+    }
+}
+
+/// How a sound with several recordings picks the one a play plays (a play may
+/// also name one: [`PlayParams::recording`](crate::PlayParams::recording)).
+/// Recordings of weight 0 are never picked.
+///
+/// ```
+/// use pool_audio::{Pick, SoundSettings};
+///
+/// assert_eq!(SoundSettings::default().pick, Pick::Random { avoid_last: 1 });
+/// let footsteps = SoundSettings::default().pick(Pick::Shuffle);
+/// assert_eq!(footsteps.pick, Pick::Shuffle);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// By weight, never one of the last `avoid_last` picks (the default avoids
+    /// the last one). The window is at most all but one of the recordings that
+    /// can be picked: with 4 recordings, `avoid_last: 3` plays them in a
+    /// random order without ever repeating within 4; with one, it always plays.
+    Random {
+        /// How many of the latest picks are not picked again.
+        avoid_last: usize,
+    },
+    /// Rounds: each round plays every recording once, in an order drawn by
+    /// weight, and a round never starts with the recording that ended the one
+    /// before it.
+    Shuffle,
+    /// In the order they were given, around and around.
+    Sequential,
+}
+
+impl Default for Pick {
+    fn default() -> Self {
+        Self::Random { avoid_last: 1 }
+    }
+}
+
+/// The seeded generator every random choice of one manager draws from
+/// (fastrand's wyrand: small, fast, and the same sequence for the same seed).
+#[derive(Debug, Clone)]
+pub(crate) struct Dice {
+    rng: fastrand::Rng,
+}
+
+impl Dice {
+    pub(crate) fn new(seed: u64) -> Self {
+        Self {
+            rng: fastrand::Rng::with_seed(seed),
+        }
+    }
+
+    /// A number drawn uniformly in `[low, high]` (`low` itself, without a
+    /// draw, when the range is empty).
+    pub(crate) fn uniform(&mut self, (low, high): (f64, f64)) -> f64 {
+        if high > low {
+            low + (high - low) * self.rng.f64()
+        } else {
+            low
+        }
+    }
+}
+
+/// A play's volume and playback rate, varied by a draw from the sound's
+/// `volume_db` and `pitch_semitones` ranges; the rate stays inside
+/// [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`].
+pub(crate) fn vary(
+    dice: &mut Dice,
+    (volume, rate): (f64, f64),
+    volume_db: (f64, f64),
+    pitch_semitones: (f64, f64),
+) -> (f64, f64) {
+    let gain = if volume_db == (0.0, 0.0) {
+        1.0
+    } else {
+        amplitude(dice.uniform(volume_db))
+    };
+    let shift = if pitch_semitones == (0.0, 0.0) {
+        1.0
+    } else {
+        semitones(dice.uniform(pitch_semitones))
+    };
+    (
+        volume * gain,
+        (rate * shift).clamp(MIN_PLAYBACK_RATE, MAX_PLAYBACK_RATE),
+    )
+}
+
+/// The playback rate that shifts the pitch by `semitones` (12 to the octave).
+pub(crate) fn semitones(semitones: f64) -> f64 {
+    2f64.powf(semitones / 12.0)
+}
+
+/// Which recordings are which, as a bit each (recording `i` is bit `i`).
+type Set = u64;
+
+const _: () = assert!(MAX_RECORDINGS <= Set::BITS as usize);
+
+/// One sound's picking: its weights, its order and what it has played.
+#[derive(Debug, Clone)]
+pub(crate) struct Picker {
+    pick: Pick,
+    weights: ArrayVec<f64, MAX_RECORDINGS>,
+    /// The recordings that can be picked (weight above 0).
+    pickable: Set,
+    /// The latest picks, newest last (for `Random`'s window).
+    recent: ArrayVec<u16, MAX_RECORDINGS>,
+    /// The recordings this round has played (`Shuffle`).
+    played: Set,
+    /// The last recording played.
+    last: Option<u16>,
+}
+
+impl Picker {
+    /// A picker for recordings of `weights` (checked: finite, `>= 0`, one
+    /// above 0, at most [`MAX_RECORDINGS`]).
+    pub(crate) fn new(pick: Pick, weights: impl Iterator<Item = f64>) -> Self {
+        let weights: ArrayVec<f64, MAX_RECORDINGS> = weights.take(MAX_RECORDINGS).collect();
+        let pickable = weights
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w > 0.0)
+            .fold(0, |set, (i, _)| set | 1 << i);
+        Self {
+            pick,
+            weights,
+            pickable,
+            recent: ArrayVec::new(),
+            played: 0,
+            last: None,
+        }
+    }
+
+    /// The recording the next play plays (nothing changes until
+    /// [`played`](Self::played)).
+    pub(crate) fn choose(&self, dice: &mut Dice) -> u16 {
+        if self.weights.len() < 2 {
+            return 0;
+        }
+        match self.pick {
+            Pick::Random { avoid_last } => {
+                let pickable = self.pickable.count_ones() as usize;
+                let window = avoid_last.min(pickable.saturating_sub(1));
+                let avoided = self.recent.iter().rev().take(window);
+                let set = avoided.fold(self.pickable, |set, r| set & !(1 << r));
+                self.draw(dice, set)
+            }
+            Pick::Shuffle => {
+                let mut set = self.pickable & !self.played;
+                if self.played & self.pickable == 0
+                    && let Some(last) = self.last
+                    && set.count_ones() > 1
+                {
+                    // A new round, not starting where the last one ended.
+                    set &= !(1 << last);
+                }
+                self.draw(dice, set)
+            }
+            Pick::Sequential => {
+                let n = self.weights.len() as u16;
+                let from = self.last.map_or(0, |last| (last + 1) % n);
+                (0..n)
+                    .map(|step| (from + step) % n)
+                    .find(|r| self.pickable & 1 << r != 0)
+                    .unwrap_or(0)
+            }
+        }
+    }
+
+    /// One of `set`, drawn by weight.
+    fn draw(&self, dice: &mut Dice, set: Set) -> u16 {
+        if set == 0 {
+            return 0;
+        }
+        let weight = |i: usize| {
+            if set & 1 << i != 0 {
+                self.weights[i]
+            } else {
+                0.0
+            }
+        };
+        let total: f64 = (0..self.weights.len()).map(weight).sum();
+        let mut point = dice.uniform((0.0, total));
+        let mut chosen = set.trailing_zeros() as usize;
+        for i in 0..self.weights.len() {
+            let w = weight(i);
+            if w > 0.0 {
+                chosen = i;
+                if point < w {
+                    break;
+                }
+                point -= w;
+            }
+        }
+        chosen as u16
+    }
+
+    /// Recording `recording` was played (picked, or named by the play).
+    pub(crate) fn played(&mut self, recording: u16) {
+        if self.weights.len() < 2 {
+            return;
+        }
+        if self.recent.is_full() {
+            self.recent.remove(0);
+        }
+        self.recent.push(recording);
+        self.played |= 1 << recording;
+        if self.pickable & !self.played == 0 {
+            // The round is over: the next pick starts the next one.
+            self.played = 0;
+        }
+        self.last = Some(recording);
+    }
+
+    /// Forgets what was played, as when the sound was added.
+    pub(crate) fn reset(&mut self) {
+        self.recent.clear();
+        self.played = 0;
+        self.last = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn picks(picker: &mut Picker, dice: &mut Dice, n: usize) -> Vec<u16> {
+        (0..n)
+            .map(|_| {
+                let r = picker.choose(dice);
+                picker.played(r);
+                r
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sequential_goes_around_skipping_weight_zero() {
+        let mut picker = Picker::new(Pick::Sequential, [1.0, 0.0, 2.0].into_iter());
+        assert_eq!(picks(&mut picker, &mut Dice::new(1), 5), [0, 2, 0, 2, 0]);
+    }
+
+    #[test]
+    fn shuffle_rounds_play_each_once_and_never_repeat_across_a_boundary() {
+        let mut picker = Picker::new(Pick::Shuffle, [1.0; 4].into_iter());
+        let all = picks(&mut picker, &mut Dice::new(3), 400);
+        for round in all.chunks(4) {
+            let mut sorted = round.to_vec();
+            sorted.sort();
+            assert_eq!(sorted, [0, 1, 2, 3], "{all:?}");
+        }
+        assert!(all.windows(2).all(|w| w[0] != w[1]));
+    }
+
+    #[test]
+    fn one_recording_is_always_picked_without_a_draw() {
+        let mut picker = Picker::new(Pick::default(), [1.0].into_iter());
+        let mut dice = Dice::new(9);
+        let before = dice.clone().rng.u64(..);
+        assert_eq!(picks(&mut picker, &mut dice, 3), [0, 0, 0]);
+        assert_eq!(dice.rng.u64(..), before, "no draw was spent");
+    }
+
+    #[test]
+    fn a_varied_rate_stays_in_range() {
+        let mut dice = Dice::new(5);
+        for _ in 0..100 {
+            let (volume, rate) = vary(&mut dice, (1.0, 15.0), (-6.0, 0.0), (0.0, 12.0));
+            assert!((0.5..=1.0).contains(&volume), "{volume}");
+            assert!(rate <= MAX_PLAYBACK_RATE);
+        }
+        assert_eq!(
+            vary(&mut dice, (0.5, 2.0), (0.0, 0.0), (0.0, 0.0)),
+            (0.5, 2.0)
+        );
+    }
+}

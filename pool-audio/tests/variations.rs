@@ -1,0 +1,396 @@
+//! Variations (`Recordings`, `Pick`, `SoundSettings::pitch_semitones` and
+//! `volume_db`): the orders keep their promises over thousands of plays, the
+//! weights are followed, each play's pitch and level measured in the render stay
+//! inside the sound's ranges, a burst of the loudest combination stays inside the
+//! copy budget, recordings of different lengths, rates and channels each play as
+//! recorded, and bad inputs are typed errors that change nothing.
+
+mod common;
+
+use std::sync::Arc;
+
+use kira::Frame;
+use kira::sound::static_sound::StaticSoundData;
+use pool_audio::{
+    AddSoundError, AudioStats, ParamError, Pick, PlayError, PlayParams, Recordings, SettingsError,
+    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization,
+};
+
+const FRAME: f64 = 1.0 / 60.0;
+
+/// A short click of `level`, `frames` long: a recording that ends quickly.
+fn click(level: f32, frames: usize) -> StaticSoundData {
+    let frames: Arc<[Frame]> = vec![Frame::from_mono(level); frames].into();
+    StaticSoundData {
+        sample_rate: common::RATE,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    }
+}
+
+fn unlimited() -> SoundEffectsSettings {
+    SoundEffectsSettings {
+        limiter: None,
+        ..Default::default()
+    }
+}
+
+/// Plays `sound` `n` times, ten plays a frame, and returns the recording each
+/// play picked.
+fn picks(
+    manager: &mut kira::AudioManager<pool_audio::OfflineBackend>,
+    sfx: &mut SoundEffects,
+    sound: SoundId,
+    n: usize,
+) -> Vec<usize> {
+    let mut picked = Vec::with_capacity(n);
+    for i in 0..n {
+        let voice = sfx.play(sound, PlayParams::default()).unwrap();
+        picked.push(sfx.recording_of(voice).unwrap());
+        if i % 10 == 9 {
+            sfx.update(FRAME).unwrap();
+            manager.backend_mut().render(0.001).unwrap();
+        }
+    }
+    picked
+}
+
+#[test]
+fn random_avoiding_the_last_two_never_repeats_within_the_window() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let takes: Vec<_> = (0..4).map(|i| click(0.1, 48 + i)).collect();
+    let settings = SoundSettings::default().pick(Pick::Random { avoid_last: 2 });
+    let shot = sfx.add_sound("shot", takes, settings).unwrap();
+    let picked = picks(&mut manager, &mut sfx, shot, 10_000);
+    for (i, window) in picked.windows(3).enumerate() {
+        assert!(
+            window[2] != window[0] && window[2] != window[1] && window[0] != window[1],
+            "play {} repeats one of the two before it: {window:?}",
+            i + 2
+        );
+    }
+    for recording in 0..4 {
+        let share = picked.iter().filter(|r| **r == recording).count();
+        assert!(share > 2_000, "recording {recording} picked {share} times");
+    }
+}
+
+#[test]
+fn shuffle_plays_every_recording_before_any_repeats() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let takes: Vec<_> = (0..4).map(|i| click(0.1, 48 + i)).collect();
+    let steps = sfx
+        .add_sound("steps", takes, SoundSettings::default().pick(Pick::Shuffle))
+        .unwrap();
+    let picked = picks(&mut manager, &mut sfx, steps, 4_000);
+    for round in picked.chunks(4) {
+        let mut sorted = round.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3], "a round of four plays each once");
+    }
+    assert!(
+        picked.windows(2).all(|pair| pair[0] != pair[1]),
+        "not even across rounds"
+    );
+    // Sequential goes around in order.
+    let takes: Vec<_> = (0..3).map(|i| click(0.1, 48 + i)).collect();
+    let lines = sfx
+        .add_sound(
+            "lines",
+            takes,
+            SoundSettings::default().pick(Pick::Sequential),
+        )
+        .unwrap();
+    assert_eq!(
+        picks(&mut manager, &mut sfx, lines, 7),
+        [0, 1, 2, 0, 1, 2, 0]
+    );
+}
+
+#[test]
+fn random_choices_follow_the_weights() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let weights = [1.0, 2.0, 3.0, 4.0];
+    let recordings = weights
+        .iter()
+        .enumerate()
+        .fold(Recordings::new(), |set, (i, w)| {
+            set.with(click(0.1, 48 + i), *w)
+        });
+    let settings = SoundSettings::default().pick(Pick::Random { avoid_last: 0 });
+    let shot = sfx.add_sound("shot", recordings, settings).unwrap();
+    let n = 10_000;
+    let picked = picks(&mut manager, &mut sfx, shot, n);
+    let total: f64 = weights.iter().sum();
+    let chi_square: f64 = (0..4)
+        .map(|r| {
+            let observed = picked.iter().filter(|p| **p == r).count() as f64;
+            let expected = n as f64 * weights[r] / total;
+            (observed - expected).powi(2) / expected
+        })
+        .sum();
+    // 3 degrees of freedom: p > 0.01 below 11.345.
+    assert!(chi_square < 11.345, "chi-square {chi_square}");
+    // A recording of weight 0 is never picked, unless a play names it.
+    let never = Recordings::new()
+        .with(click(0.1, 48), 1.0)
+        .with(click(0.1, 49), 0.0);
+    let rare = sfx
+        .add_sound("rare", never, SoundSettings::default())
+        .unwrap();
+    assert!(
+        picks(&mut manager, &mut sfx, rare, 200)
+            .iter()
+            .all(|r| *r == 0)
+    );
+    let named = sfx.play(rare, PlayParams::default().recording(1)).unwrap();
+    assert_eq!(sfx.recording_of(named), Some(1));
+}
+
+/// The frequency of a steady sine in `samples` (interleaved stereo, left
+/// channel), from its zero crossings.
+fn frequency(samples: &[f32], rate: f64) -> f64 {
+    let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
+    let crossings: Vec<usize> = (1..left.len())
+        .filter(|i| left[i - 1] < 0.0 && left[*i] >= 0.0)
+        .collect();
+    let (first, last) = (crossings[0], crossings[crossings.len() - 1]);
+    (crossings.len() - 1) as f64 * rate / (last - first) as f64
+}
+
+fn peak(samples: &[f32]) -> f32 {
+    samples.iter().fold(0.0, |peak, s| peak.max(s.abs()))
+}
+
+#[test]
+fn each_plays_pitch_and_level_measured_in_the_render_stay_in_the_ranges() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let one_at_a_time = SoundSettings::default()
+        .max_voices(1)
+        .first_volume(1.0)
+        .virtualization(Virtualization::Kill);
+    let tone = [common::sine(440.0, 0.4), common::sine(440.0, 0.4)];
+    let plain = sfx.add_sound("plain", tone.clone(), one_at_a_time).unwrap();
+    let varied = sfx
+        .add_sound(
+            "varied",
+            tone,
+            one_at_a_time
+                .pitch_semitones(-12.0, 12.0)
+                .volume_db(-6.0, 0.0),
+        )
+        .unwrap();
+    let rate = f64::from(common::RATE);
+    // Each play alone: started, its steady part rendered, then stopped.
+    let mut measure = |sound| {
+        sfx.play(sound, PlayParams::default()).unwrap();
+        manager.backend_mut().render(0.02).unwrap();
+        let steady = manager.backend_mut().render(0.1).unwrap();
+        sfx.stop_all(pool_audio::linear_fade(std::time::Duration::from_millis(1)))
+            .unwrap();
+        manager.backend_mut().render(0.01).unwrap();
+        sfx.update(FRAME).unwrap();
+        let samples = steady.samples();
+        (frequency(samples, rate), peak(samples))
+    };
+    let (reference_hz, reference_peak) = measure(plain);
+    assert!((reference_hz - 440.0).abs() < 2.0, "{reference_hz}");
+    let (mut semitones, mut decibels) = (Vec::new(), Vec::new());
+    for _ in 0..60 {
+        let (hz, level) = measure(varied);
+        semitones.push(12.0 * (hz / reference_hz).log2());
+        decibels.push(20.0 * f64::from(level / reference_peak).log10());
+    }
+    let range = |values: &[f64]| {
+        values
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)))
+    };
+    let (low, high) = range(&semitones);
+    assert!(
+        low >= -12.05 && high <= 12.05,
+        "pitch {low}..{high} semitones"
+    );
+    assert!(
+        low < -8.0 && high > 8.0,
+        "the draws span the range: {low}..{high}"
+    );
+    let (low, high) = range(&decibels);
+    assert!(low >= -6.05 && high <= 0.05, "level {low}..{high} dB");
+    assert!(
+        low < -4.5 && high > -1.5,
+        "the draws span the range: {low}..{high}"
+    );
+}
+
+#[test]
+fn a_burst_of_the_loudest_combination_stays_inside_the_budget() {
+    // Three recordings: quiet, loud and stereo at another rate, a short one.
+    let quiet = common::sine(220.0, 1.0);
+    let quiet = StaticSoundData {
+        frames: quiet.frames.iter().map(|f| *f * 0.3).collect(),
+        ..quiet
+    };
+    let loud = common::sine(330.0, 0.6);
+    let other_rate = StaticSoundData {
+        sample_rate: 32_000,
+        frames: (0..16_000)
+            .map(|i| {
+                let t = i as f32 / 32_000.0;
+                Frame {
+                    left: 0.8 * (t * 500.0 * std::f32::consts::TAU).sin(),
+                    right: 0.2 * (t * 700.0 * std::f32::consts::TAU).sin(),
+                }
+            })
+            .collect(),
+        settings: Default::default(),
+        slice: None,
+    };
+    let ceiling = 10f32.powf(-1.0 / 20.0);
+    for (volume_db, name) in [((0.0, 0.0), "full"), ((-6.0, 0.0), "varied")] {
+        for named in [Some(1), None] {
+            let (mut manager, mut sfx, meter) = common::metered(common::RATE, unlimited());
+            let settings = SoundSettings::default()
+                .max_voices(10)
+                .first_volume(0.3)
+                .pitch_semitones(-3.0, 3.0)
+                .volume_db(volume_db.0, volume_db.1);
+            let takes = [quiet.clone(), loud.clone(), other_rate.clone()];
+            let boom = sfx.add_sound(name, takes, settings).unwrap();
+            for i in 0..100 {
+                let params = PlayParams::default().panning([0.0, -0.7, 0.7][i % 3]);
+                let params = match named {
+                    Some(r) => params.recording(r),
+                    None => params,
+                };
+                let _ = sfx.play(boom, params);
+            }
+            assert_eq!(sfx.copies_playing(boom), 10);
+            manager.backend_mut().render(1.0).unwrap();
+            let peak = meter.peak();
+            assert!(
+                peak <= ceiling + 1e-4 && peak > 0.3,
+                "{name}, recording {named:?}: peak {peak} against {ceiling}"
+            );
+        }
+    }
+}
+
+#[test]
+fn recordings_of_other_lengths_rates_and_channels_each_play_as_recorded() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let short = click(0.5, 4_800); // 0.1 s at 48 kHz, mono
+    let long_left = StaticSoundData {
+        sample_rate: 24_000,
+        frames: vec![
+            Frame {
+                left: 0.5,
+                right: 0.0
+            };
+            7_200
+        ]
+        .into(), // 0.3 s
+        settings: Default::default(),
+        slice: None,
+    };
+    let sound = sfx
+        .add_sound("two", [short, long_left], SoundSettings::default())
+        .unwrap();
+    for (recording, seconds, right) in [(0, 0.1, true), (1, 0.3, false)] {
+        sfx.play(sound, PlayParams::default().recording(recording))
+            .unwrap();
+        let audio = manager.backend_mut().render(0.5).unwrap();
+        let samples = audio.samples();
+        let sounding = samples
+            .chunks(2)
+            .rposition(|frame| frame[0].abs() > 0.01)
+            .unwrap();
+        let heard = sounding as f64 / f64::from(common::RATE);
+        assert!(
+            (heard - seconds).abs() < 0.005,
+            "recording {recording} sounded {heard} s, recorded {seconds} s"
+        );
+        let right_heard = samples.chunks(2).any(|frame| frame[1].abs() > 0.01);
+        assert_eq!(right_heard, right, "recording {recording}'s right channel");
+        sfx.update(FRAME).unwrap();
+    }
+}
+
+#[test]
+fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
+    let (_manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let good = sfx
+        .add_sound(
+            "good",
+            [click(0.1, 48), click(0.2, 48)],
+            SoundSettings::default(),
+        )
+        .unwrap();
+    let before: AudioStats = sfx.stats();
+    let refusals: Vec<(Recordings, SoundSettings, AddSoundError)> = vec![
+        (
+            Recordings::new(),
+            SoundSettings::default(),
+            AddSoundError::NoRecordings,
+        ),
+        (
+            Recordings::new()
+                .with(click(0.1, 48), 0.0)
+                .with(click(0.1, 48), 0.0),
+            SoundSettings::default(),
+            AddSoundError::NoWeight,
+        ),
+        (
+            Recordings::new()
+                .with(click(0.1, 48), 1.0)
+                .with(click(0.1, 48), f64::NAN),
+            SoundSettings::default(),
+            AddSoundError::Weight {
+                recording: 1,
+                weight: f64::NAN,
+            },
+        ),
+        (
+            (0..65).map(|_| click(0.1, 48)).collect(),
+            SoundSettings::default(),
+            AddSoundError::TooManyRecordings(65),
+        ),
+        (
+            [click(0.1, 48), click(0.1, 48)].into(),
+            SoundSettings::default().pitch_semitones(f64::NAN, 1.0),
+            AddSoundError::Settings(SettingsError::PitchSemitones(f64::NAN, 1.0)),
+        ),
+        (
+            [click(0.1, 48), click(0.1, 48)].into(),
+            SoundSettings::default().pitch_semitones(0.0, 49.0),
+            AddSoundError::Settings(SettingsError::PitchSemitones(0.0, 49.0)),
+        ),
+        (
+            [click(0.1, 48), click(0.1, 48)].into(),
+            SoundSettings::default().volume_db(-3.0, f64::NAN),
+            AddSoundError::Settings(SettingsError::VolumeDb(-3.0, f64::NAN)),
+        ),
+        (
+            [click(0.1, 48), click(0.1, 48)].into(),
+            SoundSettings::default().volume_db(-3.0, 2.0),
+            AddSoundError::Settings(SettingsError::VolumeDb(-3.0, 2.0)),
+        ),
+    ];
+    for (recordings, settings, expected) in refusals {
+        let error = sfx.add_sound("bad", recordings, settings).unwrap_err();
+        // NaN is not equal to itself: compare what the errors say.
+        assert_eq!(error.to_string(), expected.to_string());
+        assert_eq!(sfx.sound("bad"), None, "{error}: nothing added");
+    }
+    assert_eq!(
+        sfx.play(good, PlayParams::default().recording(2)),
+        Err(PlayError::UnknownRecording(2))
+    );
+    assert!(matches!(
+        sfx.play(good, PlayParams::default().volume(f64::NAN)),
+        Err(PlayError::InvalidParam(ParamError::Volume(_)))
+    ));
+    assert_eq!(sfx.stats(), before, "refused plays change nothing");
+    assert_eq!(sfx.recordings(good), 2);
+}
