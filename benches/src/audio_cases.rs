@@ -14,7 +14,7 @@ use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, Resume,
+    LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, Recordings, Resume,
     SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization, linear_fade,
 };
 
@@ -69,10 +69,22 @@ pub struct AudioPlay {
     manager: AudioManager<OfflineBackend>,
     sfx: SoundEffects,
     sounds: Vec<SoundId>,
-    steal: bool,
-    /// Plays carry an owner and their sounds cap copies per owner.
-    owners: bool,
+    case: PlayCase,
     next: usize,
+}
+
+/// What an [`AudioPlay`] plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PlayCase {
+    /// A free voice each play.
+    Free,
+    /// A steal each play.
+    Steal,
+    /// Plays carry an owner and their sounds cap copies per owner.
+    Owners,
+    /// A free voice each play, of a sound of four recordings with pitch and
+    /// volume ranges: each play picks one and draws both.
+    Variations,
 }
 
 /// Sounds of the owner case: each takes a play from each of four owners per
@@ -83,32 +95,54 @@ impl AudioPlay {
     /// A manager with a 64-voice cap and 64 sounds of 1 copy each (so a play never
     /// recycles a copy of its own sound).
     pub fn new(steal: bool) -> Self {
-        Self::build(steal, false)
+        Self::build(if steal {
+            PlayCase::Steal
+        } else {
+            PlayCase::Free
+        })
     }
 
     /// A free voice each play, as [`new`](Self::new)`(false)`, for plays with
     /// an owner of sounds that cap copies per owner (8 sounds of 8 copies, 2
     /// per owner, four owners in turn).
     pub fn with_owners() -> Self {
-        Self::build(false, true)
+        Self::build(PlayCase::Owners)
     }
 
-    fn build(steal: bool, owners: bool) -> Self {
+    /// A free voice each play, as [`new`](Self::new)`(false)`, of sounds of four
+    /// recordings (picked at random, avoiding the last) with a pitch range of
+    /// ±2 semitones and a volume range of -4 to 0 dB.
+    pub fn with_variations() -> Self {
+        Self::build(PlayCase::Variations)
+    }
+
+    fn build(case: PlayCase) -> Self {
         let mut manager = manager();
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())
             .expect("valid settings");
         let data = tone();
-        let settings = if owners {
-            SoundSettings::default()
+        let settings = match case {
+            PlayCase::Owners => SoundSettings::default()
                 .max_voices(8)
-                .max_voices_per_owner(2)
-        } else {
-            SoundSettings::default().max_voices(1)
+                .max_voices_per_owner(2),
+            PlayCase::Variations => SoundSettings::default()
+                .max_voices(1)
+                .pitch_semitones(-2.0, 2.0)
+                .volume_db(-4.0, 0.0),
+            PlayCase::Free | PlayCase::Steal => SoundSettings::default().max_voices(1),
         };
-        let count = if owners { OWNED_SOUNDS } else { VOICE_CAP * 2 };
+        let recordings: Recordings = match case {
+            PlayCase::Variations => vec![data.clone(); 4].into(),
+            _ => data.into(),
+        };
+        let count = if case == PlayCase::Owners {
+            OWNED_SOUNDS
+        } else {
+            VOICE_CAP * 2
+        };
         let sounds = (0..count)
             .map(|i| {
-                sfx.add_sound(&format!("tone{i}"), data.clone(), settings)
+                sfx.add_sound(&format!("tone{i}"), recordings.clone(), settings)
                     .expect("valid sound")
             })
             .collect();
@@ -116,8 +150,7 @@ impl AudioPlay {
             manager,
             sfx,
             sounds,
-            steal,
-            owners,
+            case,
             next: 0,
         };
         this.flush();
@@ -136,7 +169,7 @@ impl AudioPlay {
             let _ = self.manager.backend_mut().render(seconds);
             let _ = self.sfx.update(seconds);
         }
-        if self.steal {
+        if self.case == PlayCase::Steal {
             for i in 0..VOICE_CAP {
                 let _ = self
                     .sfx
@@ -152,7 +185,7 @@ impl AudioPlay {
 
 impl Workload for AudioPlay {
     fn cycle(&mut self) {
-        let (sound, params) = if self.owners {
+        let (sound, params) = if self.case == PlayCase::Owners {
             let owner = (self.next / OWNED_SOUNDS % 4) as u64;
             (self.next % OWNED_SOUNDS, PlayParams::default().owner(owner))
         } else {
@@ -681,6 +714,10 @@ mod tests {
             0,
             "an owner never reaches its cap: {stats:?}"
         );
+        let mut varied = AudioPlay::with_variations();
+        varied.timed_run(500);
+        let stats = varied.sfx.stats();
+        assert_eq!((stats.plays, stats.stolen_voices), (500, 0), "{stats:?}");
         let mut kira = KiraPlay::new();
         kira.timed_run(500);
     }

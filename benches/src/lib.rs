@@ -220,10 +220,11 @@ pub const EFFECTS_CASES: [&str; 7] = [
 ];
 
 /// The audio cases of the report, in its row order (their size is the voice cap).
-pub const AUDIO_CASES: [&str; 6] = [
+pub const AUDIO_CASES: [&str; 7] = [
     "audio_play",
     "audio_play_steal",
     "audio_play_owner",
+    "audio_play_variation",
     "kira_play",
     "audio_update",
     "audio_update_virtual",
@@ -269,6 +270,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "audio_play" => Box::new(AudioPlay::new(false)),
         "audio_play_steal" => Box::new(AudioPlay::new(true)),
         "audio_play_owner" => Box::new(AudioPlay::with_owners()),
+        "audio_play_variation" => Box::new(AudioPlay::with_variations()),
         "kira_play" => Box::new(KiraPlay::new()),
         "audio_update" => Box::new(AudioUpdate::new()),
         "limiter" => Box::new(LimiterSecond::new()),

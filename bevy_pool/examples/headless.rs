@@ -29,7 +29,8 @@ use bevy_pool::{
 use pool_audio::{OfflineSettings, PlayParams, SoundEffectsSettings};
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
-    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STORM_SECONDS, Sounds, VOICE_CAP, WAVE_SECONDS,
+    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds, VOICE_CAP,
+    WAVE_SECONDS,
 };
 
 const DT: f32 = 1.0 / FPS as f32;
@@ -154,11 +155,21 @@ fn setup(mut commands: Commands, mut level: ResMut<Level>) {
     commands.spawn((SoundListener, Player, ground(start.into())));
 }
 
-/// The player walks the showcase's path over the run.
-fn walk(mut player: Query<&mut Transform, With<Player>>, level: Res<Level>) {
+/// The player walks the showcase's path over the run, a footstep every 0.45 s.
+fn walk(
+    mut player: Query<&mut Transform, With<Player>>,
+    level: Res<Level>,
+    mut plays: MessageWriter<PlaySound>,
+) {
     let at = content::listener_at(level.frame as f32 / level.frames as f32);
     for mut transform in &mut player {
         *transform = ground(at.into());
+    }
+    if (level.frame as usize).is_multiple_of(STEP_FRAMES) {
+        plays.write(PlaySound {
+            sound: level.sounds.footstep,
+            params: PlayParams::default(),
+        });
     }
 }
 

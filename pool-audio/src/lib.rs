@@ -261,8 +261,36 @@
 //! | `min_retrigger` + `retrigger_radius` | event cooldown (no radius) | (none) | concurrency retrigger time (no radius) |
 //! | `max_voices_per_owner` + [`PlayParams::owner`], [`SoundEffects::stop_owner`] | (none) | playback limit "per game object" | sound concurrency "limit to owner" |
 //!
+//! | [`Recordings`] + [`Pick`] (`Random { avoid_last }`, `Shuffle`, `Sequential`) | multi instrument (shuffle, random, sequential) | random container ("avoid repeating last N", standard or shuffle), sequence container | random node |
+//! | `pitch_semitones`, `volume_db` | random modulators on pitch and volume | randomizer on pitch and volume | (per-node modulators) |
+//! | `distance_priority_offset` | (priority is fixed) | "offset priority by ... at max distance" | (priority is fixed) |
+//! | [`Tie`] | (none) | "when priority is equal: discard oldest / newest instance" | resolution rule |
+//! | [`SoundEffectsSettings::seed`], [`SoundEffects::reseed`] | (none) | (none) | (none) |
+//!
 //! One update with 1,000 virtual and 32 real voices ranks and advances every voice
 //! without allocating; a virtual voice adds nothing to the mix.
+//!
+//! # Sounds that never repeat the same way
+//! A sound holds one recording or several ([`Recordings`], each with a weight),
+//! and each play picks one by its [`Pick`]: at random avoiding the last few picks,
+//! in shuffled rounds, or in order; [`PlayParams::recording`] names one. A pitch
+//! range in semitones and a volume range in dB (which only lowers) are drawn per
+//! play. The copy budget is solved against the loudest recording at full volume,
+//! and the peak it is solved against already holds at every playback rate, so
+//! every draw stays inside it. A voice keeps which recording it plays
+//! ([`SoundEffects::recording_of`]); each recording keeps its own frames, sample
+//! rate, loop and playhead under its sound's one budget.
+//!
+//! Priority can fall (or rise) with distance: a sound's
+//! `distance_priority_offset` moves its priority linearly from none at the
+//! listener to all of it at 100 m, rounded to a whole priority, wherever voices
+//! are ranked and wherever [`Stealing::LowestPriority`] picks a victim; that
+//! policy steals only a voice below the play, and a tie goes by the play's
+//! [`Tie`].
+//!
+//! Every random choice comes from one seeded generator per manager
+//! ([`SoundEffectsSettings::seed`], [`SoundEffects::reseed`]): the same seed and
+//! the same calls render the same samples, bit for bit, on the offline backend.
 //!
 //! # Nothing a game passes in can break the mix
 //! Every number is checked where it enters and refused with a typed error saying

@@ -324,6 +324,8 @@ impl Picker {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn picks(picker: &mut Picker, dice: &mut Dice, n: usize) -> Vec<u16> {
@@ -361,6 +363,89 @@ mod tests {
         let before = dice.clone().rng.u64(..);
         assert_eq!(picks(&mut picker, &mut dice, 3), [0, 0, 0]);
         assert_eq!(dice.rng.u64(..), before, "no draw was spent");
+    }
+
+    /// What a picker promises, kept by a model that knows only the rules: the
+    /// picks so far, the round so far, the last one.
+    fn check(pick: Pick, weights: &[f64], picks: &[(u16, bool)]) -> Result<(), String> {
+        let pickable: Vec<u16> = (0..weights.len() as u16)
+            .filter(|r| weights[usize::from(*r)] > 0.0)
+            .collect();
+        let mut round: Vec<u16> = Vec::new();
+        let mut history: Vec<u16> = Vec::new();
+        for (i, (r, named)) in picks.iter().copied().enumerate() {
+            if !named {
+                if weights.len() > 1 && !pickable.contains(&r) {
+                    return Err(format!("pick {i}: {r} has weight 0"));
+                }
+                match pick {
+                    Pick::Random { avoid_last } => {
+                        let window = avoid_last.min(pickable.len() - 1);
+                        if history.iter().rev().take(window).any(|h| *h == r) {
+                            return Err(format!("pick {i}: {r} is among the last {window}"));
+                        }
+                    }
+                    Pick::Shuffle => {
+                        if round.contains(&r) {
+                            return Err(format!("pick {i}: {r} again in one round"));
+                        }
+                        if round.is_empty() && pickable.len() > 1 && history.last() == Some(&r) {
+                            return Err(format!("pick {i}: a round starts with the last one"));
+                        }
+                    }
+                    Pick::Sequential => {
+                        let n = weights.len() as u16;
+                        let from = history.last().map_or(0, |l| (l + 1) % n);
+                        let next = (0..n)
+                            .map(|s| (from + s) % n)
+                            .find(|c| pickable.contains(c));
+                        if weights.len() > 1 && next != Some(r) {
+                            return Err(format!("pick {i}: {r}, not the next, {next:?}"));
+                        }
+                    }
+                }
+            }
+            history.push(r);
+            if !round.contains(&r) && pickable.contains(&r) {
+                round.push(r);
+            }
+            if pickable.iter().all(|p| round.contains(p)) {
+                round.clear();
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn every_order_keeps_its_promise_with_named_plays_between(
+            order in 0..5usize,
+            weights in proptest::collection::vec(prop_oneof![Just(0.0), 0.1..10.0f64], 1..8),
+            plays in proptest::collection::vec(proptest::option::weighted(0.1, 0..8u16), 1..200),
+            seed: u64,
+        ) {
+            prop_assume!(weights.iter().any(|w| *w > 0.0));
+            let pick = match order {
+                0 => Pick::Shuffle,
+                1 => Pick::Sequential,
+                n => Pick::Random { avoid_last: n - 2 },
+            };
+            let mut picker = Picker::new(pick, weights.iter().copied());
+            let mut dice = Dice::new(seed);
+            let mut picks = Vec::new();
+            for named in plays {
+                let named = named.filter(|r| usize::from(*r) < weights.len());
+                let r = named.unwrap_or_else(|| picker.choose(&mut dice));
+                prop_assert!(usize::from(r) < weights.len());
+                picker.played(r);
+                picks.push((r, named.is_some()));
+            }
+            if let Err(broken) = check(pick, &weights, &picks) {
+                return Err(TestCaseError::fail(format!("{pick:?} {weights:?}: {broken}; {picks:?}")));
+            }
+        }
     }
 
     #[test]

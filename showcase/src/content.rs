@@ -9,7 +9,7 @@ use std::sync::Arc;
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
-    GroupSettings, PlayParams, Resume, SoundEffects, SoundId, SoundSettings, Stealing,
+    GroupSettings, Pick, PlayParams, Resume, SoundEffects, SoundId, SoundSettings, Stealing,
     Virtualization,
 };
 use pool_effects::{AddKindError, EffectKind, Effects, KindId};
@@ -42,6 +42,8 @@ pub const BULLET_SPEED: f32 = 60.0;
 pub const BULLET_LIFE: f32 = 1.0;
 /// A bullet hits an enemy within this distance, m.
 pub const HIT_RADIUS: f32 = 1.5;
+/// The player's footstep every this many frames (0.45 s) as it walks.
+pub const STEP_FRAMES: usize = 27;
 
 /// The level's sounds.
 pub struct Sounds {
@@ -53,6 +55,8 @@ pub struct Sounds {
     pub explosion: SoundId,
     /// The player's shot (combat group).
     pub gunshot: SoundId,
+    /// The player's footstep.
+    pub footstep: SoundId,
     /// A bullet's hit (combat group).
     pub spark: SoundId,
     /// A new wave (UI group, protected).
@@ -116,26 +120,51 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
             .virtualization(loops)
             .group(ambience),
     )?;
+    // Shots, steps and explosions vary: several recordings each (drawn from
+    // the same generator), a pitch and a volume drawn per play.
+    let explosions: Vec<_> = (0..3)
+        .map(|i| burst(rng, 0.5 + 0.1 * i as f32, 1.0, 0.12 + 0.03 * i as f32))
+        .collect();
+    let gunshots: Vec<_> = (0..4)
+        .map(|i| burst(rng, 0.12 + 0.02 * i as f32, 0.9, 0.5 + 0.1 * i as f32))
+        .collect();
+    let footsteps: Vec<_> = (0..4)
+        .map(|i| burst(rng, 0.06 + 0.01 * i as f32, 0.6, 0.25 + 0.05 * i as f32))
+        .collect();
     Ok(Sounds {
         torch,
         waterfall,
         explosion: sfx.add_sound(
             "explosion",
-            burst(rng, 0.6, 1.0, 0.15),
+            explosions,
             SoundSettings::default()
                 .max_voices(8)
                 .first_volume(0.25)
                 .min_retrigger(0.03)
                 .retrigger_radius(4.0)
+                .pitch_semitones(-3.0, 1.0)
+                .volume_db(-3.0, 0.0)
                 .group(combat),
         )?,
         gunshot: sfx.add_sound(
             "gunshot",
-            burst(rng, 0.15, 0.9, 0.6),
+            gunshots,
             SoundSettings::default()
                 .max_voices(4)
                 .first_volume(0.3)
+                .pitch_semitones(-1.5, 1.5)
+                .volume_db(-3.0, 0.0)
                 .group(combat),
+        )?,
+        footstep: sfx.add_sound(
+            "footstep",
+            footsteps,
+            SoundSettings::default()
+                .max_voices(2)
+                .first_volume(0.3)
+                .pick(Pick::Shuffle)
+                .pitch_semitones(-1.0, 1.0)
+                .volume_db(-6.0, 0.0),
         )?,
         spark: sfx.add_sound(
             "spark",

@@ -14,8 +14,8 @@ use pool_core::{Pool, Strict};
 use pool_effects::{DrawList, Effects};
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
-    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STORM_SECONDS, Sounds, VOICE_CAP, WAVE_SECONDS,
-    at_params, distance,
+    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds, VOICE_CAP,
+    WAVE_SECONDS, at_params, distance,
 };
 
 const DT: f64 = 1.0 / FPS as f64;
@@ -149,6 +149,9 @@ impl Level {
         self.listener = content::listener_at(frame as f32 / frames as f32);
         self.sfx
             .set_listener([self.listener[0], 0.0, self.listener[1]])?;
+        if frame.is_multiple_of(STEP_FRAMES) {
+            let _ = self.sfx.play(self.sounds.footstep, PlayParams::default());
+        }
         let second = frame % (FPS * WAVE_SECONDS);
         // A wave every three seconds: a horn and sixty enemies around the player.
         if second == 0 {
