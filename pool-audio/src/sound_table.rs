@@ -21,13 +21,15 @@ use crate::audibility::{Rank, distance};
 use crate::bank::{Budget, Source};
 use crate::clock;
 use crate::error::AddSoundError;
+use crate::error::PlayError;
 use crate::handles::{GroupId, SoundId, VoiceKey};
-use crate::level::{amplitude, decibels};
+use crate::level::amplitude;
 use crate::limits::MAX_RECORDINGS;
+use crate::params::PlayParams;
 use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
 use crate::settings::SoundSettings;
-use crate::variations::{Picker, Recordings};
+use crate::variations::{Dice, Picker, Recordings, vary};
 
 /// One recording of a sound, as the voice bank and the playheads read it.
 pub(crate) struct Recording {
@@ -42,10 +44,14 @@ pub(crate) struct Recording {
 pub(crate) struct SoundEntry {
     pub(crate) id: SoundId,
     pub(crate) name: String,
-    /// Its recordings (at least one), in the order given.
-    recordings: Vec<Recording>,
+    /// Its first recording, kept beside the entry (a sound of one recording
+    /// reads no other memory to play), and the others, in the order given.
+    first: Recording,
+    others: Vec<Recording>,
     /// How the next play picks one.
     pub(crate) picker: Picker,
+    /// One recording, no ranges: nothing to draw.
+    plain: bool,
     pub(crate) settings: SoundSettings,
     /// Its loudest recording's peak: what the copy volumes are solved against.
     pub(crate) peak: SoundPeak,
@@ -63,6 +69,8 @@ pub(crate) struct SoundEntry {
     recent: ArrayVec<RecentPlay, RECENT_PLAYS>,
     /// The audibility floor as an amplitude (0 for a floor of -infinity).
     pub(crate) floor: f32,
+    /// The same, in `f64`: what a play's onset is compared with.
+    floor_level: f64,
 }
 
 impl SoundEntry {
@@ -90,46 +98,82 @@ impl SoundEntry {
             .iter()
             .any(|(data, _)| data.settings.loop_region.is_some());
         settings.virtualization = settings.virtualization.resolve(looping);
-        let recordings_of = recordings
-            .list
-            .iter()
-            .zip(peaks)
-            .map(|((data, _), peak)| Recording {
-                source: Arc::new(Source::new(data, budget, peak, id.bank_key())),
-                timeline: Timeline::of(data),
-                peak,
-            });
+        let mut recordings_of =
+            recordings
+                .list
+                .iter()
+                .zip(peaks)
+                .map(|((data, _), peak)| Recording {
+                    source: Arc::new(Source::new(data, budget, peak, id.bank_key())),
+                    timeline: Timeline::of(data),
+                    peak,
+                });
+        let first = recordings_of.next().ok_or(AddSoundError::NoRecordings)?;
+        let floor_level = amplitude(settings.audibility_floor_db);
         Ok(Self {
             id,
             name: name.to_string(),
-            recordings: recordings_of.collect(),
+            first,
+            others: recordings_of.collect(),
             picker: Picker::new(settings.pick, recordings.list.iter().map(|(_, w)| *w)),
+            plain: recordings.len() == 1
+                && settings.volume_db == (0.0, 0.0)
+                && settings.pitch_semitones == (0.0, 0.0),
             settings,
             peak,
             volumes,
             min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
             copies: ArrayVec::new(),
             audible_copies: (0..volumes.copies())
-                .take_while(|i| reaches(volumes.volume(*i), settings.audibility_floor_db))
+                .take_while(|i| reaches(volumes.volume(*i), floor_level))
                 .count(),
             recent: ArrayVec::new(),
-            floor: amplitude(settings.audibility_floor_db) as f32,
+            floor: floor_level as f32,
+            floor_level,
         })
     }
 
     /// Recording `index` (every voice's index was checked when it was played).
     pub(crate) fn recording(&self, index: u16) -> Option<&Recording> {
-        self.recordings.get(usize::from(index))
+        match index {
+            0 => Some(&self.first),
+            n => self.others.get(usize::from(n) - 1),
+        }
     }
 
     /// Its recordings' samples, as it goes.
     pub(crate) fn into_sources(self) -> impl Iterator<Item = Arc<Source>> {
-        self.recordings.into_iter().map(|r| r.source)
+        std::iter::once(self.first)
+            .chain(self.others)
+            .map(|r| r.source)
+    }
+
+    /// The recording a play with `params` plays, and its volume and playback
+    /// rate: drawn from `dice` for a sound that varies, else as given.
+    ///
+    /// # Errors
+    /// [`PlayError::UnknownRecording`] for a recording the sound does not have.
+    #[inline]
+    pub(crate) fn variation(
+        &self,
+        params: &PlayParams,
+        dice: &mut Dice,
+    ) -> Result<(u16, (f64, f64)), PlayError> {
+        let asked = (params.volume, params.playback_rate);
+        match params.recording {
+            None | Some(0) if self.plain => Ok((0, asked)),
+            Some(r) if r >= self.recordings() => Err(PlayError::UnknownRecording(r)),
+            named => {
+                let s = &self.settings;
+                let recording = named.map_or_else(|| self.picker.choose(dice), |r| r as u16);
+                Ok((recording, vary(dice, asked, s.volume_db, s.pitch_semitones)))
+            }
+        }
     }
 
     /// How many recordings it has.
     pub(crate) fn recordings(&self) -> usize {
-        self.recordings.len()
+        1 + self.others.len()
     }
 
     /// `true` when a new copy needs an older one to give way.
@@ -164,7 +208,7 @@ impl SoundEntry {
 
     /// `true` if `level` (an amplitude) reaches the sound's audibility floor.
     pub(crate) fn reaches_floor(&self, level: f64) -> bool {
-        reaches(level, self.settings.audibility_floor_db)
+        reaches(level, self.floor_level)
     }
 
     /// Where the real copy `key` ranks among the sound's copies, newest first.
@@ -260,9 +304,10 @@ fn measure(recordings: &Recordings) -> Result<Vec<SoundPeak>, AddSoundError> {
         .collect()
 }
 
-/// `true` if `level` (an amplitude) is at or above `floor_db`.
-fn reaches(level: f64, floor_db: f64) -> bool {
-    level > 0.0 && decibels(level) >= floor_db
+/// `true` if `level` is above 0 and at or above `floor` (both amplitudes:
+/// compared without a logarithm on a play's path).
+fn reaches(level: f64, floor: f64) -> bool {
+    level > 0.0 && level >= floor
 }
 
 /// A play remembered for the retrigger interval.

@@ -19,7 +19,6 @@
 //! seed and the same calls pick the same recordings at the same pitches and
 //! volumes, so a replay or a test renders the same samples.
 
-use arrayvec::ArrayVec;
 use kira::sound::static_sound::StaticSoundData;
 
 use crate::level::amplitude;
@@ -152,6 +151,21 @@ impl Dice {
         }
     }
 
+    /// A whole number drawn uniformly in `0..n` (`n > 0`).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        self.rng.usize(..n)
+    }
+
+    /// Two fractions drawn uniformly in `[0, 1)`, from one draw.
+    pub(crate) fn pair(&mut self) -> (f64, f64) {
+        const STEP: f64 = 1.0 / (1u64 << 32) as f64;
+        let bits = self.rng.u64(..);
+        (
+            (bits >> 32) as f64 * STEP,
+            (bits & 0xffff_ffff) as f64 * STEP,
+        )
+    }
+
     /// A number drawn uniformly in `[low, high]` (`low` itself, without a
     /// draw, when the range is empty).
     pub(crate) fn uniform(&mut self, (low, high): (f64, f64)) -> f64 {
@@ -172,15 +186,19 @@ pub(crate) fn vary(
     volume_db: (f64, f64),
     pitch_semitones: (f64, f64),
 ) -> (f64, f64) {
+    // One draw of 64 bits gives both fractions (32 bits each: a step of
+    // 2^-32 of the range).
+    let (u, v) = dice.pair();
+    let within = |(low, high): (f64, f64), fraction: f64| low + (high - low) * fraction;
     let gain = if volume_db == (0.0, 0.0) {
         1.0
     } else {
-        amplitude(dice.uniform(volume_db))
+        amplitude(within(volume_db, u))
     };
     let shift = if pitch_semitones == (0.0, 0.0) {
         1.0
     } else {
-        semitones(dice.uniform(pitch_semitones))
+        semitones(within(pitch_semitones, v))
     };
     (
         volume * gain,
@@ -190,7 +208,7 @@ pub(crate) fn vary(
 
 /// The playback rate that shifts the pitch by `semitones` (12 to the octave).
 pub(crate) fn semitones(semitones: f64) -> f64 {
-    2f64.powf(semitones / 12.0)
+    (semitones / 12.0).exp2()
 }
 
 /// Which recordings are which, as a bit each (recording `i` is bit `i`).
@@ -198,15 +216,39 @@ type Set = u64;
 
 const _: () = assert!(MAX_RECORDINGS <= Set::BITS as usize);
 
+/// The members of a set, lowest first.
+struct Members(Set);
+
+impl Iterator for Members {
+    type Item = u16;
+
+    fn next(&mut self) -> Option<u16> {
+        if self.0 == 0 {
+            return None;
+        }
+        let member = self.0.trailing_zeros() as u16;
+        self.0 &= self.0 - 1;
+        Some(member)
+    }
+}
+
 /// One sound's picking: its weights, its order and what it has played.
 #[derive(Debug, Clone)]
 pub(crate) struct Picker {
     pick: Pick,
-    weights: ArrayVec<f64, MAX_RECORDINGS>,
+    weights: Box<[f64]>,
     /// The recordings that can be picked (weight above 0).
     pickable: Set,
-    /// The latest picks, newest last (for `Random`'s window).
-    recent: ArrayVec<u16, MAX_RECORDINGS>,
+    /// How many of the latest picks `Random` avoids: its `avoid_last`, at most
+    /// all but one of the pickable recordings (0 for the other orders).
+    window: usize,
+    /// The latest `window` picks, a ring: `filled` of them, the next written
+    /// at `head`.
+    recent: Box<[u16]>,
+    head: usize,
+    filled: usize,
+    /// Every recording weighs the same, none 0: a draw is a uniform index.
+    equal: bool,
     /// The recordings this round has played (`Shuffle`).
     played: Set,
     /// The last recording played.
@@ -217,17 +259,29 @@ impl Picker {
     /// A picker for recordings of `weights` (checked: finite, `>= 0`, one
     /// above 0, at most [`MAX_RECORDINGS`]).
     pub(crate) fn new(pick: Pick, weights: impl Iterator<Item = f64>) -> Self {
-        let weights: ArrayVec<f64, MAX_RECORDINGS> = weights.take(MAX_RECORDINGS).collect();
-        let pickable = weights
+        let weights: Box<[f64]> = weights.take(MAX_RECORDINGS).collect();
+        let pickable: Set = weights
             .iter()
             .enumerate()
             .filter(|(_, w)| **w > 0.0)
             .fold(0, |set, (i, _)| set | 1 << i);
+        let window = match pick {
+            Pick::Random { avoid_last } => {
+                avoid_last.min((pickable.count_ones() as usize).saturating_sub(1))
+            }
+            Pick::Shuffle | Pick::Sequential => 0,
+        };
+        // Equal weights, none of them 0.
+        let equal = weights.iter().all(|w| *w > 0.0 && *w == weights[0]);
         Self {
             pick,
             weights,
             pickable,
-            recent: ArrayVec::new(),
+            window,
+            recent: vec![0; window].into(),
+            head: 0,
+            filled: 0,
+            equal,
             played: 0,
             last: None,
         }
@@ -235,16 +289,15 @@ impl Picker {
 
     /// The recording the next play plays (nothing changes until
     /// [`played`](Self::played)).
+    #[inline]
     pub(crate) fn choose(&self, dice: &mut Dice) -> u16 {
         if self.weights.len() < 2 {
             return 0;
         }
         match self.pick {
-            Pick::Random { avoid_last } => {
-                let pickable = self.pickable.count_ones() as usize;
-                let window = avoid_last.min(pickable.saturating_sub(1));
-                let avoided = self.recent.iter().rev().take(window);
-                let set = avoided.fold(self.pickable, |set, r| set & !(1 << r));
+            Pick::Random { .. } => {
+                let recent = self.recent[..self.filled].iter();
+                let set = recent.fold(self.pickable, |set, r| set & !(1 << r));
                 self.draw(dice, set)
             }
             Pick::Shuffle => {
@@ -274,38 +327,53 @@ impl Picker {
         if set == 0 {
             return 0;
         }
-        let weight = |i: usize| {
-            if set & 1 << i != 0 {
-                self.weights[i]
-            } else {
-                0.0
-            }
-        };
-        let total: f64 = (0..self.weights.len()).map(weight).sum();
-        let mut point = dice.uniform((0.0, total));
-        let mut chosen = set.trailing_zeros() as usize;
-        for i in 0..self.weights.len() {
-            let w = weight(i);
-            if w > 0.0 {
-                chosen = i;
-                if point < w {
-                    break;
+        let members = || Members(set);
+        if self.equal {
+            // Every recording weighs the same: a uniform index, drawn again
+            // while it falls outside `set` (at most a few times: `set` holds
+            // most of them), then counted out of `set` if that is slow.
+            let n = self.weights.len();
+            for _ in 0..8 {
+                let r = dice.below(n);
+                if set & 1 << r != 0 {
+                    return r as u16;
                 }
-                point -= w;
             }
+            let nth = dice.below(set.count_ones() as usize);
+            return members().nth(nth).unwrap_or(0);
         }
-        chosen as u16
+        let weight = |r: u16| self.weights.get(usize::from(r)).copied().unwrap_or(0.0);
+        let total: f64 = members().map(weight).sum();
+        let mut point = dice.uniform((0.0, total));
+        let mut chosen = 0;
+        for r in members() {
+            chosen = r;
+            if point < weight(r) {
+                break;
+            }
+            point -= weight(r);
+        }
+        chosen
     }
 
     /// Recording `recording` was played (picked, or named by the play).
+    #[inline]
     pub(crate) fn played(&mut self, recording: u16) {
-        if self.weights.len() < 2 {
-            return;
+        if self.weights.len() >= 2 {
+            self.remember(recording);
         }
-        if self.recent.is_full() {
-            self.recent.remove(0);
+    }
+
+    fn remember(&mut self, recording: u16) {
+        if self.window > 0 {
+            self.recent[self.head] = recording;
+            // (No division on a play's path.)
+            self.head += 1;
+            if self.head == self.window {
+                self.head = 0;
+            }
+            self.filled = (self.filled + 1).min(self.window);
         }
-        self.recent.push(recording);
         self.played |= 1 << recording;
         if self.pickable & !self.played == 0 {
             // The round is over: the next pick starts the next one.
@@ -316,7 +384,7 @@ impl Picker {
 
     /// Forgets what was played, as when the sound was added.
     pub(crate) fn reset(&mut self) {
-        self.recent.clear();
+        (self.head, self.filled) = (0, 0);
         self.played = 0;
         self.last = None;
     }

@@ -404,3 +404,74 @@ fn a_first_burst_of_a_thousand_plays_allocates_nothing_without_virtual_voices() 
         "every recycled copy reported or counted"
     );
 }
+
+#[test]
+fn varied_plays_and_reseeding_allocate_and_free_nothing() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let take = |frames: usize, sample_rate: u32| StaticSoundData {
+        sample_rate,
+        frames: vec![Frame::from_mono(0.2); frames].into(),
+        settings: Default::default(),
+        slice: None,
+    };
+    let takes = || {
+        [
+            take(2_400, 48_000),
+            take(3_000, 44_100),
+            take(1_200, 32_000),
+            take(4_000, 48_000),
+        ]
+    };
+    let ranges = SoundSettings::default()
+        .max_voices(4)
+        .pitch_semitones(-3.0, 3.0)
+        .volume_db(-6.0, 0.0);
+    let sounds: Vec<SoundId> = [
+        pool_audio::Pick::Random { avoid_last: 2 },
+        pool_audio::Pick::Shuffle,
+        pool_audio::Pick::Sequential,
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, pick)| {
+        sfx.add_sound(&format!("v{i}"), takes(), ranges.pick(pick))
+            .unwrap()
+    })
+    .collect();
+    let weighted = pool_audio::Recordings::new()
+        .with(take(2_400, 48_000), 3.0)
+        .with(take(2_400, 48_000), 1.0)
+        .with(take(2_400, 48_000), 0.5);
+    let weighted = sfx.add_sound("weighted", weighted, ranges).unwrap();
+    let mut buffer = Vec::with_capacity(4_096);
+    let mut frame = |sfx: &mut SoundEffects, i: usize| {
+        for (n, sound) in sounds.iter().chain([&weighted]).enumerate() {
+            let params = if (i + n) % 7 == 0 {
+                PlayParams::default().recording((i + n) % 3)
+            } else {
+                PlayParams::default()
+            };
+            sfx.play(*sound, params).unwrap();
+        }
+        if i % 50 == 0 {
+            sfx.reseed(i as u64);
+        }
+        buffer.clear();
+        manager
+            .backend_mut()
+            .render_append(1.0 / 60.0, &mut buffer)
+            .unwrap();
+        sfx.update(1.0 / 60.0).unwrap();
+    };
+    for i in 0..60 {
+        frame(&mut sfx, i);
+    }
+    let (allocations, frees) = alloc_counter::heap_calls_during(|| {
+        for i in 60..360 {
+            frame(&mut sfx, i);
+        }
+    });
+    assert_eq!((allocations, frees), (0, 0), "300 frames of varied plays");
+    assert_eq!(sfx.stats().plays, 360 * 4);
+}

@@ -15,7 +15,6 @@ use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceSta
 use crate::params::PlayParams;
 use crate::settings::WhenFull;
 use crate::sound_table::SoundEntry;
-use crate::variations::vary;
 use crate::voices::{Place, Playhead, VoiceRecord};
 
 impl SoundEffects {
@@ -104,24 +103,8 @@ impl SoundEffects {
         let Some(entry) = self.sounds.get(sound) else {
             return Err(PlayError::UnknownSound);
         };
-        let recording = match params.recording {
-            Some(r) if r >= entry.recordings() => return Err(PlayError::UnknownRecording(r)),
-            Some(r) => r as u16,
-            None => entry.picker.choose(&mut self.dice),
-        };
-        let settings = &entry.settings;
-        let (volume, playback_rate) = vary(
-            &mut self.dice,
-            (params.volume, params.playback_rate),
-            settings.volume_db,
-            settings.pitch_semitones,
-        );
-        let varied = PlayParams {
-            volume,
-            playback_rate,
-            ..params
-        };
-        let mut play = Play::of((sound, recording), entry, varied, self.now);
+        let (recording, varied) = entry.variation(&params, &mut self.dice)?;
+        let mut play = Play::of((sound, recording), entry, (&params, varied), self.now);
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
             let (copies, oldest) = self.view().owner_copies(entry, owner);
             play.facts.owner_full = copies >= cap;
@@ -251,7 +234,7 @@ impl SoundEffects {
 
     /// `play` started the voice `key`: remembered for the retrigger interval,
     /// counted, and said.
-    #[inline]
+    #[inline(always)]
     fn played(
         &mut self,
         play: &Play,
@@ -344,12 +327,15 @@ impl SoundEffects {
 }
 
 /// One play: what it is, for its plan, and what its new voice starts with.
-struct Play {
+struct Play<'a> {
     sound: SoundId,
     /// Which of the sound's recordings it plays.
     recording: u16,
-    /// Its parameters, the volume and rate varied by the sound's ranges.
-    params: PlayParams,
+    params: &'a PlayParams,
+    /// Its volume and playback rate: the parameters', varied by the sound's
+    /// ranges.
+    volume: f64,
+    rate: f64,
     /// Its sound's priority and distance offset.
     priority: (i32, i32),
     /// Its sound's group.
@@ -364,14 +350,14 @@ struct Play {
     start: f64,
 }
 
-impl Play {
+impl<'a> Play<'a> {
     /// A play of `recording` of `entry` (the sound `sound`) with `params`
-    /// (varied), at `now`.
+    /// and their volume and rate as varied, at `now`.
     #[inline]
     fn of(
         (sound, recording): (SoundId, u16),
         entry: &SoundEntry,
-        params: PlayParams,
+        (params, (volume, rate)): (&'a PlayParams, (f64, f64)),
         now: Now,
     ) -> Self {
         let position: Option<[f32; 3]> = params.position.map(Into::into);
@@ -379,10 +365,10 @@ impl Play {
         let settings = &entry.settings;
         let (blend, listener) = (params.spatial_blend, now.listener);
         let gain = attenuation(position, blend, listener);
-        let reference = entry.reference(params.volume);
+        let reference = entry.reference(volume);
         let priority = (settings.priority, settings.distance_priority_offset);
         let heard = heard_priority(priority, position, blend, listener);
-        let onset = entry.onset(recording, params.volume, params.panning, gain);
+        let onset = entry.onset(recording, volume, params.panning, gain);
         let facts = PlayFacts {
             held_back: entry.held_back(here, now.micros, now.frame),
             audible: entry.reaches_floor(onset),
@@ -402,6 +388,8 @@ impl Play {
             sound,
             recording,
             params,
+            volume,
+            rate,
             priority,
             group: settings.group.map(|g| g.index),
             facts,
@@ -416,14 +404,16 @@ impl Play {
     /// The record of its voice: `order` in the start order, playing at `place`.
     #[inline]
     fn record(&self, order: u64, place: Place) -> VoiceRecord {
-        VoiceRecord::new(
+        let mut record = VoiceRecord::new(
             (self.sound.index, self.recording),
-            &self.params,
+            self.params,
             self.priority,
             self.facts.rank,
             self.reference,
             order,
             place,
-        )
+        );
+        (record.play_volume, record.playback_rate) = (self.volume, self.rate);
+        record
     }
 }
