@@ -447,14 +447,14 @@ fn varied_plays_and_reseeding_allocate_and_free_nothing() {
     let mut buffer = Vec::with_capacity(4_096);
     let mut frame = |sfx: &mut SoundEffects, i: usize| {
         for (n, sound) in sounds.iter().chain([&weighted]).enumerate() {
-            let params = if (i + n) % 7 == 0 {
+            let params = if (i + n).is_multiple_of(7) {
                 PlayParams::default().recording((i + n) % 3)
             } else {
                 PlayParams::default()
             };
             sfx.play(*sound, params).unwrap();
         }
-        if i % 50 == 0 {
+        if i.is_multiple_of(50) {
             sfx.reseed(i as u64);
         }
         buffer.clear();
