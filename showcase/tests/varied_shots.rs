@@ -77,4 +77,30 @@ fn the_levels_shots_steps_and_explosions_vary_in_pitch_and_level() {
             "{name}: under the ceiling"
         );
     }
+    // The measure itself: a sound of one recording without ranges, played the
+    // same way, does not spread.
+    let mut state = 1u32;
+    let burst: Vec<kira::Frame> = (0..7_200)
+        .map(|i| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let noise = (state >> 8) as f32 / (1u32 << 24) as f32 - 0.5;
+            kira::Frame::from_mono(noise * (1.0 - i as f32 / 7_200.0).powi(3))
+        })
+        .collect();
+    let plain = kira::sound::static_sound::StaticSoundData {
+        sample_rate: content::RATE,
+        frames: burst.into(),
+        settings: Default::default(),
+        slice: None,
+    };
+    let plain = sfx
+        .add_sound("plain", plain, pool_audio::SoundSettings::default())
+        .unwrap();
+    let shots = measure(&mut manager, &mut sfx, plain, 40);
+    let level = spread(shots.iter().map(|s| s.0));
+    let rate = spread(shots.iter().map(|s| s.1));
+    eprintln!(
+        "plain: onset level spread {level:.4} dB, zero-crossing rate spread {rate} per second"
+    );
+    assert!(level < 0.01 && rate == 0.0, "{level} dB, {rate}");
 }
