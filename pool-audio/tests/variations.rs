@@ -394,3 +394,67 @@ fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
     assert_eq!(sfx.stats(), before, "refused plays change nothing");
     assert_eq!(sfx.recordings(good), 2);
 }
+
+/// The left channel of 3 s of a looping ramp (0.8 s a loop) played as
+/// `recording` of `recordings`, and if `interrupt`, displaced by a
+/// higher-priority sound from 1 s to 1.5 s.
+fn ramp_render(recordings: Vec<StaticSoundData>, recording: usize, interrupt: bool) -> Vec<f32> {
+    let settings = SoundEffectsSettings {
+        voice_cap: 1,
+        limiter: None,
+        ..Default::default()
+    };
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, settings);
+    let loops = SoundSettings::default()
+        .max_voices(1)
+        .virtualization(Virtualization::Virtualize(pool_audio::Resume::FromElapsed));
+    let ramps = sfx.add_sound("ramps", recordings, loops).unwrap();
+    let alarm = sfx
+        .add_sound(
+            "alarm",
+            common::sine(330.0, 1.0),
+            SoundSettings::default().priority(1),
+        )
+        .unwrap();
+    let voice = sfx
+        .play(ramps, PlayParams::default().recording(recording))
+        .unwrap();
+    let mut out = Vec::new();
+    for frame in 0..180 {
+        if interrupt && frame == 60 {
+            sfx.play(alarm, PlayParams::default()).unwrap();
+            assert_eq!(sfx.state(voice), pool_audio::VoiceState::Virtual);
+        }
+        if interrupt && frame == 90 {
+            sfx.stop_sound(alarm, kira::Tween::default()).unwrap();
+        }
+        let rendered = manager.backend_mut().render(FRAME).unwrap();
+        out.extend(rendered.samples().iter().step_by(2));
+        sfx.update(FRAME).unwrap();
+    }
+    out
+}
+
+#[test]
+fn a_virtual_voice_of_a_recording_resumes_on_that_recordings_own_loop() {
+    const LOOP: f64 = 0.8;
+    let long = || common::ramp((LOOP * f64::from(common::RATE)) as usize);
+    let short = common::ramp(14_400); // 0.3 s: another length
+    let reference = ramp_render(vec![long()], 0, false);
+    let resumed = ramp_render(vec![short, long()], 1, true);
+    let amplitude = reference[..48_000].iter().fold(0f32, |m, s| m.max(s.abs())) / 0.5;
+    let position = |out: &[f32], sample: usize| f64::from(out[sample] / amplitude + 0.5) * LOOP;
+    let mut worst: f64 = 0.0;
+    for sample in (96_000..139_000).step_by(997) {
+        let expected = position(&reference, sample);
+        if expected > 0.01 && expected < LOOP - 0.01 {
+            let d = (expected - position(&resumed, sample)).rem_euclid(LOOP);
+            worst = worst.max(d.min(LOOP - d));
+        }
+    }
+    assert!(
+        worst <= 0.001,
+        "the resumed recording is {:.1} ms from where it would be",
+        worst * 1000.0
+    );
+}
