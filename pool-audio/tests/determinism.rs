@@ -138,6 +138,10 @@ fn one_seed_renders_the_same_battle_bit_for_bit_and_another_does_not() {
     let other = battle(&mut manager, &mut sfx);
     assert_eq!(other.len(), first.len());
     let differing = first.iter().zip(&other).filter(|(a, b)| a != b).count();
+    eprintln!(
+        "seed 42 twice: the same {} samples; seed 43: {differing} of them differ",
+        first.len()
+    );
     assert!(
         differing > first.len() / 10,
         "another seed varies the battle: {differing} samples differ"
@@ -178,6 +182,7 @@ fn reseeding_replays_from_the_seed_whatever_was_drawn_before() {
         .iter()
         .zip(&again)
         .fold(0f32, |w, (a, b)| w.max((a - b).abs()));
+    eprintln!("reseeded after a warm-up: off by {worst:e} at most");
     assert!(worst < 1e-6, "reseeded, the same battle: off by {worst}");
     // Not reseeded, the same manager plays another battle.
     let (mut manager, mut sfx) = battle_manager(42);

@@ -131,6 +131,7 @@ fn random_choices_follow_the_weights() {
         })
         .sum();
     // 3 degrees of freedom: p > 0.01 below 11.345.
+    eprintln!("weights 1:2:3:4 over {n} picks: chi-square {chi_square:.2}");
     assert!(chi_square < 11.345, "chi-square {chi_square}");
     // A recording of weight 0 is never picked, unless a play names it.
     let never = Recordings::new()
@@ -208,6 +209,7 @@ fn each_plays_pitch_and_level_measured_in_the_render_stay_in_the_ranges() {
             .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)))
     };
     let (low, high) = range(&semitones);
+    eprintln!("pitch measured over 60 plays: {low:.2} to {high:.2} semitones");
     assert!(
         low >= -12.05 && high <= 12.05,
         "pitch {low}..{high} semitones"
@@ -217,6 +219,7 @@ fn each_plays_pitch_and_level_measured_in_the_render_stay_in_the_ranges() {
         "the draws span the range: {low}..{high}"
     );
     let (low, high) = range(&decibels);
+    eprintln!("level measured over 60 plays: {low:.2} to {high:.2} dB");
     assert!(low >= -6.05 && high <= 0.05, "level {low}..{high} dB");
     assert!(
         low < -4.5 && high > -1.5,
@@ -269,6 +272,10 @@ fn a_burst_of_the_loudest_combination_stays_inside_the_budget() {
             assert_eq!(sfx.copies_playing(boom), 10);
             manager.backend_mut().render(1.0).unwrap();
             let peak = meter.peak();
+            eprintln!(
+                "{name}, recording {named:?}: peak {:.2} dBFS",
+                20.0 * peak.log10()
+            );
             assert!(
                 peak <= ceiling + 1e-4 && peak > 0.1,
                 "{name}, recording {named:?}: peak {peak} against {ceiling}"
