@@ -25,6 +25,12 @@ pub enum AttenuationError {
     FirstVolume(f64),
     /// The budget is not a finite gain above 0.
     Budget(f64),
+    /// The copies cannot all reach the floor inside the budget (`max_voices`
+    /// copies at the floor sum above it): at most `fits` can.
+    Floor {
+        /// The most copies the budget holds at the floor.
+        fits: usize,
+    },
 }
 
 impl fmt::Display for AttenuationError {
@@ -35,6 +41,10 @@ impl fmt::Display for AttenuationError {
                 write!(f, "first-copy volume {v} is not an amplitude in (0, 1]")
             }
             Self::Budget(b) => write!(f, "copy budget {b} is not a finite gain above 0"),
+            Self::Floor { fits } => write!(
+                f,
+                "the copies cannot all reach the floor inside the budget: at most {fits} can"
+            ),
         }
     }
 }
@@ -61,6 +71,8 @@ pub struct CopyVolumes {
     first: f64,
     ratio: f64,
     copies: u32,
+    /// No copy is quieter than this (0: no floor).
+    floor: f64,
 }
 
 impl CopyVolumes {
@@ -113,6 +125,69 @@ impl CopyVolumes {
             first,
             ratio,
             copies: n,
+            floor: 0.0,
+        })
+    }
+
+    /// Like [`solve`](Self::solve), with no copy under `floor` (a linear
+    /// amplitude: the audibility floor): copy `i` plays at
+    /// `max(first * ratio^i, floor)` and the copies still sum to at most the
+    /// budget, so every one of `max_voices` copies starts audible. The ratio
+    /// is solved for that sum; the first copy is lowered only when the others
+    /// at the floor would leave it less than asked.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve), and [`AttenuationError::Floor`] (with how
+    /// many fit) when `max_voices` copies at the floor alone exceed the budget.
+    ///
+    /// ```
+    /// use pool_audio::CopyVolumes;
+    ///
+    /// // 12 copies, the first at 0.5: the oldest would fall under -60 dB.
+    /// assert!(CopyVolumes::solve(12, 0.5, 0.891)?.volume(11) < 0.001);
+    /// let floored = CopyVolumes::solve_above(12, 0.5, 0.891, 0.001)?;
+    /// assert_eq!((floored.volume(0), floored.volume(11)), (0.5, 0.001));
+    /// assert!(floored.total() <= 0.891 + 1e-9);
+    /// // Ten copies at -20 dB (0.1) alone exceed the budget: nine fit.
+    /// assert!(CopyVolumes::solve_above(10, 0.5, 0.891, 0.1).is_err());
+    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// ```
+    pub fn solve_above(
+        max_voices: usize,
+        first_volume: f64,
+        budget: f64,
+        floor: f64,
+    ) -> Result<Self, AttenuationError> {
+        let plain = Self::solve(max_voices, first_volume, budget)?;
+        // A floor above the first copy would lift nothing but the first.
+        let floor = floor.clamp(0.0, plain.first);
+        let n = plain.copies;
+        if plain.volume(n - 1) >= floor {
+            return Ok(plain);
+        }
+        let others = f64::from(n - 1) * floor;
+        if others + floor > budget {
+            return Err(AttenuationError::Floor {
+                fits: (budget / floor) as usize,
+            });
+        }
+        let first = plain.first.min(budget - others);
+        let sum = |p: f64| -> f64 { (0..n).map(|i| (first * p.powi(i as i32)).max(floor)).sum() };
+        // The sum grows with the ratio: bisect for the largest that fits.
+        let (mut low, mut high) = (0.0_f64, 1.0_f64);
+        for _ in 0..100 {
+            let mid = 0.5 * (low + high);
+            if sum(mid) <= budget {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        Ok(Self {
+            first,
+            ratio: low,
+            copies: n,
+            floor,
         })
     }
 
@@ -129,7 +204,7 @@ impl CopyVolumes {
         if index >= self.copies {
             0.0
         } else {
-            self.first * self.ratio.powi(index as i32)
+            (self.first * self.ratio.powi(index as i32)).max(self.floor)
         }
     }
 

@@ -47,8 +47,8 @@ pub enum PlayError {
     /// The sound was played less than its `min_retrigger` ago (within its
     /// retrigger radius, if it has one).
     Retrigger,
-    /// The copy would be quieter than the sound's audibility floor, or would push
-    /// the sound's oldest copy under it: not started.
+    /// The copy would start quieter than the sound's audibility floor (its
+    /// volume, its distance): not started.
     Inaudible,
     /// The voice bank's command queue is full: the mixer has not read what was
     /// sent since its last block (is it running?).

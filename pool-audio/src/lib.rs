@@ -139,8 +139,12 @@
 //!      are still fading rises as they fall. The sum never exceeds the budget,
 //!      and nothing is ever cut.
 //!
-//!    A play that would push the oldest copy under the audibility floor (default
-//!    -60 dB) is not started.
+//!    No copy volume is under the audibility floor (default -60 dB): copies
+//!    the shares would put under it play at it, the others sharing what is
+//!    left, so a burst starts exactly `max_voices` copies (settings whose
+//!    copies cannot all fit the headroom even at the floor are refused:
+//!    [`SettingsError::InaudibleCopies`] names how many fit). A play whose own
+//!    onset is under the floor (quiet, far) is not started.
 //! 2. **When a sound's copies are all playing**, its [`WhenFull`] decides:
 //!    recycle the oldest copy (it fades out over the steal fade, 10 ms by
 //!    default, while the new copy starts at once) or refuse. A copy whose start

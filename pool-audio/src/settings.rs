@@ -119,15 +119,18 @@ pub struct SoundSettings {
     ///
     /// Why not 1: the newest copy always plays at this volume, and the older ones
     /// get what it leaves of the headroom. At 1 (or anything at the headroom) the
-    /// newest copy takes all of it and every older copy falls silent: the sound
-    /// plays one copy at a time. At 0.5, one copy alone peaks 6 dB under the
+    /// newest copy takes all of it but what the older copies need at the
+    /// audibility floor: the sound is heard one copy at a time. At 0.5, one copy alone peaks 6 dB under the
     /// sound's own peak, and a burst of 8 still sums to -1 dBFS with each older
     /// copy audible (0.5, 0.22, 0.10, ...). A sound that never stacks (a stinger, a
     /// line of dialogue) plays at the headroom with `max_voices(1).first_volume(1.0)`.
     pub first_volume: f64,
     /// The level all copies together reach at most, in dBFS (default -1).
     pub headroom_db: f64,
-    /// Copies quieter than this, in dB, are not started (default -60).
+    /// The audibility floor, in dB (default -60): no copy volume is under it
+    /// (copies the shares would put under it play at it), a play whose onset
+    /// (volume, distance) is under it is not started, and a virtualizing
+    /// voice under it goes virtual.
     pub audibility_floor_db: f64,
     /// Seconds between two plays of this sound, `0..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER) (default 0: none).
     pub min_retrigger: f64,
@@ -475,14 +478,27 @@ impl SoundSettings {
         if !(low.is_finite() && low <= high && high <= 0.0) {
             return Err(SettingsError::VolumeDb(low, high));
         }
-        CopyVolumes::solve(self.max_voices, self.first_volume, self.budget(peak)).map_err(|error| {
-            match error {
+        let floor = amplitude(self.audibility_floor_db);
+        if self.first_volume < floor {
+            return Err(SettingsError::FirstVolumeUnderFloor(self.first_volume));
+        }
+        CopyVolumes::solve_above(self.max_voices, self.first_volume, self.budget(peak), floor)
+            .map_err(|error| match error {
                 AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
                 AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
-                AttenuationError::Budget(_) => SettingsError::Headroom(self.headroom_db),
-            }
-        })
+                AttenuationError::Floor { fits } => SettingsError::InaudibleCopies {
+                    max_voices: self.max_voices,
+                    fits,
+                },
+                _ => SettingsError::Headroom(self.headroom_db),
+            })
     }
+}
+
+/// `true` if `level` is above 0 and at or above `floor` (both amplitudes:
+/// compared without a logarithm on a play's path).
+pub(crate) fn reaches(level: f64, floor: f64) -> bool {
+    level > 0.0 && level >= floor
 }
 
 impl SoundSettings {
@@ -522,6 +538,18 @@ pub enum SettingsError {
     RetriggerRadius(f32),
     /// Copies per owner not in `1..=max_voices`.
     MaxVoicesPerOwner(usize),
+    /// The first copy's volume is under the audibility floor: no play at full
+    /// volume would ever start.
+    FirstVolumeUnderFloor(f64),
+    /// `max_voices` copies cannot all start above the audibility floor: even
+    /// at the floor each, they sum above the headroom. At most `fits` can; ask
+    /// for `max_voices(fits)` or a lower floor.
+    InaudibleCopies {
+        /// The copies asked for.
+        max_voices: usize,
+        /// The most copies whose volumes reach the floor.
+        fits: usize,
+    },
     /// A pitch range `(low, high)` in semitones that is not finite, not
     /// ordered, or wider than
     /// `±`[`MAX_PITCH_SEMITONES`](crate::MAX_PITCH_SEMITONES).
@@ -557,6 +585,15 @@ impl std::fmt::Display for SettingsError {
             Self::MaxVoicesPerOwner(n) => {
                 write!(f, "max_voices_per_owner {n} is not in 1..=max_voices")
             }
+            Self::FirstVolumeUnderFloor(v) => write!(
+                f,
+                "first_volume {v} is under the audibility floor: no play would start"
+            ),
+            Self::InaudibleCopies { max_voices, fits } => write!(
+                f,
+                "max_voices {max_voices}: at most {fits} copies fit the headroom at the \
+                 audibility floor (ask for max_voices({fits}) or a lower floor)"
+            ),
             Self::PitchSemitones(low, high) => write!(
                 f,
                 "pitch range ({low}, {high}) semitones is not low <= high within ±{MAX_PITCH_SEMITONES}"

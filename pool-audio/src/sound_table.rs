@@ -28,7 +28,7 @@ use crate::limits::MAX_RECORDINGS;
 use crate::params::PlayParams;
 use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
-use crate::settings::SoundSettings;
+use crate::settings::{SoundSettings, reaches};
 use crate::variations::{Dice, Picker, Recordings, vary};
 
 /// One recording of a sound, as the voice bank and the playheads read it.
@@ -59,10 +59,6 @@ pub(crate) struct SoundEntry {
     min_retrigger: u64,
     /// Its real copies, oldest first.
     pub(crate) copies: ArrayVec<VoiceKey, MAX_VOICES_PER_SOUND>,
-    /// The copies that may be real at once: `max_voices`, or fewer if the older
-    /// ones would fall under the audibility floor (a play that would push the
-    /// oldest copy under it is not started).
-    audible_copies: usize,
     /// Game time (microseconds), update count and place of the latest plays,
     /// newest last: one without a retrigger radius, up to [`RECENT_PLAYS`] with
     /// one.
@@ -124,9 +120,6 @@ impl SoundEntry {
             volumes,
             min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
             copies: ArrayVec::new(),
-            audible_copies: (0..volumes.copies())
-                .take_while(|i| reaches(volumes.volume(*i), floor_level))
-                .count(),
             recent: ArrayVec::new(),
             floor: floor_level as f32,
             floor_level,
@@ -178,7 +171,7 @@ impl SoundEntry {
 
     /// `true` when a new copy needs an older one to give way.
     pub(crate) fn full(&self) -> bool {
-        self.copies.len() >= self.audible_copies
+        self.copies.len() >= self.settings.max_voices
     }
 
     /// The copy that has played longest, if any plays.
@@ -222,8 +215,8 @@ impl SoundEntry {
 
     /// `key` is a real copy now, the newest.
     pub(crate) fn add_copy(&mut self, key: VoiceKey) {
-        // At most `audible_copies` (<= `max_voices` <= MAX_VOICES_PER_SOUND)
-        // copies are real: a play or a promotion makes room first.
+        // At most `max_voices` (<= MAX_VOICES_PER_SOUND) copies are real: a
+        // play or a promotion makes room first.
         let pushed = self.copies.try_push(key);
         debug_assert!(pushed.is_ok(), "more real copies than MAX_VOICES_PER_SOUND");
     }
@@ -263,11 +256,6 @@ impl SoundEntry {
         }
         self.recent.push(play);
     }
-
-    /// The copies that may be real at once.
-    pub(crate) fn audible_copies(&self) -> usize {
-        self.audible_copies
-    }
 }
 
 /// Each recording's peak, once every recording is checked: weights, count and
@@ -302,12 +290,6 @@ fn measure(recordings: &Recordings) -> Result<Vec<SoundPeak>, AddSoundError> {
             })
         })
         .collect()
-}
-
-/// `true` if `level` is above 0 and at or above `floor` (both amplitudes:
-/// compared without a logarithm on a play's path).
-fn reaches(level: f64, floor: f64) -> bool {
-    level > 0.0 && level >= floor
 }
 
 /// A play remembered for the retrigger interval.

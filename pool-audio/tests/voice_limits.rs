@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use kira::{AudioManager, Tween};
 use pool_audio::{
-    MeterHandle, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings,
-    SoundId, SoundSettings, Stealing, WhenFull, linear_fade,
+    AddSoundError, MeterHandle, OfflineBackend, PlayError, PlayParams, SettingsError, SoundEffects,
+    SoundEffectsSettings, SoundId, SoundSettings, Stealing, WhenFull, linear_fade,
 };
 use proptest::prelude::*;
 
@@ -255,23 +255,114 @@ fn pause_resume_and_stop_control_the_kira_sound() {
     assert_eq!(meter.peak(), 0.0, "silent once stopped");
 }
 
-#[test]
-fn copies_below_the_audibility_floor_are_not_started() {
-    let (_manager, mut sfx, _) = setup(SoundEffectsSettings::default());
-    // 0.5 first, 10 copies within -1 dBFS: the last copies fall below -60 dB.
-    let boom = sfx
-        .add_sound("boom", sine(1.0), SoundSettings::default().max_voices(10))
-        .unwrap();
-    let volumes = sfx.copy_volumes(boom).unwrap();
-    let audible = (0..10)
-        .filter(|i| 20.0 * volumes.volume(*i).log10() >= -60.0)
-        .count();
-    assert!(audible < 10);
-    let results: Vec<_> = (0..10)
-        .map(|_| sfx.play(boom, PlayParams::default()))
+/// A square wave at full scale: kira's resampling overshoots it (peak ~1.25),
+/// so its budget is the tightest.
+fn square(seconds: f32) -> kira::sound::static_sound::StaticSoundData {
+    let frames = (0..(seconds * RATE as f32) as usize)
+        .map(|i| kira::Frame::from_mono(if i % 40 < 20 { 1.0 } else { -1.0 }))
         .collect();
-    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), audible);
-    assert!(results.contains(&Err(PlayError::Inaudible)));
+    kira::sound::static_sound::StaticSoundData {
+        sample_rate: RATE,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    }
+}
+
+#[test]
+fn a_burst_starts_exactly_max_voices_copies_or_the_settings_are_refused() {
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings {
+        voice_cap: 64,
+        ..Default::default()
+    });
+    let (mut sounds, mut refused, mut refused_at_default) = (0, 0, 0);
+    for floor in [-60.0, -40.0, -20.0] {
+        for first in [0.05, 0.2, 0.5, 0.8, 1.0] {
+            for copies in [1, 2, 4, 8, 10, 16, 32, 64] {
+                for (kind, data) in [("sine", sine(1.0)), ("square", square(1.0))] {
+                    let settings = SoundSettings::default()
+                        .max_voices(copies)
+                        .first_volume(first)
+                        .audibility_floor_db(floor);
+                    let name = format!("{kind} {floor} {first} {copies}");
+                    // 64 plays in one frame (at least `max_voices`), then every
+                    // voice let go of.
+                    let mut burst = |sfx: &mut SoundEffects, sound| {
+                        for i in 0..64 {
+                            if let Err(e) = sfx.play(sound, PlayParams::default()) {
+                                panic!("{name}: play {i}: {e}, {:?}", sfx.copy_volumes(sound));
+                            }
+                        }
+                        let playing = sfx.copies_playing(sound);
+                        sfx.stop_sound(sound, linear_fade(Duration::ZERO)).unwrap();
+                        for _ in 0..2 {
+                            frame(&mut manager, sfx);
+                        }
+                        playing
+                    };
+                    match sfx.add_sound(&name, data.clone(), settings) {
+                        Ok(sound) => {
+                            sounds += 1;
+                            assert_eq!(burst(&mut sfx, sound), copies, "{name}");
+                            let volumes = sfx.copy_volumes(sound).unwrap();
+                            let quietest = 20.0 * volumes.volume(copies as u32 - 1).log10();
+                            assert!(quietest >= floor - 1e-9, "{name}: {quietest} dB");
+                            sfx.remove_sound(sound, Tween::default()).unwrap();
+                        }
+                        Err(AddSoundError::Settings(SettingsError::InaudibleCopies {
+                            max_voices,
+                            fits,
+                        })) => {
+                            refused += 1;
+                            refused_at_default += usize::from(floor == -60.0);
+                            assert!(max_voices == copies && fits < copies, "{name}");
+                            // The error names what fits: that many play, one more does not.
+                            let fitting = settings.max_voices(fits);
+                            let sound = sfx.add_sound(&name, data.clone(), fitting).unwrap();
+                            assert_eq!(burst(&mut sfx, sound), fits, "{name}");
+                            sfx.remove_sound(sound, Tween::default()).unwrap();
+                            let one_more = settings.max_voices(fits + 1);
+                            assert!(sfx.add_sound(&name, data.clone(), one_more).is_err());
+                        }
+                        Err(AddSoundError::Settings(SettingsError::FirstVolumeUnderFloor(v))) => {
+                            refused += 1;
+                            refused_at_default += usize::from(floor == -60.0);
+                            assert!(20.0 * v.log10() < floor, "{name}");
+                        }
+                        Err(error) => panic!("{name}: {error}"),
+                    }
+                }
+            }
+        }
+    }
+    // At the default floor every setting plays as asked; higher floors refuse
+    // some (a first volume under them, or too many copies at them).
+    assert_eq!(refused_at_default, 0);
+    eprintln!("{sounds} settings played as asked, {refused} refused");
+    assert!(refused > 0 && sounds > refused);
+    // Before the floor lifted the copies, the default first volume's 10 copies
+    // started only those above -60 dB.
+    let budget = 10f64.powf(-1.0 / 20.0);
+    let unlifted = pool_audio::CopyVolumes::solve(10, 0.5, budget).unwrap();
+    let above = (0..10).filter(|i| unlifted.volume(*i) >= 0.001).count();
+    eprintln!("max_voices(10) at the default first volume: {above} copies before, 10 now");
+    assert!(above < 10);
+}
+
+#[test]
+fn a_positioned_burst_of_fifty_explosions_starts_the_ten_copies_asked_for() {
+    let (mut manager, mut sfx, _) = setup(SoundEffectsSettings::default());
+    let settings = SoundSettings::default().max_voices(10).first_volume(0.4);
+    let boom = sfx.add_sound("boom", sine(1.0), settings).unwrap();
+    sfx.set_listener([0.0, 0.0, 0.0]).unwrap();
+    let started = (0..50)
+        .filter(|i| {
+            let at = [5.0 + (*i as f32 * 0.5), 0.0, 0.0];
+            sfx.play(boom, PlayParams::default().position(at)).is_ok()
+        })
+        .count();
+    frame(&mut manager, &mut sfx);
+    assert_eq!((started, sfx.copies_playing(boom)), (50, 10));
 }
 
 #[derive(Debug, Clone)]

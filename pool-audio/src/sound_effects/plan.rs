@@ -18,10 +18,8 @@ pub(crate) struct PlayFacts {
     pub(crate) audible: bool,
     /// Its sound keeps voices it cannot make real as virtual ones.
     pub(crate) virtualizes: bool,
-    /// The sound's copies that may be real are all playing.
+    /// The sound's `max_voices` copies are all playing.
     pub(crate) full: bool,
-    /// Fewer copies play than the sound's `max_voices` (the floor filled it).
-    pub(crate) below_max: bool,
     /// The sound refuses when full (`WhenFull::Strict`).
     pub(crate) strict: bool,
     /// The sound's oldest real copy.
@@ -178,9 +176,6 @@ fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>,
             Ok(seats
                 .weaker_copy(facts.rank, None)
                 .map(|key| Some(displaced(key))))
-        } else if facts.below_max {
-            // Another copy would push the oldest under the audibility floor.
-            Err(PlayError::Inaudible)
         } else if facts.strict {
             Err(PlayError::SoundLimit)
         } else {
@@ -277,7 +272,6 @@ mod tests {
             audible: true,
             virtualizes: false,
             full: false,
-            below_max: false,
             strict: false,
             oldest: Some(oldest),
             owner: None,
@@ -411,15 +405,6 @@ mod tests {
                     ..answers
                 },
                 Plan::Refuse(PlayError::QueueFull),
-            ),
-            (
-                "full under the floor",
-                PlayFacts {
-                    below_max: true,
-                    ..full
-                },
-                answers,
-                Plan::Refuse(PlayError::Inaudible),
             ),
             (
                 "full and strict",

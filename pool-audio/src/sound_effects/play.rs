@@ -32,8 +32,10 @@ impl SoundEffects {
     /// - When the sound's copies are all playing, its [`WhenFull`] decides: recycle
     ///   its oldest copy (it fades out over the steal fade while the new one starts
     ///   at once; a copy whose start the mixer has not read yet is simply taken
-    ///   over, since nothing of it has been heard) or refuse. A play that would
-    ///   push the oldest copy under the audibility floor is not started.
+    ///   over, since nothing of it has been heard) or refuse. (Every one of
+    ///   `max_voices` copies starts at or above the audibility floor: the copy
+    ///   volumes are lifted to it.) A play whose own onset (its volume, its
+    ///   distance) is under the floor is not started.
     /// - When the voice cap or the sound's group cap is reached, the cap's
     ///   [`Stealing`](crate::Stealing) picks a real voice to give way, or refuses;
     ///   a protected group's voices are never picked for another group's play.
@@ -374,7 +376,6 @@ impl<'a> Play<'a> {
             audible: entry.reaches_floor(onset),
             virtualizes: settings.virtualization.virtualizes(),
             full: entry.full(),
-            below_max: entry.copies.len() < settings.max_voices,
             strict: settings.when_full == WhenFull::Strict,
             oldest: entry.oldest(),
             owner: params.owner,

@@ -93,7 +93,7 @@ impl SoundEffects {
                 return false;
             };
             let (copies, sound_min) = sounds.tally[sound as usize];
-            let threshold = if copies >= entry.audible_copies() {
+            let threshold = if copies >= entry.settings.max_voices {
                 sound_min
             } else if let Some(group) = entry.settings.group {
                 let (real, group_min) = groups.tally[group.index as usize];
