@@ -87,7 +87,7 @@ impl Manager {
     }
 }
 
-/// Owns kira's [`AudioManager`]: on the sound card (`Output::Device`, the `device` feature) kira
+/// Owns kira's [`AudioManager`](https://docs.rs/kira/0.12/kira/manager/struct.AudioManager.html): on the sound card (`Output::Device`, the `device` feature) kira
 /// plays on its own audio thread; on the offline backend the plugin renders each
 /// frame's real `dt` of audio after the sound effects' update. A non-send
 /// resource: `NonSendMut<AudioOutput>`.

@@ -10,9 +10,7 @@
 //!
 //! ```
 //! use bevy::prelude::*;
-//! use bevy_pool::{PlaySound, SoundEffectsPlugin, SoundEmitter, SoundListener, Sfx};
-//! use pool_audio::kira::{Frame, sound::static_sound::StaticSoundData};
-//! use pool_audio::{PlayParams, SoundSettings};
+//! use bevy_pool::prelude::*;
 //!
 //! let mut app = App::new();
 //! app.add_plugins((bevy::time::TimePlugin, bevy::transform::TransformPlugin, SoundEffectsPlugin::default()));
@@ -35,10 +33,7 @@
 //!
 //! ```no_run
 //! use bevy::prelude::*;
-//! use bevy_pool::{SoundEffectsPlugin, SoundEmitter, SoundListener, Sfx};
-//! # fn engine_hum() -> pool_audio::kira::sound::static_sound::StaticSoundData {
-//! #     pool_audio::kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![pool_audio::kira::Frame::from_mono(0.5); 4_800].into(), settings: Default::default(), slice: None }.loop_region(..)
-//! # }
+//! use bevy_pool::prelude::*;
 //!
 //! fn main() {
 //!     App::new()
@@ -52,6 +47,12 @@
 //!     let engine = sfx.add_sound("engine", engine_hum(), Default::default()).unwrap();
 //!     commands.spawn((SoundListener, Transform::default())); // the ears: a camera, the player
 //!     commands.spawn((SoundEmitter::new(engine), Transform::from_xyz(10.0, 0.0, 0.0))); // follows its transform
+//! }
+//!
+//! // A second of a 110 Hz hum, looping (a game loads its sounds from files).
+//! fn engine_hum() -> StaticSoundData {
+//!     let frames = (0..48_000).map(|i| Frame::from_mono(0.5 * (i as f32 * 110.0 / 48_000.0 * std::f32::consts::TAU).sin()));
+//!     StaticSoundData { sample_rate: 48_000, frames: frames.collect(), settings: Default::default(), slice: None }.loop_region(..)
 //! }
 //! ```
 //!
@@ -103,3 +104,44 @@ pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
     SoundListener, SoundSystems, VoiceEnded,
 };
+
+/// The sound-effects crate the plugins are built on, for its settings, ids,
+/// errors and loaders: `bevy_pool::pool_audio::SoundSettings`, with no
+/// dependency line of its own.
+pub use pool_audio;
+/// kira, as `pool_audio` is built on it (its decoders, no device): sound data,
+/// tweens, tracks.
+pub use pool_audio::kira;
+/// The effects crate the plugins are built on, for effect kinds and their
+/// settings: `bevy_pool::pool_effects::EffectKind`.
+pub use pool_effects;
+
+/// What a Bevy game that plays sounds and effects uses, in one import:
+/// `use bevy_pool::prelude::*;`.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_pool::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((bevy::time::TimePlugin, TransformPlugin, SoundEffectsPlugin::default(), EffectsPlugin));
+/// let click = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.5); 480].into(), settings: Default::default(), slice: None };
+/// let sound = app.world_mut().resource_mut::<Sfx>().add_sound("click", click, SoundSettings::default().max_voices(4))?;
+/// app.world_mut().write_message(PlaySound { sound, params: PlayParams::default() });
+/// app.update();
+/// assert_eq!(app.world().resource::<Sfx>().stats().plays, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub mod prelude {
+    pub use crate::{
+        AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, Fx, Output, PlayRefused,
+        PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems, VoiceEnded,
+    };
+    pub use pool_audio::kira::Frame;
+    pub use pool_audio::kira::sound::static_sound::StaticSoundData;
+    pub use pool_audio::{
+        FileLoader, GroupSettings, MemoryLoader, Pick, PlayParams, Recordings,
+        SoundEffectsSettings, SoundId, SoundSettings, Stealing, VoiceHandle, VoiceState, WhenFull,
+    };
+    pub use pool_effects::{EffectKind, KindId};
+}

@@ -36,7 +36,7 @@
 //! assert_eq!(sfx.copies_playing(explosion), 10);
 //! sfx.update(1.0 / 60.0)?; // once per frame
 //!
-//! // The stack of copies peaks under -1 dBFS: nothing clips.
+//! // The stack of copies peaks at -1 dBFS at most: nothing clips.
 //! let audio = manager.backend_mut().render(0.5)?;
 //! assert!(audio.peak() > 0.5 && audio.peak() <= 10f32.powf(-1.0 / 20.0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -111,7 +111,7 @@
 //! sfx.stop(car, Tween::default())?;
 //!
 //! let level = Rendered::from_samples(manager.backend_mut().sample_rate(), audio);
-//! assert!(level.peak() > 0.1 && level.peak() <= 10f32.powf(-1.0 / 20.0)); // loud, under -1 dBFS
+//! assert!(level.peak() > 0.1 && level.peak() <= 10f32.powf(-1.0 / 20.0)); // loud, at most -1 dBFS
 //! assert!(sfx.stats().real_voices <= 64 && sfx.stats().plays == 1 + 8 + 20);
 //! # let path = std::env::temp_dir().join(format!("pool-audio-quick-start-{}.wav", std::process::id()));
 //! level.write_wav(&path)?;
@@ -177,7 +177,7 @@
 //!   1.5 ms look-ahead).
 //! - **Fades of any length are fades.** Gains are computed every 16 frames and
 //!   interpolated in between: a 1 ms steal fade or stop fade is heard as a fade
-//!   from its first sample. Fades are linear in amplitude (a [`kira::Tween`]'s
+//!   from its first sample. Fades are linear in amplitude (a [`kira::Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html)'s
 //!   easing applies to the amplitude); a play's own volume fades in decibels, as
 //!   kira fades.
 //! - **Exact playheads.** The mixer counts a voice's playhead in frames; a voice
@@ -350,7 +350,7 @@ pub use error::{
 };
 pub use groups::{GroupSettings, GroupStats};
 pub use handles::{EndReason, Ended, GroupId, Played, SoundId, VoiceHandle, VoiceState};
-/// kira, whose types ([`kira::Tween`], [`kira::AudioManager`], sound data) this
+/// kira, whose types ([`kira::Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html), [`kira::AudioManager`](https://docs.rs/kira/0.12/kira/manager/struct.AudioManager.html), sound data) this
 /// crate's signatures take: the version this crate is built against.
 pub use kira;
 pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};

@@ -78,7 +78,7 @@ impl std::fmt::Display for OfflineError {
 
 impl std::error::Error for OfflineError {}
 
-/// A kira [`Backend`] that renders the mix into memory when asked, instead of
+/// A kira [`Backend`](https://docs.rs/kira/0.12/kira/backend/trait.Backend.html) that renders the mix into memory when asked, instead of
 /// playing it: `AudioManager<OfflineBackend>` works like any kira manager, and
 /// `manager.backend_mut().render(seconds)` produces the next `seconds` of output.
 ///

@@ -254,7 +254,7 @@ impl PlayParams {
 }
 
 /// A fade of `duration` starting now, linear in amplitude: how the voice bank
-/// fades stolen, recycled and resumed voices, and kira's [`Tween`] with its
+/// fades stolen, recycled and resumed voices, and kira's [`Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html) with its
 /// default easing.
 ///
 /// ```

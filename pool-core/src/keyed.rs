@@ -20,7 +20,7 @@ use crate::stats::PoolStats;
 /// [`KindId`].
 pub const MAX_KINDS: usize = 1 << 16;
 
-/// A added kind of a [`KeyedPool`]: 4 bytes, `Copy`, cheap to pass. It holds
+/// An added kind of a [`KeyedPool`]: 4 bytes, `Copy`, cheap to pass. It holds
 /// the kind's index and a tag of the `KeyedPool` that issued it, so another
 /// `KeyedPool` refuses it (as an unknown kind) instead of acting on its own kind of
 /// the same index. The tag is a 16-bit count of `KeyedPool`s created in the

@@ -35,7 +35,7 @@ impl SoundEffects {
         }
     }
 
-    /// Stops a voice, fading out with `fade` (kira's [`Tween`], applied to its
+    /// Stops a voice, fading out with `fade` (kira's [`Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html), applied to its
     /// amplitude); its handle goes stale. It no longer counts among its sound's
     /// copies, but it keeps its share of the sound's budget while it fades: a
     /// new copy of the sound cuts a fade longer than the steal fade short.
