@@ -17,7 +17,8 @@ use pool_audio::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::audio::{Sfx, SoundEmitter};
+use crate::audio::Sfx;
+use crate::emitters::SoundEmitter;
 
 /// A decoded sound and the settings it is played with.
 #[derive(Asset, TypePath, Debug, Clone)]

@@ -2,8 +2,6 @@
 //! resources, listener and emitter components that follow their entity's
 //! `GlobalTransform`, one-shot plays as messages, and the per-frame `update`.
 
-use std::time::Duration;
-
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::ecs::prelude::*;
 use bevy::math::Quat;
@@ -13,8 +11,10 @@ use bevy::transform::components::GlobalTransform;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
     Ended, OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
-    SoundEffectsSettings, SoundId, VoiceHandle,
+    SoundEffectsSettings, SoundId,
 };
+
+use crate::emitters::{EmitterStats, follow_emitters, start_and_react, stop_gone_emitter};
 
 /// Pooled, attenuated, limited sound effects for a Bevy app.
 ///
@@ -161,52 +161,14 @@ impl std::ops::DerefMut for Sfx {
 }
 
 /// The entity whose `GlobalTransform` is the listener (a camera, the player).
-/// The first one found each frame is used; the listener hears from its
-/// translation and turns with its rotation (Bevy's cameras face -z with +x to
-/// the right, as kira's listener does: a voice on the camera's right is heard
-/// on the right).
+/// The listener hears from its translation and turns with its rotation
+/// (Bevy's cameras face -z with +x to the right, as kira's listener does: a
+/// voice on the camera's right is heard on the right). With several, the one
+/// of the lowest entity index is used; with none, the listener stays where it
+/// last was (at first, the origin); each situation sends one [`SoundWarning`]
+/// when it begins.
 #[derive(Component, Debug, Clone, Copy, Default)]
 pub struct SoundListener;
-
-/// A sound that plays from an entity and follows its `GlobalTransform` every
-/// frame: an engine, a torch, a waterfall. Its voice starts when the component
-/// is added; when the entity is despawned (or the component removed) the voice
-/// stops with [`SoundEmitter::fade_out`]. Unless its params name an owner, the
-/// entity is its voice's owner (`Entity::to_bits`), so a sound's
-/// `max_voices_per_owner` caps it per entity and `stop_owner` stops it.
-#[derive(Component, Debug, Clone)]
-pub struct SoundEmitter {
-    /// The sound to play.
-    pub sound: SoundId,
-    /// How to play it; its position is the entity's.
-    pub params: PlayParams,
-    /// The fade when the emitter goes away.
-    pub fade_out: Duration,
-    voice: Option<VoiceHandle>,
-}
-
-impl SoundEmitter {
-    /// Plays `sound` from the entity, with a 50 ms fade when it goes away.
-    pub fn new(sound: SoundId) -> Self {
-        Self {
-            sound,
-            params: PlayParams::default(),
-            fade_out: Duration::from_millis(50),
-            voice: None,
-        }
-    }
-
-    /// Plays with `params` (volume, rate, panning, ...).
-    pub fn params(mut self, params: PlayParams) -> Self {
-        self.params = params;
-        self
-    }
-
-    /// The emitter's voice once it started (`None` if the play was refused).
-    pub fn voice(&self) -> Option<VoiceHandle> {
-        self.voice
-    }
-}
 
 /// A one-shot: `MessageWriter<PlaySound>` from any system, played in
 /// [`SoundSystems::Play`].
@@ -307,9 +269,11 @@ impl Plugin for SoundEffectsPlugin {
                 with_virtual_time: self.pause_with_virtual_time,
                 paused: false,
             })
+            .init_resource::<EmitterStats>()
             .add_observer(stop_gone_emitter)
             .add_message::<PlaySound>()
             .add_message::<PlayRefused>()
+            .add_message::<SoundWarning>()
             .add_message::<VoiceEnded>()
             .configure_sets(
                 PostUpdate,
@@ -325,7 +289,7 @@ impl Plugin for SoundEffectsPlugin {
             .add_systems(
                 PostUpdate,
                 (
-                    (follow_listener, start_emitters, follow_emitters)
+                    (follow_listener, start_and_react, follow_emitters)
                         .chain()
                         .in_set(SoundSystems::Spatial),
                     play_messages.in_set(SoundSystems::Play),
@@ -355,71 +319,74 @@ pub(crate) fn quaternion(rotation: Quat) -> pool_audio::mint::Quaternion<f32> {
     }
 }
 
+/// Something about the listener or an emitter that the plugin cannot hear as
+/// the game meant it, sent once when it begins (again only after it ended):
+/// the game gets a message, not silence. A refused play is a [`PlayRefused`].
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SoundWarning {
+    /// No entity has a [`SoundListener`]: the listener stays where it last was.
+    NoListener,
+    /// Several entities have a [`SoundListener`]: `used`, the one of the
+    /// lowest entity index, is heard from.
+    SeveralListeners {
+        /// The listener used.
+        used: Entity,
+        /// How many there are.
+        count: usize,
+    },
+    /// The listener's transform is NaN or infinite: it stays where it was.
+    NonFiniteListener(Entity),
+    /// An emitter's transform is NaN or infinite: its voice stays where it was
+    /// (or its play is refused, a [`PlayRefused`], until it is finite).
+    NonFiniteEmitter(Entity),
+}
+
+/// What the listener warnings last said, so each is sent once.
+#[derive(Default)]
+pub(crate) struct ListenerState {
+    turned: Quat,
+    /// Listeners last frame (`None` before the first).
+    count: Option<usize>,
+    bad: Option<Entity>,
+}
+
 fn follow_listener(
     mut sfx: ResMut<Sfx>,
-    listener: Query<&GlobalTransform, With<SoundListener>>,
-    mut turned: Local<Quat>,
+    listeners: Query<(Entity, &GlobalTransform), With<SoundListener>>,
+    mut state: Local<ListenerState>,
+    mut warnings: MessageWriter<SoundWarning>,
 ) {
-    if let Some(transform) = listener.iter().next() {
-        // A NaN transform is the game's bug; the listener stays where it was.
-        let _ = sfx.set_listener(position(transform));
-        // Bevy's cameras face -z with +x to the right, as kira's listener does.
-        let rotation = transform.rotation();
-        if rotation != *turned && sfx.set_listener_orientation(quaternion(rotation)).is_ok() {
-            *turned = rotation;
-        }
-    }
-}
-
-fn start_emitters(
-    mut sfx: ResMut<Sfx>,
-    mut added: Query<(Entity, &mut SoundEmitter, &GlobalTransform), Added<SoundEmitter>>,
-    mut refused: MessageWriter<PlayRefused>,
-) {
-    for (entity, mut emitter, transform) in &mut added {
-        let mut params = emitter.params.position(position(transform));
-        if params.owner.is_none() {
-            params = params.owner(entity.to_bits());
-        }
-        match sfx.play(emitter.sound, params) {
-            Ok(voice) => emitter.voice = Some(voice),
-            Err(error) => {
-                refused.write(PlayRefused {
-                    sound: emitter.sound,
-                    entity: Some(entity),
-                    error,
-                });
+    let count = listeners.iter().len();
+    let used = listeners.iter().min_by_key(|(entity, _)| entity.index());
+    if state.count != Some(count) {
+        match (count, used) {
+            (0, _) => {
+                warnings.write(SoundWarning::NoListener);
             }
+            (2.., Some((used, _))) if state.count.is_none_or(|before| before < 2) => {
+                warnings.write(SoundWarning::SeveralListeners { used, count });
+            }
+            _ => {}
         }
+        state.count = Some(count);
     }
-}
-
-fn follow_emitters(
-    mut sfx: ResMut<Sfx>,
-    emitters: Query<(&SoundEmitter, &GlobalTransform), Changed<GlobalTransform>>,
-) {
-    for (emitter, transform) in &emitters {
-        if let Some(voice) = emitter.voice {
-            // A voice that ended (a one-shot emitter) is forgotten.
-            let _ = sfx.set_position(voice, position(transform));
-        }
-    }
-}
-
-/// An emitter that goes away (its entity despawned, or the component removed)
-/// stops its voice with its `fade_out`: an observer, run as the component is
-/// removed (it can still read it), whichever system or command removes it.
-fn stop_gone_emitter(
-    gone: On<Remove, SoundEmitter>,
-    emitters: Query<&SoundEmitter>,
-    sfx: Option<ResMut<Sfx>>,
-) {
-    let (Ok(emitter), Some(mut sfx)) = (emitters.get(gone.entity), sfx) else {
+    let Some((entity, transform)) = used else {
         return;
     };
-    if let Some(voice) = emitter.voice {
-        // A voice that ended already is stale: nothing to stop.
-        let _ = sfx.stop(voice, pool_audio::linear_fade(emitter.fade_out));
+    // A NaN transform is the game's bug; the listener stays where it was.
+    if sfx.set_listener(position(transform)).is_err() {
+        if state.bad != Some(entity) {
+            warnings.write(SoundWarning::NonFiniteListener(entity));
+            state.bad = Some(entity);
+        }
+        return;
+    }
+    state.bad = None;
+    // Bevy's cameras face -z with +x to the right, as kira's listener does.
+    let rotation = transform.rotation();
+    if rotation != state.turned && sfx.set_listener_orientation(quaternion(rotation)).is_ok() {
+        state.turned = rotation;
     }
 }
 

@@ -6,6 +6,7 @@ use bevy::ecs::prelude::*;
 
 use crate::audio::{Sfx, SoundSystems};
 use crate::effects::{EffectsSystems, Fx};
+use crate::emitters::EmitterStats;
 
 /// Registers the sound effects' and the effects' numbers as Bevy diagnostics,
 /// measured once a frame after their update: real and virtual voices, plays,
@@ -44,8 +45,16 @@ impl PoolDiagnosticsPlugin {
         DiagnosticPath::const_new("bevy_pool/limiter_gain_reduction_db");
     /// Live effects now.
     pub const LIVE_EFFECTS: DiagnosticPath = DiagnosticPath::const_new("bevy_pool/live_effects");
+    /// Emitters whose play is refused and waits for a retry, now.
+    pub const WAITING_EMITTERS: DiagnosticPath =
+        DiagnosticPath::const_new("bevy_pool/waiting_emitters");
+    /// Emitter plays tried again after a refusal, so far.
+    pub const EMITTER_RETRIES: DiagnosticPath =
+        DiagnosticPath::const_new("bevy_pool/emitter_retries");
 
-    const ALL: [DiagnosticPath; 7] = [
+    const ALL: [DiagnosticPath; 9] = [
+        Self::WAITING_EMITTERS,
+        Self::EMITTER_RETRIES,
         Self::REAL_VOICES,
         Self::VIRTUAL_VOICES,
         Self::PLAYS,
@@ -70,8 +79,18 @@ impl Plugin for PoolDiagnosticsPlugin {
     }
 }
 
-fn measure(mut diagnostics: Diagnostics, sfx: Option<Res<Sfx>>, fx: Option<Res<Fx>>) {
+fn measure(
+    mut diagnostics: Diagnostics,
+    sfx: Option<Res<Sfx>>,
+    fx: Option<Res<Fx>>,
+    emitters: Option<Res<EmitterStats>>,
+) {
     type P = PoolDiagnosticsPlugin;
+    if let Some(emitters) = emitters {
+        let (waiting, retries) = (emitters.waiting, emitters.retries);
+        diagnostics.add_measurement(&P::WAITING_EMITTERS, || waiting as f64);
+        diagnostics.add_measurement(&P::EMITTER_RETRIES, || retries as f64);
+    }
     if let Some(sfx) = sfx {
         let stats = sfx.stats();
         diagnostics.add_measurement(&P::REAL_VOICES, || stats.real_voices as f64);
@@ -79,6 +98,7 @@ fn measure(mut diagnostics: Diagnostics, sfx: Option<Res<Sfx>>, fx: Option<Res<F
         diagnostics.add_measurement(&P::PLAYS, || stats.plays as f64);
         diagnostics.add_measurement(&P::STOLEN_VOICES, || stats.stolen_voices as f64);
         let refused = stats.refused_sound_limit
+            + stats.refused_owner_limit
             + stats.refused_voice_cap
             + stats.refused_no_free_voice
             + stats.refused_group_cap

@@ -72,7 +72,9 @@
 //! spawned) is heard and drawn this frame:
 //! - [`SoundSystems`], in order: the listener and emitters follow their
 //!   `GlobalTransform` (the listener also turns with its rotation; new emitters
-//!   start), `PlaySound` messages play, the sound effects update (on virtual
+//!   start, changed ones bring their voice up to date, refused ones try again;
+//!   a missing, doubled or non-finite listener and a non-finite emitter each
+//!   send one [`SoundWarning`]), `PlaySound` messages play, the sound effects update (on virtual
 //!   time), and the offline backend renders. An emitter that goes away (its
 //!   entity despawned or the component removed) fades its voice out as it goes,
 //!   through an observer, wherever that happens.
@@ -88,6 +90,7 @@ mod assets;
 mod audio;
 mod diagnostics;
 mod effects;
+mod emitters;
 #[cfg(feature = "sprites")]
 mod sprites;
 
@@ -101,9 +104,10 @@ pub use effects::{EffectFinished, EffectsPlugin, EffectsSystems, Fx};
 pub use sprites::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsCamera};
 
 pub use audio::{
-    AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
-    SoundListener, SoundSystems, VoiceEnded,
+    AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundListener,
+    SoundSystems, SoundWarning, VoiceEnded,
 };
+pub use emitters::{CHANGE_FADE, SoundEmitter};
 
 /// The sound-effects crate the plugins are built on, for its settings, ids,
 /// errors and loaders: `bevy_pool::pool_audio::SoundSettings`, with no
@@ -135,7 +139,8 @@ pub use pool_effects;
 pub mod prelude {
     pub use crate::{
         AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, Fx, Output, PlayRefused,
-        PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems, VoiceEnded,
+        PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems,
+        SoundWarning, VoiceEnded,
     };
     pub use pool_audio::kira::Frame;
     pub use pool_audio::kira::sound::static_sound::StaticSoundData;
