@@ -161,7 +161,7 @@ fn walk(
     level: Res<Level>,
     mut plays: MessageWriter<PlaySound>,
 ) {
-    let at = content::listener_at(level.frame as f32 / level.frames as f32);
+    let at = content::listener_at((level.frame as f32 / level.frames as f32).min(1.0));
     for mut transform in &mut player {
         *transform = ground(at.into());
     }
@@ -347,7 +347,11 @@ fn report(
         level.most_effects = 0;
         println!("{row}");
     }
-    if level.frame >= level.frames {
+    // The level's last frame is rendered in its `PostUpdate`, after this
+    // system, and Bevy's first frame has no time: the level ends once the
+    // recording holds every second asked for, a frame or two later.
+    let recorded_seconds = output.recorded_samples().len() as f64 / 2.0 / f64::from(RATE);
+    if level.frame >= level.frames && recorded_seconds >= level.frames as f64 / FPS as f64 {
         let path = out.0.join("level.wav");
         match output.recorded().write_wav(&path) {
             Ok(()) => {

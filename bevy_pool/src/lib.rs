@@ -56,6 +56,39 @@
 //! }
 //! ```
 //!
+//! # Render N seconds to a WAV
+//! Headless, offline: manual frames of 1/60 s, `app.update()` in a loop until
+//! the recording holds the time asked for (Bevy's first frame has no time, so
+//! count the audio, not the frames), then the recording to a file.
+//!
+//! ```
+//! use std::time::Duration;
+//! use bevy::prelude::*;
+//! use bevy::time::TimeUpdateStrategy;
+//! use bevy_pool::prelude::*;
+//!
+//! let mut app = App::new();
+//! let output = Output::Offline { settings: Default::default(), record: true };
+//! app.add_plugins((bevy::time::TimePlugin, TransformPlugin, SoundEffectsPlugin { output, ..Default::default() }))
+//!     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / 60.0)));
+//! let beep = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.5); 24_000].into(), settings: Default::default(), slice: None };
+//! let sound = app.world_mut().resource_mut::<Sfx>().add_sound("beep", beep, SoundSettings::default())?;
+//! app.world_mut().write_message(PlaySound { sound, params: PlayParams::default() });
+//! let seconds = 2.0;
+//! while (app.world().non_send::<AudioOutput>().recorded_samples().len() as f64) < 2.0 * 48_000.0 * seconds {
+//!     app.update();
+//! }
+//! let audio = app.world().non_send::<AudioOutput>().recorded();
+//! assert_eq!(audio.frames(), 96_000);
+//! // `peak()` is after kira's clamp; a `MeterBuilder` on the main track reads
+//! // the level before it.
+//! assert!(audio.peak() > 0.1 && audio.peak() < 1.0);
+//! let path = std::env::temp_dir().join(format!("bevy-pool-doc-{}.wav", std::process::id()));
+//! audio.write_wav_pcm16(&path)?; // or write_wav: 32-bit float
+//! # std::fs::remove_file(&path)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Features
 //! - `device`: `Output::Device`, the sound card through kira's cpal backend
 //!   (Linux: the ALSA headers to build); with no device the plugin falls back to

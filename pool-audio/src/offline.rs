@@ -357,7 +357,10 @@ impl Rendered {
         self.sample_rate
     }
 
-    /// The largest sample magnitude (after kira's clamp, so at most 1).
+    /// The largest sample magnitude, after kira's clamp (so at most 1): a
+    /// mix that clipped reads 1 here. The level before the clamp is what a
+    /// [`MeterBuilder`](crate::MeterBuilder) last on the main track reads
+    /// (its `peak()`, and `clipped_samples()`).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -396,6 +399,40 @@ impl Rendered {
         let mut writer = hound::WavWriter::create(path, spec).map_err(OfflineError::Wav)?;
         for sample in &self.samples {
             writer.write_sample(*sample).map_err(OfflineError::Wav)?;
+        }
+        writer.finalize().map_err(OfflineError::Wav)
+    }
+
+    /// Writes a 16-bit PCM stereo WAV file: what every tool reads (Python's
+    /// `wave` reads only PCM). Each sample is rounded to the nearest of 65,535
+    /// steps over `[-1, 1]` (already clamped by kira).
+    ///
+    /// # Errors
+    /// [`OfflineError::Wav`] when the file cannot be created or written.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let path = std::env::temp_dir().join(format!("pool-audio-doc-pcm-{}.wav", std::process::id()));
+    /// manager.backend_mut().render(0.5)?.write_wav_pcm16(&path)?;
+    /// let wav = hound::WavReader::open(&path)?;
+    /// assert_eq!((wav.spec().bits_per_sample, wav.spec().sample_format), (16, hound::SampleFormat::Int));
+    /// assert_eq!(wav.len(), 2 * 24_000);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_wav_pcm16(&self, path: impl AsRef<Path>) -> Result<(), OfflineError> {
+        let spec = hound::WavSpec {
+            channels: 2,
+            sample_rate: self.sample_rate,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut writer = hound::WavWriter::create(path, spec).map_err(OfflineError::Wav)?;
+        for sample in &self.samples {
+            let pcm = (sample.clamp(-1.0, 1.0) * f32::from(i16::MAX)).round() as i16;
+            writer.write_sample(pcm).map_err(OfflineError::Wav)?;
         }
         writer.finalize().map_err(OfflineError::Wav)
     }
