@@ -321,7 +321,8 @@ pub(crate) fn quaternion(rotation: Quat) -> pool_audio::mint::Quaternion<f32> {
 
 /// Something about the listener or an emitter that the plugin cannot hear as
 /// the game meant it, sent once when it begins (again only after it ended):
-/// the game gets a message, not silence. A refused play is a [`PlayRefused`].
+/// the game gets a message, not silence; with the `bevy_log` feature it is
+/// logged too (`warn!`, its `Display`). A refused play is a [`PlayRefused`].
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SoundWarning {
@@ -340,6 +341,35 @@ pub enum SoundWarning {
     /// An emitter's transform is NaN or infinite: its voice stays where it was
     /// (or its play is refused, a [`PlayRefused`], until it is finite).
     NonFiniteEmitter(Entity),
+}
+
+impl std::fmt::Display for SoundWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoListener => {
+                f.write_str("no entity has a SoundListener: the listener stays where it last was")
+            }
+            Self::SeveralListeners { used, count } => write!(
+                f,
+                "{count} entities have a SoundListener: {used}, the lowest index, is heard from"
+            ),
+            Self::NonFiniteListener(entity) => write!(
+                f,
+                "the listener {entity} has a NaN or infinite transform: it stays where it was"
+            ),
+            Self::NonFiniteEmitter(entity) => write!(
+                f,
+                "the emitter {entity} has a NaN or infinite transform: its voice stays where it was"
+            ),
+        }
+    }
+}
+
+/// Sends `warning`, and with the `bevy_log` feature logs it too.
+pub(crate) fn warn(warnings: &mut MessageWriter<SoundWarning>, warning: SoundWarning) {
+    #[cfg(feature = "bevy_log")]
+    bevy::log::warn!("{warning}");
+    warnings.write(warning);
 }
 
 /// What the listener warnings last said, so each is sent once.
@@ -362,10 +392,13 @@ fn follow_listener(
     if state.count != Some(count) {
         match (count, used) {
             (0, _) => {
-                warnings.write(SoundWarning::NoListener);
+                warn(&mut warnings, SoundWarning::NoListener);
             }
             (2.., Some((used, _))) if state.count.is_none_or(|before| before < 2) => {
-                warnings.write(SoundWarning::SeveralListeners { used, count });
+                warn(
+                    &mut warnings,
+                    SoundWarning::SeveralListeners { used, count },
+                );
             }
             _ => {}
         }
@@ -377,7 +410,7 @@ fn follow_listener(
     // A NaN transform is the game's bug; the listener stays where it was.
     if sfx.set_listener(position(transform)).is_err() {
         if state.bad != Some(entity) {
-            warnings.write(SoundWarning::NonFiniteListener(entity));
+            warn(&mut warnings, SoundWarning::NonFiniteListener(entity));
             state.bad = Some(entity);
         }
         return;

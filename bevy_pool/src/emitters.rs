@@ -8,7 +8,7 @@ use bevy::ecs::prelude::*;
 use bevy::transform::components::GlobalTransform;
 use pool_audio::{PlayError, PlayParams, SoundId, VoiceError, VoiceHandle, linear_fade};
 
-use crate::audio::{PlayRefused, Sfx, SoundWarning};
+use crate::audio::{PlayRefused, Sfx, SoundWarning, warn};
 
 /// A sound that plays from an entity and follows its `GlobalTransform` every
 /// frame: an engine, a torch, a waterfall. Its voice starts when the component
@@ -239,7 +239,7 @@ pub(crate) fn follow_emitters(
         let at = position(transform);
         let finite = at.iter().all(|c| c.is_finite());
         if !finite && !emitter.warned {
-            warnings.write(SoundWarning::NonFiniteEmitter(entity));
+            warn(&mut warnings, SoundWarning::NonFiniteEmitter(entity));
         }
         emitter.warned = !finite;
         if let Some(voice) = emitter.voice

@@ -97,6 +97,7 @@
 //!   texture atlases (Bevy's sprite and image types only: it builds and tests
 //!   without a GPU; an app with Bevy's renderer shows them), and
 //!   `EffectsCamera`, the camera the effects cull against.
+//! - `bevy_log`: every [`SoundWarning`] also logged with Bevy's `warn!`.
 //! - `windowed`: the `windowed` example's Bevy renderer, window and PNG support.
 //!
 //! # Inside

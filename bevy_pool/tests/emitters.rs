@@ -211,7 +211,13 @@ fn a_refused_emitter_plays_once_its_transform_is_finite_and_says_why_once() {
 #[test]
 fn listeners_missing_several_or_not_finite_each_warn_once() {
     let mut app = app();
-    assert_eq!(frames(&mut app, 3).warnings, [SoundWarning::NoListener]);
+    let said = frames(&mut app, 3).warnings;
+    assert_eq!(said, [SoundWarning::NoListener]);
+    assert!(
+        said[0]
+            .to_string()
+            .contains("no entity has a SoundListener")
+    );
     let first = app
         .world_mut()
         .spawn((SoundListener, Transform::from_xyz(1.0, 0.0, 0.0)))
