@@ -23,7 +23,9 @@ use crate::audio::{PlayRefused, Sfx, SoundWarning, warn};
 /// starts the new one. A play that was refused (a [`PlayRefused`] message says
 /// why: a cap, a non-finite transform, a removed sound) is tried again every
 /// frame until it plays, unless [`retry`](Self::retry) is off; changing the
-/// component tries again at once either way.
+/// component tries again at once either way. An emitter whose voice ended (a
+/// one-shot played out, a voice stolen or stopped, its sound removed) stays
+/// silent, its [`voice`](Self::voice) `None`, until the game changes it.
 #[derive(Component, Debug, Clone)]
 pub struct SoundEmitter {
     /// The sound to play.
@@ -162,8 +164,16 @@ pub(crate) fn start_and_react(
         let (added, changed) = (emitter.is_added(), emitter.is_changed());
         // The systems' own writes below do not count as the game's changes.
         let emitter = emitter.bypass_change_detection();
+        if let Some(voice) = emitter.voice
+            && !sfx.contains(voice)
+        {
+            // Its voice ended (played out, stolen, stopped, its sound
+            // removed): silent until the game changes the emitter.
+            (emitter.voice, emitter.applied) = (None, None);
+        }
         if emitter.applied.is_none() {
             let waited = emitter.refused.is_some();
+            // An emitter whose voice ended is not refused: it waits for a change.
             if added || changed || (waited && emitter.retry) {
                 let tried = waited && !added;
                 stats.retries += u64::from(tried);
@@ -251,11 +261,12 @@ pub(crate) fn follow_emitters(
     }
 }
 
-/// An emitter that goes away (its entity despawned, or the component removed)
-/// stops its voice with its `fade_out`: an observer, run as the component is
-/// removed (it can still read it), whichever system or command removes it.
+/// An emitter that goes away (its entity despawned, the component removed, or
+/// replaced by another inserted over it) stops its voice with its `fade_out`:
+/// an observer, run before the old value goes (it can still read it),
+/// whichever system or command does it. A replacing emitter starts its own.
 pub(crate) fn stop_gone_emitter(
-    gone: On<Remove, SoundEmitter>,
+    gone: On<Discard, SoundEmitter>,
     emitters: Query<&SoundEmitter>,
     sfx: Option<ResMut<Sfx>>,
 ) {

@@ -271,3 +271,64 @@ impl ByIndex for Entity {
         }
     }
 }
+
+#[test]
+fn a_replaced_emitter_stops_its_voice_and_an_ended_one_waits_for_a_change() {
+    let mut app = app();
+    let low = add(&mut app, "low", tone(220.0));
+    let high = add(&mut app, "high", tone(880.0));
+    app.world_mut().spawn((SoundListener, Transform::default()));
+    let entity = app
+        .world_mut()
+        .spawn((SoundEmitter::new(low), Transform::from_xyz(0.0, 0.0, -2.0)))
+        .id();
+    frames(&mut app, 2);
+    // Another emitter inserted over it: the old voice goes, the new one plays.
+    app.world_mut()
+        .entity_mut(entity)
+        .insert(SoundEmitter::new(high));
+    frames(&mut app, 5);
+    let sfx = app.world().resource::<Sfx>();
+    assert_eq!((sfx.copies_playing(low), sfx.copies_playing(high)), (0, 1));
+    // A one-shot emitter plays out: its voice is gone, and it stays silent
+    // until the game changes it.
+    let click = StaticSoundData {
+        sample_rate: 48_000,
+        frames: vec![Frame::from_mono(0.5); 480].into(),
+        settings: Default::default(),
+        slice: None,
+    };
+    let click = add(&mut app, "click", click);
+    let once = app
+        .world_mut()
+        .spawn((
+            SoundEmitter::new(click),
+            Transform::from_xyz(0.0, 0.0, -2.0),
+        ))
+        .id();
+    frames(&mut app, 1);
+    assert!(
+        app.world()
+            .get::<SoundEmitter>(once)
+            .unwrap()
+            .voice()
+            .is_some()
+    );
+    frames(&mut app, 5);
+    let state = app.world().get::<SoundEmitter>(once).unwrap();
+    assert!(state.voice().is_none() && state.refused().is_none());
+    assert_eq!(app.world().resource::<Sfx>().copies_playing(click), 0);
+    app.world_mut()
+        .get_mut::<SoundEmitter>(once)
+        .unwrap()
+        .params
+        .volume = 0.9;
+    frames(&mut app, 1);
+    assert!(
+        app.world()
+            .get::<SoundEmitter>(once)
+            .unwrap()
+            .voice()
+            .is_some()
+    );
+}

@@ -138,7 +138,8 @@ impl CopyVolumes {
     ///
     /// # Errors
     /// As [`solve`](Self::solve), and [`AttenuationError::Floor`] (with how
-    /// many fit) when `max_voices` copies at the floor alone exceed the budget.
+    /// many fit) when `max_voices` copies at the floor alone exceed the budget,
+    /// or (`fits: 0`) when the first copy, capped at the budget, is under it.
     ///
     /// ```
     /// use pool_audio::CopyVolumes;
@@ -159,8 +160,11 @@ impl CopyVolumes {
         floor: f64,
     ) -> Result<Self, AttenuationError> {
         let plain = Self::solve(max_voices, first_volume, budget)?;
-        // A floor above the first copy would lift nothing but the first.
-        let floor = floor.clamp(0.0, plain.first);
+        let floor = floor.max(0.0);
+        if plain.first < floor {
+            // Not even the first copy (capped at the budget) reaches it.
+            return Err(AttenuationError::Floor { fits: 0 });
+        }
         let n = plain.copies;
         if plain.volume(n - 1) >= floor {
             return Ok(plain);
@@ -325,6 +329,23 @@ mod tests {
             (0.891, 0.0, 0.0)
         );
         assert!(loud.total() <= 0.891);
+    }
+
+    #[test]
+    fn a_floor_lifts_the_quiet_copies_and_refuses_what_cannot_fit() {
+        let lifted = CopyVolumes::solve_above(12, 0.5, 0.891, 0.001).unwrap();
+        assert!((0..12).all(|i| lifted.volume(i) >= 0.001));
+        assert!(lifted.total() <= 0.891 + 1e-9 && lifted.volume(0) == 0.5);
+        // The first copy is capped at the budget (0.891), under a -0.5 dB floor.
+        assert_eq!(
+            CopyVolumes::solve_above(1, 1.0, 0.891, 0.944),
+            Err(AttenuationError::Floor { fits: 0 })
+        );
+        // Ten copies at 0.1 exceed the budget: eight fit.
+        assert_eq!(
+            CopyVolumes::solve_above(10, 0.5, 0.891, 0.1),
+            Err(AttenuationError::Floor { fits: 8 })
+        );
     }
 
     #[test]

@@ -479,13 +479,13 @@ impl SoundSettings {
             return Err(SettingsError::VolumeDb(low, high));
         }
         let floor = amplitude(self.audibility_floor_db);
-        if self.first_volume < floor {
-            return Err(SettingsError::FirstVolumeUnderFloor(self.first_volume));
-        }
         CopyVolumes::solve_above(self.max_voices, self.first_volume, self.budget(peak), floor)
             .map_err(|error| match error {
                 AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
                 AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
+                AttenuationError::Floor { fits: 0 } => {
+                    SettingsError::FirstVolumeUnderFloor(self.first_volume)
+                }
                 AttenuationError::Floor { fits } => SettingsError::InaudibleCopies {
                     max_voices: self.max_voices,
                     fits,
@@ -538,8 +538,8 @@ pub enum SettingsError {
     RetriggerRadius(f32),
     /// Copies per owner not in `1..=max_voices`.
     MaxVoicesPerOwner(usize),
-    /// The first copy's volume is under the audibility floor: no play at full
-    /// volume would ever start.
+    /// The first copy's volume (capped at the headroom over the sound's peak)
+    /// is under the audibility floor: no play at full volume would ever start.
     FirstVolumeUnderFloor(f64),
     /// `max_voices` copies cannot all start above the audibility floor: even
     /// at the floor each, they sum above the headroom. At most `fits` can; ask

@@ -29,7 +29,7 @@ use crate::params::PlayParams;
 use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
 use crate::settings::{SoundSettings, reaches};
-use crate::variations::{Dice, Picker, Recordings, vary};
+use crate::variations::{Dice, Picker, Recordings, Variation, vary};
 
 /// One recording of a sound, as the voice bank and the playheads read it.
 pub(crate) struct Recording {
@@ -141,8 +141,8 @@ impl SoundEntry {
             .map(|r| r.source)
     }
 
-    /// The recording a play with `params` plays, and its volume and playback
-    /// rate: drawn from `dice` for a sound that varies, else as given.
+    /// The recording a play with `params` plays, and its variation: drawn
+    /// from `dice` for a sound that varies, else none.
     ///
     /// # Errors
     /// [`PlayError::UnknownRecording`] for a recording the sound does not have.
@@ -151,15 +151,14 @@ impl SoundEntry {
         &self,
         params: &PlayParams,
         dice: &mut Dice,
-    ) -> Result<(u16, (f64, f64)), PlayError> {
-        let asked = (params.volume, params.playback_rate);
+    ) -> Result<(u16, Variation), PlayError> {
         match params.recording {
-            None | Some(0) if self.plain => Ok((0, asked)),
+            None | Some(0) if self.plain => Ok((0, Variation::NONE)),
             Some(r) if r >= self.recordings() => Err(PlayError::UnknownRecording(r)),
             named => {
                 let s = &self.settings;
                 let recording = named.map_or_else(|| self.picker.choose(dice), |r| r as u16);
-                Ok((recording, vary(dice, asked, s.volume_db, s.pitch_semitones)))
+                Ok((recording, vary(dice, s.volume_db, s.pitch_semitones)))
             }
         }
     }

@@ -177,15 +177,40 @@ impl Dice {
     }
 }
 
-/// A play's volume and playback rate, varied by a draw from the sound's
-/// `volume_db` and `pitch_semitones` ranges; the rate stays inside
-/// [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`].
+/// What a play's variation drew: a gain on its volume and a factor on its
+/// playback rate, kept with the voice so that later `set_volume` and
+/// `set_playback_rate` calls vary from the same draw.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Variation {
+    pub(crate) gain: f64,
+    pub(crate) shift: f64,
+}
+
+impl Variation {
+    /// No variation.
+    pub(crate) const NONE: Self = Self {
+        gain: 1.0,
+        shift: 1.0,
+    };
+
+    /// A play volume, varied.
+    pub(crate) fn volume(self, volume: f64) -> f64 {
+        volume * self.gain
+    }
+
+    /// A playback rate, varied, inside
+    /// [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`].
+    pub(crate) fn rate(self, rate: f64) -> f64 {
+        (rate * self.shift).clamp(MIN_PLAYBACK_RATE, MAX_PLAYBACK_RATE)
+    }
+}
+
+/// A draw from a sound's `volume_db` and `pitch_semitones` ranges.
 pub(crate) fn vary(
     dice: &mut Dice,
-    (volume, rate): (f64, f64),
     volume_db: (f64, f64),
     pitch_semitones: (f64, f64),
-) -> (f64, f64) {
+) -> Variation {
     // One draw of 64 bits gives both fractions (32 bits each: a step of
     // 2^-32 of the range).
     let (u, v) = dice.pair();
@@ -200,10 +225,7 @@ pub(crate) fn vary(
     } else {
         semitones(within(pitch_semitones, v))
     };
-    (
-        volume * gain,
-        (rate * shift).clamp(MIN_PLAYBACK_RATE, MAX_PLAYBACK_RATE),
-    )
+    Variation { gain, shift }
 }
 
 /// The playback rate that shifts the pitch by `semitones` (12 to the octave).
@@ -259,7 +281,12 @@ impl Picker {
     /// A picker for recordings of `weights` (checked: finite, `>= 0`, one
     /// above 0, at most [`MAX_RECORDINGS`]).
     pub(crate) fn new(pick: Pick, weights: impl Iterator<Item = f64>) -> Self {
-        let weights: Box<[f64]> = weights.take(MAX_RECORDINGS).collect();
+        let weights: Vec<f64> = weights.take(MAX_RECORDINGS).collect();
+        // Relative to the largest, so that their sum is finite (at most 64)
+        // whatever finite weights were given.
+        let largest = weights.iter().copied().fold(0.0, f64::max);
+        let scale = if largest > 0.0 { largest } else { 1.0 };
+        let weights: Box<[f64]> = weights.iter().map(|w| w / scale).collect();
         let pickable: Set = weights
             .iter()
             .enumerate()
@@ -425,6 +452,23 @@ mod tests {
     }
 
     #[test]
+    fn huge_weights_are_picked_by_their_ratios() {
+        let mut picker = Picker::new(
+            Pick::Random { avoid_last: 0 },
+            [1e308, 1e308, 1.0].into_iter(),
+        );
+        let all = picks(&mut picker, &mut Dice::new(2), 1_000);
+        assert!(
+            all.contains(&0) && all.contains(&1),
+            "both huge ones are picked"
+        );
+        assert!(
+            all.iter().filter(|r| **r == 2).count() < 5,
+            "the tiny one rarely"
+        );
+    }
+
+    #[test]
     fn one_recording_is_always_picked_without_a_draw() {
         let mut picker = Picker::new(Pick::default(), [1.0].into_iter());
         let mut dice = Dice::new(9);
@@ -520,13 +564,11 @@ mod tests {
     fn a_varied_rate_stays_in_range() {
         let mut dice = Dice::new(5);
         for _ in 0..100 {
-            let (volume, rate) = vary(&mut dice, (1.0, 15.0), (-6.0, 0.0), (0.0, 12.0));
+            let drawn = vary(&mut dice, (-6.0, 0.0), (0.0, 12.0));
+            let (volume, rate) = (drawn.volume(1.0), drawn.rate(15.0));
             assert!((0.5..=1.0).contains(&volume), "{volume}");
             assert!(rate <= MAX_PLAYBACK_RATE);
         }
-        assert_eq!(
-            vary(&mut dice, (0.5, 2.0), (0.0, 0.0), (0.0, 0.0)),
-            (0.5, 2.0)
-        );
+        assert_eq!(vary(&mut dice, (0.0, 0.0), (0.0, 0.0)), Variation::NONE);
     }
 }

@@ -465,3 +465,51 @@ fn a_virtual_voice_of_a_recording_resumes_on_that_recordings_own_loop() {
         worst * 1000.0
     );
 }
+
+#[test]
+fn a_voice_keeps_its_drawn_pitch_and_volume_when_the_game_sets_them() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let single = SoundSettings::default().max_voices(1).first_volume(1.0);
+    let tone = || common::sine(440.0, 2.0);
+    let plain = sfx.add_sound("plain", tone(), single).unwrap();
+    // A range of one value: always 7 semitones up and 6 dB down.
+    let fixed = single.pitch_semitones(7.0, 7.0).volume_db(-6.0, -6.0);
+    let varied = sfx.add_sound("varied", tone(), fixed).unwrap();
+    let rate = f64::from(common::RATE);
+    let mut heard = |sfx: &mut SoundEffects| {
+        manager.backend_mut().render(0.03).unwrap();
+        let audio = manager.backend_mut().render(0.1).unwrap();
+        sfx.update(0.13).unwrap();
+        (
+            frequency(audio.samples(), rate),
+            f64::from(peak(audio.samples())),
+        )
+    };
+    sfx.play(plain, PlayParams::default()).unwrap();
+    let (_, reference) = heard(&mut sfx);
+    sfx.stop_sound(
+        plain,
+        pool_audio::linear_fade(std::time::Duration::from_millis(1)),
+    )
+    .unwrap();
+    let voice = sfx.play(varied, PlayParams::default()).unwrap();
+    let (hz, level) = heard(&mut sfx);
+    let fifth = 440.0 * 2f64.powf(7.0 / 12.0);
+    assert!((hz - fifth).abs() < 3.0, "{hz} Hz");
+    assert!((20.0 * (level / reference).log10() + 6.0).abs() < 0.1);
+    // Half the rate and half the volume: the draw stays on top of both.
+    let fade = pool_audio::linear_fade(std::time::Duration::from_millis(1));
+    sfx.set_playback_rate(voice, 0.5, fade).unwrap();
+    sfx.set_volume(voice, 0.5, fade).unwrap();
+    let (hz, level) = heard(&mut sfx);
+    assert!(
+        (hz - fifth / 2.0).abs() < 2.0,
+        "{hz} Hz, not {}",
+        fifth / 2.0
+    );
+    let db = 20.0 * (level / reference).log10();
+    assert!(
+        (db + 12.02).abs() < 0.1,
+        "{db} dB: -6 dB drawn and half the volume"
+    );
+}

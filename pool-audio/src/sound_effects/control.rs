@@ -135,7 +135,8 @@ impl SoundEffects {
     }
 
     /// Sets a voice's play volume: the linear amplitude in `[0, 1]` its copy
-    /// volume is multiplied by, reached with `fade`.
+    /// volume is multiplied by, reached with `fade`. A play of a sound with a
+    /// volume range keeps what it drew: it plays `volume` lowered by its draw.
     ///
     /// # Errors
     /// [`VoiceError::InvalidParam`] for a volume that is NaN or outside `[0, 1]`
@@ -163,6 +164,11 @@ impl SoundEffects {
         let volume = check_volume(volume)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        // The play's drawn variation stays: the voice varies from the new volume.
+        let volume = self
+            .voices
+            .get(key)
+            .map_or(volume, |v| v.variation.volume(volume));
         let reference = self
             .voices
             .get(key)
@@ -184,7 +190,8 @@ impl SoundEffects {
     }
 
     /// Sets a voice's playback rate (speed and pitch), reached with `fade`: an
-    /// engine revving, a slow-motion effect.
+    /// engine revving, a slow-motion effect. A play of a sound with a pitch
+    /// range keeps what it drew: it plays `rate` shifted by its draw.
     ///
     /// # Errors
     /// [`VoiceError::InvalidParam`] for a rate that is NaN or outside
@@ -213,6 +220,11 @@ impl SoundEffects {
         let rate = check_playback_rate(rate)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        // The play's drawn pitch stays: the voice varies from the new rate.
+        let rate = self
+            .voices
+            .get(key)
+            .map_or(rate, |v| v.variation.rate(rate));
         if let Some(record) = self.voices.get_mut(key) {
             record.playback_rate = rate;
         }

@@ -15,6 +15,7 @@ use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceSta
 use crate::params::PlayParams;
 use crate::settings::WhenFull;
 use crate::sound_table::SoundEntry;
+use crate::variations::Variation;
 use crate::voices::{Place, Playhead, VoiceRecord};
 
 impl SoundEffects {
@@ -105,8 +106,8 @@ impl SoundEffects {
         let Some(entry) = self.sounds.get(sound) else {
             return Err(PlayError::UnknownSound);
         };
-        let (recording, varied) = entry.variation(&params, &mut self.dice)?;
-        let mut play = Play::of((sound, recording), entry, (&params, varied), self.now);
+        let (recording, variation) = entry.variation(&params, &mut self.dice)?;
+        let mut play = Play::of((sound, recording), entry, (&params, variation), self.now);
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
             let (copies, oldest) = self.view().owner_copies(entry, owner);
             play.facts.owner_full = copies >= cap;
@@ -334,10 +335,9 @@ struct Play<'a> {
     /// Which of the sound's recordings it plays.
     recording: u16,
     params: &'a PlayParams,
-    /// Its volume and playback rate: the parameters', varied by the sound's
-    /// ranges.
+    /// What its variation drew, and its volume: the parameters', varied.
+    variation: Variation,
     volume: f64,
-    rate: f64,
     /// Its sound's priority and distance offset.
     priority: (i32, i32),
     /// Its sound's group.
@@ -359,7 +359,7 @@ impl<'a> Play<'a> {
     fn of(
         (sound, recording): (SoundId, u16),
         entry: &SoundEntry,
-        (params, (volume, rate)): (&'a PlayParams, (f64, f64)),
+        (params, variation): (&'a PlayParams, Variation),
         now: Now,
     ) -> Self {
         let position: Option<[f32; 3]> = params.position.map(Into::into);
@@ -367,6 +367,7 @@ impl<'a> Play<'a> {
         let settings = &entry.settings;
         let (blend, listener) = (params.spatial_blend, now.listener);
         let gain = attenuation(position, blend, listener);
+        let volume = variation.volume(params.volume);
         let reference = entry.reference(volume);
         let priority = (settings.priority, settings.distance_priority_offset);
         let heard = heard_priority(priority, position, blend, listener);
@@ -389,8 +390,8 @@ impl<'a> Play<'a> {
             sound,
             recording,
             params,
+            variation,
             volume,
-            rate,
             priority,
             group: settings.group.map(|g| g.index),
             facts,
@@ -414,7 +415,9 @@ impl<'a> Play<'a> {
             order,
             place,
         );
-        (record.play_volume, record.playback_rate) = (self.volume, self.rate);
+        record.play_volume = self.volume;
+        record.playback_rate = self.variation.rate(self.params.playback_rate);
+        record.variation = self.variation;
         record
     }
 }

@@ -6,6 +6,7 @@ use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
 use crate::audibility::{Rank, attenuation, compare, heard_priority};
 use crate::params::PlayParams;
+use crate::variations::Variation;
 
 /// Where a voice plays.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -47,6 +48,9 @@ pub(crate) struct VoiceRecord {
     pub(crate) priority: (i32, i32),
     /// Which of its sound's recordings it plays.
     pub(crate) recording: u16,
+    /// What its play's variation drew, applied to every later volume and
+    /// rate it is given.
+    pub(crate) variation: Variation,
     pub(crate) position: Option<[f32; 3]>,
     /// Who plays it (see `PlayParams::owner`).
     pub(crate) owner: Option<u64>,
@@ -72,6 +76,7 @@ impl VoiceRecord {
             spatial_blend: 1.0,
             priority: (0, 0),
             recording: 0,
+            variation: Variation::NONE,
             position: None,
             owner: None,
             order: 0,
@@ -104,6 +109,7 @@ impl VoiceRecord {
             spatial_blend: params.spatial_blend,
             priority,
             recording,
+            variation: Variation::NONE,
             position: params.position.map(Into::into),
             owner: params.owner,
             order,
