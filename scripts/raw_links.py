@@ -2,7 +2,13 @@
 """Fails on a doc link that rendered raw (`[<code>Name</code>]` in the HTML:
 a link rustdoc could not resolve) in the workspace's own docs.
 
-    cargo doc --no-deps --workspace && python3 scripts/raw_links.py
+    for crate in pool-core alloc-counter figures pool-effects pool-audio bevy_pool showcase benches; do
+        cargo doc --no-deps -p "$crate"
+    done
+    python3 scripts/raw_links.py
+
+(One crate at a time, dependencies first: rustdoc links to another workspace
+crate's items only if that crate's docs are already in target/doc.)
 
 Trait implementations copy their trait's docs into our pages: Bevy's and
 kira's own docs link to items of theirs that a `--no-deps` build cannot reach.

@@ -176,11 +176,16 @@ pub mod prelude {
         PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems,
         SoundWarning, VoiceEnded,
     };
+    // Not inlined: each item's docs stay on its own crate's pages.
+    #[doc(no_inline)]
     pub use pool_audio::kira::Frame;
+    #[doc(no_inline)]
     pub use pool_audio::kira::sound::static_sound::StaticSoundData;
+    #[doc(no_inline)]
     pub use pool_audio::{
         FileLoader, GroupSettings, MemoryLoader, Pick, PlayParams, Recordings,
         SoundEffectsSettings, SoundId, SoundSettings, Stealing, VoiceHandle, VoiceState, WhenFull,
     };
+    #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};
 }

@@ -367,8 +367,10 @@ pub use offline::{
 };
 pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, ParamError, PlayParams, linear_fade};
 pub use peak::SoundPeak;
-/// The workspace's shared errors, from `pool_core`: a stale handle (inside
-/// [`VoiceError::Stale`]) and a bad time step (from [`SoundEffects::update`]).
+// The workspace's shared errors, from `pool_core`: a stale handle (inside
+// `VoiceError::Stale`) and a bad time step (from `SoundEffects::update`).
+// Not inlined: their docs stay on pool_core's pages, whose links they use.
+#[doc(no_inline)]
 pub use pool_core::{StaleHandle, TimeError};
 pub use settings::{
     Resume, SettingsError, SoundEffectsSettings, SoundSettings, Virtualization, WhenFull,

@@ -176,9 +176,10 @@ pub struct SoundSettings {
     pub volume_db: (f64, f64),
     /// How far the sound's priority falls (a negative offset) or rises at its
     /// maximum distance from the listener, linearly from its priority at the
-    /// listener (Wwise's "offset priority at max distance"), rounded to a whole
-    /// priority (default 0: none). The maximum distance is kira's spatial
-    /// track's, 100 m; unpositioned plays are at the listener.
+    /// listener (Wwise's "offset priority at max distance"), scaled by the
+    /// play's spatial blend, rounded to a whole priority (default 0: none). The
+    /// maximum distance is kira's spatial track's, 100 m; unpositioned plays
+    /// are at the listener.
     pub distance_priority_offset: i32,
     /// Which loses when a new play and a real voice are equal in priority and
     /// the voice cap's stealing is [`Stealing::LowestPriority`] (default: the

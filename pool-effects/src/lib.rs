@@ -173,8 +173,10 @@ pub use error::{AddKindError, KindScaleError, SpawnError, ViewError};
 pub use kind::{EffectKind, Offscreen, Playback};
 /// The vector types of [`Vec2`], for converting from your math library.
 pub use mint;
-// Types of `pool_core` that this crate's signatures expose, each with its own
-// docs (a doc comment here would be glued to every one of them).
+// Types of `pool_core` that this crate's signatures expose. Not inlined: their
+// docs link to pool_core's items, and stay on pool_core's pages (a doc comment
+// here would be glued to every one of them).
+#[doc(no_inline)]
 pub use pool_core::{
     AcquireError, ConfigError, KindId, MAX_OBJECTS_LIMIT, PolicyChoice, PoolStats, StaleHandle,
     TimeError,
