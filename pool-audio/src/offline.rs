@@ -390,17 +390,7 @@ impl Rendered {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_wav(&self, path: impl AsRef<Path>) -> Result<(), OfflineError> {
-        let spec = hound::WavSpec {
-            channels: 2,
-            sample_rate: self.sample_rate,
-            bits_per_sample: 32,
-            sample_format: hound::SampleFormat::Float,
-        };
-        let mut writer = hound::WavWriter::create(path, spec).map_err(OfflineError::Wav)?;
-        for sample in &self.samples {
-            writer.write_sample(*sample).map_err(OfflineError::Wav)?;
-        }
-        writer.finalize().map_err(OfflineError::Wav)
+        self.write(path, 32, hound::SampleFormat::Float, |sample| sample)
     }
 
     /// Writes a 16-bit PCM stereo WAV file: what every tool reads (Python's
@@ -423,16 +413,31 @@ impl Rendered {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_wav_pcm16(&self, path: impl AsRef<Path>) -> Result<(), OfflineError> {
+        self.write(path, 16, hound::SampleFormat::Int, |sample| {
+            (sample.clamp(-1.0, 1.0) * f32::from(i16::MAX)).round() as i16
+        })
+    }
+
+    /// Writes a stereo WAV file of `bits` per sample in `format`, each sample
+    /// written as `encode` makes it.
+    fn write<S: hound::Sample>(
+        &self,
+        path: impl AsRef<Path>,
+        bits: u16,
+        format: hound::SampleFormat,
+        encode: impl Fn(f32) -> S,
+    ) -> Result<(), OfflineError> {
         let spec = hound::WavSpec {
             channels: 2,
             sample_rate: self.sample_rate,
-            bits_per_sample: 16,
-            sample_format: hound::SampleFormat::Int,
+            bits_per_sample: bits,
+            sample_format: format,
         };
         let mut writer = hound::WavWriter::create(path, spec).map_err(OfflineError::Wav)?;
         for sample in &self.samples {
-            let pcm = (sample.clamp(-1.0, 1.0) * f32::from(i16::MAX)).round() as i16;
-            writer.write_sample(pcm).map_err(OfflineError::Wav)?;
+            writer
+                .write_sample(encode(*sample))
+                .map_err(OfflineError::Wav)?;
         }
         writer.finalize().map_err(OfflineError::Wav)
     }
