@@ -10,11 +10,14 @@ use bevy::transform::TransformSystems;
 use bevy::transform::components::GlobalTransform;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
-    Ended, OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
-    SoundEffectsSettings, SoundId,
+    Decode, Ended, Music, MusicSettings, OfflineBackend, OfflineSettings, PlayError, PlayParams,
+    Rendered, SoundEffects, SoundEffectsSettings, SoundId,
 };
 
 use crate::emitters::{EmitterStats, follow_emitters, start_and_react, stop_gone_emitter};
+use crate::music::{
+    MusicRefused, MusicTracks, PlayMusic, StopMusic, music_messages, music_with_virtual_time,
+};
 
 /// Pooled, attenuated, limited sound effects for a Bevy app.
 ///
@@ -43,6 +46,10 @@ pub struct SoundEffectsPlugin {
     /// time pauses every voice (`pause_all`) and unpausing resumes them. Off by
     /// default: menus and pause screens usually keep their sounds.
     pub pause_with_virtual_time: bool,
+    /// The music and ambience tracks ([`MusicTracks`](crate::MusicTracks)).
+    /// Where pieces are decoded follows the output, whatever `decode` says:
+    /// ahead of each render offline, on a thread per piece on a sound card.
+    pub music: MusicSettings,
 }
 
 /// Where a [`SoundEffectsPlugin`] sends its audio.
@@ -251,12 +258,34 @@ impl Plugin for SoundEffectsPlugin {
             Manager::Device(manager) => SoundEffects::new(manager, self.settings),
         }
         .unwrap_or_else(|error| panic!("SoundEffectsPlugin's settings: {error}"));
+        let music = match &mut manager {
+            Manager::Offline(manager) => Music::new(
+                manager,
+                MusicSettings {
+                    decode: Decode::Caller,
+                    ..self.music.clone()
+                },
+            ),
+            #[cfg(feature = "device")]
+            Manager::Device(manager) => Music::new(
+                manager,
+                MusicSettings {
+                    decode: Decode::Thread,
+                    ..self.music.clone()
+                },
+            ),
+        }
+        .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music settings: {error}"));
         let sample_rate = match &mut manager {
             Manager::Offline(manager) => manager.backend_mut().sample_rate(),
             #[cfg(feature = "device")]
             Manager::Device(_) => 0,
         };
         app.insert_resource(Sfx(sfx))
+            .insert_resource(MusicTracks(music))
+            .add_message::<PlayMusic>()
+            .add_message::<StopMusic>()
+            .add_message::<MusicRefused>()
             .insert_non_send(AudioOutput {
                 sample_rate,
                 manager,
@@ -292,8 +321,8 @@ impl Plugin for SoundEffectsPlugin {
                     (follow_listener, start_and_react, follow_emitters)
                         .chain()
                         .in_set(SoundSystems::Spatial),
-                    play_messages.in_set(SoundSystems::Play),
-                    update.in_set(SoundSystems::Update),
+                    (play_messages, music_messages).in_set(SoundSystems::Play),
+                    (update, music_with_virtual_time).in_set(SoundSystems::Update),
                     render.in_set(SoundSystems::Render),
                 ),
             );
@@ -462,7 +491,11 @@ fn update(
     }
 }
 
-fn render(mut output: NonSendMut<AudioOutput>, time: Res<Time<Real>>) {
+fn render(
+    mut output: NonSendMut<AudioOutput>,
+    mut music: ResMut<MusicTracks>,
+    time: Res<Time<Real>>,
+) {
     let output = &mut *output;
     // Audio time is real time, as a device's would be: a paused game still
     // plays its music, and its paused voices are silent.
@@ -477,6 +510,14 @@ fn render(mut output: NonSendMut<AudioOutput>, time: Res<Time<Real>>) {
         output.scratch.clear();
         &mut output.scratch
     };
-    // A frame's real time is finite and never negative: this cannot fail.
-    let _ = manager.backend_mut().render_append(seconds, buffer);
+    // Music is decoded ahead before each step of at most half its buffer, so a
+    // long frame never runs a piece dry. A frame's real time is finite and
+    // never negative: rendering cannot fail.
+    let step = music.buffer_seconds() / 2.0;
+    let mut left = seconds;
+    while left > 0.0 {
+        music.fill();
+        let _ = manager.backend_mut().render_append(left.min(step), buffer);
+        left -= step;
+    }
 }

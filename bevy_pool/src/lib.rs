@@ -125,6 +125,7 @@ mod audio;
 mod diagnostics;
 mod effects;
 mod emitters;
+mod music;
 #[cfg(feature = "sprites")]
 mod sprites;
 
@@ -142,6 +143,7 @@ pub use audio::{
     SoundSystems, SoundWarning, VoiceEnded,
 };
 pub use emitters::{CHANGE_FADE, SoundEmitter};
+pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
 
 /// The sound-effects crate the plugins are built on, for its settings, ids,
 /// errors and loaders: `bevy_pool::pool_audio::SoundSettings`, with no
@@ -172,9 +174,9 @@ pub use pool_effects;
 /// ```
 pub mod prelude {
     pub use crate::{
-        AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, Fx, Output, PlayRefused,
-        PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems,
-        SoundWarning, VoiceEnded,
+        AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, Fx, MusicRefused, MusicTracks,
+        Output, PlayMusic, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
+        SoundListener, SoundSystems, SoundWarning, StopMusic, VoiceEnded,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]
@@ -183,8 +185,9 @@ pub mod prelude {
     pub use pool_audio::kira::sound::static_sound::StaticSoundData;
     #[doc(no_inline)]
     pub use pool_audio::{
-        FileLoader, GroupSettings, MemoryLoader, Pick, PlayParams, Recordings,
-        SoundEffectsSettings, SoundId, SoundSettings, Stealing, VoiceHandle, VoiceState, WhenFull,
+        FileLoader, GroupSettings, MemoryLoader, MusicParams, MusicSettings, MusicSource, Pick,
+        PlayParams, Recordings, SoundEffectsSettings, SoundId, SoundSettings, Stealing,
+        TrackSettings, VoiceHandle, VoiceState, WhenFull,
     };
     #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};

@@ -330,6 +330,7 @@ mod limiter;
 mod limits;
 mod loader;
 mod meter;
+mod music;
 mod offline;
 mod params;
 mod peak;
@@ -362,6 +363,10 @@ pub use loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundL
 pub use meter::{MeterBuilder, MeterHandle};
 /// The vector types positions are given in (`impl Into<mint::Vector3<f32>>`).
 pub use mint;
+pub use music::{
+    Decode, MAX_FADE_SECONDS, MAX_TRACK_DB, Music, MusicError, MusicParams, MusicSettings,
+    MusicSource, MusicStats, SEEK_FADE_SECONDS, TrackSettings,
+};
 pub use offline::{
     MAX_OFFLINE_SAMPLE_RATE, OfflineBackend, OfflineError, OfflineSettings, Rendered,
 };

@@ -6,6 +6,8 @@
 
 mod decode;
 
+pub(crate) use decode::Decoding;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::io::Cursor;

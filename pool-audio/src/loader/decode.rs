@@ -23,14 +23,19 @@ use symphonia::core::io::{MediaSource, MediaSourceStream};
 use super::LoadError;
 use crate::sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
 
-/// A file being decoded: its reader, its audio track's decoder, what the header says.
-struct Decoding {
+/// A file being decoded: its reader, its audio track's decoder, what the header
+/// says. The loaders decode it whole; music streams it a packet at a time.
+pub(crate) struct Decoding {
     format: Box<dyn FormatReader>,
     decoder: Box<dyn AudioDecoder>,
     track: u32,
-    sample_rate: u32,
+    /// Frames per second.
+    pub(crate) sample_rate: u32,
     channels: usize,
-    header_frames: Option<u64>,
+    /// The length the header gives, if it does.
+    pub(crate) header_frames: Option<u64>,
+    /// Whether the track counts time in frames (seeking needs it).
+    frame_time_base: bool,
 }
 
 /// Why decoding stopped early.
@@ -42,7 +47,7 @@ enum Stop {
 }
 
 impl Decoding {
-    fn open(key: &str, source: Box<dyn MediaSource>) -> Result<Self, LoadError> {
+    pub(crate) fn open(key: &str, source: Box<dyn MediaSource>) -> Result<Self, LoadError> {
         let corrupt = |reason: String| LoadError::Corrupt {
             key: key.into(),
             reason,
@@ -80,6 +85,9 @@ impl Decoding {
         let decoder = symphonia::default::get_codecs()
             .make_audio_decoder(params, &Default::default())
             .map_err(|error| corrupt(error.to_string()))?;
+        let frame_time_base = track
+            .time_base
+            .is_none_or(|base| base.numer.get() == 1 && base.denom.get() == sample_rate);
         let (track, header_frames) = (track.id, track.num_frames);
         Ok(Self {
             format,
@@ -88,7 +96,72 @@ impl Decoding {
             sample_rate,
             channels,
             header_frames,
+            frame_time_base,
         })
+    }
+
+    /// Decodes the next packet of the audio track into `frames` (cleared first);
+    /// `Ok(false)` at the end of the file.
+    pub(crate) fn packet(
+        &mut self,
+        scratch: &mut Vec<f32>,
+        frames: &mut Vec<Frame>,
+    ) -> Result<bool, String> {
+        frames.clear();
+        loop {
+            let packet = match self.format.next_packet() {
+                Ok(Some(packet)) => packet,
+                Ok(None) => return Ok(false),
+                Err(error) => return Err(error.to_string()),
+            };
+            if packet.track_id != self.track {
+                continue;
+            }
+            let buffer = self
+                .decoder
+                .decode(&packet)
+                .map_err(|error| error.to_string())?;
+            scratch.clear();
+            buffer.copy_to_vec_interleaved::<f32>(scratch);
+            frames.extend(
+                scratch
+                    .chunks_exact(self.channels)
+                    .map(|samples| match *samples {
+                        [mono] => Frame::from_mono(mono),
+                        [left, right] => Frame::new(left, right),
+                        _ => Frame::ZERO,
+                    }),
+            );
+            return Ok(true);
+        }
+    }
+
+    /// Seeks to frame `frame`, as exactly as the format can: returns how many of
+    /// the frames decoded next come before it (to skip). Without a seek the
+    /// format allows, the caller decodes from the start and skips to it.
+    pub(crate) fn seek(&mut self, frame: u64) -> Result<u64, String> {
+        use symphonia::core::formats::{SeekMode, SeekTo};
+        use symphonia::core::units::Timestamp;
+        if frame == 0 {
+            return Ok(0);
+        }
+        if !self.frame_time_base {
+            return Err("the track does not count time in frames".into());
+        }
+        let ts = i64::try_from(frame).map_err(|error| error.to_string())?;
+        let seeked = self
+            .format
+            .seek(
+                SeekMode::Accurate,
+                SeekTo::Timestamp {
+                    ts: Timestamp::new(ts),
+                    track_id: self.track,
+                },
+            )
+            .map_err(|error| error.to_string())?;
+        self.decoder.reset();
+        let behind = seeked.required_ts.get() - seeked.actual_ts.get();
+        Ok(u64::try_from(behind).unwrap_or(0))
     }
 
     /// Counts the frames of the file, refusing beyond `max_frames`
@@ -142,32 +215,15 @@ impl Decoding {
         scratch: &mut Vec<f32>,
         mut each: impl FnMut(Frame) -> ControlFlow<()>,
     ) -> Result<(), Stop> {
-        loop {
-            let packet = match self.format.next_packet() {
-                Ok(Some(packet)) => packet,
-                Ok(None) => return Ok(()),
-                Err(error) => return Err(Stop::Failed(error.to_string())),
-            };
-            if packet.track_id != self.track {
-                continue;
-            }
-            let buffer = self
-                .decoder
-                .decode(&packet)
-                .map_err(|error| Stop::Failed(error.to_string()))?;
-            scratch.clear();
-            buffer.copy_to_vec_interleaved::<f32>(scratch);
-            for samples in scratch.chunks_exact(self.channels) {
-                let frame = match *samples {
-                    [mono] => Frame::from_mono(mono),
-                    [left, right] => Frame::new(left, right),
-                    _ => Frame::ZERO,
-                };
+        let mut frames = Vec::new();
+        while self.packet(scratch, &mut frames).map_err(Stop::Failed)? {
+            for frame in frames.iter().copied() {
                 if each(frame).is_break() {
                     return Err(Stop::Full);
                 }
             }
         }
+        Ok(())
     }
 }
 

@@ -1,0 +1,210 @@
+//! Music and ambience in Bevy: `PlayMusic` crossfades with equal power (the
+//! summed level within 1 dB of each piece's own) and finishes in its time; a
+//! track that pauses with the game stops with `Time<Virtual>` and comes back
+//! where it was, while the music plays on; bad requests come back as
+//! `MusicRefused`. Measured in the recorded render.
+
+use std::f32::consts::TAU;
+use std::time::Duration;
+
+use bevy::app::App;
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_pool::pool_audio::{MusicError, OfflineSettings};
+use bevy_pool::prelude::*;
+
+const DT: f64 = 1.0 / 60.0;
+const RATE: u32 = 48_000;
+
+/// A 16-bit mono WAV of `seconds` of a sine at `hz`, amplitude 0.5.
+fn tone(hz: f32, seconds: u32) -> Vec<u8> {
+    let frames = seconds * RATE;
+    let mut wav = Vec::new();
+    wav.extend(b"RIFF");
+    wav.extend((36 + frames * 2).to_le_bytes());
+    wav.extend(b"WAVEfmt ");
+    wav.extend(16u32.to_le_bytes());
+    wav.extend(1u16.to_le_bytes());
+    wav.extend(1u16.to_le_bytes());
+    wav.extend(RATE.to_le_bytes());
+    wav.extend((RATE * 2).to_le_bytes());
+    wav.extend(2u16.to_le_bytes());
+    wav.extend(16u16.to_le_bytes());
+    wav.extend(b"data");
+    wav.extend((frames * 2).to_le_bytes());
+    for i in 0..frames {
+        let s = ((i as f32 * hz * TAU / RATE as f32).sin() * 16_383.0) as i16;
+        wav.extend(s.to_le_bytes());
+    }
+    wav
+}
+
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        bevy::time::TimePlugin,
+        bevy::transform::TransformPlugin,
+        SoundEffectsPlugin {
+            output: Output::Offline {
+                settings: OfflineSettings::default(),
+                record: true,
+            },
+            ..Default::default()
+        },
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        DT,
+    )));
+    app.update();
+    app
+}
+
+fn frames(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.update();
+    }
+}
+
+/// The left channel of the last `seconds` recorded.
+fn last(app: &App, seconds: f64) -> Vec<f32> {
+    let samples = app.world().non_send::<AudioOutput>().recorded_samples();
+    let n = (seconds * f64::from(RATE)) as usize * 2;
+    samples[samples.len() - n..]
+        .iter()
+        .step_by(2)
+        .copied()
+        .collect()
+}
+
+fn rms_db(left: &[f32]) -> f32 {
+    10.0 * (left.iter().map(|s| s * s).sum::<f32>() / left.len() as f32).log10()
+}
+
+/// The amplitude at `hz` (a window of whole cycles).
+fn amplitude(left: &[f32], hz: f32) -> f32 {
+    let (mut re, mut im) = (0.0f64, 0.0f64);
+    for (n, s) in left.iter().enumerate() {
+        let phase = f64::from(hz) * std::f64::consts::TAU * n as f64 / f64::from(RATE);
+        re += f64::from(*s) * phase.cos();
+        im += f64::from(*s) * phase.sin();
+    }
+    (2.0 * re.hypot(im) / left.len() as f64) as f32
+}
+
+fn play(app: &mut App, track: &str, source: &MusicSource, params: MusicParams) {
+    app.world_mut().write_message(PlayMusic {
+        track: track.into(),
+        source: source.clone(),
+        params,
+    });
+}
+
+#[test]
+fn play_music_crossfades_with_equal_power() {
+    let mut app = app();
+    let calm = MusicSource::encoded("calm", tone(200.0, 4));
+    let boss = MusicSource::encoded("boss", tone(300.0, 4));
+    play(&mut app, "music", &calm, MusicParams::default().looped());
+    frames(&mut app, 30);
+    let own = rms_db(&last(&app, 0.2));
+    play(
+        &mut app,
+        "music",
+        &boss,
+        MusicParams::default().fade(1.0).looped(),
+    );
+    // Each frame's level through the one-second crossfade.
+    let mut worst: f32 = 0.0;
+    for _ in 0..60 {
+        app.update();
+        worst = worst.max((rms_db(&last(&app, 0.05)) - own).abs());
+    }
+    println!("crossfade: at most {worst:.2} dB from a piece alone ({own:.2} dB)");
+    assert!(worst < 1.0, "the summed level strays {worst} dB");
+    // A tenth of a second after the fade's end: the new piece alone.
+    frames(&mut app, 7);
+    let after = last(&app, 0.1);
+    let (old, new) = (amplitude(&after, 200.0), amplitude(&after, 300.0));
+    println!("after it: 200 Hz {old:.3}, 300 Hz {new:.3}");
+    assert!(old < 0.005 && (new - 0.5).abs() < 0.01, "{old} {new}");
+    let music = app.world().resource::<MusicTracks>();
+    assert_eq!(music.piece("music").unwrap(), Some("boss"));
+    assert_eq!(music.stats().streams, 1);
+}
+
+#[test]
+fn ambience_pauses_with_virtual_time_and_music_plays_on() {
+    let mut app = app();
+    let song = MusicSource::encoded("song", tone(200.0, 8));
+    let wind = MusicSource::encoded("wind", tone(300.0, 8));
+    play(&mut app, "music", &song, MusicParams::default());
+    play(&mut app, "ambience", &wind, MusicParams::default());
+    frames(&mut app, 30);
+    let both = last(&app, 0.1);
+    assert!(amplitude(&both, 200.0) > 0.45 && amplitude(&both, 300.0) > 0.45);
+
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    frames(&mut app, 10);
+    let held = app
+        .world()
+        .resource::<MusicTracks>()
+        .position("ambience")
+        .unwrap()
+        .unwrap();
+    frames(&mut app, 30);
+    let paused = last(&app, 0.1);
+    let (song_level, wind_level) = (amplitude(&paused, 200.0), amplitude(&paused, 300.0));
+    println!("paused: music {song_level:.3}, ambience {wind_level:.3}");
+    assert!(song_level > 0.45 && wind_level < 0.005);
+    let still = app
+        .world()
+        .resource::<MusicTracks>()
+        .position("ambience")
+        .unwrap()
+        .unwrap();
+    assert_eq!(held, still, "the ambience holds its place");
+
+    app.world_mut().resource_mut::<Time<Virtual>>().unpause();
+    frames(&mut app, 30);
+    let back = last(&app, 0.1);
+    assert!(amplitude(&back, 300.0) > 0.45, "the ambience is back");
+    let on = app
+        .world()
+        .resource::<MusicTracks>()
+        .position("ambience")
+        .unwrap()
+        .unwrap();
+    assert!(
+        on > still + 0.3,
+        "and goes on from where it was: {still} -> {on}"
+    );
+}
+
+#[test]
+fn bad_music_requests_come_back_as_messages() {
+    let mut app = app();
+    let song = MusicSource::encoded("song", tone(200.0, 1));
+    play(&mut app, "radio", &song, MusicParams::default());
+    play(
+        &mut app,
+        "music",
+        &song,
+        MusicParams::default().fade(f64::NAN),
+    );
+    app.world_mut().write_message(StopMusic {
+        track: "music".into(),
+        fade: -1.0,
+    });
+    app.update();
+    let refused: Vec<MusicRefused> = app
+        .world_mut()
+        .resource_mut::<Messages<MusicRefused>>()
+        .drain()
+        .collect();
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    assert_eq!(refused[0].error, MusicError::Fade(-1.0));
+    assert_eq!(refused[1].error, MusicError::UnknownTrack("radio".into()));
+    assert!(matches!(refused[2].error, MusicError::Fade(f) if f.is_nan()));
+    assert_eq!(app.world().resource::<MusicTracks>().stats().streams, 0);
+}

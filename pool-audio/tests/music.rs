@@ -1,0 +1,437 @@
+//! Music and ambience streamed on named tracks: crossfades with equal power,
+//! loops, seeks, pauses, typed refusals, renders that repeat, a mixer that
+//! allocates nothing, and an hour-long piece in bounded memory. Every figure is
+//! measured in the render.
+
+use std::f32::consts::TAU;
+use std::io::{Cursor, Read, Seek, SeekFrom};
+
+use kira::{AudioManager, AudioManagerSettings};
+use pool_audio::{
+    Decode, Music, MusicError, MusicParams, MusicSettings, MusicSource, OfflineBackend,
+    OfflineSettings, Rendered,
+};
+
+#[global_allocator]
+static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+
+const RATE: u32 = 48_000;
+
+/// A WAV of `seconds` of a sine at `hz`, amplitude 0.5, at `rate`.
+fn tone(hz: f32, seconds: f32, rate: u32, channels: u16) -> Vec<u8> {
+    let mut bytes = Cursor::new(Vec::new());
+    let spec = hound::WavSpec {
+        channels,
+        sample_rate: rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
+    for i in 0..(seconds * rate as f32) as usize {
+        let s = ((i as f32 * hz * TAU / rate as f32).sin() * 0.5 * 32_767.0) as i16;
+        for _ in 0..channels {
+            writer.write_sample(s).unwrap();
+        }
+    }
+    writer.finalize().unwrap();
+    bytes.into_inner()
+}
+
+fn setup() -> (AudioManager<OfflineBackend>, Music) {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let settings = MusicSettings {
+        decode: Decode::Caller,
+        buffer_seconds: 0.5,
+        ..Default::default()
+    };
+    let music = Music::new(&mut manager, settings).unwrap();
+    (manager, music)
+}
+
+/// Renders `seconds` in 10 ms steps, filling before each.
+fn render(manager: &mut AudioManager<OfflineBackend>, music: &mut Music, seconds: f64) -> Rendered {
+    let mut samples = Vec::new();
+    for _ in 0..(seconds * 100.0).round() as usize {
+        music.fill();
+        manager
+            .backend_mut()
+            .render_append(0.01, &mut samples)
+            .unwrap();
+    }
+    Rendered::from_samples(RATE, samples)
+}
+
+/// The left channel's RMS over `samples`, in dB.
+fn rms_db(samples: &[f32]) -> f32 {
+    let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
+    let power = left.iter().map(|s| s * s).sum::<f32>() / left.len() as f32;
+    10.0 * power.log10()
+}
+
+/// The left channel's amplitude at `hz` (a window of whole cycles).
+fn amplitude(samples: &[f32], hz: f32) -> f32 {
+    let (mut re, mut im) = (0.0f64, 0.0f64);
+    let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
+    for (n, s) in left.iter().enumerate() {
+        let phase = f64::from(hz) * std::f64::consts::TAU * n as f64 / f64::from(RATE);
+        re += f64::from(*s) * phase.cos();
+        im += f64::from(*s) * phase.sin();
+    }
+    (2.0 * re.hypot(im) / left.len() as f64) as f32
+}
+
+/// The left channel's frequency by rising zero crossings.
+fn frequency(samples: &[f32], rate: u32) -> f32 {
+    let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
+    let crossings: Vec<usize> = (1..left.len())
+        .filter(|&i| left[i - 1] < 0.0 && left[i] >= 0.0)
+        .collect();
+    let (first, last) = (crossings[0], crossings[crossings.len() - 1]);
+    (crossings.len() - 1) as f32 * rate as f32 / (last - first) as f32
+}
+
+#[test]
+fn a_crossfade_keeps_the_level_and_ends_in_its_time() {
+    let (mut manager, mut music) = setup();
+    let calm = MusicSource::encoded("calm", tone(220.0, 4.0, RATE, 1));
+    let boss = MusicSource::encoded("boss", tone(330.0, 4.0, 44_100, 2));
+    music.play("music", &calm, MusicParams::default()).unwrap();
+    let before = render(&mut manager, &mut music, 0.5);
+    music
+        .play("music", &boss, MusicParams::default().fade(1.0))
+        .unwrap();
+    let during = render(&mut manager, &mut music, 1.0);
+    let after = render(&mut manager, &mut music, 0.5);
+
+    let own = rms_db(&before.samples()[4_800..]);
+    let alone = rms_db(after.samples());
+    println!("each piece alone: {own:.2} dB and {alone:.2} dB");
+    assert!((own - alone).abs() < 0.2, "{own} vs {alone}");
+    // 50 ms windows through the crossfade.
+    let window = (RATE as usize / 20) * 2;
+    let mut worst: f32 = 0.0;
+    for chunk in during.samples().chunks_exact(window) {
+        worst = worst.max((rms_db(chunk) - own).abs());
+    }
+    println!("crossfade: at most {worst:.2} dB from a piece alone");
+    // Both pieces sound through it: a quarter in, the old one at cos(pi/8) of
+    // its level and the new at sin(pi/8); half way, both at cos(pi/4) (each
+    // averaged over a 100 ms window of whole cycles).
+    let at = |seconds: f64| &during.samples()[((seconds - 0.05) * 96_000.0) as usize..][..9_600];
+    for (seconds, old, new) in [
+        (0.25, 0.462, 0.191),
+        (0.5, 0.354, 0.354),
+        (0.75, 0.191, 0.462),
+    ] {
+        let (a, b) = (amplitude(at(seconds), 220.0), amplitude(at(seconds), 330.0));
+        println!("at {seconds} s: 220 Hz {a:.3}, 330 Hz {b:.3}");
+        assert!(
+            (a - old).abs() < 0.02 && (b - new).abs() < 0.02,
+            "{a} {b} at {seconds}"
+        );
+    }
+    assert!(worst < 1.0, "the summed level strays {worst} dB");
+    // Done in its time: only the new piece sounds, at its pitch (44.1 kHz
+    // resampled to 48 kHz), and one stream is left.
+    assert_eq!(music.stats().streams, 1);
+    let hz = frequency(after.samples(), RATE);
+    assert!((hz - 330.0).abs() < 0.5, "{hz} Hz");
+    assert_eq!(music.piece("music").unwrap(), Some("boss"));
+}
+
+#[test]
+fn a_loop_plays_on_and_a_piece_played_once_ends() {
+    let (mut manager, mut music) = setup();
+    let short = MusicSource::encoded("short", tone(440.0, 0.25, RATE, 1));
+    music
+        .play("music", &short, MusicParams::default().looped())
+        .unwrap();
+    let looped = render(&mut manager, &mut music, 1.0);
+    // No 10 ms stretch of silence across three loop points.
+    for chunk in looped.samples()[960..].chunks_exact(960) {
+        assert!(chunk.iter().any(|s| s.abs() > 0.3), "a gap in the loop");
+    }
+    let at = music.position("music").unwrap().unwrap();
+    assert!(at < 0.25, "the position wraps: {at}");
+
+    music
+        .play("ambience", &short, MusicParams::default())
+        .unwrap();
+    music.stop("music", 0.0).unwrap();
+    let once = render(&mut manager, &mut music, 0.5);
+    assert!(once.samples()[..9_600].iter().any(|s| s.abs() > 0.3));
+    assert!(
+        once.samples()[28_800..].iter().all(|s| *s == 0.0),
+        "it ended"
+    );
+    assert_eq!(music.piece("ambience").unwrap(), None);
+    assert_eq!(music.stats().streams, 0);
+}
+
+#[test]
+fn seek_moves_the_piece_and_pause_holds_it() {
+    let (mut manager, mut music) = setup();
+    // A rising tone: where it is tells when it is.
+    let piece = MusicSource::encoded("piece", tone(440.0, 10.0, RATE, 1));
+    music.play("music", &piece, MusicParams::default()).unwrap();
+    render(&mut manager, &mut music, 0.2);
+    music.seek("music", 6.0).unwrap();
+    render(&mut manager, &mut music, 0.1);
+    let at = music.position("music").unwrap().unwrap();
+    assert!((at - 6.1).abs() < 0.01, "after the seek: {at}");
+
+    music.pause("music", 0.0).unwrap();
+    let paused = render(&mut manager, &mut music, 0.3);
+    assert!(paused.samples()[9_600..].iter().all(|s| *s == 0.0));
+    let held = music.position("music").unwrap().unwrap();
+    assert!((held - at).abs() < 0.02, "paused at {held}, was {at}");
+    music.resume("music", 0.0).unwrap();
+    render(&mut manager, &mut music, 0.2);
+    let on = music.position("music").unwrap().unwrap();
+    assert!((on - held - 0.2).abs() < 0.02, "resumed to {on}");
+
+    // The game's pause holds the ambience, not the music.
+    music
+        .play("ambience", &piece, MusicParams::default())
+        .unwrap();
+    music.stop("music", 0.0).unwrap();
+    music.pause_game(true, 0.0).unwrap();
+    let quiet = render(&mut manager, &mut music, 0.2);
+    assert!(quiet.samples()[4_800..].iter().all(|s| *s == 0.0));
+    music.pause_game(false, 0.0).unwrap();
+    let back = render(&mut manager, &mut music, 0.2);
+    assert!(back.peak() > 0.4);
+}
+
+#[test]
+fn bad_requests_are_typed_and_change_nothing() {
+    let (mut manager, mut music) = setup();
+    let piece = MusicSource::encoded("piece", tone(440.0, 1.0, RATE, 1));
+    music.play("music", &piece, MusicParams::default()).unwrap();
+    let unknown = music.play("radio", &piece, MusicParams::default());
+    assert_eq!(unknown, Err(MusicError::UnknownTrack("radio".into())));
+    for fade in [f64::NAN, -1.0, f64::INFINITY, 1e9] {
+        let error = music.play("music", &piece, MusicParams::default().fade(fade));
+        assert!(matches!(error, Err(MusicError::Fade(_))), "{error:?}");
+        assert!(matches!(
+            music.stop("music", fade),
+            Err(MusicError::Fade(_))
+        ));
+    }
+    for at in [f64::NAN, -0.5, 2.0] {
+        let error = music.play("music", &piece, MusicParams::default().start_at(at));
+        assert!(
+            matches!(error, Err(MusicError::Position { .. })),
+            "{error:?}"
+        );
+        let error = music.play("music", &piece, MusicParams::default().loop_from(at));
+        assert!(
+            matches!(error, Err(MusicError::Position { .. })),
+            "{error:?}"
+        );
+    }
+    let corrupt = MusicSource::encoded("corrupt", vec![7u8; 1000]);
+    let error = music
+        .play("music", &corrupt, MusicParams::default())
+        .unwrap_err();
+    assert!(
+        matches!(&error, MusicError::Piece { piece, .. } if piece == "corrupt"),
+        "{error}"
+    );
+    let missing = music.play(
+        "music",
+        &MusicSource::file("/no/such.ogg"),
+        MusicParams::default(),
+    );
+    assert!(matches!(missing, Err(MusicError::Piece { .. })));
+    for db in [f32::NAN, 40.0, f32::INFINITY] {
+        assert!(matches!(
+            music.set_volume("music", db, 0.0),
+            Err(MusicError::Volume(_))
+        ));
+    }
+    let settings = MusicSettings {
+        buffer_seconds: f64::NAN,
+        ..Default::default()
+    };
+    assert!(matches!(
+        Music::new(&mut manager, settings),
+        Err(MusicError::BufferSeconds(_))
+    ));
+    // Still the first piece, playing.
+    assert_eq!(music.piece("music").unwrap(), Some("piece"));
+    assert!(render(&mut manager, &mut music, 0.2).peak() > 0.4);
+    assert_eq!(music.stats().streams, 1);
+}
+
+#[test]
+fn renders_repeat_and_the_mixer_allocates_nothing() {
+    let run = || {
+        let (mut manager, mut music) = setup();
+        let a = MusicSource::encoded("a", tone(220.0, 2.0, 44_100, 2));
+        let b = MusicSource::encoded("b", tone(330.0, 2.0, RATE, 1));
+        music
+            .play("music", &a, MusicParams::default().looped())
+            .unwrap();
+        let mut samples = Vec::with_capacity(RATE as usize * 6);
+        let mut heap = 0;
+        for frame in 0..300 {
+            if frame == 100 {
+                music
+                    .play("music", &b, MusicParams::default().fade(0.5).looped())
+                    .unwrap();
+            }
+            music.fill();
+            heap += alloc_counter::allocations_during(|| {
+                manager
+                    .backend_mut()
+                    .render_append(0.01, &mut samples)
+                    .unwrap();
+            });
+        }
+        (samples, heap)
+    };
+    let (first, heap) = run();
+    let (second, _) = run();
+    assert_eq!(
+        heap, 0,
+        "the mixer allocated while streaming and crossfading"
+    );
+    assert!(first == second, "two runs rendered different samples");
+}
+
+/// An hour of a 440 Hz tone as a WAV, mono, 16-bit, made as it is read.
+struct HourLong {
+    at: u64,
+}
+
+const HOUR_RATE: u32 = 8_000;
+const HOUR_BYTES: u64 = 3_600 * HOUR_RATE as u64 * 2;
+
+impl Read for HourLong {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut header = Vec::new();
+        header.extend(b"RIFF");
+        header.extend(((HOUR_BYTES + 36) as u32).to_le_bytes());
+        header.extend(b"WAVEfmt ");
+        header.extend(16u32.to_le_bytes());
+        header.extend(1u16.to_le_bytes());
+        header.extend(1u16.to_le_bytes());
+        header.extend(HOUR_RATE.to_le_bytes());
+        header.extend((HOUR_RATE * 2).to_le_bytes());
+        header.extend(2u16.to_le_bytes());
+        header.extend(16u16.to_le_bytes());
+        header.extend(b"data");
+        header.extend((HOUR_BYTES as u32).to_le_bytes());
+        let mut n = 0;
+        for byte in buf.iter_mut() {
+            let at = self.at + n as u64;
+            *byte = if at < 44 {
+                header[at as usize]
+            } else if at < 44 + HOUR_BYTES {
+                let i = (at - 44) / 2;
+                let s = ((i as f32 * 440.0 * TAU / HOUR_RATE as f32).sin() * 16_000.0) as i16;
+                s.to_le_bytes()[((at - 44) % 2) as usize]
+            } else {
+                break;
+            };
+            n += 1;
+        }
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for HourLong {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        let len = 44 + HOUR_BYTES;
+        self.at = match pos {
+            SeekFrom::Start(at) => at,
+            SeekFrom::End(back) => len.saturating_add_signed(back),
+            SeekFrom::Current(by) => self.at.saturating_add_signed(by),
+        };
+        Ok(self.at)
+    }
+}
+
+fn status_kb(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with(field)).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// Streams a whole hour (in a child process, so the peak resident memory is
+/// this hour's alone): the peak grows by under 8 MiB over the first second's,
+/// where the hour decoded would hold 230 MB of frames.
+#[test]
+fn an_hour_long_piece_streams_in_bounded_memory() {
+    if std::env::var_os("POOL_AUDIO_HOUR_CHILD").is_some() {
+        let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+            backend_settings: OfflineSettings {
+                sample_rate: HOUR_RATE,
+            },
+            ..Default::default()
+        })
+        .unwrap();
+        let settings = MusicSettings {
+            decode: Decode::Caller,
+            ..Default::default()
+        };
+        let mut music = Music::new(&mut manager, settings).unwrap();
+        let hour = MusicSource::reader("hour", Some(44 + HOUR_BYTES), || Ok(HourLong { at: 0 }));
+        music.play("music", &hour, MusicParams::default()).unwrap();
+        // Half a second (a frame is two samples) between fills.
+        let mut buffer = vec![0.0; HOUR_RATE as usize];
+        let mut peak_last = 0.0f32;
+        let mut start_kb = 0;
+        for half in 0..7_200 {
+            music.fill();
+            manager.backend_mut().render_into(&mut buffer);
+            if half == 1 {
+                start_kb = status_kb("VmHWM:");
+            }
+            if half == 7_199 {
+                peak_last = buffer.iter().fold(0.0, |m, s| m.max(s.abs()));
+            }
+        }
+        let at = music.position("music").unwrap().unwrap_or(0.0);
+        println!(
+            "hour: start_kb={start_kb} peak_kb={} position={at} last_peak={peak_last}",
+            status_kb("VmHWM:")
+        );
+        return;
+    }
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "an_hour_long_piece_streams_in_bounded_memory",
+            "--nocapture",
+        ])
+        .env("POOL_AUDIO_HOUR_CHILD", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("hour:"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    println!("{line}");
+    let value = |key: &str| -> f64 {
+        let field = line
+            .split_whitespace()
+            .find(|f| f.starts_with(key))
+            .unwrap();
+        field[key.len() + 1..].parse().unwrap()
+    };
+    let grown = value("peak_kb") - value("start_kb");
+    assert!(
+        grown < 8.0 * 1024.0,
+        "the peak grew by {grown} KiB over the hour"
+    );
+    assert!(
+        value("position") > 3_599.9,
+        "it played the hour: {}",
+        value("position")
+    );
+    assert!(value("last_peak") > 0.4, "and still sounds at its end");
+}
