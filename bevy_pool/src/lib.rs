@@ -117,8 +117,14 @@
 //!   (with `sprites`). With `sprites`, the view that culls the effects follows
 //!   the cameras marked `EffectsCamera` just before the update.
 //!
-//! The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`] and [`Fx`] the
-//! plain [`pool_effects::Effects`]: everything their docs say holds here.
+//! - Music: [`PlayMusic`] and [`StopMusic`] messages reach [`MusicTracks`] with
+//!   the plays (a refusal is a [`MusicRefused`]); tracks that pause with the
+//!   game follow `Time<Virtual>` with the update; offline, every piece is
+//!   decoded ahead before each step of the render (half its buffer at most).
+//!
+//! The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`], [`Fx`] the
+//! plain [`pool_effects::Effects`] and [`MusicTracks`] the plain
+//! [`pool_audio::Music`]: everything their docs say holds here.
 
 mod assets;
 mod audio;

@@ -296,6 +296,15 @@
 //! ([`SoundEffectsSettings::seed`], [`SoundEffects::reseed`]): the same seed and
 //! the same calls render the same samples, bit for bit, on the offline backend.
 //!
+//! # Music and ambience
+//! [`Music`] streams long pieces ([`MusicSource`]: files, bytes, readers) on
+//! named kira tracks beside the sound-effects track: decoded a packet at a time
+//! into a ring ahead of the mixer, on a thread per piece or, offline, when the
+//! game calls [`Music::fill`] (the same mix on every run); crossfaded with equal
+//! power, looped, sought, paused per track or with the game. The mixer side
+//! allocates and frees nothing; an hour-long piece streams in the memory of its
+//! ring.
+//!
 //! # Nothing a game passes in can break the mix
 //! Every number is checked where it enters and refused with a typed error saying
 //! which value was wrong: play parameters ([`ParamError`]; playback rates within

@@ -390,50 +390,8 @@ impl Music {
             .iter()
             .position(|t| t.settings.name == track)
             .ok_or_else(|| MusicError::UnknownTrack(track.into()))?;
-        let piece = |reason| MusicError::Piece {
-            piece: source.name().into(),
-            reason,
-        };
-        let probe = source.open().map_err(piece)?;
-        let rate = probe.sample_rate;
-        let length = probe.header_frames;
-        let frame_at = |seconds: f64| {
-            let frame = seconds * f64::from(rate);
-            let fits = length.is_none_or(|n| frame < n as f64 || (seconds == 0.0));
-            if seconds.is_finite() && seconds >= 0.0 && fits {
-                Ok(frame as u64)
-            } else {
-                Err(MusicError::Position {
-                    seconds,
-                    length: length.map(|n| n as f64 / f64::from(rate)),
-                })
-            }
-        };
-        let start = frame_at(params.start_at)?;
-        let loop_start = params.loop_from.map(frame_at).transpose()?;
-        let opened = if start == 0 {
-            (probe, 0)
-        } else {
-            drop(probe);
-            open_at(source, start).map_err(piece)?
-        };
-        let capacity = (self.buffer_seconds * f64::from(rate)).ceil() as usize + 1;
-        let (producer, consumer) = rtrb::RingBuffer::new(capacity);
-        let shared = Arc::new(Shared::new(start));
-        let mut feed = Feed::new(
-            source.clone(),
-            opened,
-            producer,
-            shared.clone(),
-            start,
-            loop_start,
-        );
-        let data = StreamData {
-            consumer,
-            shared: shared.clone(),
-            sample_rate: rate,
-            fade_in: fade,
-        };
+        let (mut feed, data) = self.open(source, params, fade)?;
+        let (shared, rate) = (data.shared.clone(), data.sample_rate);
         match self.decode {
             Decode::Caller => {
                 feed.fill();
@@ -467,6 +425,60 @@ impl Music {
             sample_rate: rate,
         });
         Ok(())
+    }
+
+    /// Opens `source` where `params` start it: its feed and what kira plays.
+    fn open(
+        &self,
+        source: &MusicSource,
+        params: MusicParams,
+        fade: f64,
+    ) -> Result<(Feed, StreamData), MusicError> {
+        let piece = |reason| MusicError::Piece {
+            piece: source.name().into(),
+            reason,
+        };
+        let probe = source.open().map_err(piece)?;
+        let rate = probe.sample_rate;
+        let length = probe.header_frames;
+        let frame_at = |seconds: f64| {
+            let frame = seconds * f64::from(rate);
+            let fits = length.is_none_or(|n| frame < n as f64 || seconds == 0.0);
+            if seconds.is_finite() && seconds >= 0.0 && fits {
+                Ok(frame as u64)
+            } else {
+                Err(MusicError::Position {
+                    seconds,
+                    length: length.map(|n| n as f64 / f64::from(rate)),
+                })
+            }
+        };
+        let start = frame_at(params.start_at)?;
+        let loop_start = params.loop_from.map(frame_at).transpose()?;
+        let opened = if start == 0 {
+            (probe, 0)
+        } else {
+            drop(probe);
+            open_at(source, start).map_err(piece)?
+        };
+        let capacity = (self.buffer_seconds * f64::from(rate)).ceil() as usize + 1;
+        let (producer, consumer) = rtrb::RingBuffer::new(capacity);
+        let shared = Arc::new(Shared::new(start));
+        let feed = Feed::new(
+            source.clone(),
+            opened,
+            producer,
+            Arc::clone(&shared),
+            start,
+            loop_start,
+        );
+        let data = StreamData {
+            consumer,
+            shared,
+            sample_rate: rate,
+            fade_in: fade,
+        };
+        Ok((feed, data))
     }
 
     /// Fades out the piece on `track` over `fade` seconds.

@@ -435,3 +435,34 @@ fn an_hour_long_piece_streams_in_bounded_memory() {
     );
     assert!(value("last_peak") > 0.4, "and still sounds at its end");
 }
+
+/// With a decoding thread (a sound card's way), the mixer is fed as it plays:
+/// rendered in 10 ms blocks a little faster than real time, the piece sounds
+/// throughout once its first frames arrive.
+#[test]
+fn a_decoding_thread_feeds_the_mixer() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut music = Music::new(&mut manager, MusicSettings::default()).unwrap();
+    let piece = MusicSource::encoded("piece", tone(440.0, 2.0, RATE, 1));
+    music
+        .play("music", &piece, MusicParams::default().looped())
+        .unwrap();
+    let mut samples = Vec::new();
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        manager
+            .backend_mut()
+            .render_append(0.01, &mut samples)
+            .unwrap();
+    }
+    let late = music.stats().late_frames;
+    println!("late frames: {late}");
+    // The last half second sounds in every 10 ms.
+    for chunk in samples[48_000..].chunks_exact(960) {
+        assert!(
+            chunk.iter().any(|s| s.abs() > 0.3),
+            "a gap (late frames: {late})"
+        );
+    }
+    assert!(music.position("music").unwrap().is_some());
+}
