@@ -3,7 +3,9 @@
 //! and waterfalls) on the 200 m map, the same listener walk, and the same
 //! waves (a horn and 60 enemies every 3 s; the player fires 10 times a second
 //! from a strict magazine of 64 bullets; a hit is a spark, a death an
-//! explosion; 2 s into a wave the rest die at once), all as Bevy entities.
+//! explosion; 2 s into a wave the rest die at once), all as Bevy entities,
+//! under a looping music piece on the `"music"` track (a limiter on the main
+//! track holds music and effects together under -1 dBFS).
 //! The content comes from the showcase crate (`showcase::content`); only the
 //! game's rules are restated here, as systems.
 //!
@@ -23,10 +25,12 @@ use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{
-    AudioOutput, EffectsPlugin, Fx, Output, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter,
-    SoundListener, VoiceEnded,
+    AudioOutput, EffectsPlugin, Fx, MusicTracks, Output, PlayMusic, PlaySound, Sfx,
+    SoundEffectsPlugin, SoundEmitter, SoundListener, VoiceEnded,
 };
-use pool_audio::{OfflineSettings, PlayParams, SoundEffectsSettings};
+use pool_audio::{
+    LimiterSettings, MusicParams, MusicSource, OfflineSettings, PlayParams, SoundEffectsSettings,
+};
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
     HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds, VOICE_CAP,
@@ -93,6 +97,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                 settings: OfflineSettings { sample_rate: RATE },
                 record: true,
             },
+            // The music plays beside the effects' limiter: one more on the
+            // main track holds them together under -1 dBFS.
+            main_limiter: Some(LimiterSettings::default()),
             ..Default::default()
         },
         EffectsPlugin,
@@ -153,6 +160,39 @@ fn setup(mut commands: Commands, mut level: ResMut<Level>) {
     }
     let start = content::listener_at(0.0);
     commands.spawn((SoundListener, Player, ground(start.into())));
+    // The level's music, faded in over two seconds, looping under everything.
+    commands.write_message(PlayMusic {
+        track: "music".into(),
+        source: MusicSource::encoded("level theme", theme()),
+        params: MusicParams::default().fade(2.0).looped(),
+    });
+}
+
+/// Eight seconds of a quiet, slowly swelling A-major pad (110, 138.75, 165 and
+/// 220 Hz; whole cycles in eight seconds, so it loops without a seam), as the
+/// WAV a game would load from a file.
+fn theme() -> Vec<u8> {
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: RATE,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let Ok(mut wav) = hound::WavWriter::new(&mut bytes, spec) else {
+        return Vec::new();
+    };
+    for i in 0..8 * RATE {
+        let t = i as f32 / RATE as f32;
+        let swell = 0.75 - 0.25 * (t * std::f32::consts::TAU / 4.0).cos();
+        let pad: f32 = [110.0, 138.75, 165.0, 220.0]
+            .iter()
+            .map(|hz| (t * hz * std::f32::consts::TAU).sin())
+            .sum();
+        let _ = wav.write_sample((pad * swell * 0.03 * 32_767.0) as i16);
+    }
+    let _ = wav.finalize();
+    bytes.into_inner()
 }
 
 /// The player walks the showcase's path over the run, a footstep every 0.45 s.
@@ -312,6 +352,7 @@ fn report(
     mut level: ResMut<Level>,
     sfx: Res<Sfx>,
     fx: Res<Fx>,
+    music: Res<MusicTracks>,
     output: NonSend<AudioOutput>,
     out: Res<Out>,
     mut exit: MessageWriter<AppExit>,
@@ -341,7 +382,8 @@ fn report(
             )
         } else {
             format!(
-                "second {second}: {real} real, {virtual_voices} virtual voices; {plays} plays, {ended} ended; peak {peak_db:.2} dBFS, {clipped} clipped; at most {effects} live effects"
+                "second {second}: {real} real, {virtual_voices} virtual voices; {plays} plays, {ended} ended; peak {peak_db:.2} dBFS, {clipped} clipped; at most {effects} live effects; music at {:.2} s",
+                music.position("music").ok().flatten().unwrap_or(0.0)
             )
         };
         level.most_effects = 0;

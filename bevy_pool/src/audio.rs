@@ -8,10 +8,12 @@ use bevy::math::Quat;
 use bevy::time::{Real, Time, Virtual};
 use bevy::transform::TransformSystems;
 use bevy::transform::components::GlobalTransform;
+use pool_audio::kira::track::MainTrackBuilder;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
-    Decode, Ended, Music, MusicSettings, OfflineBackend, OfflineSettings, PlayError, PlayParams,
-    Rendered, SoundEffects, SoundEffectsSettings, SoundId,
+    Decode, Ended, LimiterBuilder, LimiterHandle, LimiterSettings, Music, MusicSettings,
+    OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
+    SoundEffectsSettings, SoundId,
 };
 
 use crate::emitters::{EmitterStats, follow_emitters, start_and_react, stop_gone_emitter};
@@ -46,6 +48,10 @@ pub struct SoundEffectsPlugin {
     /// time pauses every voice (`pause_all`) and unpausing resumes them. Off by
     /// default: menus and pause screens usually keep their sounds.
     pub pause_with_virtual_time: bool,
+    /// A limiter last on kira's main track, over the effects and the music
+    /// together (`None` by default: the effects' own limiter holds only them).
+    /// Its readings: [`AudioOutput::main_limiter`].
+    pub main_limiter: Option<LimiterSettings>,
     /// The music and ambience tracks ([`MusicTracks`](crate::MusicTracks)).
     /// Where pieces are decoded follows the output, whatever `decode` says:
     /// ahead of each render offline, on a thread per piece on a sound card.
@@ -101,6 +107,7 @@ impl Manager {
 pub struct AudioOutput {
     manager: Manager,
     fallback: Option<String>,
+    main_limiter: Option<LimiterHandle>,
     sample_rate: u32,
     record: bool,
     recorded: Vec<f32>,
@@ -124,6 +131,12 @@ impl AudioOutput {
             Manager::Device(manager) => Some(manager),
             Manager::Offline(_) => None,
         }
+    }
+
+    /// The limiter on kira's main track, when the plugin's `main_limiter` asks
+    /// for one: its gain reduction, the peak before it.
+    pub fn main_limiter(&self) -> Option<&LimiterHandle> {
+        self.main_limiter.as_ref()
     }
 
     /// `true` when the audio goes to a sound card.
@@ -232,9 +245,19 @@ impl Plugin for SoundEffectsPlugin {
             Output::Offline { settings, record } => (*settings, *record),
             _ => (OfflineSettings::default(), false),
         };
+        let limiter = self.main_limiter.map(|settings| {
+            LimiterBuilder::new(settings)
+                .unwrap_or_else(|error| panic!("SoundEffectsPlugin's main limiter: {error}"))
+        });
+        let main_limiter = limiter.as_ref().map(LimiterBuilder::handle);
+        let main_track = || match &limiter {
+            Some(limiter) => MainTrackBuilder::new().with_effect(limiter.clone()),
+            None => MainTrackBuilder::new(),
+        };
         let offline_manager = || {
             AudioManager::<OfflineBackend>::new(AudioManagerSettings {
                 backend_settings: offline,
+                main_track_builder: main_track(),
                 ..Default::default()
             })
             .unwrap_or_else(|error| panic!("the offline audio backend failed to start: {error}"))
@@ -242,7 +265,11 @@ impl Plugin for SoundEffectsPlugin {
         let (mut manager, fallback) = match &self.output {
             #[cfg(feature = "device")]
             Output::Device => {
-                match AudioManager::<pool_audio::kira::DefaultBackend>::new(Default::default()) {
+                let settings = AudioManagerSettings {
+                    main_track_builder: main_track(),
+                    ..Default::default()
+                };
+                match AudioManager::<pool_audio::kira::DefaultBackend>::new(settings) {
                     Ok(manager) => (Manager::Device(manager), None),
                     Err(error) => (
                         Manager::Offline(offline_manager()),
@@ -290,6 +317,7 @@ impl Plugin for SoundEffectsPlugin {
                 sample_rate,
                 manager,
                 fallback,
+                main_limiter,
                 record,
                 recorded: Vec::new(),
                 scratch: Vec::new(),

@@ -11,7 +11,7 @@ use bevy::app::App;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::pool_audio::{MusicError, OfflineSettings};
+use bevy_pool::pool_audio::{LimiterSettings, MusicError, OfflineSettings};
 use bevy_pool::prelude::*;
 
 const DT: f64 = 1.0 / 60.0;
@@ -41,6 +41,10 @@ fn tone(hz: f32, seconds: u32) -> Vec<u8> {
 }
 
 fn app() -> App {
+    app_with(None)
+}
+
+fn app_with(main_limiter: Option<LimiterSettings>) -> App {
     let mut app = App::new();
     app.add_plugins((
         bevy::time::TimePlugin,
@@ -50,6 +54,7 @@ fn app() -> App {
                 settings: OfflineSettings::default(),
                 record: true,
             },
+            main_limiter,
             ..Default::default()
         },
     ))
@@ -207,4 +212,56 @@ fn bad_music_requests_come_back_as_messages() {
     assert_eq!(refused[1].error, MusicError::UnknownTrack("radio".into()));
     assert!(matches!(refused[2].error, MusicError::Fade(f) if f.is_nan()));
     assert_eq!(app.world().resource::<MusicTracks>().stats().streams, 0);
+}
+
+/// The effects' limiter holds the effects alone: music beside them lifts the
+/// mix over -1 dBFS; `main_limiter` holds both together.
+#[test]
+fn a_main_limiter_holds_music_and_effects_together() {
+    let ceiling = 10f32.powf(-1.0 / 20.0);
+    let mut peaks = Vec::new();
+    for main_limiter in [None, Some(LimiterSettings::default())] {
+        let mut app = app_with(main_limiter);
+        let loud = StaticSoundData {
+            sample_rate: RATE,
+            frames: vec![Frame::from_mono(1.0); RATE as usize].into(),
+            settings: Default::default(),
+            slice: None,
+        };
+        let settings = SoundSettings::default().max_voices(4).first_volume(1.0);
+        let sound = app
+            .world_mut()
+            .resource_mut::<Sfx>()
+            .add_sound("wall", loud, settings)
+            .unwrap();
+        app.world_mut().write_message(PlaySound {
+            sound,
+            params: PlayParams::default(),
+        });
+        play(
+            &mut app,
+            "music",
+            &MusicSource::encoded("song", tone(200.0, 2)),
+            MusicParams::default(),
+        );
+        frames(&mut app, 30);
+        let last = last(&app, 0.3);
+        peaks.push(last.iter().fold(0.0f32, |m, s| m.max(s.abs())));
+        let reduction = app
+            .world()
+            .non_send::<AudioOutput>()
+            .main_limiter()
+            .map(|l| l.take_max_gain_reduction_db());
+        assert_eq!(reduction.is_some(), main_limiter.is_some());
+    }
+    println!(
+        "peaks: beside {:.3}, under the main limiter {:.3} (ceiling {ceiling:.3})",
+        peaks[0], peaks[1]
+    );
+    assert!(
+        peaks[0] > ceiling + 0.1,
+        "music lifts the mix: {}",
+        peaks[0]
+    );
+    assert!(peaks[1] <= ceiling + 1e-4, "held: {}", peaks[1]);
 }
