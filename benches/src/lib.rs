@@ -17,6 +17,11 @@
 //! | `object_pool` | the `object-pool` crate: `pull` + drop of its guard |
 //! | `unity_scan_full` | a Unity sound manager's algorithm: a queue rotated until an idle source is found, every source busy, so each request scans the whole queue then steals the front |
 //!
+//! **Recycle cases** (`recycle_{container}_{bytes}b`): recycling the oldest live
+//! object with the pool (`pool`) and with what a game writes instead, slotmap or
+//! slab plus a `VecDeque` of keys with lazy deletion (`slotmap_deque`,
+//! `slab_deque`); see [`recycle_case`] and [`recycle_worst_ns`].
+//!
 //! **Effects cases** (`pool-effects`), `size` live effects:
 //!
 //! | case | one cycle | reported per |
@@ -61,6 +66,7 @@ mod bevy_cases;
 mod compare;
 mod effects_cases;
 mod pool_cases;
+mod recycle_cases;
 
 pub use arena_cases::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, ArenaOp, Blob, OBJECT_BYTES, SIZE_CONTAINERS,
@@ -79,6 +85,9 @@ pub use effects_cases::{
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolDisjoint, PoolFull, PoolHalfLive, SlotMapDisjoint,
     SlotMapHalfLive, UnityScanFull,
+};
+pub use recycle_cases::{
+    RECYCLE_CONTAINERS, SlabDeque, SlotMapDeque, recycle_case, recycle_worst_ns,
 };
 
 use pool_core::{RecycleOldest, Strict};
@@ -282,7 +291,11 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "virtual_render" => Box::new(VoicesRender::new(300, true)),
         "bevy_frame" => Box::new(BevyFrame::new()),
         "plain_frame" => Box::new(PlainFrame::new()),
-        _ => return size_case(name, size).or_else(|| arena_case(name)),
+        _ => {
+            return size_case(name, size)
+                .or_else(|| arena_case(name))
+                .or_else(|| recycle_case(name, size));
+        }
     })
 }
 

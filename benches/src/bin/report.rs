@@ -24,8 +24,9 @@ use std::time::Instant;
 
 use benches::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES,
-    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, Measured, OBJECT_BYTES, RENDER_CASES,
-    SIZE_CONTAINERS, SIZES, Settings, measure, print_pool_table, workload,
+    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, Measured, OBJECT_BYTES,
+    RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS, SIZES, Settings, measure, print_pool_table,
+    recycle_worst_ns, workload,
 };
 
 #[global_allocator]
@@ -186,6 +187,83 @@ fn print_object_size_table(rows: &[Measured]) {
                 } else {
                     print!(" | |");
                 }
+            }
+            println!(" {allocs:.2} |");
+        }
+    }
+}
+
+/// The recycle table: the pool's recycling of the oldest against slotmap and
+/// slab each with a queue of keys, per object size and count, against
+/// slotmap's; and each case's worst cycle.
+fn measure_recycle(settings: &Settings) -> (Vec<Measured>, Vec<(String, usize, f64)>) {
+    let mut rows = Vec::new();
+    let mut worst = Vec::new();
+    let runs = if settings.rounds < 61 { 3 } else { 7 };
+    for size in SIZES {
+        for bytes in OBJECT_BYTES {
+            let names: Vec<String> = RECYCLE_CONTAINERS
+                .iter()
+                .map(|container| format!("recycle_{container}_{bytes}b"))
+                .collect();
+            rows.extend(measure_named(
+                &names,
+                size,
+                &format!("recycle_slotmap_deque_{bytes}b"),
+                settings,
+            ));
+            for name in names {
+                let ns = recycle_worst_ns(&name, size, runs).expect("a recycle case");
+                worst.push((name, size, ns));
+            }
+        }
+    }
+    (rows, worst)
+}
+
+fn print_recycle_table(rows: &[Measured], worst: &[(String, usize, f64)]) {
+    println!("Recycling the oldest live object when full, against what a game writes instead:");
+    println!("slotmap or slab plus a `VecDeque` of keys (released keys skipped lazily, the");
+    println!("queue compacted past twice the capacity; slab's keys carry a stamp). A cycle:");
+    println!("acquire and write one object, release a recent one every 4th cycle, and every");
+    println!("2 x size cycles release every other recent one. Ratios are to the faster of the");
+    println!("two hand-made containers at that size; worst: the slowest single cycle in ns");
+    println!("(its fastest over repeated runs, so only a spike of the container's own stays).");
+    println!();
+    print!("| case | bytes |");
+    for size in SIZES {
+        print!(" ns @{size} | vs faster | worst ns |");
+    }
+    println!(" allocs/cycle |");
+    print!("|---|---:|");
+    for _ in SIZES {
+        print!("---:|---:|---:|");
+    }
+    println!("---:|");
+    for bytes in OBJECT_BYTES {
+        for container in RECYCLE_CONTAINERS {
+            let name = format!("recycle_{container}_{bytes}b");
+            print!("| `{container}` | {bytes} |");
+            let mut allocs: f64 = 0.0;
+            for size in SIZES {
+                let find = |case: &str| rows.iter().find(|r| r.case == case && r.size == size);
+                let slab = find(&format!("recycle_slab_deque_{bytes}b"));
+                let (Some(row), Some(slab)) = (find(&name), slab) else {
+                    print!(" | | |");
+                    continue;
+                };
+                // Ratios are to slotmap's queue; the faster is whichever is below 1.
+                let faster = slab.vs_baseline.min(1.0);
+                let worst_ns = worst
+                    .iter()
+                    .find(|(case, s, _)| *case == name && *s == size)
+                    .map_or(f64::NAN, |w| w.2);
+                print!(
+                    " {:.1} | {:.2}x | {worst_ns:.0} |",
+                    row.ns_per_cycle,
+                    row.vs_baseline / faster
+                );
+                allocs = allocs.max(row.allocs_per_cycle);
             }
             println!(" {allocs:.2} |");
         }
@@ -418,6 +496,9 @@ fn main() {
     if pool_only {
         print_object_size_table(&measure_object_sizes(&settings));
         println!();
+        let (recycle, worst) = measure_recycle(&settings);
+        print_recycle_table(&recycle, &worst);
+        println!();
         print_arena_table(&measure_arena(&settings));
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
@@ -441,6 +522,7 @@ fn main() {
     let disjoint = measure_disjoint(&settings);
     let object_sizes = measure_object_sizes(&settings);
     let arena = measure_arena(&settings);
+    let (recycle, worst) = measure_recycle(&settings);
 
     if tsv {
         let effects_rows = effects
@@ -456,6 +538,7 @@ fn main() {
             .chain(&disjoint)
             .chain(&object_sizes)
             .chain(&arena)
+            .chain(&recycle)
         {
             println!(
                 "{}\t{}\t{:.2}\t{:.4}\t{:.4}\t{:.4}\t{:.4}",
@@ -488,6 +571,8 @@ fn main() {
         print_object_size_table(&object_sizes);
         println!();
         print_arena_table(&arena);
+        println!();
+        print_recycle_table(&recycle, &worst);
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
     }
