@@ -65,6 +65,7 @@ mod audio_cases;
 mod bevy_cases;
 mod compare;
 mod effects_cases;
+mod peer_cases;
 mod pool_cases;
 mod recycle_cases;
 
@@ -81,6 +82,10 @@ pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table}
 pub use effects_cases::{
     EffectsChain, EffectsSpawn, EffectsUpdate, EffectsUpdateCulled, NaiveEffectsSpawn,
     NaiveEffectsUpdate,
+};
+pub use peer_cases::{
+    FirewheelBank, MIX_VOICES, PEER_CASES, PEER_VERSIONS, PEERS, PeerMix, PeerPlay, STORM_COPIES,
+    STORM_PLAYS, Storm, mix_rate, peer_case, peer_latencies, storms,
 };
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolDisjoint, PoolFull, PoolHalfLive, SlotMapDisjoint,
@@ -294,7 +299,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         _ => {
             return size_case(name, size)
                 .or_else(|| arena_case(name))
-                .or_else(|| recycle_case(name, size));
+                .or_else(|| recycle_case(name, size))
+                .or_else(|| peer_case(name));
         }
     })
 }

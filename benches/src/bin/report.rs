@@ -7,7 +7,8 @@
 //! only (the ratio to the case's baseline);
 //! `--quick` for a short run (fewer rounds);
 //! `--effects` to measure and print the effects table only; `--pool` the object
-//! size and arena tables only;
+//! size, recycle and arena tables only; `--peers` the voice bank beside kira and
+//! Firewheel on the same scenes (mixing, plays, a storm, start latency);
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
 //! machine is).
@@ -24,9 +25,9 @@ use std::time::Instant;
 
 use benches::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES,
-    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, Measured, OBJECT_BYTES,
-    RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS, SIZES, Settings, measure, print_pool_table,
-    recycle_worst_ns, workload,
+    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, Measured, OBJECT_BYTES, PEER_CASES,
+    PEER_VERSIONS, RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS, SIZES, STORM_COPIES,
+    STORM_PLAYS, Settings, measure, print_pool_table, recycle_worst_ns, workload,
 };
 
 #[global_allocator]
@@ -467,6 +468,69 @@ fn print_effects_table(rows: &[Measured]) {
     }
 }
 
+/// `--peers`: the voice bank beside kira and Firewheel on the same scenes.
+fn print_peers(settings: &Settings) {
+    let versions: Vec<String> = PEER_VERSIONS
+        .iter()
+        .map(|(name, version)| format!("{name} {version}"))
+        .collect();
+    println!("Peers, offline, one binary ({}).", versions.join(", "));
+    println!();
+    let mix = measure_group(&PEER_CASES[..3], 1, "peer_mix_firewheel", settings);
+    println!("Mixing: 32 looping voices of a 440 Hz sine at rates 0.8 to 1.37, -30 dB each");
+    println!("(the voice bank: no limiter; kira: a static sound each; Firewheel: a sampler");
+    println!("node each, 512-frame blocks), one second of 48 kHz stereo audio.");
+    println!();
+    print_second_rows(&mix, "peer_mix_firewheel");
+    println!();
+    let plays = measure_group(&PEER_CASES[3..], 1, "peer_play_firewheel", settings);
+    println!("Plays: a frame's 32 plays, each on a free voice, game thread only (Firewheel:");
+    println!("a node started from the beginning, with its share of the frame's `update`).");
+    println!();
+    println!("| case | ns per play | vs `peer_play_firewheel` | allocs/play |");
+    println!("|---|---:|---:|---:|");
+    for row in &plays {
+        println!(
+            "| `{}` | {:.0} | {} | {:.2} |",
+            row.case,
+            row.ns_per_cycle,
+            row.ratio(2),
+            row.allocs_per_cycle
+        );
+    }
+    println!();
+    println!("Storm: {STORM_PLAYS} plays of a full-scale sine in one frame, each at -6 dB;");
+    println!(
+        "{STORM_COPIES} copies allowed (the bank: the sound's limit, under its copy budget, with"
+    );
+    println!(
+        "the default limiter; Firewheel: {STORM_COPIES} nodes, the oldest restarted; kira: no limit)."
+    );
+    println!("Peak of the next 100 ms before any clamp.");
+    println!();
+    println!("| peer | copies | peak | dBFS |");
+    println!("|---|---:|---:|---:|");
+    for storm in benches::storms() {
+        println!(
+            "| {} | {} | {:.3} | {:+.1} |",
+            storm.peer,
+            storm.copies,
+            storm.peak,
+            20.0 * storm.peak.log10()
+        );
+    }
+    println!();
+    println!("Start latency: frames from a play, issued between two renders, to the first");
+    println!("sample of its sound.");
+    println!();
+    println!("| peer | frames |");
+    println!("|---|---:|");
+    for (peer, frames) in benches::peer_latencies() {
+        let frames = frames.map_or_else(|| String::from("never"), |f| f.to_string());
+        println!("| {peer} | {frames} |");
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--run") {
@@ -477,12 +541,15 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     let effects_only = args.iter().any(|a| a == "--effects");
     let pool_only = args.iter().any(|a| a == "--pool");
-    if let Some(unknown) = args
-        .iter()
-        .find(|a| !matches!(a.as_str(), "--tsv" | "--quick" | "--effects" | "--pool"))
-    {
+    let peers = args.iter().any(|a| a == "--peers");
+    if let Some(unknown) = args.iter().find(|a| {
+        !matches!(
+            a.as_str(),
+            "--tsv" | "--quick" | "--effects" | "--pool" | "--peers"
+        )
+    }) {
         eprintln!(
-            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool or --run CASE SIZE CYCLES)"
+            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool, --peers or --run CASE SIZE CYCLES)"
         );
         std::process::exit(2);
     }
@@ -493,6 +560,12 @@ fn main() {
     };
 
     let started = Instant::now();
+    if peers {
+        print_peers(&settings);
+        println!();
+        println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+        return;
+    }
     if pool_only {
         print_object_size_table(&measure_object_sizes(&settings));
         println!();
