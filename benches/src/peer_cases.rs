@@ -111,7 +111,7 @@ pub struct FirewheelBank {
 }
 
 impl FirewheelBank {
-    /// `rates.len()` nodes holding `samples` (mono, at [`RATE`]), each at its
+    /// `rates.len()` nodes holding `samples` (mono, at 48 kHz), each at its
     /// rate and at `volume_db`, looping or not, all stopped.
     pub fn new(samples: Vec<f32>, rates: &[f64], volume_db: f32, looping: bool) -> Self {
         let mut context = FirewheelContext::new(FirewheelConfig::default());
@@ -232,6 +232,8 @@ impl FirewheelBank {
 // ------------------------------------------------------------------ the mixing scene
 
 /// Where one peer's mixing scene renders one second of audio a cycle.
+// Built once per measurement, never moved in a loop: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum PeerMix {
     /// The voice bank: 32 sounds of one copy each, each played once at its rate.
     Bank {
@@ -399,7 +401,7 @@ impl PeerPlay {
     pub fn new(peer: &str) -> Option<Self> {
         Some(match peer {
             "bank" => Self::Bank(Box::new(crate::AudioPlay::new(false))),
-            "kira" => Self::Kira(Box::new(crate::KiraPlay::new())),
+            "kira" => Self::Kira(Box::default()),
             "firewheel" => Self::Firewheel {
                 bank: Box::new(FirewheelBank::new(sine(0.5), &[1.0; 64], -6.0, false)),
                 block: vec![0.0; 2 * BLOCK],
