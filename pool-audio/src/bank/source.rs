@@ -35,6 +35,9 @@ pub(crate) struct Source {
     /// The sound it is, unique among every sound the game side ever added
     /// (`SoundId::bank_key`): voices of one key share its budget.
     pub(crate) key: u64,
+    /// Both channels of every frame are the same: a voice interpolates one
+    /// and hears it in both (the same samples, half the work).
+    pub(super) mono: bool,
 }
 
 impl Source {
@@ -44,6 +47,9 @@ impl Source {
             None => (0, data.frames.len()),
         };
         let start = samples(data.settings.start_position, data.sample_rate);
+        let mono = data.frames[offset..offset + len]
+            .iter()
+            .all(|frame| frame.left.to_bits() == frame.right.to_bits());
         Self {
             frames: data.frames.clone(),
             offset,
@@ -61,6 +67,7 @@ impl Source {
             budget,
             peak,
             key,
+            mono,
         }
     }
 

@@ -53,6 +53,18 @@ fn signal(rate: u32, frames: usize) -> StaticSoundData {
     }
 }
 
+/// `data` with its left channel in both: a mono sound.
+fn mono(data: &StaticSoundData) -> StaticSoundData {
+    StaticSoundData {
+        frames: data
+            .frames
+            .iter()
+            .map(|f| Frame::from_mono(f.left))
+            .collect(),
+        ..data.clone()
+    }
+}
+
 /// `frames` frames at a constant `value`: its level is its output.
 fn level(value: f32, frames: usize) -> StaticSoundData {
     StaticSoundData {
@@ -138,6 +150,24 @@ fn a_voice_plays_what_a_kira_static_sound_plays() {
             1.0,
         ),
         ("reversed", base.reverse(true), 1.0, 0.0, 1.0),
+        ("mono", mono(&base), 1.0, 0.0, 1.0),
+        ("mono, pitched up", mono(&base), 1.37, 0.0, 1.0),
+        (
+            "mono, resampled and panned",
+            mono(&signal(44_100, 9_000)),
+            0.9,
+            0.3,
+            0.7,
+        ),
+        (
+            "mono, looped",
+            mono(&base)
+                .loop_region(PlaybackPosition::Samples(700)..PlaybackPosition::Samples(1_900)),
+            1.25,
+            0.0,
+            1.0,
+        ),
+        ("mono, reversed", mono(&base).reverse(true), 1.1, 0.0, 1.0),
         (
             "reversed loop",
             base.reverse(true)
@@ -193,6 +223,52 @@ fn a_voice_plays_what_a_kira_static_sound_plays() {
         assert!(worst < 1e-5, "{name}: off by {worst}");
         assert!(got.peak() > 0.1, "{name}: silent");
     }
+}
+
+/// A mono sound is mixed one channel at a time and heard in both: the same
+/// samples, bit for bit, as the two-channel mixing of a sound that differs
+/// from it only in a frame never reached.
+#[test]
+fn a_mono_sound_mixes_exactly_as_two_equal_channels() {
+    let looped = |data: StaticSoundData| {
+        data.loop_region(PlaybackPosition::Samples(2_000)..PlaybackPosition::Samples(6_000))
+    };
+    let one = looped(mono(&signal(44_100, 30_000)));
+    let mut frames: Vec<Frame> = one.frames.to_vec();
+    frames[29_999].right += 0.5; // past the loop: never read
+    let two = StaticSoundData {
+        frames: frames.into(),
+        ..one.clone()
+    };
+    let render = |data: &StaticSoundData| {
+        let mut manager = manager();
+        let mut handle = bank(&mut manager, 4);
+        let source = source(data, 2, 0.5, 1.0);
+        for (slot, rate) in [(0, 1.3), (1, 0.77)] {
+            play(
+                &mut handle,
+                Start {
+                    rate,
+                    panning: 0.2,
+                    ..start(slot, slot + 1, &source)
+                },
+            );
+        }
+        manager
+            .backend_mut()
+            .render(0.5)
+            .unwrap()
+            .samples()
+            .to_vec()
+    };
+    let (mono_mix, stereo_mix) = (render(&one), render(&two));
+    assert!(mono_mix.iter().any(|s| s.abs() > 0.1), "silent");
+    let differ = mono_mix
+        .iter()
+        .zip(&stereo_mix)
+        .filter(|(a, b)| a.to_bits() != b.to_bits())
+        .count();
+    assert_eq!(differ, 0, "{differ} samples differ");
 }
 
 #[test]

@@ -7,9 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kira::info::{Info, WhenToStart};
-use kira::{
-    Decibels, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, Value, interpolate_frame,
-};
+use kira::{Decibels, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, Value};
 
 use super::command::{Begin, Start};
 use super::shared::Phase;
@@ -89,6 +87,13 @@ fn fixed<T: kira::Tweenable>(value: T) -> Parameter<T> {
     Parameter::new(Value::Fixed(value), value)
 }
 
+/// The bits of `Voice::moving`, a parameter each.
+const VOLUME: u8 = 1;
+const RATE: u8 = 2;
+const PANNING: u8 = 4;
+const COPY: u8 = 8;
+const FADE: u8 = 16;
+
 pub(super) struct Voice {
     pub(super) ticket: u32,
     pub(super) state: State,
@@ -105,6 +110,10 @@ pub(super) struct Voice {
     until_empty: u8,
     volume: Parameter<Decibels>,
     rate: Parameter<PlaybackRate>,
+    /// Which parameters are tweening (a bit each, [`VOLUME`] to [`FADE`]): a
+    /// parameter set to a fixed value is still once its tween is over (kira
+    /// stops updating it then too), so a step skips it.
+    moving: u8,
     /// Start, pause, resume and stop fades: an amplitude in `[0, 1]`.
     fade: Parameter<f64>,
     /// `fade` has reached its value (kira's parameter says so).
@@ -165,6 +174,7 @@ impl Voice {
             onset: 0.0,
             fresh: true,
             panning: fixed(Panning::CENTER),
+            moving: 0,
             pan: [1.0, 1.0],
             pan_at: 0.0,
             position: None,
@@ -257,6 +267,7 @@ impl Voice {
 
     fn fade_to(&mut self, value: f64, tween: Tween) {
         self.fade.set(Value::Fixed(value), tween);
+        self.moving |= FADE;
         self.faded = false;
         self.fade_left = length(tween);
     }
@@ -311,14 +322,17 @@ impl Voice {
 
     pub(super) fn set_volume(&mut self, volume: Decibels, fade: Tween) {
         self.volume.set(Value::Fixed(volume), fade);
+        self.moving |= VOLUME;
     }
 
     pub(super) fn set_playback_rate(&mut self, rate: f64, fade: Tween) {
         self.rate.set(Value::Fixed(PlaybackRate(rate)), fade);
+        self.moving |= RATE;
     }
 
     pub(super) fn set_panning(&mut self, panning: f32, fade: Tween) {
         self.panning.set(Value::Fixed(Panning(panning)), fade);
+        self.moving |= PANNING;
     }
 
     pub(super) fn set_position(&mut self, position: [f32; 3]) {
@@ -331,11 +345,13 @@ impl Voice {
         if self.fresh {
             self.onset = onset;
             self.copy = fixed(f64::from(onset));
+            self.moving &= !COPY;
             self.settled = onset;
         }
         if settled != self.settled {
             self.copy
                 .set(Value::Fixed(f64::from(settled)), linear_fade(ramp_time));
+            self.moving |= COPY;
             self.settled = settled;
         }
     }
@@ -384,15 +400,34 @@ impl Voice {
             };
             return Change::Began;
         }
-        self.volume.update(seconds, info);
-        self.rate.update(seconds, info);
-        self.panning.update(seconds, info);
-        self.copy.update(seconds, info);
-        if self.fade.update(seconds, info) {
-            self.faded = true;
+        if self.moving != 0 {
+            self.update_moving(seconds, info);
         }
         self.fade_left = (self.fade_left - seconds).max(0.0);
         Change::None
+    }
+
+    /// Moves each tweening parameter on; one whose tween is over is still.
+    fn update_moving(&mut self, seconds: f64, info: &Info) {
+        let moving = self.moving;
+        let mut over = 0;
+        if moving & VOLUME != 0 && self.volume.update(seconds, info) {
+            over |= VOLUME;
+        }
+        if moving & RATE != 0 && self.rate.update(seconds, info) {
+            over |= RATE;
+        }
+        if moving & PANNING != 0 && self.panning.update(seconds, info) {
+            over |= PANNING;
+        }
+        if moving & COPY != 0 && self.copy.update(seconds, info) {
+            over |= COPY;
+        }
+        if moving & FADE != 0 && self.fade.update(seconds, info) {
+            over |= FADE;
+            self.faded = true;
+        }
+        self.moving &= !over;
     }
 
     /// What it asks of its sound's budget at the end of this step: its copy
@@ -425,12 +460,11 @@ impl Voice {
         // The loop runs on locals: gains and rate move by equal steps to this
         // step's values, the playhead as kira's static sounds move it.
         let n = out.len() as f32;
-        let (mut left, mut right) = (self.gain[0], self.gain[1]);
+        let (left, right) = (self.gain[0], self.gain[1]);
         let (left_step, right_step) = ((gain[0] - left) / n, (gain[1] - right) / n);
-        let mut step_rate = self.rate_was;
+        let step_rate = self.rate_was;
         let rate_step = (rate - self.rate_was) / f64::from(n);
         let sample_rate = f64::from(source.sample_rate);
-        let frames = source.frames();
         let mut reader = Reader {
             ring: self.ring,
             ring_at: self.ring_at,
@@ -438,25 +472,20 @@ impl Voice {
             until_empty: self.until_empty,
         };
         let mut fraction = self.fraction;
-        let mut ended = false;
-        for frame in out.iter_mut() {
-            left += left_step;
-            right += right_step;
-            step_rate += rate_step;
-            let [a, b, c, d] = reader.ring;
-            let read = interpolate_frame(a, b, c, d, fraction as f32);
-            frame.left += read.left * left;
-            frame.right += read.right * right;
-            fraction += sample_rate * step_rate * dt;
-            while fraction >= 1.0 {
-                fraction -= 1.0;
-                reader.push(frames);
-            }
-            if !reader.transport.playing && reader.until_empty == 0 {
-                ended = true;
-                break;
-            }
-        }
+        let mut gains = Gains {
+            left,
+            right,
+            left_step,
+            right_step,
+            rate: step_rate,
+            rate_step,
+            sample_rate,
+            dt,
+        };
+        // How far the playhead can move this step, in frames read.
+        let reach =
+            fraction + f64::from(n) * self.rate_was.abs().max(rate.abs()) * sample_rate * dt;
+        let ended = reader.mix(out, &mut gains, &mut fraction, &source, reach);
         self.ring = reader.ring;
         self.ring_at = reader.ring_at;
         self.transport = reader.transport;
@@ -559,6 +588,82 @@ struct Reader {
 }
 
 impl Reader {
+    /// Adds a step of the voice to `out` ([`mix_frames`]), reading `source`
+    /// directly where no loop end and no sound end is within `reach` frames,
+    /// else through the transport; `true` if the sound ended.
+    #[inline(always)]
+    fn mix(
+        &mut self,
+        out: &mut [Frame],
+        gains: &mut Gains,
+        fraction: &mut f64,
+        source: &Source,
+        reach: f64,
+    ) -> bool {
+        let frames = source.frames();
+        match self.direct_from(frames, reach) {
+            Some(start) if source.mono => {
+                let mut direct = DirectMono {
+                    ring: self.ring.map(|frame| frame.left),
+                    next: start,
+                    frames,
+                };
+                mix_frames(out, gains, fraction, &mut direct, true);
+                self.skip_to(direct.ring.map(Frame::from_mono), start, direct.next);
+                false
+            }
+            Some(start) => {
+                let mut direct = Direct {
+                    ring: self.ring,
+                    next: start,
+                    frames,
+                };
+                mix_frames(out, gains, fraction, &mut direct, false);
+                self.skip_to(direct.ring, start, direct.next);
+                false
+            }
+            None => {
+                let mut general = General {
+                    reader: self,
+                    frames,
+                };
+                mix_frames(out, gains, fraction, &mut general, source.mono)
+            }
+        }
+    }
+
+    /// Where direct reads can start (the transport's position), if the next
+    /// `reach` frames read, and one more, cross no loop end and no sound end:
+    /// forwards only, while the sound plays.
+    #[inline(always)]
+    fn direct_from(&self, frames: &[Frame], reach: f64) -> Option<usize> {
+        let t = &self.transport;
+        if !t.playing || t.reverse {
+            return None;
+        }
+        let end = t.loop_region.map_or(usize::MAX, |(_, end)| end);
+        let limit = end.min(t.frames).min(frames.len());
+        (t.position as f64 + reach + 2.0 < limit as f64).then_some(t.position)
+    }
+
+    /// Takes the state direct reads from `start` to `next` (exclusive) leave:
+    /// the ring they filled, the positions they read, the transport after them.
+    #[inline(always)]
+    fn skip_to(&mut self, ring: [Frame; 4], start: usize, next: usize) {
+        self.ring = ring;
+        if next >= start + 4 {
+            self.ring_at = [next - 4, next - 3, next - 2, next - 1];
+        } else {
+            for position in start..next {
+                self.ring_at = [self.ring_at[1], self.ring_at[2], self.ring_at[3], position];
+            }
+        }
+        self.transport.position = next;
+        if next > start {
+            self.until_empty = 4;
+        }
+    }
+
     /// Reads the frame at the transport into the ring and moves the transport on
     /// (kira's `update_position`).
     #[inline(always)]
@@ -587,4 +692,180 @@ impl Reader {
         ];
         self.transport.step();
     }
+}
+
+/// The gains and the rate of a step, moving by equal steps frame by frame.
+#[derive(Clone, Copy)]
+struct Gains {
+    left: f32,
+    right: f32,
+    left_step: f32,
+    right_step: f32,
+    rate: f64,
+    rate_step: f64,
+    sample_rate: f64,
+    /// A frame's duration.
+    dt: f64,
+}
+
+/// Where the frames a step interpolates come from.
+trait Frames {
+    /// The four frames around the playhead.
+    fn ring(&self) -> [Frame; 4];
+    /// Reads the next frame into the ring.
+    fn push(&mut self);
+    /// The sound is over and its last frames heard.
+    fn ended(&self) -> bool;
+}
+
+/// Reading through the transport: loops, reversal and the sound's end.
+struct General<'a> {
+    reader: &'a mut Reader,
+    frames: &'a [Frame],
+}
+
+impl Frames for General<'_> {
+    #[inline(always)]
+    fn ring(&self) -> [Frame; 4] {
+        self.reader.ring
+    }
+    #[inline(always)]
+    fn push(&mut self) {
+        self.reader.push(self.frames);
+    }
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        !self.reader.transport.playing && self.reader.until_empty == 0
+    }
+}
+
+/// Reading frame after frame, forwards, where no loop end and no sound end is
+/// within reach ([`Reader::direct_from`]): what [`General`] would read, without
+/// its checks.
+struct Direct<'a> {
+    ring: [Frame; 4],
+    next: usize,
+    frames: &'a [Frame],
+}
+
+impl Frames for Direct<'_> {
+    #[inline(always)]
+    fn ring(&self) -> [Frame; 4] {
+        self.ring
+    }
+    #[inline(always)]
+    fn push(&mut self) {
+        let frame = self.frames.get(self.next).copied().unwrap_or_default();
+        self.ring = [self.ring[1], self.ring[2], self.ring[3], frame];
+        self.next += 1;
+    }
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        false
+    }
+}
+
+/// [`Direct`] for a mono sound: one channel read and kept, heard in both
+/// (both are the same in every frame of it, bit for bit).
+struct DirectMono<'a> {
+    ring: [f32; 4],
+    next: usize,
+    frames: &'a [Frame],
+}
+
+impl Frames for DirectMono<'_> {
+    #[inline(always)]
+    fn ring(&self) -> [Frame; 4] {
+        self.ring.map(Frame::from_mono)
+    }
+    #[inline(always)]
+    fn push(&mut self) {
+        let sample = self.frames.get(self.next).map_or(0.0, |frame| frame.left);
+        self.ring = [self.ring[1], self.ring[2], self.ring[3], sample];
+        self.next += 1;
+    }
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        false
+    }
+}
+
+/// Adds `out.len()` frames of a voice to `out` (kira's interpolation, the
+/// playhead moved as kira's static sounds move it); `true` if its sound ended
+/// (the rest of `out` is left as it was). A `mono` sound's frames have the
+/// same left and right: one channel is interpolated and heard in both.
+#[inline(always)]
+fn mix_frames(
+    out: &mut [Frame],
+    gains: &mut Gains,
+    fraction: &mut f64,
+    read: &mut impl Frames,
+    mono: bool,
+) -> bool {
+    // A rate that does not move this step moves the playhead by the same
+    // amount every frame: computed once, the same value.
+    match (mono, gains.rate_step == 0.0) {
+        (true, true) => mix_channels::<true, true>(out, gains, fraction, read),
+        (true, false) => mix_channels::<true, false>(out, gains, fraction, read),
+        (false, true) => mix_channels::<false, true>(out, gains, fraction, read),
+        (false, false) => mix_channels::<false, false>(out, gains, fraction, read),
+    }
+}
+
+#[inline(always)]
+fn mix_channels<const MONO: bool, const STEADY: bool>(
+    out: &mut [Frame],
+    gains: &mut Gains,
+    fraction: &mut f64,
+    read: &mut impl Frames,
+) -> bool {
+    let mut g = *gains;
+    let mut at = *fraction;
+    let mut ended = false;
+    let steady = g.sample_rate * g.rate * g.dt;
+    for frame in out.iter_mut() {
+        g.left += g.left_step;
+        g.right += g.right_step;
+        if !STEADY {
+            g.rate += g.rate_step;
+        }
+        let [a, b, c, d] = read.ring();
+        let x = at as f32;
+        let left = hermite(a.left, b.left, c.left, d.left, x);
+        let right = if MONO {
+            left
+        } else {
+            hermite(a.right, b.right, c.right, d.right, x)
+        };
+        frame.left += left * g.left;
+        frame.right += right * g.right;
+        at += if STEADY {
+            steady
+        } else {
+            g.sample_rate * g.rate * g.dt
+        };
+        while at >= 1.0 {
+            at -= 1.0;
+            read.push();
+        }
+        if read.ended() {
+            ended = true;
+            break;
+        }
+    }
+    *gains = g;
+    *fraction = at;
+    ended
+}
+
+/// kira's `interpolate_frame` on one channel, operation for operation (the
+/// 4-point, 3rd-order Hermite x-form): the same samples, without the
+/// shuffles its two-channel `Frame` arithmetic compiles to.
+#[inline(always)]
+fn hermite(previous: f32, current: f32, next_1: f32, next_2: f32, x: f32) -> f32 {
+    let c0 = current;
+    let c1 = (next_1 - previous) * 0.5;
+    let c2 = previous - current * 2.5 + next_1 * 2.0 - next_2 * 0.5;
+    let c3 = (next_2 - previous) * 0.5 + (current - next_1) * 1.5;
+    ((c3 * x + c2) * x + c1) * x + c0
 }
