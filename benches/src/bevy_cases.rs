@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::{EffectsPlugin, Fx, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener};
+use bevy_pool::{
+    AudioOutput, EffectsPlugin, Fx, Output, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener,
+};
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
@@ -21,14 +23,17 @@ use crate::Workload;
 pub(crate) const EMITTERS: usize = 300;
 /// Live effects in both frames.
 pub(crate) const EFFECTS: usize = 1_000;
-const DT: f64 = 1.0 / 60.0;
+pub(crate) const DT: f64 = 1.0 / 60.0;
+
+/// The emitters' sound: half a second of a hum, mono, 48 kHz.
+pub(crate) fn hum_samples() -> Vec<f32> {
+    (0..24_000).map(|i| (i as f32 * 0.03).sin() * 0.3).collect()
+}
 
 fn hum() -> StaticSoundData {
     StaticSoundData {
         sample_rate: 48_000,
-        frames: (0..24_000)
-            .map(|i| Frame::from_mono((i as f32 * 0.03).sin() * 0.3))
-            .collect(),
+        frames: hum_samples().into_iter().map(Frame::from_mono).collect(),
         settings: Default::default(),
         slice: None,
     }
@@ -42,7 +47,7 @@ fn sparkle() -> EffectKind {
 }
 
 /// Where emitter `i` is at time `t`.
-fn place(i: usize, t: f32) -> [f32; 3] {
+pub(crate) fn place(i: usize, t: f32) -> [f32; 3] {
     let base = (i as f32 - EMITTERS as f32 / 2.0) * 0.7;
     [base + (t + i as f32).sin() * 2.0, (i % 10) as f32, 0.0]
 }
@@ -71,12 +76,31 @@ impl BevyFrame {
     /// # Panics
     /// If the scene cannot be set up (a bug in this case).
     pub fn new() -> Self {
+        Self::build(true, false, SoundSettings::default())
+    }
+
+    /// The same app without the effects, its sound allowed as many copies as
+    /// the voice cap (32): its sound alone, the frame the peers' table sets
+    /// beside bevy_seedling's, recording its audio if `record` (for its peak).
+    ///
+    /// # Panics
+    /// If the scene cannot be set up (a bug in this case).
+    pub fn sound_only(record: bool) -> Self {
+        Self::build(false, record, SoundSettings::default().max_voices(32))
+    }
+
+    fn build(effects: bool, record: bool, sound: SoundSettings) -> Self {
         let mut app = App::new();
         app.add_plugins((
             bevy::time::TimePlugin,
             bevy::transform::TransformPlugin,
-            SoundEffectsPlugin::default(),
-            EffectsPlugin,
+            SoundEffectsPlugin {
+                output: Output::Offline {
+                    settings: Default::default(),
+                    record,
+                },
+                ..Default::default()
+            },
         ))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             DT,
@@ -86,13 +110,16 @@ impl BevyFrame {
         let hum = app
             .world_mut()
             .resource_mut::<Sfx>()
-            .add_sound("hum", hum(), SoundSettings::default())
+            .add_sound("hum", hum(), sound)
             .expect("a valid sound");
-        let mut fx = app.world_mut().resource_mut::<Fx>();
-        let kind = fx.add_kind(sparkle()).expect("a valid kind");
-        for i in 0..EFFECTS {
-            fx.spawn(kind, [i as f32, 0.0])
-                .expect("room for every effect");
+        if effects {
+            app.add_plugins(EffectsPlugin);
+            let mut fx = app.world_mut().resource_mut::<Fx>();
+            let kind = fx.add_kind(sparkle()).expect("a valid kind");
+            for i in 0..EFFECTS {
+                fx.spawn(kind, [i as f32, 0.0])
+                    .expect("room for every effect");
+            }
         }
         for i in 0..EMITTERS {
             app.world_mut().spawn((
@@ -106,6 +133,22 @@ impl BevyFrame {
             app.update();
         }
         Self { app }
+    }
+
+    /// The largest sample recorded so far (a frame built to record).
+    pub fn recorded_peak(&self) -> f32 {
+        self.app
+            .world()
+            .non_send::<AudioOutput>()
+            .recorded_samples()
+            .iter()
+            .fold(0.0, |peak, s| peak.max(s.abs()))
+    }
+
+    /// Real and virtual voices.
+    pub fn voices(&self) -> (usize, usize) {
+        let stats = self.app.world().resource::<Sfx>().stats();
+        (stats.real_voices, stats.virtual_voices)
     }
 }
 

@@ -68,6 +68,7 @@ mod effects_cases;
 mod peer_cases;
 mod pool_cases;
 mod recycle_cases;
+mod seedling_cases;
 
 pub use arena_cases::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, ArenaOp, Blob, OBJECT_BYTES, SIZE_CONTAINERS,
@@ -94,6 +95,7 @@ pub use pool_cases::{
 pub use recycle_cases::{
     RECYCLE_CONTAINERS, SlabDeque, SlotMapDeque, recycle_case, recycle_worst_ns,
 };
+pub use seedling_cases::SeedlingFrame;
 
 use pool_core::{RecycleOldest, Strict};
 
@@ -295,6 +297,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "bank_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
         "virtual_render" => Box::new(VoicesRender::new(300, true)),
         "bevy_frame" => Box::new(BevyFrame::new()),
+        "bevy_sound_frame" => Box::new(BevyFrame::sound_only(false)),
+        "seedling_frame" => Box::new(SeedlingFrame::new()),
         "plain_frame" => Box::new(PlainFrame::new()),
         _ => {
             return size_case(name, size)

@@ -468,6 +468,58 @@ fn print_effects_table(rows: &[Measured]) {
     }
 }
 
+/// The Bevy frame through `bevy_pool` and through bevy_seedling.
+fn print_bevy_peers(settings: &Settings) {
+    let rows = measure_group(
+        &["bevy_sound_frame", "seedling_frame"],
+        1,
+        "bevy_sound_frame",
+        settings,
+    );
+    println!("Bevy 0.19 (`MinimalPlugins`): a frame of 300 moving looping emitters and a moving");
+    println!("listener, `app.update()` and the frame's 1/60 s of audio rendered offline.");
+    println!("`bevy_sound_frame`: `bevy_pool` (32 real voices, the rest virtual);");
+    println!("`seedling_frame`: bevy_seedling 0.8 (a sampler and a `SpatialBasicNode` per");
+    println!("emitter: it has no virtual voices), its Firewheel processor called by the bench.");
+    println!("Allocations are the game thread's (seedling also works on a control thread).");
+    println!();
+    let mut pool = benches::BevyFrame::sound_only(true);
+    let mut seedling = benches::SeedlingFrame::new();
+    let mut seedling_peak = 0.0f32;
+    for _ in 0..60 {
+        benches::Workload::cycle(&mut pool);
+        benches::Workload::cycle(&mut seedling);
+        seedling_peak = seedling
+            .rendered()
+            .iter()
+            .fold(seedling_peak, |peak, s| peak.max(s.abs()));
+    }
+    let facts = [
+        (pool.voices().0, pool.recorded_peak()),
+        (seedling.assigned(), seedling_peak),
+    ];
+    println!("| case | µs per frame | vs `bevy_sound_frame` | allocs/frame | real voices | peak |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (row, (voices, peak)) in rows.iter().zip(facts) {
+        println!(
+            "| `{}` | {:.0} | {} | {:.1} | {voices} | {peak:.3} |",
+            row.case,
+            row.ns_per_cycle / 1e3,
+            row.ratio(2),
+            row.allocs_per_cycle
+        );
+    }
+    let (update, render) = seedling.split_micros(200);
+    println!();
+    println!(
+        "Of seedling's frame: `app.update()` {update:.0} µs, the render {render:.0} µs (medians of 200 frames)."
+    );
+    println!();
+    println!("bevy_kira_audio 0.26 (Bevy 0.19) is not in the table: it builds kira's cpal backend");
+    println!("whatever its features, and with no audio device its manager is never made, so");
+    println!("it plays and renders nothing (one warning), and it has no offline output to use.");
+}
+
 /// `--peers`: the voice bank beside kira and Firewheel on the same scenes.
 fn print_peers(settings: &Settings) {
     let versions: Vec<String> = PEER_VERSIONS
@@ -519,6 +571,8 @@ fn print_peers(settings: &Settings) {
             20.0 * storm.peak.log10()
         );
     }
+    println!();
+    print_bevy_peers(settings);
     println!();
     println!("Start latency: frames from a play, issued between two renders, to the first");
     println!("sample of its sound.");
