@@ -52,13 +52,19 @@ pub(crate) fn place(i: usize, t: f32) -> [f32; 3] {
     [base + (t + i as f32).sin() * 2.0, (i % 10) as f32, 0.0]
 }
 
+/// Which emitter an entity is, for [`place`].
 #[derive(Component)]
-struct Index(usize);
+pub(crate) struct Index(pub(crate) usize);
 
+/// The scene's time, for [`place`].
 #[derive(Resource, Default)]
-struct Clock(f32);
+pub(crate) struct Clock(f32);
 
-fn move_emitters(mut clock: ResMut<Clock>, mut emitters: Query<(&mut Transform, &Index)>) {
+/// Moves every emitter to its place at the scene's next time.
+pub(crate) fn move_emitters(
+    mut clock: ResMut<Clock>,
+    mut emitters: Query<(&mut Transform, &Index)>,
+) {
     clock.0 += DT as f32;
     for (mut transform, index) in &mut emitters {
         transform.translation = Vec3::from(place(index.0, clock.0));

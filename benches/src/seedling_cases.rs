@@ -31,7 +31,7 @@ use bevy_seedling::platform::initialize_stream;
 use bevy_seedling::prelude::*;
 
 use crate::Workload;
-use crate::bevy_cases::{DT, EMITTERS, hum_samples, place};
+use crate::bevy_cases::{Clock, DT, EMITTERS, Index, hum_samples, move_emitters, place};
 
 const RATE: NonZeroU32 = NonZeroU32::new(48_000).expect("a rate");
 /// Audio frames in one game frame (1/60 s at 48 kHz).
@@ -81,19 +81,6 @@ fn start(mut context: ResMut<AudioContext>, mut commands: Commands) {
 /// The emitters' pool.
 #[derive(PoolLabel, Debug, Clone, PartialEq, Eq, Hash)]
 struct Emitters;
-
-#[derive(Component)]
-struct Index(usize);
-
-#[derive(Resource, Default)]
-struct Clock(f32);
-
-fn move_emitters(mut clock: ResMut<Clock>, mut emitters: Query<(&mut Transform, &Index)>) {
-    clock.0 += DT as f32;
-    for (mut transform, index) in &mut emitters {
-        transform.translation = Vec3::from(place(index.0, clock.0));
-    }
-}
 
 /// One frame through bevy_seedling: `app.update()` and the frame's audio.
 pub struct SeedlingFrame {

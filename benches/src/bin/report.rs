@@ -139,25 +139,49 @@ fn measure_named(
     measure(cases, size, baseline, settings)
 }
 
-/// The size table: the pool cycle of each container at each object size and count,
-/// against slotmap's at the same object size and count.
-fn measure_object_sizes(settings: &Settings) -> Vec<Measured> {
+/// The cases `{prefix}{container}_{bytes}b` at every object size and count,
+/// against `{prefix}{baseline}_{bytes}b` at the same size and count.
+fn measure_by_size(
+    prefix: &str,
+    containers: &[&str],
+    baseline: &str,
+    settings: &Settings,
+) -> Vec<Measured> {
     let mut rows = Vec::new();
     for size in SIZES {
         for bytes in OBJECT_BYTES {
-            let names: Vec<String> = SIZE_CONTAINERS
+            let names: Vec<String> = containers
                 .iter()
-                .map(|container| format!("{container}_{bytes}b"))
+                .map(|container| format!("{prefix}{container}_{bytes}b"))
                 .collect();
-            rows.extend(measure_named(
-                &names,
-                size,
-                &format!("slotmap_{bytes}b"),
-                settings,
-            ));
+            let baseline = format!("{prefix}{baseline}_{bytes}b");
+            rows.extend(measure_named(&names, size, &baseline, settings));
         }
     }
     rows
+}
+
+/// The size table: the pool cycle of each container at each object size and count,
+/// against slotmap's at the same object size and count.
+fn measure_object_sizes(settings: &Settings) -> Vec<Measured> {
+    measure_by_size("", &SIZE_CONTAINERS, "slotmap", settings)
+}
+
+/// The header of a table with a row per case and object size and `columns`
+/// per pool size (`{size}` in a column's name becomes the size).
+fn print_size_header(columns: &[&str]) {
+    print!("| case | bytes |");
+    for size in SIZES {
+        for column in columns {
+            print!(" {} |", column.replace("{size}", &size.to_string()));
+        }
+    }
+    println!(" allocs/cycle |");
+    print!("|---|---:|");
+    for _ in SIZES {
+        print!("{}", "---:|".repeat(columns.len()));
+    }
+    println!("---:|");
 }
 
 fn print_object_size_table(rows: &[Measured]) {
@@ -166,16 +190,7 @@ fn print_object_size_table(rows: &[Measured]) {
     println!("object, and slab's (no generations). `strict` and `fifo_recycle` are the pool");
     println!("with each built-in policy.");
     println!();
-    print!("| case | bytes |");
-    for size in SIZES {
-        print!(" ns/cycle @{size} | vs slotmap |");
-    }
-    println!(" allocs/cycle |");
-    print!("|---|---:|");
-    for _ in SIZES {
-        print!("---:|---:|");
-    }
-    println!("---:|");
+    print_size_header(&["ns/cycle @{size}", "vs slotmap"]);
     for bytes in OBJECT_BYTES {
         for container in SIZE_CONTAINERS {
             let name = format!("{container}_{bytes}b");
@@ -198,27 +213,15 @@ fn print_object_size_table(rows: &[Measured]) {
 /// slab each with a queue of keys, per object size and count, against
 /// slotmap's; and each case's worst cycle.
 fn measure_recycle(settings: &Settings) -> (Vec<Measured>, Vec<(String, usize, f64)>) {
-    let mut rows = Vec::new();
-    let mut worst = Vec::new();
+    let rows = measure_by_size("recycle_", &RECYCLE_CONTAINERS, "slotmap_deque", settings);
     let runs = if settings.rounds < 61 { 3 } else { 7 };
-    for size in SIZES {
-        for bytes in OBJECT_BYTES {
-            let names: Vec<String> = RECYCLE_CONTAINERS
-                .iter()
-                .map(|container| format!("recycle_{container}_{bytes}b"))
-                .collect();
-            rows.extend(measure_named(
-                &names,
-                size,
-                &format!("recycle_slotmap_deque_{bytes}b"),
-                settings,
-            ));
-            for name in names {
-                let ns = recycle_worst_ns(&name, size, runs).expect("a recycle case");
-                worst.push((name, size, ns));
-            }
-        }
-    }
+    let worst = rows
+        .iter()
+        .map(|row| {
+            let ns = recycle_worst_ns(&row.case, row.size, runs).expect("a recycle case");
+            (row.case.clone(), row.size, ns)
+        })
+        .collect();
     (rows, worst)
 }
 
@@ -226,21 +229,13 @@ fn print_recycle_table(rows: &[Measured], worst: &[(String, usize, f64)]) {
     println!("Recycling the oldest live object when full, against what a game writes instead:");
     println!("slotmap or slab plus a `VecDeque` of keys (released keys skipped lazily, the");
     println!("queue compacted past twice the capacity; slab's keys carry a stamp). A cycle:");
-    println!("acquire and write one object, release a recent one every 4th cycle, and every");
-    println!("2 x size cycles release every other recent one. Ratios are to the faster of the");
+    println!("acquire and write one object (the oldest live one recycled when full), and");
+    println!("release a recent one, on every cycle of `size` cycles (churning below full),");
+    println!("then on every 4th of the next `size` (filling). Ratios are to the faster of the");
     println!("two hand-made containers at that size; worst: the slowest single cycle in ns");
     println!("(its fastest over repeated runs, so only a spike of the container's own stays).");
     println!();
-    print!("| case | bytes |");
-    for size in SIZES {
-        print!(" ns @{size} | vs faster | worst ns |");
-    }
-    println!(" allocs/cycle |");
-    print!("|---|---:|");
-    for _ in SIZES {
-        print!("---:|---:|---:|");
-    }
-    println!("---:|");
+    print_size_header(&["ns @{size}", "vs faster", "worst ns"]);
     for bytes in OBJECT_BYTES {
         for container in RECYCLE_CONTAINERS {
             let name = format!("recycle_{container}_{bytes}b");
