@@ -23,13 +23,17 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// assert_eq!((stats.live, stats.idle), (0, 2));
     /// ```
     pub fn reinitialize(&mut self) {
-        let mut cursor = self.first_live();
-        while cursor != SENTINEL {
-            let index = cursor;
-            // Before the release: it moves no later object.
-            cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
-            self.deactivate(index);
-            self.stats.releases += 1;
+        if P::KEEPS_ORDER || self.hooks.on_release.is_some() {
+            let mut cursor = self.first_live();
+            while cursor != SENTINEL {
+                let index = cursor;
+                // Before the release: it moves no later object.
+                cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
+                self.deactivate(index);
+                self.stats.releases += 1;
+            }
+        } else {
+            self.release_all_in_index_order();
         }
         while self.total > self.initial {
             match self.pop_idle() {
@@ -38,6 +42,21 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             }
         }
         self.prewarm();
+    }
+
+    /// Releases every live object of a pool that keeps no order and runs no
+    /// release hook, in one pass over the slots: the order `reinitialize`'s
+    /// walk visits them in such a pool, without a search per object. A slot
+    /// that retires moves its object to a slot past the pass, or to a vacant
+    /// one: idle either way, not visited again.
+    fn release_all_in_index_order(&mut self) {
+        let slots = self.slots.len();
+        for index in 1..slots {
+            if self.slots[index].generation & 1 == 1 {
+                self.deactivate_unhooked(index as u32);
+                self.stats.releases += 1;
+            }
+        }
     }
 
     /// Drops every object, live and idle: live handles become stale (the release
