@@ -28,7 +28,7 @@ fn manager() -> AudioManager<OfflineBackend> {
 }
 
 /// Two seconds of a quiet tone: long enough that no voice ends by itself.
-fn tone() -> StaticSoundData {
+pub(crate) fn tone() -> StaticSoundData {
     let frames: Arc<[Frame]> = (0..96_000)
         .map(|i| {
             let s = 0.1 * (i as f32 * 0.0576).sin();
@@ -417,7 +417,7 @@ impl Workload for RenderSecond {
 }
 
 /// The torches' first-copy volume: 32 of them fit the budget at it.
-const TORCH_VOLUME: f64 = 0.05;
+pub(crate) const TORCH_VOLUME: f64 = 0.05;
 
 /// A looping tone for torches: every voice of it loops forever.
 fn torch_settings(copies: usize) -> SoundSettings {
@@ -429,7 +429,7 @@ fn torch_settings(copies: usize) -> SoundSettings {
 
 /// A spiral of `count` voices around the listener, each at its own distance
 /// (2 m to about 92 m).
-fn spiral(count: usize) -> impl Iterator<Item = [f32; 3]> {
+pub(crate) fn spiral(count: usize) -> impl Iterator<Item = [f32; 3]> {
     (0..count).map(move |i| {
         let angle = i as f32 * 0.1;
         let radius = 2.0 + i as f32 * 90.0 / count as f32;
@@ -551,6 +551,11 @@ impl VoicesRender {
     pub fn voices(&self) -> (usize, usize) {
         let stats = self._sfx.stats();
         (stats.real_voices, stats.virtual_voices)
+    }
+
+    /// The last second rendered, interleaved stereo.
+    pub fn rendered(&self) -> &[f32] {
+        &self.buffer
     }
 }
 

@@ -85,8 +85,9 @@ pub use effects_cases::{
     NaiveEffectsUpdate,
 };
 pub use peer_cases::{
-    FirewheelBank, MIX_VOICES, PEER_CASES, PEER_VERSIONS, PEERS, PeerMix, PeerPlay, STORM_COPIES,
-    STORM_PLAYS, Storm, mix_rate, peer_case, peer_latencies, storms,
+    FirewheelBank, MIX_VOICES, PEER_CASES, PEER_VERSIONS, PEERS, PeerMix, PeerPlay, PeerSpatial,
+    SPATIAL_EMITTERS, SPATIAL_REAL, STORM_COPIES, STORM_PLAYS, Storm, mix_rate, peer_case,
+    peer_latencies, storms,
 };
 pub use pool_cases::{
     BoxHalfLive, ObjectPoolHalfLive, PoolDisjoint, PoolFull, PoolHalfLive, SlotMapDisjoint,

@@ -20,6 +20,7 @@ use firewheel::backend::BackendProcessInfo;
 use firewheel::collector::ArcGc;
 use firewheel::node::{NodeID, StreamStatus};
 use firewheel::nodes::sampler::{RepeatMode, SamplerConfig, SamplerNode};
+use firewheel::nodes::spatial_basic::SpatialBasicNode;
 use firewheel::processor::FirewheelProcessor;
 use firewheel::sample_resource::SampleResource;
 use firewheel::{ActivateInfo, FirewheelConfig, FirewheelContext, Volume};
@@ -58,15 +59,24 @@ pub const PEER_VERSIONS: [(&str, &str); 3] = [
 /// The peers of the table, in column order.
 pub const PEERS: [&str; 3] = ["bank", "kira", "firewheel"];
 
-/// The mixing scene's cases (one second of audio a cycle), and the play cases.
-pub const PEER_CASES: [&str; 6] = [
+/// The mixing scene's cases (one second of audio a cycle), the play cases,
+/// and the positioned scene's cases (one second of audio a cycle).
+pub const PEER_CASES: [&str; 9] = [
     "peer_mix_bank",
     "peer_mix_kira",
     "peer_mix_firewheel",
     "peer_play_bank",
     "peer_play_kira",
     "peer_play_firewheel",
+    "peer_spatial_bank",
+    "peer_spatial_kira",
+    "peer_spatial_firewheel",
 ];
+
+/// Emitters in the positioned scene.
+pub const SPATIAL_EMITTERS: usize = 300;
+/// Voices the positioned scene mixes where the peer chooses (the bank's cap).
+pub const SPATIAL_REAL: usize = 32;
 
 /// Voice `i`'s playback rate in the mixing scene: 0.8 to 1.37, never 1.0
 /// (Firewheel copies straight through at exactly 1.0, the others interpolate).
@@ -139,6 +149,16 @@ impl FirewheelBank {
                 .expect("stereo into the graph's output");
             nodes.push((id, params));
         }
+        Self::activated(context, nodes, &sample)
+    }
+
+    /// Activates `context` offline, gives every node `sample`, and renders a
+    /// first block.
+    fn activated(
+        mut context: FirewheelContext,
+        nodes: Vec<(NodeID, SamplerNode)>,
+        sample: &ArcGc<dyn SampleResource + Send + Sync>,
+    ) -> Self {
         let processor = context
             .activate(ActivateInfo {
                 sample_rate: NonZeroU32::new(RATE).expect("a rate"),
@@ -160,6 +180,45 @@ impl FirewheelBank {
         };
         this.update();
         this.render(&mut [0.0; 2 * BLOCK]);
+        this
+    }
+
+    /// A sampler and a `SpatialBasicNode` (Firewheel's own spatial model) per
+    /// offset from the listener, each looping `samples` at `volume_db`, all
+    /// playing.
+    pub fn spatial(samples: Vec<f32>, offsets: &[[f32; 3]], volume_db: f32) -> Self {
+        let mut context = FirewheelContext::new(FirewheelConfig::default());
+        let out = context.graph_out_node_id();
+        let sample: ArcGc<dyn SampleResource + Send + Sync> = vec![samples].into();
+        let mut nodes = Vec::with_capacity(offsets.len());
+        for offset in offsets {
+            let params = SamplerNode {
+                volume: Volume::Decibels(volume_db),
+                repeat_mode: RepeatMode::RepeatEndlessly,
+                ..Default::default()
+            };
+            let id = context
+                .add_node(params, Some(SamplerConfig::default()))
+                .expect("a sampler node");
+            let spatial = context
+                .add_node(
+                    SpatialBasicNode::from_volume_offset(Volume::UNITY_GAIN, *offset),
+                    None,
+                )
+                .expect("a spatial node");
+            context
+                .connect(id, spatial, &[(0, 0), (1, 1)], false)
+                .expect("stereo into the spatial node");
+            context
+                .connect(spatial, out, &[(0, 0), (1, 1)], false)
+                .expect("stereo into the graph's output");
+            nodes.push((id, params));
+        }
+        let mut this = Self::activated(context, nodes, &sample);
+        for _ in 0..offsets.len() {
+            this.play();
+        }
+        this.update();
         this
     }
 
@@ -374,6 +433,124 @@ impl Workload for PeerMix {
     }
 }
 
+// ------------------------------------------------------------------ the positioned scene
+
+/// One peer's positioned scene: [`SPATIAL_EMITTERS`] looping emitters on a
+/// spiral around a still listener (2 m to 92 m), each in the peer's own
+/// spatial model, one second of audio a cycle.
+// Built once per measurement, never moved in a loop: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum PeerSpatial {
+    /// The voice bank: 300 positioned plays, the 32 most audible real.
+    Bank(Box<crate::VoicesRender>),
+    /// kira: a spatial sub-track per emitter, each playing the tone: all 300.
+    Kira {
+        /// The manager whose backend renders.
+        manager: AudioManager<OfflineBackend>,
+        /// The listener (kept alive: the tracks hear through it).
+        _listener: kira::listener::ListenerHandle,
+        /// The emitters' tracks (kept alive).
+        tracks: Vec<kira::track::SpatialTrackHandle>,
+        /// One second of interleaved stereo.
+        buffer: Vec<f32>,
+    },
+    /// Firewheel: a sampler and a spatial node for each of the 32 nearest
+    /// emitters (Firewheel chooses none; the bench does, as a pool would).
+    Firewheel {
+        /// The graph.
+        bank: Box<FirewheelBank>,
+        /// One second of interleaved stereo.
+        buffer: Vec<f32>,
+    },
+}
+
+impl PeerSpatial {
+    /// `peer`'s positioned scene, playing.
+    pub fn new(peer: &str) -> Option<Self> {
+        let volume_db = (20.0 * crate::audio_cases::TORCH_VOLUME.log10()) as f32;
+        let buffer = vec![0.0; 2 * RATE as usize];
+        Some(match peer {
+            "bank" => Self::Bank(Box::new(crate::VoicesRender::new(SPATIAL_EMITTERS, true))),
+            "kira" => {
+                let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+                    capacities: kira::Capacities {
+                        sub_track_capacity: 2 * SPATIAL_EMITTERS,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                })
+                .expect("the offline backend needs no device");
+                let listener = manager
+                    .add_listener(
+                        pool_audio::mint::Vector3::from([0.0; 3]),
+                        pool_audio::mint::Quaternion {
+                            v: pool_audio::mint::Vector3::from([0.0; 3]),
+                            s: 1.0,
+                        },
+                    )
+                    .expect("room for a listener");
+                let data = crate::audio_cases::tone()
+                    .loop_region(..)
+                    .volume(Decibels(volume_db));
+                let tracks = crate::audio_cases::spiral(SPATIAL_EMITTERS)
+                    .map(|position| {
+                        let mut track = manager
+                            .add_spatial_sub_track(
+                                &listener,
+                                pool_audio::mint::Vector3::from(position),
+                                kira::track::SpatialTrackBuilder::new(),
+                            )
+                            .expect("room for a track");
+                        track.play(data.clone()).expect("room for a sound");
+                        track
+                    })
+                    .collect();
+                Self::Kira {
+                    manager,
+                    _listener: listener,
+                    tracks,
+                    buffer,
+                }
+            }
+            "firewheel" => {
+                let mut positions: Vec<[f32; 3]> =
+                    crate::audio_cases::spiral(SPATIAL_EMITTERS).collect();
+                let distance = |p: &[f32; 3]| p.iter().map(|c| c * c).sum::<f32>();
+                positions.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+                positions.truncate(SPATIAL_REAL);
+                let samples = crate::audio_cases::tone()
+                    .frames
+                    .iter()
+                    .map(|frame| frame.left)
+                    .collect();
+                Self::Firewheel {
+                    bank: Box::new(FirewheelBank::spatial(samples, &positions, volume_db)),
+                    buffer,
+                }
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl Workload for PeerSpatial {
+    fn cycle(&mut self) {
+        match self {
+            Self::Bank(case) => case.cycle(),
+            Self::Kira {
+                manager, buffer, ..
+            } => {
+                let _ = manager.backend_mut().render_into(buffer);
+                black_box(&buffer);
+            }
+            Self::Firewheel { bank, buffer } => {
+                bank.render(buffer);
+                black_box(&buffer);
+            }
+        }
+    }
+}
+
 // ------------------------------------------------------------------ plays
 
 /// Plays of one frame, each on a free voice: one peer's game-thread cost of a
@@ -450,11 +627,14 @@ impl Workload for PeerPlay {
     }
 }
 
-/// Case `peer_{mix,play}_{peer}`.
+/// Case `peer_{mix,play,spatial}_{peer}`.
 pub fn peer_case(name: &str) -> Option<Box<dyn Workload>> {
     let rest = name.strip_prefix("peer_")?;
     if let Some(peer) = rest.strip_prefix("mix_") {
         return PeerMix::new(peer).map(|case| Box::new(case) as Box<dyn Workload>);
+    }
+    if let Some(peer) = rest.strip_prefix("spatial_") {
+        return PeerSpatial::new(peer).map(|case| Box::new(case) as Box<dyn Workload>);
     }
     let peer = rest.strip_prefix("play_")?;
     PeerPlay::new(peer).map(|case| Box::new(case) as Box<dyn Workload>)
@@ -622,6 +802,27 @@ mod tests {
         assert!(peak("bank").copies <= STORM_COPIES);
         assert!(peak("kira").peak > 40.0, "{:?}", peak("kira"));
         assert!(peak("firewheel").peak > 4.0, "{:?}", peak("firewheel"));
+    }
+
+    #[test]
+    fn every_peer_plays_the_positioned_scene() {
+        for peer in PEERS {
+            let mut scene = PeerSpatial::new(peer).expect("a peer");
+            scene.cycle();
+            let (rendered, voices): (&[f32], usize) = match &scene {
+                PeerSpatial::Bank(case) => (case.rendered(), case.voices().0),
+                PeerSpatial::Kira { buffer, tracks, .. } => (buffer, tracks.len()),
+                PeerSpatial::Firewheel { buffer, bank } => (buffer, bank.nodes.len()),
+            };
+            let peak = rendered.iter().fold(0.0f32, |p, s| p.max(s.abs()));
+            assert!(peak > 0.01, "{peer}: silent, peak {peak}");
+            let expected = if peer == "kira" {
+                SPATIAL_EMITTERS
+            } else {
+                SPATIAL_REAL
+            };
+            assert_eq!(voices, expected, "{peer}");
+        }
     }
 
     #[test]

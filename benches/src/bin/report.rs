@@ -530,7 +530,16 @@ fn print_peers(settings: &Settings) {
     println!();
     print_second_rows(&mix, "peer_mix_firewheel");
     println!();
-    let plays = measure_group(&PEER_CASES[3..], 1, "peer_play_firewheel", settings);
+    let spatial = measure_group(&PEER_CASES[6..], 1, "peer_spatial_firewheel", settings);
+    println!("Positioned: 300 looping emitters of a quiet tone on a spiral around a still");
+    println!("listener (2 m to 92 m), each peer's own spatial model, one second of audio. The");
+    println!("bank: 300 positioned plays, the 32 most audible real, the rest virtual; kira: a");
+    println!("spatial sub-track per emitter, all 300 mixed (it chooses none); Firewheel: a");
+    println!("sampler and a `SpatialBasicNode` for each of the 32 nearest (the bench chooses).");
+    println!();
+    print_second_rows(&spatial, "peer_spatial_firewheel");
+    println!();
+    let plays = measure_group(&PEER_CASES[3..6], 1, "peer_play_firewheel", settings);
     println!("Plays: a frame's 32 plays, each on a free voice, game thread only (Firewheel:");
     println!("a node started from the beginning, with its share of the frame's `update`).");
     println!();

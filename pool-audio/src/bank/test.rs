@@ -622,3 +622,39 @@ mod model {
         }
     }
 }
+
+/// A voice whose playhead sits on a frame and moves a frame at a time takes
+/// the frame itself: Hermite's interpolation at 0 is that frame plus a signed
+/// zero, and once weighted and added to a mix that starts at +0 the two are
+/// the same bits, for every frame, gain and mix so far.
+mod unit_step {
+    use proptest::prelude::*;
+
+    use super::voice::hermite;
+
+    fn sample() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            Just(0.0f32),
+            Just(-0.0f32),
+            -1.0f32..1.0,
+            Just(f32::MIN_POSITIVE),
+            Just(-f32::MIN_POSITIVE),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn the_frame_is_the_interpolation_at_zero(
+            a in sample(), b in sample(), c in sample(), d in sample(),
+            gain in prop_oneof![Just(0.0f32), 0.0f32..2.0],
+            mix in proptest::collection::vec((sample(), prop_oneof![Just(0.0f32), 0.0f32..2.0]), 0..4),
+            x in prop_oneof![Just(0.0f32), Just(-0.0f32)],
+        ) {
+            // A mix built as the bank builds it: +0, then weighted samples added.
+            let so_far = mix.iter().fold(0.0f32, |sum, (s, g)| sum + s * g);
+            let interpolated = so_far + hermite(a, b, c, d, x) * gain;
+            let taken = so_far + b * gain;
+            prop_assert_eq!(interpolated.to_bits(), taken.to_bits());
+        }
+    }
+}

@@ -803,17 +803,23 @@ fn mix_frames(
     mono: bool,
 ) -> bool {
     // A rate that does not move this step moves the playhead by the same
-    // amount every frame: computed once, the same value.
-    match (mono, gains.rate_step == 0.0) {
-        (true, true) => mix_channels::<true, true>(out, gains, fraction, read),
-        (true, false) => mix_channels::<true, false>(out, gains, fraction, read),
-        (false, true) => mix_channels::<false, true>(out, gains, fraction, read),
-        (false, false) => mix_channels::<false, false>(out, gains, fraction, read),
+    // amount every frame: computed once, the same value. When that amount is
+    // exactly one frame and the playhead sits on a frame, it stays on one:
+    // the interpolation at 0 is the frame itself (`unit`).
+    let steady = gains.rate_step == 0.0;
+    let unit = steady && *fraction == 0.0 && gains.sample_rate * gains.rate * gains.dt == 1.0;
+    match (mono, steady, unit) {
+        (true, _, true) => mix_channels::<true, true, true>(out, gains, fraction, read),
+        (true, true, false) => mix_channels::<true, true, false>(out, gains, fraction, read),
+        (true, false, _) => mix_channels::<true, false, false>(out, gains, fraction, read),
+        (false, _, true) => mix_channels::<false, true, true>(out, gains, fraction, read),
+        (false, true, false) => mix_channels::<false, true, false>(out, gains, fraction, read),
+        (false, false, _) => mix_channels::<false, false, false>(out, gains, fraction, read),
     }
 }
 
 #[inline(always)]
-fn mix_channels<const MONO: bool, const STEADY: bool>(
+fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool>(
     out: &mut [Frame],
     gains: &mut Gains,
     fraction: &mut f64,
@@ -831,9 +837,18 @@ fn mix_channels<const MONO: bool, const STEADY: bool>(
         }
         let [a, b, c, d] = read.ring();
         let x = at as f32;
-        let left = hermite(a.left, b.left, c.left, d.left, x);
+        // At 0 the interpolation is the frame plus a signed zero: the same
+        // bits once added to the mix (a sum that starts at +0 is never -0,
+        // and adding a zero of either sign to it changes nothing).
+        let left = if UNIT {
+            b.left
+        } else {
+            hermite(a.left, b.left, c.left, d.left, x)
+        };
         let right = if MONO {
             left
+        } else if UNIT {
+            b.right
         } else {
             hermite(a.right, b.right, c.right, d.right, x)
         };
@@ -862,7 +877,7 @@ fn mix_channels<const MONO: bool, const STEADY: bool>(
 /// 4-point, 3rd-order Hermite x-form): the same samples, without the
 /// shuffles its two-channel `Frame` arithmetic compiles to.
 #[inline(always)]
-fn hermite(previous: f32, current: f32, next_1: f32, next_2: f32, x: f32) -> f32 {
+pub(super) fn hermite(previous: f32, current: f32, next_1: f32, next_2: f32, x: f32) -> f32 {
     let c0 = current;
     let c1 = (next_1 - previous) * 0.5;
     let c2 = previous - current * 2.5 + next_1 * 2.0 - next_2 * 0.5;
