@@ -126,39 +126,27 @@ impl FirewheelBank {
     pub fn new(samples: Vec<f32>, rates: &[f64], volume_db: f32, looping: bool) -> Self {
         let mut context = FirewheelContext::new(FirewheelConfig::default());
         let out = context.graph_out_node_id();
-        let sample: ArcGc<dyn SampleResource + Send + Sync> = vec![samples].into();
-        let mut nodes = Vec::with_capacity(rates.len());
-        for rate in rates {
-            // Settings go in with the node: the processor copies them when it
-            // is built, so no event is needed for them.
-            let params = SamplerNode {
-                volume: Volume::Decibels(volume_db),
-                speed: *rate,
-                repeat_mode: if looping {
-                    RepeatMode::RepeatEndlessly
-                } else {
-                    RepeatMode::PlayOnce
-                },
-                ..Default::default()
-            };
-            let id = context
-                .add_node(params, Some(SamplerConfig::default()))
-                .expect("a sampler node");
-            context
-                .connect(id, out, &[(0, 0), (1, 1)], false)
-                .expect("stereo into the graph's output");
-            nodes.push((id, params));
-        }
-        Self::activated(context, nodes, &sample)
+        let nodes = rates
+            .iter()
+            .map(|rate| {
+                let node = sampler(&mut context, volume_db, *rate, looping);
+                context
+                    .connect(node.0, out, &[(0, 0), (1, 1)], false)
+                    .expect("stereo into the graph's output");
+                node
+            })
+            .collect();
+        Self::activated(context, nodes, samples)
     }
 
-    /// Activates `context` offline, gives every node `sample`, and renders a
-    /// first block.
+    /// Activates `context` offline, gives every node `samples` (mono, one
+    /// copy shared), and renders a first block.
     fn activated(
         mut context: FirewheelContext,
         nodes: Vec<(NodeID, SamplerNode)>,
-        sample: &ArcGc<dyn SampleResource + Send + Sync>,
+        samples: Vec<f32>,
     ) -> Self {
+        let sample: ArcGc<dyn SampleResource + Send + Sync> = vec![samples].into();
         let processor = context
             .activate(ActivateInfo {
                 sample_rate: NonZeroU32::new(RATE).expect("a rate"),
@@ -189,17 +177,9 @@ impl FirewheelBank {
     pub fn spatial(samples: Vec<f32>, offsets: &[[f32; 3]], volume_db: f32) -> Self {
         let mut context = FirewheelContext::new(FirewheelConfig::default());
         let out = context.graph_out_node_id();
-        let sample: ArcGc<dyn SampleResource + Send + Sync> = vec![samples].into();
         let mut nodes = Vec::with_capacity(offsets.len());
         for offset in offsets {
-            let params = SamplerNode {
-                volume: Volume::Decibels(volume_db),
-                repeat_mode: RepeatMode::RepeatEndlessly,
-                ..Default::default()
-            };
-            let id = context
-                .add_node(params, Some(SamplerConfig::default()))
-                .expect("a sampler node");
+            let node = sampler(&mut context, volume_db, 1.0, true);
             let spatial = context
                 .add_node(
                     SpatialBasicNode::from_volume_offset(Volume::UNITY_GAIN, *offset),
@@ -207,14 +187,14 @@ impl FirewheelBank {
                 )
                 .expect("a spatial node");
             context
-                .connect(id, spatial, &[(0, 0), (1, 1)], false)
+                .connect(node.0, spatial, &[(0, 0), (1, 1)], false)
                 .expect("stereo into the spatial node");
             context
                 .connect(spatial, out, &[(0, 0), (1, 1)], false)
                 .expect("stereo into the graph's output");
-            nodes.push((id, params));
+            nodes.push(node);
         }
-        let mut this = Self::activated(context, nodes, &sample);
+        let mut this = Self::activated(context, nodes, samples);
         for _ in 0..offsets.len() {
             this.play();
         }
@@ -286,6 +266,31 @@ impl FirewheelBank {
             );
         }
     }
+}
+
+/// A sampler node at `volume_db` and `speed`, looping or not, stopped. Its
+/// settings go in with the node: the processor copies them when it is built,
+/// so no event is needed for them.
+fn sampler(
+    context: &mut FirewheelContext,
+    volume_db: f32,
+    speed: f64,
+    looping: bool,
+) -> (NodeID, SamplerNode) {
+    let params = SamplerNode {
+        volume: Volume::Decibels(volume_db),
+        speed,
+        repeat_mode: if looping {
+            RepeatMode::RepeatEndlessly
+        } else {
+            RepeatMode::PlayOnce
+        },
+        ..Default::default()
+    };
+    let id = context
+        .add_node(params, Some(SamplerConfig::default()))
+        .expect("a sampler node");
+    (id, params)
 }
 
 // ------------------------------------------------------------------ the mixing scene

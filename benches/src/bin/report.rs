@@ -515,6 +515,19 @@ fn print_bevy_peers(settings: &Settings) {
     println!("it plays and renders nothing (one warning), and it has no offline output to use.");
 }
 
+/// A peers' scene whose cycle is a second of audio: `about`, then its rows
+/// against its last case (Firewheel's).
+fn print_peer_seconds(cases: &[&'static str], about: &[&str], settings: &Settings) {
+    let baseline = cases[cases.len() - 1];
+    let rows = measure_group(cases, 1, baseline, settings);
+    for line in about {
+        println!("{line}");
+    }
+    println!();
+    print_second_rows(&rows, baseline);
+    println!();
+}
+
 /// `--peers`: the voice bank beside kira and Firewheel on the same scenes.
 fn print_peers(settings: &Settings) {
     let versions: Vec<String> = PEER_VERSIONS
@@ -523,22 +536,26 @@ fn print_peers(settings: &Settings) {
         .collect();
     println!("Peers, offline, one binary ({}).", versions.join(", "));
     println!();
-    let mix = measure_group(&PEER_CASES[..3], 1, "peer_mix_firewheel", settings);
-    println!("Mixing: 32 looping voices of a 440 Hz sine at rates 0.8 to 1.37, -30 dB each");
-    println!("(the voice bank: no limiter; kira: a static sound each; Firewheel: a sampler");
-    println!("node each, 512-frame blocks), one second of 48 kHz stereo audio.");
-    println!();
-    print_second_rows(&mix, "peer_mix_firewheel");
-    println!();
-    let spatial = measure_group(&PEER_CASES[6..], 1, "peer_spatial_firewheel", settings);
-    println!("Positioned: 300 looping emitters of a quiet tone on a spiral around a still");
-    println!("listener (2 m to 92 m), each peer's own spatial model, one second of audio. The");
-    println!("bank: 300 positioned plays, the 32 most audible real, the rest virtual; kira: a");
-    println!("spatial sub-track per emitter, all 300 mixed (it chooses none); Firewheel: a");
-    println!("sampler and a `SpatialBasicNode` for each of the 32 nearest (the bench chooses).");
-    println!();
-    print_second_rows(&spatial, "peer_spatial_firewheel");
-    println!();
+    print_peer_seconds(
+        &PEER_CASES[..3],
+        &[
+            "Mixing: 32 looping voices of a 440 Hz sine at rates 0.8 to 1.37, -30 dB each",
+            "(the voice bank: no limiter; kira: a static sound each; Firewheel: a sampler",
+            "node each, 512-frame blocks), one second of 48 kHz stereo audio.",
+        ],
+        settings,
+    );
+    print_peer_seconds(
+        &PEER_CASES[6..],
+        &[
+            "Positioned: 300 looping emitters of a quiet tone on a spiral around a still",
+            "listener (2 m to 92 m), each peer's own spatial model, one second of audio. The",
+            "bank: 300 positioned plays, the 32 most audible real, the rest virtual; kira: a",
+            "spatial sub-track per emitter, all 300 mixed (it chooses none); Firewheel: a",
+            "sampler and a `SpatialBasicNode` for each of the 32 nearest (the bench chooses).",
+        ],
+        settings,
+    );
     let plays = measure_group(&PEER_CASES[3..6], 1, "peer_play_firewheel", settings);
     println!("Plays: a frame's 32 plays, each on a free voice, game thread only (Firewheel:");
     println!("a node started from the beginning, with its share of the frame's `update`).");
