@@ -67,7 +67,7 @@
 //! |---|---|---|
 //! | `acquire`, `acquire_mut`, `release`, recycle-oldest, `get`, `get_mut`, `contains` | O(1) | none once the pool has reached its size |
 //! | `reclaim`, `for_each_mut`, `iter` | O(live); O(slots) for a policy that keeps no order ([`Strict`]) | none |
-//! | `reinitialize`, `clear`, `trim_idle`, `prewarm_step` | O(objects touched) | creating objects may |
+//! | `reinitialize`, `clear`, `trim_idle`, `prewarm_step`; `retain_idle` (O(idle)) | O(objects touched) | creating objects may |
 //!
 //! A slot is `Option<T>` plus 12 bytes (generation and two list links). Idle objects
 //! are a stack, so `acquire` hands out the most recently released object, the one

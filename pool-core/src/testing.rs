@@ -590,6 +590,9 @@ pub enum Op {
     TrimIdle(usize),
     /// `prewarm_step` with this budget.
     PrewarmStep(usize),
+    /// `retain_idle`, dropping the idle objects at the set bits of their
+    /// positions from the top of the idle stack (modulo 64).
+    RetainIdle(u64),
     /// A handle of another pool of the same handle type (the kit's own, with
     /// objects in the same slots, one more handed out at each such step), given
     /// to every call that takes a handle: each must refuse it as stale.
@@ -678,6 +681,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<bool>().prop_map(Op::Clear),
         1 => (0..4usize).prop_map(Op::TrimIdle),
         1 => (0..4usize).prop_map(Op::PrewarmStep),
+        1 => any::<u64>().prop_map(Op::RetainIdle),
         1 => pick().prop_map(Op::Foreign),
     ]
 }

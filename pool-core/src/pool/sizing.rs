@@ -128,6 +128,48 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         dropped
     }
 
+    /// Drops the idle objects for which `keep` returns `false` (destroy hook
+    /// run, counted in `destroys`) and returns how many were dropped; the rest
+    /// stay idle in the order they were. For idle objects that went bad while
+    /// they waited: an entity the game despawned, a buffer of a lost device.
+    /// O(idle); no handle changes, since idle objects have none.
+    ///
+    /// If `keep` panics, the object it was asked about stays idle and the
+    /// objects already dropped stay dropped.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let mut made = 0;
+    /// let mut pool = Pool::builder(move || { made += 1; made }).initial(6).max_objects(6).build().unwrap();
+    /// assert_eq!(pool.retain_idle(|n| *n % 2 == 0), 3);
+    /// assert_eq!(pool.stats().idle, 3);
+    /// let (_, first) = pool.acquire_mut();
+    /// assert_eq!(*first, 2, "the kept objects are handed out in their order");
+    /// ```
+    pub fn retain_idle(&mut self, mut keep: impl FnMut(&mut T) -> bool) -> usize {
+        let mut dropped = 0;
+        let mut above = NIL;
+        let mut cursor = self.idle_head;
+        while cursor != NIL {
+            let index = cursor;
+            let slot = &mut self.slots[index as usize];
+            cursor = slot.next;
+            if slot.value.as_mut().is_none_or(&mut keep) {
+                above = index;
+                continue;
+            }
+            if above == NIL {
+                self.idle_head = cursor;
+            } else {
+                self.slots[above as usize].next = cursor;
+            }
+            dropped += 1;
+            self.destroy(index);
+        }
+        dropped
+    }
+
     /// Creates at most `budget` objects towards the `initial` size and returns how
     /// many are still missing (0 when done). Call it once a frame after
     /// [`PoolBuilder::build_lazy`](crate::PoolBuilder::build_lazy) to spread a large prewarm over frames.

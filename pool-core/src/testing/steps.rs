@@ -41,6 +41,7 @@ pub(super) fn apply<T: 'static, P: ExhaustionPolicy<T>>(
         Op::Clear(include_live) => clear(pool, model, include_live, said),
         Op::TrimIdle(keep) => trim_idle(pool, model, keep, said),
         Op::PrewarmStep(budget) => prewarm_step(pool, model, budget, said),
+        Op::RetainIdle(mask) => retain_idle(pool, model, mask, said),
         Op::Foreign(pick) => foreign(pool, model, pick, said),
     }
 }
@@ -518,6 +519,55 @@ fn trim_idle<T: 'static, P: ExhaustionPolicy<T>>(
         *said = format!("trim_idle({keep}) -> {dropped}");
         if dropped != expected {
             return Err(format!("trim_idle dropped {dropped}, expected {expected}"));
+        }
+    }
+    Ok(dropped.is_none())
+}
+
+/// `retain_idle`: the model drops the same idle objects, top of the stack
+/// first, and keeps the others in their order.
+fn retain_idle<T: 'static, P: ExhaustionPolicy<T>>(
+    pool: &mut Tested<T, P>,
+    model: &mut Model,
+    mask: u64,
+    said: &mut String,
+) -> Result<bool, String> {
+    let dropping = |at: usize| mask >> (at % 64) & 1 == 1;
+    let mut visited = 0;
+    let dropped = attempt(|| {
+        pool.retain_idle(|_| {
+            visited += 1;
+            !dropping(visited - 1)
+        })
+    })?;
+    *said = format!("retain_idle({mask:#x})");
+    if dropped.is_some() && visited != model.idle.len() {
+        return Err(format!(
+            "retain_idle visited {visited} idle objects, the model has {}",
+            model.idle.len()
+        ));
+    }
+    let mut expected = 0;
+    let mut kept = Vec::new();
+    let mut from_top = 0;
+    while let Some(object) = model.idle.pop() {
+        from_top += 1;
+        if !dropping(from_top - 1) {
+            kept.push(object);
+            continue;
+        }
+        expected += 1;
+        if !model.destroy(object) {
+            break;
+        }
+    }
+    kept.reverse();
+    let rest = core::mem::take(&mut model.idle);
+    model.idle = rest.into_iter().chain(kept).collect();
+    if let Some(dropped) = dropped {
+        *said = format!("retain_idle({mask:#x}) -> {dropped}");
+        if dropped != expected {
+            return Err(format!("retain_idle dropped {dropped}, expected {expected}"));
         }
     }
     Ok(dropped.is_none())
