@@ -131,6 +131,7 @@ mod audio;
 mod diagnostics;
 mod effects;
 mod emitters;
+mod entities;
 mod music;
 #[cfg(feature = "sprites")]
 mod sprites;
@@ -149,6 +150,11 @@ pub use audio::{
     SoundSystems, SoundWarning, VoiceEnded,
 };
 pub use emitters::{CHANGE_FADE, SoundEmitter};
+pub use entities::{
+    EntityKind, EntityPolicy, EntityPoolConfig, EntityPoolError, EntityPoolRegistry,
+    EntityPoolStats, EntityPoolSystems, EntityPoolWarning, EntityPools, EntityPoolsAppExt,
+    EntityPoolsPlugin, EntityRecycled, Pooled, PooledEntity, Prefab, ReleaseAfter,
+};
 pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
 
 /// The sound-effects crate the plugins are built on, for its settings, ids,

@@ -567,7 +567,9 @@ fn retain_idle<T: 'static, P: ExhaustionPolicy<T>>(
     if let Some(dropped) = dropped {
         *said = format!("retain_idle({mask:#x}) -> {dropped}");
         if dropped != expected {
-            return Err(format!("retain_idle dropped {dropped}, expected {expected}"));
+            return Err(format!(
+                "retain_idle dropped {dropped}, expected {expected}"
+            ));
         }
     }
     Ok(dropped.is_none())

@@ -1,0 +1,812 @@
+//! Pooled entities: bullets, enemies and any prefab, spawned once, disabled
+//! while idle and handed out again, with handles that go stale.
+//!
+//! Each kind of entity (a marker type, or a name) has a `pool_core::Pool` of
+//! its entities. Acquiring hands out an idle entity (enabled again, its prefab
+//! components restored) or spawns a new one below `max_objects`; on a full
+//! pool the kind's [`EntityPolicy`] refuses or recycles a live one. The
+//! returned [`PooledEntity`] is the pool's generational handle plus the
+//! entity: once the entity is released or recycled, every copy of the handle
+//! is stale, and [`EntityPools::get`] answers `None` for it. A raw `Entity`
+//! kept from it is the trap this avoids: Bevy's id stays the same while the
+//! pool hands the entity to its next user, so a system that kept the id of a
+//! released bullet moves the next bullet.
+//!
+//! Released entities get Bevy's `Disabled` with all their descendants, so they
+//! leave every default query (and the renderer's, so they are not drawn).
+//! The world changes when the commands the pools queue are applied; what an
+//! entity becomes then follows the pool at that moment, so commands of
+//! systems that ran in any order leave an entity enabled exactly when its
+//! acquisition is live.
+//!
+//! A game that despawns a pooled entity itself, or removes its [`Pooled`]
+//! component, is noticed (a hook on `Pooled`): its acquisition ends, the entity
+//! leaves the pool, the kind's `despawned` count goes up, and with
+//! [`EntityPoolConfig::refill`] the pool spawns a replacement towards
+//! `initial` at the next `PreUpdate`.
+
+mod apply;
+
+use core::any::TypeId;
+use std::sync::Arc;
+
+use bevy::app::{App, Plugin, PreUpdate};
+use bevy::ecs::entity::Entities;
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::system::SystemParam;
+use bevy::ecs::world::DeferredWorld;
+use bevy::prelude::*;
+use pool_core::{ConfigError, ExhaustionPolicy, Handle, Key, LiveObjects, Pool, PoolStats};
+
+use apply::{Activate, Build, Deactivate, DespawnPooled};
+
+/// Spawns a kind's prefab on an entity: its components and its children.
+pub type Prefab = Arc<dyn Fn(&mut EntityWorldMut) + Send + Sync>;
+
+/// Which entity pool: a kind registered with [`EntityPoolsAppExt::add_entity_pool`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EntityKind(u16);
+
+/// One acquisition of a pooled entity: the kind, the pool's generational
+/// handle and the entity. Live until the entity is released or recycled;
+/// stale forever after, for every copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PooledEntity {
+    kind: EntityKind,
+    handle: Handle,
+    entity: Entity,
+}
+
+impl PooledEntity {
+    /// The entity as it was handed out. It stays the same `Entity` after this
+    /// acquisition ends, when the pool hands it to its next user: check with
+    /// [`EntityPools::get`] before acting on it.
+    pub fn entity(&self) -> Entity {
+        self.entity
+    }
+
+    /// The kind it was acquired from.
+    pub fn kind(&self) -> EntityKind {
+        self.kind
+    }
+}
+
+/// On every pooled entity: its current acquisition (live while the entity is
+/// in use, stale while it is idle), so systems that see the entity can check it.
+#[derive(Component, Debug, Clone, Copy)]
+#[component(on_remove = pooled_removed)]
+pub struct Pooled {
+    handle: PooledEntity,
+    /// Set by the pool before it despawns an entity itself.
+    leaving: bool,
+}
+
+impl Pooled {
+    /// The entity's latest acquisition (stale while the entity is idle, and
+    /// never live for an entity not acquired yet).
+    pub fn handle(&self) -> PooledEntity {
+        self.handle
+    }
+}
+
+/// Releases a pooled entity once this many seconds of virtual time have
+/// passed (counted from the frame it is inserted; give it with each
+/// acquisition, in [`EntityPools::acquire_with`] or in the prefab, since an
+/// idle entity keeps the value it was released with). A value that is not a
+/// finite number releases the entity at once and sends an
+/// [`EntityPoolWarning`].
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct ReleaseAfter(pub f32);
+
+/// Sent when a full pool recycled a live entity for a new acquisition: the
+/// acquisition that ended (stale now) and the one that replaced it, so the
+/// game can clean up what it kept for the old one.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntityRecycled {
+    /// The acquisition that ended.
+    pub stale: PooledEntity,
+    /// The acquisition that has the entity now.
+    pub handle: PooledEntity,
+}
+
+/// Something a pooled entity's components asked for that could not be done.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum EntityPoolWarning {
+    /// A [`ReleaseAfter`] that is not a finite number: the entity was released.
+    BadLifetime {
+        /// The entity.
+        entity: Entity,
+        /// The value it held.
+        seconds: f32,
+    },
+}
+
+/// Why an entity-pool call did nothing.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EntityPoolError {
+    /// No kind is registered for this marker type or name.
+    UnknownKind(String),
+    /// The kind's pool is full and its policy refused (`EntityPolicy::Strict`).
+    Exhausted(EntityKind),
+    /// The handle's acquisition has ended (released, recycled, its entity
+    /// despawned) or it is not a handle of these pools.
+    Stale(PooledEntity),
+    /// The kind's sizes are not valid (`pool_core`'s reasons).
+    Config(ConfigError),
+    /// A kind of this marker type or name is already registered.
+    DuplicateKind(String),
+    /// The priority is not a finite number.
+    BadPriority(f32),
+}
+
+impl core::fmt::Display for EntityPoolError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::UnknownKind(name) => write!(f, "no entity pool is registered for {name}"),
+            Self::Exhausted(kind) => write!(f, "entity pool {kind:?} is full and refuses"),
+            Self::Stale(handle) => write!(f, "{handle:?} is stale: that acquisition has ended"),
+            Self::Config(error) => write!(f, "entity pool sizes: {error}"),
+            Self::DuplicateKind(name) => write!(f, "an entity pool {name} already exists"),
+            Self::BadPriority(priority) => write!(f, "priority {priority} is not finite"),
+        }
+    }
+}
+
+impl std::error::Error for EntityPoolError {}
+
+/// What a kind's full pool does (below `max_objects` every kind grows).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EntityPolicy {
+    /// Refuse: [`EntityPoolError::Exhausted`]. For entities the game must keep (enemies).
+    #[default]
+    Strict,
+    /// Recycle the oldest live entity (an [`EntityRecycled`] message says
+    /// which acquisition ended). For bullets and debris: the newest matters most.
+    RecycleOldest,
+    /// Recycle the live entity with the lowest priority the game gave it
+    /// ([`EntityPools::set_priority`]; 0 at each acquisition), oldest first
+    /// among equals: the game's own victim (the furthest enemy, the faintest
+    /// spark). O(live) when full.
+    RecycleLowestPriority,
+}
+
+/// A pool's object: the entity (a placeholder until spawned) and the priority
+/// its victim choice reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Member {
+    entity: Entity,
+    priority: f32,
+}
+
+impl Member {
+    const UNSPAWNED: Self = Self {
+        entity: Entity::PLACEHOLDER,
+        priority: 0.0,
+    };
+}
+
+impl ExhaustionPolicy<Member> for EntityPolicy {
+    fn choose_victim<K: Key>(&mut self, live: LiveObjects<'_, Member, K>) -> Option<K> {
+        match self {
+            Self::Strict => None,
+            Self::RecycleOldest => live.oldest(),
+            Self::RecycleLowestPriority => {
+                let mut lowest: Option<(K, f32)> = None;
+                for (handle, member) in live.iter() {
+                    if lowest.is_none_or(|(_, priority)| member.priority < priority) {
+                        lowest = Some((handle, member.priority));
+                    }
+                }
+                lowest.map(|(handle, _)| handle)
+            }
+        }
+    }
+}
+
+/// How a kind's entities are made, how many, and what its full pool does.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_pool::{EntityPoolConfig, EntityPolicy};
+///
+/// #[derive(Component, Clone, Default)]
+/// struct Bullet { speed: f32 }
+///
+/// let config = EntityPoolConfig::from_bundle("bullet", (Bullet { speed: 30.0 }, Transform::default()))
+///     .initial(256)
+///     .max_objects(1024)
+///     .policy(EntityPolicy::RecycleOldest);
+/// # let _ = config;
+/// ```
+#[must_use]
+pub struct EntityPoolConfig {
+    name: String,
+    prefab: Prefab,
+    reset: Option<Prefab>,
+    initial: usize,
+    max_objects: usize,
+    policy: EntityPolicy,
+    per_frame: usize,
+    refill: bool,
+}
+
+impl EntityPoolConfig {
+    /// A kind whose entities are this bundle: spawned with a clone of it, and
+    /// reset to it (a clone inserted again) at each acquisition after the first.
+    pub fn from_bundle<B: Bundle + Clone>(name: impl Into<String>, bundle: B) -> Self {
+        let reset = bundle.clone();
+        Self::from_fn(name, move |entity| {
+            entity.insert(bundle.clone());
+        })
+        .on_reset(move |entity| {
+            entity.insert(reset.clone());
+        })
+    }
+
+    /// A kind whose entities this function builds on a spawned entity (its
+    /// components, its children through `with_children`). No reset unless
+    /// [`on_reset`](Self::on_reset) gives one.
+    pub fn from_fn(
+        name: impl Into<String>,
+        prefab: impl Fn(&mut EntityWorldMut) + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            prefab: Arc::new(prefab),
+            reset: None,
+            initial: 0,
+            max_objects: pool_core::DEFAULT_MAX_OBJECTS,
+            policy: EntityPolicy::Strict,
+            per_frame: usize::MAX,
+            refill: false,
+        }
+    }
+
+    /// Run on an entity each time it is handed out again (not at its first
+    /// acquisition, which finds it as the prefab made it), before the
+    /// caller's bundle: restore what the last user changed.
+    pub fn on_reset(mut self, reset: impl Fn(&mut EntityWorldMut) + Send + Sync + 'static) -> Self {
+        self.reset = Some(Arc::new(reset));
+        self
+    }
+
+    /// Entities spawned disabled before the first acquisition (default 0).
+    pub fn initial(mut self, initial: usize) -> Self {
+        self.initial = initial;
+        self
+    }
+
+    /// The most entities of this kind, live and idle (default
+    /// `pool_core::DEFAULT_MAX_OBJECTS`).
+    pub fn max_objects(mut self, max_objects: usize) -> Self {
+        self.max_objects = max_objects;
+        self
+    }
+
+    /// What a full pool does (default [`EntityPolicy::Strict`]).
+    pub fn policy(mut self, policy: EntityPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Spawn the initial entities over frames, at most this many a frame (at
+    /// least 1), instead of all in the first `PreUpdate`. An acquisition that
+    /// finds none ready spawns one on the spot.
+    pub fn prewarm_per_frame(mut self, per_frame: usize) -> Self {
+        self.per_frame = per_frame.max(1);
+        self
+    }
+
+    /// Spawn a replacement towards `initial` when the game despawns one of
+    /// the kind's entities (default: no, the pool shrinks).
+    pub fn refill(mut self, refill: bool) -> Self {
+        self.refill = refill;
+        self
+    }
+}
+
+/// A kind's counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EntityPoolStats {
+    /// The pool's own counts: live, idle (spawned or waiting to be), acquires,
+    /// releases, recycles, creates and destroys.
+    pub pool: PoolStats,
+    /// Entities the game despawned, or took `Pooled` from, itself.
+    pub despawned: u64,
+    /// Idle places whose entity is not spawned yet (prewarm spread over
+    /// frames, or a refill).
+    pub unspawned: usize,
+}
+
+pub(crate) struct Kind {
+    name: String,
+    type_id: Option<TypeId>,
+    pool: Pool<Member, EntityPolicy>,
+    prefab: Prefab,
+    reset: Option<Prefab>,
+    initial: usize,
+    per_frame: usize,
+    refill: bool,
+    despawned: u64,
+    unspawned: usize,
+}
+
+/// Every entity pool: the kinds, their pools and what the game took out of
+/// them. Read it as a `Res` (handles, counts); acquire and release through
+/// [`EntityPools`].
+#[derive(Resource, Default)]
+pub struct EntityPoolRegistry {
+    kinds: Vec<Kind>,
+    /// Entities that left the pools since the last sweep (despawned, or
+    /// `Pooled` taken off, by the game).
+    dropped: Vec<Entity>,
+    /// The tree walked when enabling or disabling an entity.
+    pub(crate) scratch: Vec<Entity>,
+}
+
+impl EntityPoolRegistry {
+    /// Registers a kind; `marker` is the type `acquire::<K>()` names it by.
+    pub fn add_kind(
+        &mut self,
+        marker: Option<TypeId>,
+        config: EntityPoolConfig,
+    ) -> Result<EntityKind, EntityPoolError> {
+        let duplicate = self
+            .kinds
+            .iter()
+            .any(|kind| kind.name == config.name || (marker.is_some() && kind.type_id == marker));
+        if duplicate {
+            return Err(EntityPoolError::DuplicateKind(config.name));
+        }
+        let index = u16::try_from(self.kinds.len())
+            .map_err(|_| EntityPoolError::DuplicateKind(config.name.clone()))?;
+        let pool = Pool::builder(|| Member::UNSPAWNED)
+            .initial(config.initial)
+            .max_objects(config.max_objects)
+            .policy(config.policy)
+            .build()
+            .map_err(EntityPoolError::Config)?;
+        self.kinds.push(Kind {
+            name: config.name,
+            type_id: marker,
+            pool,
+            prefab: config.prefab,
+            reset: config.reset,
+            initial: config.initial,
+            per_frame: config.per_frame,
+            refill: config.refill,
+            despawned: 0,
+            unspawned: config.initial,
+        });
+        Ok(EntityKind(index))
+    }
+
+    /// The kind registered for marker type `K`.
+    pub fn kind_of<K: 'static>(&self) -> Result<EntityKind, EntityPoolError> {
+        let wanted = Some(TypeId::of::<K>());
+        self.kinds
+            .iter()
+            .position(|kind| kind.type_id == wanted)
+            .map(|at| EntityKind(at as u16))
+            .ok_or_else(|| EntityPoolError::UnknownKind(core::any::type_name::<K>().into()))
+    }
+
+    /// The kind registered under this name.
+    pub fn kind_named(&self, name: &str) -> Result<EntityKind, EntityPoolError> {
+        self.kinds
+            .iter()
+            .position(|kind| kind.name == name)
+            .map(|at| EntityKind(at as u16))
+            .ok_or_else(|| EntityPoolError::UnknownKind(name.into()))
+    }
+
+    /// The entity of a live acquisition; `None` once it has ended.
+    pub fn get(&self, handle: PooledEntity) -> Option<Entity> {
+        let kind = self.kinds.get(usize::from(handle.kind.0))?;
+        let member = kind.pool.get(handle.handle)?;
+        (member.entity == handle.entity).then_some(handle.entity)
+    }
+
+    /// Whether the acquisition is live.
+    pub fn contains(&self, handle: PooledEntity) -> bool {
+        self.get(handle).is_some()
+    }
+
+    /// A kind's counts.
+    pub fn stats(&self, kind: EntityKind) -> Option<EntityPoolStats> {
+        let kind = self.kinds.get(usize::from(kind.0))?;
+        Some(EntityPoolStats {
+            pool: kind.pool.stats(),
+            despawned: kind.despawned,
+            unspawned: kind.unspawned,
+        })
+    }
+
+    fn kind_mut(&mut self, kind: EntityKind) -> Result<&mut Kind, EntityPoolError> {
+        self.kinds
+            .get_mut(usize::from(kind.0))
+            .ok_or_else(|| EntityPoolError::UnknownKind(format!("{kind:?}")))
+    }
+
+    pub(crate) fn prefab(&self, kind: EntityKind) -> Option<(Prefab, Option<Prefab>)> {
+        let kind = self.kinds.get(usize::from(kind.0))?;
+        Some((kind.prefab.clone(), kind.reset.clone()))
+    }
+
+    fn acquire<B: Bundle>(
+        &mut self,
+        kind: EntityKind,
+        bundle: B,
+        commands: &mut Commands,
+        entities: &Entities,
+    ) -> Result<PooledEntity, EntityPoolError> {
+        let check_dropped = !self.dropped.is_empty();
+        let dropped = &self.dropped;
+        let state = self
+            .kinds
+            .get_mut(usize::from(kind.0))
+            .ok_or_else(|| EntityPoolError::UnknownKind(format!("{kind:?}")))?;
+        // While idle places wait to be spawned, tell them from a place the
+        // pool grew by (counted as a create).
+        let creates = (state.unspawned > 0).then(|| state.pool.stats().creates);
+        // `pool_core` refuses only when full (a policy that declines).
+        let (acquired, member) = state
+            .pool
+            .try_acquire_detailed_mut()
+            .map_err(|_| EntityPoolError::Exhausted(kind))?;
+        let unspawned = member.entity == Entity::PLACEHOLDER;
+        let gone = !unspawned
+            && (!entities.contains(member.entity)
+                || (check_dropped && dropped.contains(&member.entity)));
+        let fresh = unspawned || gone;
+        if fresh {
+            member.entity = commands.spawn_empty().id();
+        }
+        member.priority = 0.0;
+        let entity = member.entity;
+        if unspawned && creates.is_some_and(|creates| creates == state.pool.stats().creates) {
+            state.unspawned -= 1;
+        }
+        let handle = PooledEntity {
+            kind,
+            handle: acquired.handle,
+            entity,
+        };
+        let recycled = acquired.recycled.map(|stale| PooledEntity {
+            kind,
+            handle: stale,
+            entity,
+        });
+        commands.queue(Activate {
+            handle,
+            fresh,
+            recycled,
+            bundle,
+        });
+        Ok(handle)
+    }
+
+    fn release(
+        &mut self,
+        handle: PooledEntity,
+        commands: &mut Commands,
+    ) -> Result<(), EntityPoolError> {
+        if !self.contains(handle) {
+            return Err(EntityPoolError::Stale(handle));
+        }
+        let kind = self.kind_mut(handle.kind)?;
+        kind.pool
+            .release(handle.handle)
+            .map_err(|_| EntityPoolError::Stale(handle))?;
+        commands.queue(Deactivate { handle });
+        Ok(())
+    }
+
+    /// The game despawned `entity` or took its `Pooled` away.
+    fn forget(&mut self, pooled: PooledEntity) {
+        let live = self.contains(pooled);
+        let Some(kind) = self.kinds.get_mut(usize::from(pooled.kind.0)) else {
+            return;
+        };
+        kind.despawned += 1;
+        if live {
+            // Idle until the next sweep takes it out; acquisitions before
+            // that pass over it (`dropped`).
+            let _ = kind.pool.release(pooled.handle);
+        }
+        self.dropped.push(pooled.entity);
+    }
+
+    /// Drops what the game despawned from the idle entities, keeps `initial`
+    /// where refill is asked, and spawns unspawned places within each kind's
+    /// budget.
+    fn maintain(&mut self, commands: &mut Commands) {
+        if !self.dropped.is_empty() {
+            self.dropped.sort_unstable();
+            for kind in &mut self.kinds {
+                let dropped = &self.dropped;
+                kind.pool
+                    .retain_idle(|member| dropped.binary_search(&member.entity).is_err());
+                if kind.refill {
+                    let before = kind.pool.stats().total;
+                    kind.pool.prewarm();
+                    kind.unspawned += kind.pool.stats().total - before;
+                }
+            }
+            self.dropped.clear();
+        }
+        for (index, kind) in self.kinds.iter_mut().enumerate() {
+            if kind.unspawned == 0 {
+                continue;
+            }
+            let mut budget = kind.per_frame;
+            let mut spawned = 0;
+            let kind_id = EntityKind(index as u16);
+            kind.pool.retain_idle(|member| {
+                if member.entity == Entity::PLACEHOLDER && budget > 0 {
+                    budget -= 1;
+                    spawned += 1;
+                    member.entity = commands.spawn_empty().id();
+                    commands.queue(Build {
+                        kind: kind_id,
+                        entity: member.entity,
+                    });
+                }
+                true
+            });
+            kind.unspawned -= spawned;
+        }
+    }
+}
+
+/// Acquire and release pooled entities from a system.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_pool::{EntityPoolConfig, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin};
+///
+/// #[derive(Component, Clone, Default)]
+/// struct Bullet;
+///
+/// #[derive(Resource)]
+/// struct Kept(bevy_pool::PooledEntity);
+///
+/// let mut app = App::new();
+/// app.add_plugins((bevy::time::TimePlugin, EntityPoolsPlugin));
+/// app.add_entity_pool::<Bullet>(EntityPoolConfig::from_bundle("bullet", (Bullet, Transform::default())).initial(8))?;
+/// app.update(); // the 8 bullets are spawned, disabled
+///
+/// let fire = |mut pools: EntityPools, mut commands: Commands| {
+///     let bullet = pools.acquire_with::<Bullet>(Transform::from_xyz(1.0, 2.0, 0.0)).unwrap();
+///     commands.insert_resource(Kept(bullet));
+/// };
+/// app.world_mut().run_system_once(fire).unwrap();
+/// let kept = app.world().resource::<Kept>().0;
+/// let mut bullets = app.world_mut().query_filtered::<&Transform, With<Bullet>>();
+/// assert_eq!(bullets.iter(app.world()).count(), 1, "one enabled bullet; the other 7 are disabled");
+///
+/// let hit = move |mut pools: EntityPools| pools.release(kept).unwrap();
+/// app.world_mut().run_system_once(hit).unwrap();
+/// assert_eq!(bullets.iter(app.world()).count(), 0);
+/// assert!(app.world().resource::<bevy_pool::EntityPoolRegistry>().get(kept).is_none(), "stale");
+/// # use bevy::ecs::system::RunSystemOnce;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(SystemParam)]
+pub struct EntityPools<'w, 's> {
+    registry: ResMut<'w, EntityPoolRegistry>,
+    commands: Commands<'w, 's>,
+    entities: &'w Entities,
+}
+
+impl EntityPools<'_, '_> {
+    /// Takes an entity of the kind registered for marker `K`: enabled, reset,
+    /// its [`Pooled`] set, when the system's commands apply.
+    pub fn acquire<K: 'static>(&mut self) -> Result<PooledEntity, EntityPoolError> {
+        self.acquire_with::<K>(())
+    }
+
+    /// [`acquire`](Self::acquire), then `bundle` inserted (its place, its speed).
+    pub fn acquire_with<K: 'static>(
+        &mut self,
+        bundle: impl Bundle,
+    ) -> Result<PooledEntity, EntityPoolError> {
+        let kind = self.registry.kind_of::<K>()?;
+        self.acquire_kind(kind, bundle)
+    }
+
+    /// Takes an entity of `kind` (from [`kind_named`](Self::kind_named)), then
+    /// inserts `bundle`.
+    pub fn acquire_kind<B: Bundle>(
+        &mut self,
+        kind: EntityKind,
+        bundle: B,
+    ) -> Result<PooledEntity, EntityPoolError> {
+        self.registry
+            .acquire(kind, bundle, &mut self.commands, self.entities)
+    }
+
+    /// Gives an entity back: disabled with its descendants when the commands
+    /// apply, and every copy of `handle` stale from now on.
+    pub fn release(&mut self, handle: PooledEntity) -> Result<(), EntityPoolError> {
+        self.registry.release(handle, &mut self.commands)
+    }
+
+    /// The entity of a live acquisition; `None` once it has ended.
+    pub fn get(&self, handle: PooledEntity) -> Option<Entity> {
+        self.registry.get(handle)
+    }
+
+    /// Whether the acquisition is live.
+    pub fn contains(&self, handle: PooledEntity) -> bool {
+        self.registry.contains(handle)
+    }
+
+    /// The kind registered under this name.
+    pub fn kind_named(&self, name: &str) -> Result<EntityKind, EntityPoolError> {
+        self.registry.kind_named(name)
+    }
+
+    /// The rank [`EntityPolicy::RecycleLowestPriority`] recycles by (lowest
+    /// first); every acquisition starts at 0.
+    pub fn set_priority(
+        &mut self,
+        handle: PooledEntity,
+        priority: f32,
+    ) -> Result<(), EntityPoolError> {
+        if !priority.is_finite() {
+            return Err(EntityPoolError::BadPriority(priority));
+        }
+        if !self.registry.contains(handle) {
+            return Err(EntityPoolError::Stale(handle));
+        }
+        let kind = self.registry.kind_mut(handle.kind)?;
+        if let Some(member) = kind.pool.get_mut(handle.handle) {
+            member.priority = priority;
+        }
+        Ok(())
+    }
+
+    /// Despawns idle entities of `kind` until at most `keep` remain; returns
+    /// how many left the pool.
+    pub fn trim_idle(&mut self, kind: EntityKind, keep: usize) -> Result<usize, EntityPoolError> {
+        let state = self.registry.kind_mut(kind)?;
+        let stats = state.pool.stats();
+        let mut excess = stats.idle.saturating_sub(keep);
+        let commands = &mut self.commands;
+        let mut unspawned = 0;
+        let dropped = state.pool.retain_idle(|member| {
+            if excess == 0 {
+                return true;
+            }
+            excess -= 1;
+            if member.entity == Entity::PLACEHOLDER {
+                unspawned += 1;
+            } else {
+                commands.queue(DespawnPooled {
+                    entity: member.entity,
+                });
+            }
+            false
+        });
+        state.unspawned -= unspawned;
+        Ok(dropped)
+    }
+
+    /// For a level change: every live entity of `kind` released (its handles
+    /// stale), the pool back to exactly `initial` entities.
+    pub fn reinitialize(&mut self, kind: EntityKind) -> Result<(), EntityPoolError> {
+        let state = self.registry.kind_mut(kind)?;
+        let commands = &mut self.commands;
+        state.pool.reclaim(|handle, member| {
+            commands.queue(Deactivate {
+                handle: PooledEntity {
+                    kind,
+                    handle,
+                    entity: member.entity,
+                },
+            });
+            true
+        });
+        let initial = state.initial;
+        self.trim_idle(kind, initial)?;
+        let state = self.registry.kind_mut(kind)?;
+        let before = state.pool.stats().total;
+        state.pool.prewarm();
+        state.unspawned += state.pool.stats().total - before;
+        Ok(())
+    }
+
+    /// A kind's counts.
+    pub fn stats(&self, kind: EntityKind) -> Option<EntityPoolStats> {
+        self.registry.stats(kind)
+    }
+}
+
+/// Registers entity pools on an `App`.
+pub trait EntityPoolsAppExt {
+    /// Registers a kind, named by marker type `K` (usually a component of its
+    /// prefab) and by the config's name. Its `initial` entities are spawned,
+    /// disabled, from the next `PreUpdate` on.
+    fn add_entity_pool<K: 'static>(
+        &mut self,
+        config: EntityPoolConfig,
+    ) -> Result<EntityKind, EntityPoolError>;
+}
+
+impl EntityPoolsAppExt for App {
+    fn add_entity_pool<K: 'static>(
+        &mut self,
+        config: EntityPoolConfig,
+    ) -> Result<EntityKind, EntityPoolError> {
+        self.world_mut()
+            .get_resource_or_init::<EntityPoolRegistry>()
+            .add_kind(Some(TypeId::of::<K>()), config)
+    }
+}
+
+/// The entity pools' systems, in `PreUpdate`: despawned entities swept, idle
+/// entities spawned (prewarm, refill), then expired [`ReleaseAfter`] lifetimes
+/// released.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EntityPoolSystems;
+
+/// Pooled entities: the [`EntityPoolRegistry`] resource, the
+/// [`EntityRecycled`] and [`EntityPoolWarning`] messages, and the systems of
+/// [`EntityPoolSystems`]. Needs Bevy's `TimePlugin` for lifetimes.
+pub struct EntityPoolsPlugin;
+
+impl Plugin for EntityPoolsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<EntityPoolRegistry>()
+            .add_message::<EntityRecycled>()
+            .add_message::<EntityPoolWarning>()
+            .add_systems(
+                PreUpdate,
+                (maintain, expire).chain().in_set(EntityPoolSystems),
+            );
+    }
+}
+
+fn maintain(mut registry: ResMut<EntityPoolRegistry>, mut commands: Commands) {
+    registry.maintain(&mut commands);
+}
+
+fn expire(
+    time: Res<Time>,
+    mut pools: EntityPools,
+    mut lives: Query<(Entity, &Pooled, &mut ReleaseAfter)>,
+    mut warnings: MessageWriter<EntityPoolWarning>,
+) {
+    let dt = time.delta_secs();
+    for (entity, pooled, mut left) in &mut lives {
+        if !pools.contains(pooled.handle) {
+            continue;
+        }
+        let seconds = left.0;
+        if !seconds.is_finite() {
+            warnings.write(EntityPoolWarning::BadLifetime { entity, seconds });
+        } else {
+            left.0 = seconds - dt;
+            if left.0 > 0.0 {
+                continue;
+            }
+        }
+        let _ = pools.release(pooled.handle);
+    }
+}
+
+fn pooled_removed(mut world: DeferredWorld, context: HookContext) {
+    let Some(pooled) = world.get::<Pooled>(context.entity).copied() else {
+        return;
+    };
+    if pooled.leaving {
+        return;
+    }
+    if let Some(mut registry) = world.get_resource_mut::<EntityPoolRegistry>() {
+        registry.forget(pooled.handle);
+    }
+}
