@@ -65,6 +65,7 @@ mod audio_cases;
 mod bevy_cases;
 mod compare;
 mod effects_cases;
+mod entity_cases;
 mod peer_cases;
 mod pool_cases;
 mod recycle_cases;
@@ -84,6 +85,7 @@ pub use effects_cases::{
     EffectsChain, EffectsSpawn, EffectsUpdate, EffectsUpdateCulled, NaiveEffectsSpawn,
     NaiveEffectsUpdate,
 };
+pub use entity_cases::{ENTITY_BATCHES, ENTITY_PREFABS, EntityFrame, entity_case};
 pub use peer_cases::{
     FirewheelBank, MIX_VOICES, PEER_CASES, PEER_VERSIONS, PEERS, PeerMix, PeerPlay, PeerSpatial,
     SPATIAL_EMITTERS, SPATIAL_REAL, STORM_COPIES, STORM_PLAYS, Storm, mix_rate, peer_case,
@@ -305,7 +307,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
             return size_case(name, size)
                 .or_else(|| arena_case(name))
                 .or_else(|| recycle_case(name, size))
-                .or_else(|| peer_case(name));
+                .or_else(|| peer_case(name))
+                .or_else(|| entity_case(name, size));
         }
     })
 }

@@ -332,6 +332,34 @@ pub(crate) struct Kind {
     refill: bool,
     despawned: u64,
     unspawned: usize,
+    /// Acquisitions so far, by the pool's slot index: a release whose
+    /// command finds the count moved on was followed by a new acquisition
+    /// of the entity, which keeps it enabled.
+    acquisitions: Vec<u32>,
+}
+
+impl Kind {
+    /// Counts an acquisition of the slot of `handle`.
+    fn count_acquisition(&mut self, handle: Handle) {
+        let index = slot_index(handle);
+        if index >= self.acquisitions.len() {
+            self.acquisitions.resize(index + 1, 0);
+        }
+        self.acquisitions[index] = self.acquisitions[index].wrapping_add(1);
+    }
+
+    fn acquisitions_of(&self, handle: Handle) -> u32 {
+        self.acquisitions
+            .get(slot_index(handle))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// The slot index of a pool handle (slotmap's key layout: the index in the
+/// low 32 bits).
+fn slot_index(handle: Handle) -> usize {
+    (handle.data().as_ffi() & 0xFFFF_FFFF) as usize
 }
 
 /// Every entity pool: the kinds, their pools and what the game took out of
@@ -380,6 +408,7 @@ impl EntityPoolRegistry {
             refill: config.refill,
             despawned: 0,
             unspawned: config.initial,
+            acquisitions: Vec::new(),
         });
         Ok(EntityKind(index))
     }
@@ -431,9 +460,20 @@ impl EntityPoolRegistry {
             .ok_or_else(|| EntityPoolError::UnknownKind(format!("{kind:?}")))
     }
 
-    pub(crate) fn prefab(&self, kind: EntityKind) -> Option<(Prefab, Option<Prefab>)> {
-        let kind = self.kinds.get(usize::from(kind.0))?;
-        Some((kind.prefab.clone(), kind.reset.clone()))
+    pub(crate) fn prefab(&self, kind: EntityKind) -> Option<&Prefab> {
+        Some(&self.kinds.get(usize::from(kind.0))?.prefab)
+    }
+
+    pub(crate) fn reset(&self, kind: EntityKind) -> Option<&Prefab> {
+        self.kinds.get(usize::from(kind.0))?.reset.as_ref()
+    }
+
+    /// Whether the entity of `handle` was acquired again after the release
+    /// that saw `acquisitions` acquisitions of its slot.
+    pub(crate) fn acquired_since(&self, handle: PooledEntity, acquisitions: u32) -> bool {
+        self.kinds
+            .get(usize::from(handle.kind.0))
+            .is_some_and(|kind| kind.acquisitions_of(handle.handle) != acquisitions)
     }
 
     fn acquire<B: Bundle>(
@@ -467,6 +507,7 @@ impl EntityPoolRegistry {
         }
         member.priority = 0.0;
         let entity = member.entity;
+        state.count_acquisition(acquired.handle);
         if unspawned && creates.is_some_and(|creates| creates == state.pool.stats().creates) {
             state.unspawned -= 1;
         }
@@ -501,7 +542,11 @@ impl EntityPoolRegistry {
         kind.pool
             .release(handle.handle)
             .map_err(|_| EntityPoolError::Stale(handle))?;
-        commands.queue(Deactivate { handle });
+        let acquisitions = kind.acquisitions_of(handle.handle);
+        commands.queue(Deactivate {
+            handle,
+            acquisitions,
+        });
         Ok(())
     }
 
@@ -701,6 +746,7 @@ impl EntityPools<'_, '_> {
     pub fn reinitialize(&mut self, kind: EntityKind) -> Result<(), EntityPoolError> {
         let state = self.registry.kind_mut(kind)?;
         let commands = &mut self.commands;
+        let acquisitions = &state.acquisitions;
         state.pool.reclaim(|handle, member| {
             commands.queue(Deactivate {
                 handle: PooledEntity {
@@ -708,6 +754,10 @@ impl EntityPools<'_, '_> {
                     handle,
                     entity: member.entity,
                 },
+                acquisitions: acquisitions
+                    .get(slot_index(handle))
+                    .copied()
+                    .unwrap_or_default(),
             });
             true
         });

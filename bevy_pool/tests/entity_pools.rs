@@ -68,6 +68,8 @@ fn run<T: 'static>(
 enum Op {
     Acquire,
     Release(usize),
+    /// A release and an acquisition in one system (one command queue).
+    ReleaseAcquire(usize),
     ReleaseStale(usize),
     Despawn(usize),
     TakePooled(usize),
@@ -79,6 +81,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => Just(Op::Acquire),
         4 => any::<usize>().prop_map(Op::Release),
+        2 => any::<usize>().prop_map(Op::ReleaseAcquire),
         1 => any::<usize>().prop_map(Op::ReleaseStale),
         2 => any::<usize>().prop_map(Op::Despawn),
         1 => any::<usize>().prop_map(Op::TakePooled),
@@ -224,6 +227,18 @@ fn step(app: &mut App, kind: EntityKind, model: &mut Model, op: &Op) -> Result<(
             app.update();
             model.stale.push(handle);
             model.idle += 1;
+        }
+        Op::ReleaseAcquire(pick) if !model.live.is_empty() => {
+            let handle = model.live.remove(pick % model.live.len());
+            let got = run(app, move |mut pools| {
+                pools.release(handle).unwrap();
+                pools.acquire::<Enemy>()
+            })
+            .map_err(|e| TestCaseError::fail(format!("{e}")))?;
+            app.update();
+            prop_assert_eq!(got.entity(), handle.entity(), "the entity just released");
+            model.stale.push(handle);
+            model.live.push(got);
         }
         Op::ReleaseStale(pick) if !model.stale.is_empty() => {
             let handle = model.stale[pick % model.stale.len()];

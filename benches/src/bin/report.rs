@@ -9,6 +9,8 @@
 //! `--effects` to measure and print the effects table only; `--pool` the object
 //! size, recycle and arena tables only; `--peers` the voice bank beside kira and
 //! Firewheel on the same scenes (mixing, plays, a storm, start latency);
+//! `--entities` the Bevy entity table only (pooled entities against spawn
+//! and despawn);
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
 //! machine is).
@@ -25,9 +27,10 @@ use std::time::Instant;
 
 use benches::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES,
-    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, MIX_CASES, Measured, OBJECT_BYTES, PEER_CASES,
-    PEER_VERSIONS, RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS, SIZES, STORM_COPIES,
-    STORM_PLAYS, Settings, measure, print_pool_table, recycle_worst_ns, workload,
+    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, ENTITY_BATCHES, ENTITY_PREFABS, MIX_CASES, Measured,
+    OBJECT_BYTES, PEER_CASES, PEER_VERSIONS, RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS,
+    SIZES, STORM_COPIES, STORM_PLAYS, Settings, measure, print_pool_table, recycle_worst_ns,
+    workload,
 };
 
 #[global_allocator]
@@ -383,6 +386,67 @@ fn print_bevy_table(rows: &[Measured]) {
     }
 }
 
+/// The entity rows: each prefab pooled (reused at once, or idle a frame
+/// between uses) against spawned and despawned, at each batch size.
+fn measure_entities(settings: &Settings) -> Vec<Measured> {
+    let mut rows = Vec::new();
+    for prefab in ENTITY_PREFABS {
+        for batch in ENTITY_BATCHES {
+            let names: Vec<String> = ["entity_pool_cycle_", "entity_pool_idle_", "spawn_despawn_"]
+                .iter()
+                .map(|case| format!("{case}{prefab}"))
+                .collect();
+            let baseline = format!("spawn_despawn_{prefab}");
+            rows.extend(measure_named(&names, batch, &baseline, settings));
+        }
+    }
+    rows
+}
+
+fn print_entities_table(rows: &[Measured]) {
+    println!("Bevy entities: a frame (a one-system schedule, its commands applied, then a");
+    println!("system that moves every enabled bullet) that takes a batch of entities placed");
+    println!("by a `Transform` and gives back the last frame's batch. `pool_cycle`: released,");
+    println!("then acquired through `EntityPools` (the prefab's components restored), so the");
+    println!("pool hands out the entities it was just given; `pool_idle`: acquired, then the");
+    println!("last batch released, so each entity spends a frame `Disabled`; `spawn_despawn`:");
+    println!("spawned and despawned. Prefabs: `bare` (`Transform` and three small components),");
+    println!("`sprite` (the same with a `Sprite` and a strong image handle), `enemy`");
+    println!("(`Transform`, two small components, four children). ns per entity; ratios to");
+    println!("`spawn_despawn` of the same prefab and batch; allocations per frame.");
+    println!();
+    println!(
+        "| prefab | batch | `pool_cycle` ns | vs spawn | `pool_idle` ns | vs spawn | `spawn_despawn` ns | allocs/frame (cycle, idle, spawn) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---|");
+    for prefab in ENTITY_PREFABS {
+        for batch in ENTITY_BATCHES {
+            let find = |case: &str| {
+                let name = format!("{case}{prefab}");
+                rows.iter().find(|r| r.case == name && r.size == batch)
+            };
+            let (Some(cycle), Some(idle), Some(spawn)) = (
+                find("entity_pool_cycle_"),
+                find("entity_pool_idle_"),
+                find("spawn_despawn_"),
+            ) else {
+                continue;
+            };
+            println!(
+                "| `{prefab}` | {batch} | {:.0} | {} | {:.0} | {} | {:.0} | {:.1}, {:.1}, {:.1} |",
+                cycle.ns_per_cycle,
+                cycle.ratio(2),
+                idle.ns_per_cycle,
+                idle.ratio(2),
+                spawn.ns_per_cycle,
+                cycle.allocs_per_cycle,
+                idle.allocs_per_cycle,
+                spawn.allocs_per_cycle
+            );
+        }
+    }
+}
+
 /// The voice bank's rows: its mixing against kira's own 32 sounds.
 fn measure_render(settings: &Settings) -> Vec<Measured> {
     measure_group(&RENDER_CASES, 1, "real_render_32", settings)
@@ -617,14 +681,15 @@ fn main() {
     let effects_only = args.iter().any(|a| a == "--effects");
     let pool_only = args.iter().any(|a| a == "--pool");
     let peers = args.iter().any(|a| a == "--peers");
+    let entities_only = args.iter().any(|a| a == "--entities");
     if let Some(unknown) = args.iter().find(|a| {
         !matches!(
             a.as_str(),
-            "--tsv" | "--quick" | "--effects" | "--pool" | "--peers"
+            "--tsv" | "--quick" | "--effects" | "--pool" | "--peers" | "--entities"
         )
     }) {
         eprintln!(
-            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool, --peers or --run CASE SIZE CYCLES)"
+            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool, --peers, --entities or --run CASE SIZE CYCLES)"
         );
         std::process::exit(2);
     }
@@ -652,6 +717,12 @@ fn main() {
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
         return;
     }
+    if entities_only {
+        print_entities_table(&measure_entities(&settings));
+        println!();
+        println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+        return;
+    }
     if effects_only {
         print_effects_table(&measure_effects(&settings));
         println!();
@@ -667,6 +738,7 @@ fn main() {
     let mix = measure_mix(&settings);
     let render = measure_render(&settings);
     let bevy = measure_bevy(&settings);
+    let entities = measure_entities(&settings);
     let disjoint = measure_disjoint(&settings);
     let object_sizes = measure_object_sizes(&settings);
     let arena = measure_arena(&settings);
@@ -683,6 +755,7 @@ fn main() {
             .chain(&mix)
             .chain(&render)
             .chain(&bevy)
+            .chain(&entities)
             .chain(&disjoint)
             .chain(&object_sizes)
             .chain(&arena)
@@ -713,6 +786,8 @@ fn main() {
         print_latency_table();
         println!();
         print_bevy_table(&bevy);
+        println!();
+        print_entities_table(&entities);
         println!();
         print_disjoint_table(&disjoint);
         println!();

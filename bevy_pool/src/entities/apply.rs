@@ -24,8 +24,12 @@ impl<B: Bundle> Command for Activate<B> {
             return;
         };
         let live = registry.contains(self.handle);
-        let Some((prefab, reset)) = registry.prefab(self.handle.kind) else {
-            return;
+        // A clone of the kind's function (a reference count), so that the
+        // world can be changed while it runs.
+        let build = if self.fresh {
+            registry.prefab(self.handle.kind).cloned()
+        } else {
+            registry.reset(self.handle.kind).cloned()
         };
         let entity = self.handle.entity;
         let Ok(mut target) = world.get_entity_mut(entity) else {
@@ -35,13 +39,12 @@ impl<B: Bundle> Command for Activate<B> {
             handle: self.handle,
             leaving: false,
         };
+        if let Some(build) = build {
+            build(&mut target);
+        }
         if self.fresh {
-            prefab(&mut target);
             target.insert((pooled, self.bundle));
         } else {
-            if let Some(reset) = reset {
-                reset(&mut target);
-            }
             match target.get_mut::<Pooled>() {
                 Some(mut kept) => *kept = pooled,
                 None => {
@@ -60,26 +63,23 @@ impl<B: Bundle> Command for Activate<B> {
     }
 }
 
-/// A release: disabled, unless a later acquisition of the entity has
-/// applied already.
+/// A release: disabled, unless the entity was acquired again since (that
+/// acquisition keeps it enabled, whichever command applies first).
 pub(super) struct Deactivate {
     pub(super) handle: PooledEntity,
+    /// Acquisitions of the entity's slot when it was released.
+    pub(super) acquisitions: u32,
 }
 
 impl Command for Deactivate {
     type Out = ();
 
     fn apply(self, world: &mut World) {
-        let entity = self.handle.entity;
-        let Some(current) = world.get::<Pooled>(entity).map(|pooled| pooled.handle) else {
-            return;
-        };
-        let taken_again = current != self.handle
-            && world
-                .get_resource::<EntityPoolRegistry>()
-                .is_some_and(|registry| registry.contains(current));
+        let taken_again = world
+            .get_resource::<EntityPoolRegistry>()
+            .is_some_and(|registry| registry.acquired_since(self.handle, self.acquisitions));
         if !taken_again {
-            set_enabled(world, entity, false);
+            set_enabled(world, self.handle.entity, false);
         }
     }
 }
@@ -94,9 +94,9 @@ impl Command for Build {
     type Out = ();
 
     fn apply(self, world: &mut World) {
-        let Some((prefab, _)) = world
+        let Some(prefab) = world
             .get_resource::<EntityPoolRegistry>()
-            .and_then(|registry| registry.prefab(self.kind))
+            .and_then(|registry| registry.prefab(self.kind).cloned())
         else {
             return;
         };
@@ -138,6 +138,16 @@ impl Command for DespawnPooled {
 /// Adds or removes `Disabled` on `root` and every descendant that does not
 /// already match.
 fn set_enabled(world: &mut World, root: Entity, enabled: bool) {
+    let Ok(mut target) = world.get_entity_mut(root) else {
+        return;
+    };
+    let has_children = target.contains::<Children>();
+    switch(&mut target, enabled);
+    if !has_children {
+        return;
+    }
+    // The tree below, walked in a list the registry keeps (no allocation once
+    // it has held the largest tree).
     let mut tree = world
         .get_resource_mut::<EntityPoolRegistry>()
         .map(|mut registry| core::mem::take(&mut registry.scratch))
@@ -151,21 +161,24 @@ fn set_enabled(world: &mut World, root: Entity, enabled: bool) {
         }
         at += 1;
     }
-    for &entity in &tree {
-        let Ok(mut target) = world.get_entity_mut(entity) else {
-            continue;
-        };
-        match (enabled, target.contains::<Disabled>()) {
-            (true, true) => {
-                target.remove::<Disabled>();
-            }
-            (false, false) => {
-                target.insert(Disabled);
-            }
-            _ => {}
+    for &entity in &tree[1..] {
+        if let Ok(mut target) = world.get_entity_mut(entity) {
+            switch(&mut target, enabled);
         }
     }
     if let Some(mut registry) = world.get_resource_mut::<EntityPoolRegistry>() {
         registry.scratch = tree;
+    }
+}
+
+fn switch(target: &mut EntityWorldMut, enabled: bool) {
+    match (enabled, target.contains::<Disabled>()) {
+        (true, true) => {
+            target.remove::<Disabled>();
+        }
+        (false, false) => {
+            target.insert(Disabled);
+        }
+        _ => {}
     }
 }
