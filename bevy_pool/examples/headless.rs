@@ -4,6 +4,8 @@
 //! waves (a horn and 60 enemies every 3 s; the player fires 10 times a second
 //! from a strict magazine of 64 bullets; a hit is a spark, a death an
 //! explosion; 2 s into a wave the rest die at once), all as Bevy entities,
+//! the enemies and bullets pooled (`EntityPoolsPlugin`: spawned once,
+//! disabled between uses, the magazine a strict pool of 64),
 //! under a looping music piece on the `"music"` track (a limiter on the main
 //! track holds music and effects together under -1 dBFS).
 //! The content comes from the showcase crate (`showcase::content`); only the
@@ -25,7 +27,8 @@ use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{
-    AudioOutput, EffectsPlugin, Fx, MusicTracks, Output, PlayMusic, PlaySound, Sfx,
+    AudioOutput, EffectsPlugin, EntityPolicy, EntityPoolConfig, EntityPools, EntityPoolsAppExt,
+    EntityPoolsPlugin, Fx, MusicTracks, Output, PlayMusic, PlaySound, Pooled, Sfx,
     SoundEffectsPlugin, SoundEmitter, SoundListener, VoiceEnded,
 };
 use pool_audio::{
@@ -57,12 +60,12 @@ struct Level {
 #[derive(Component)]
 struct Player;
 
-#[derive(Component)]
+#[derive(Component, Clone)]
 struct Enemy {
     hp: u8,
 }
 
-#[derive(Component)]
+#[derive(Component, Clone, Default)]
 struct Bullet {
     velocity: Vec2,
     life: f32,
@@ -103,6 +106,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             ..Default::default()
         },
         EffectsPlugin,
+        EntityPoolsPlugin,
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / FPS as f64,
@@ -121,6 +125,19 @@ fn main() -> Result<(), Box<dyn Error>> {
         )
             .chain(),
     );
+    // A wave's enemies, spawned before the first frame and reused by every
+    // wave; the magazine: 64 bullets, refused when all are in flight.
+    app.add_entity_pool::<Enemy>(
+        EntityPoolConfig::from_bundle("enemy", (Enemy { hp: ENEMY_HP }, Transform::default()))
+            .initial(ENEMIES_PER_WAVE)
+            .max_objects(2 * ENEMIES_PER_WAVE),
+    )?;
+    app.add_entity_pool::<Bullet>(
+        EntityPoolConfig::from_bundle("bullet", (Bullet::default(), Transform::default()))
+            .initial(BULLETS)
+            .max_objects(BULLETS)
+            .policy(EntityPolicy::Strict),
+    )?;
     {
         let world = app.world_mut();
         let mut rng = content::rng();
@@ -216,12 +233,12 @@ fn walk(
 /// A wave every 3 s: a horn and 60 enemies around the player. Two seconds in,
 /// the storm: every enemy left dies at once.
 fn waves(
-    mut commands: Commands,
+    mut pools: EntityPools,
     mut level: ResMut<Level>,
     mut plays: MessageWriter<PlaySound>,
     mut fx: ResMut<Fx>,
     player: Query<&Transform, With<Player>>,
-    enemies: Query<(Entity, &Transform), With<Enemy>>,
+    enemies: Query<(&Pooled, &Transform), With<Enemy>>,
 ) {
     let second = level.frame as usize % (FPS * WAVE_SECONDS);
     let Ok(player) = player.single() else { return };
@@ -233,13 +250,15 @@ fn waves(
         let listener = map(player).into();
         for _ in 0..ENEMIES_PER_WAVE {
             let at = content::enemy_at(listener, &mut level.rng);
-            commands.spawn((Enemy { hp: ENEMY_HP }, ground(at.into())));
+            // Strict, twice a wave: a refusal would be a level bug, and
+            // shows as fewer enemies, not as a crash.
+            let _ = pools.acquire_with::<Enemy>(ground(at.into()));
         }
     }
     if second == STORM_SECONDS * FPS {
-        for (entity, transform) in &enemies {
+        for (pooled, transform) in &enemies {
             explode(&level, map(transform), &mut plays, &mut fx);
-            commands.entity(entity).despawn();
+            let _ = pools.release(pooled.handle());
         }
     }
 }
@@ -267,19 +286,17 @@ fn move_enemies(
 }
 
 /// Ten times a second the player fires at the nearest enemy, if a bullet is
-/// free (64 in flight at most: the showcase's strict pool).
+/// free (64 in flight at most: the showcase's strict pool, here the bullets'
+/// entity pool, which refuses a 65th).
 fn fire(
-    mut commands: Commands,
+    mut pools: EntityPools,
     level: Res<Level>,
     mut plays: MessageWriter<PlaySound>,
     mut fx: ResMut<Fx>,
     player: Query<&Transform, With<Player>>,
     enemies: Query<&Transform, With<Enemy>>,
-    bullets: Query<(), With<Bullet>>,
 ) {
-    if !(level.frame as usize).is_multiple_of(FPS / SHOTS_PER_SECOND)
-        || bullets.iter().len() >= BULLETS
-    {
+    if !(level.frame as usize).is_multiple_of(FPS / SHOTS_PER_SECOND) {
         return;
     }
     let Ok(player) = player.single() else { return };
@@ -291,13 +308,13 @@ fn fire(
     else {
         return;
     };
-    commands.spawn((
-        Bullet {
-            velocity: (target - from).normalize_or_zero() * BULLET_SPEED,
-            life: BULLET_LIFE,
-        },
-        ground(from),
-    ));
+    let bullet = Bullet {
+        velocity: (target - from).normalize_or_zero() * BULLET_SPEED,
+        life: BULLET_LIFE,
+    };
+    if pools.acquire_with::<Bullet>((bullet, ground(from))).is_err() {
+        return;
+    }
     let _ = fx.spawn(level.kinds.muzzle, [from.x, from.y]);
     plays.write(PlaySound {
         sound: level.sounds.gunshot,
@@ -308,14 +325,14 @@ fn fire(
 /// Bullets fly; a bullet within reach of a living enemy hits it (a spark) and
 /// is gone; an enemy out of hit points dies (an explosion).
 fn move_bullets(
-    mut commands: Commands,
+    mut pools: EntityPools,
     level: Res<Level>,
     mut plays: MessageWriter<PlaySound>,
     mut fx: ResMut<Fx>,
-    mut bullets: Query<(Entity, &mut Transform, &mut Bullet), Without<Enemy>>,
-    mut enemies: Query<(Entity, &Transform, &mut Enemy)>,
+    mut bullets: Query<(&Pooled, &mut Transform, &mut Bullet), Without<Enemy>>,
+    mut enemies: Query<(&Pooled, &Transform, &mut Enemy)>,
 ) {
-    for (entity, mut transform, mut bullet) in &mut bullets {
+    for (pooled, mut transform, mut bullet) in &mut bullets {
         let at = map(&transform) + bullet.velocity * DT;
         *transform = ground(at);
         bullet.life -= DT;
@@ -332,13 +349,13 @@ fn move_bullets(
             });
         }
         if was_hit || bullet.life <= 0.0 {
-            commands.entity(entity).despawn();
+            let _ = pools.release(pooled.handle());
         }
     }
-    for (entity, transform, enemy) in &enemies {
+    for (pooled, transform, enemy) in &enemies {
         if enemy.hp == 0 {
             explode(&level, map(transform), &mut plays, &mut fx);
-            commands.entity(entity).despawn();
+            let _ = pools.release(pooled.handle());
         }
     }
 }
