@@ -312,7 +312,10 @@ fn fire(
         velocity: (target - from).normalize_or_zero() * BULLET_SPEED,
         life: BULLET_LIFE,
     };
-    if pools.acquire_with::<Bullet>((bullet, ground(from))).is_err() {
+    if pools
+        .acquire_with::<Bullet>((bullet, ground(from)))
+        .is_err()
+    {
         return;
     }
     let _ = fx.spawn(level.kinds.muzzle, [from.x, from.y]);
