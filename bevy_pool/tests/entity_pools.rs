@@ -584,3 +584,105 @@ fn commands_applied_out_of_order_leave_the_entity_as_the_pool_says() {
         second
     );
 }
+
+/// A prewarm spread over frames spawns its budget a frame; an acquisition
+/// that finds no entity ready spawns one on the spot.
+#[test]
+fn a_prewarm_over_frames_spawns_its_budget_a_frame() {
+    let mut app = app();
+    let kind = app
+        .add_entity_pool::<Enemy>(enemies(5, 8, EntityPolicy::Strict, false).prewarm_per_frame(2))
+        .unwrap();
+    let stats = |app: &App| {
+        app.world()
+            .resource::<EntityPoolRegistry>()
+            .stats(kind)
+            .unwrap()
+    };
+    assert_eq!(stats(&app).unspawned, 5);
+    let handle = run(&mut app, |mut pools| pools.acquire::<Enemy>()).unwrap();
+    assert_eq!(tree_disabled(app.world(), handle.entity()), vec![false; 3]);
+    assert_eq!(stats(&app).unspawned, 4);
+    app.update();
+    assert_eq!(stats(&app).unspawned, 2);
+    assert_eq!(pooled_entities(&mut app).len(), 3);
+    app.update();
+    app.update();
+    let stats = stats(&app);
+    assert_eq!(
+        (stats.unspawned, stats.pool.live, stats.pool.idle),
+        (0, 1, 4)
+    );
+    assert_eq!(pooled_entities(&mut app).len(), 5);
+}
+
+/// Bad requests are typed errors and change nothing.
+#[test]
+fn bad_requests_are_typed_errors_and_change_nothing() {
+    let mut app = app();
+    let kind = app
+        .add_entity_pool::<Enemy>(enemies(1, 1, EntityPolicy::Strict, false))
+        .unwrap();
+    assert!(matches!(
+        app.add_entity_pool::<Enemy>(enemies(1, 1, EntityPolicy::Strict, false)),
+        Err(EntityPoolError::DuplicateKind(_))
+    ));
+    assert!(matches!(
+        app.add_entity_pool::<Bullet>(
+            EntityPoolConfig::from_bundle("bullet", Bullet)
+                .initial(5)
+                .max_objects(2)
+        ),
+        Err(EntityPoolError::Config(_))
+    ));
+    app.update();
+    let before = app
+        .world()
+        .resource::<EntityPoolRegistry>()
+        .stats(kind)
+        .unwrap();
+    assert!(matches!(
+        run(&mut app, |mut pools| pools.acquire::<Bullet>()),
+        Err(EntityPoolError::UnknownKind(_))
+    ));
+    assert!(matches!(
+        run(&mut app, |pools| pools.kind_named("nothing")),
+        Err(EntityPoolError::UnknownKind(name)) if name == "nothing"
+    ));
+    let live = run(&mut app, |mut pools| pools.acquire::<Enemy>()).unwrap();
+    assert_eq!(
+        run(&mut app, |mut pools| pools.acquire::<Enemy>()),
+        Err(EntityPoolError::Exhausted(kind))
+    );
+    run(&mut app, move |mut pools| pools.release(live)).unwrap();
+    assert_eq!(
+        run(&mut app, move |mut pools| pools.release(live)),
+        Err(EntityPoolError::Stale(live)),
+        "a double release"
+    );
+    assert_eq!(
+        run(&mut app, move |mut pools| pools.set_priority(live, 1.0)),
+        Err(EntityPoolError::Stale(live))
+    );
+    app.update();
+    let after = app
+        .world()
+        .resource::<EntityPoolRegistry>()
+        .stats(kind)
+        .unwrap();
+    assert_eq!(
+        (
+            after.pool.live,
+            after.pool.idle,
+            after.pool.acquires,
+            after.pool.releases
+        ),
+        (
+            before.pool.live,
+            before.pool.idle,
+            before.pool.acquires + 1,
+            before.pool.releases + 1
+        ),
+        "one acquisition and one release, nothing from the refused calls"
+    );
+}
