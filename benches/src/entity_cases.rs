@@ -105,7 +105,7 @@ impl EntityFrame {
                 }),
                 _ => return None,
             };
-            let mut registry = EntityPoolRegistry::default();
+            let mut registry = EntityPoolRegistry::from_world(&mut world);
             registry
                 .add_kind(
                     Some(core::any::TypeId::of::<Bullet>()),
@@ -132,7 +132,7 @@ impl EntityFrame {
             batch,
         };
         // Warm: the pool at its size, the archetypes, tables and queues grown.
-        for _ in 0..3 {
+        for _ in 0..8 {
             frame.cycle();
         }
         Some(frame)
@@ -155,6 +155,9 @@ impl EntityFrame {
 impl Workload for EntityFrame {
     fn cycle(&mut self) {
         self.schedule.run(&mut self.world);
+        // As `App::update` does after each frame: without it the removed
+        // components' messages (a despawn's, a `Disabled` removed) pile up.
+        self.world.clear_trackers();
     }
 
     fn items_per_cycle(&self) -> u64 {

@@ -365,14 +365,28 @@ fn slot_index(handle: Handle) -> usize {
 /// Every entity pool: the kinds, their pools and what the game took out of
 /// them. Read it as a `Res` (handles, counts); acquire and release through
 /// [`EntityPools`].
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct EntityPoolRegistry {
     kinds: Vec<Kind>,
+    /// `Disabled` and `Children`, looked up once: an entity's state is
+    /// checked by id on every acquisition and release.
+    pub(crate) ids: apply::Ids,
     /// Entities that left the pools since the last sweep (despawned, or
     /// `Pooled` taken off, by the game).
     dropped: Vec<Entity>,
     /// The tree walked when enabling or disabling an entity.
     pub(crate) scratch: Vec<Entity>,
+}
+
+impl FromWorld for EntityPoolRegistry {
+    fn from_world(world: &mut World) -> Self {
+        Self {
+            kinds: Vec::new(),
+            ids: apply::Ids::from_world(world),
+            dropped: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
 }
 
 impl EntityPoolRegistry {

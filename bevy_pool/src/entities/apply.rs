@@ -2,6 +2,7 @@
 //! they apply: each makes an entity match its pool as the pool is then, so
 //! commands of different systems applied in any order agree.
 
+use bevy::ecs::component::ComponentId;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
@@ -24,6 +25,7 @@ impl<B: Bundle> Command for Activate<B> {
             return;
         };
         let live = registry.contains(self.handle);
+        let ids = registry.ids;
         // A clone of the kind's function (a reference count), so that the
         // world can be changed while it runs.
         let build = if self.fresh {
@@ -53,7 +55,7 @@ impl<B: Bundle> Command for Activate<B> {
             }
             target.insert(self.bundle);
         }
-        set_enabled(world, entity, live);
+        set_enabled(world, ids, entity, live);
         if let Some(stale) = self.recycled {
             world.write_message(EntityRecycled {
                 stale,
@@ -75,11 +77,12 @@ impl Command for Deactivate {
     type Out = ();
 
     fn apply(self, world: &mut World) {
-        let taken_again = world
-            .get_resource::<EntityPoolRegistry>()
-            .is_some_and(|registry| registry.acquired_since(self.handle, self.acquisitions));
-        if !taken_again {
-            set_enabled(world, self.handle.entity, false);
+        let Some(registry) = world.get_resource::<EntityPoolRegistry>() else {
+            return;
+        };
+        if !registry.acquired_since(self.handle, self.acquisitions) {
+            let ids = registry.ids;
+            set_enabled(world, ids, self.handle.entity, false);
         }
     }
 }
@@ -94,9 +97,9 @@ impl Command for Build {
     type Out = ();
 
     fn apply(self, world: &mut World) {
-        let Some(prefab) = world
+        let Some((prefab, ids)) = world
             .get_resource::<EntityPoolRegistry>()
-            .and_then(|registry| registry.prefab(self.kind).cloned())
+            .and_then(|registry| Some((registry.prefab(self.kind).cloned()?, registry.ids)))
         else {
             return;
         };
@@ -112,7 +115,7 @@ impl Command for Build {
             },
             leaving: false,
         });
-        set_enabled(world, self.entity, false);
+        set_enabled(world, ids, self.entity, false);
     }
 }
 
@@ -135,14 +138,30 @@ impl Command for DespawnPooled {
     }
 }
 
+/// The component ids an entity's state is read by.
+#[derive(Clone, Copy)]
+pub(crate) struct Ids {
+    disabled: ComponentId,
+    children: ComponentId,
+}
+
+impl FromWorld for Ids {
+    fn from_world(world: &mut World) -> Self {
+        Self {
+            disabled: world.register_component::<Disabled>(),
+            children: world.register_component::<Children>(),
+        }
+    }
+}
+
 /// Adds or removes `Disabled` on `root` and every descendant that does not
 /// already match.
-fn set_enabled(world: &mut World, root: Entity, enabled: bool) {
+fn set_enabled(world: &mut World, ids: Ids, root: Entity, enabled: bool) {
     let Ok(mut target) = world.get_entity_mut(root) else {
         return;
     };
-    let has_children = target.contains::<Children>();
-    switch(&mut target, enabled);
+    let has_children = target.contains_id(ids.children);
+    switch(&mut target, ids, enabled);
     if !has_children {
         return;
     }
@@ -163,7 +182,7 @@ fn set_enabled(world: &mut World, root: Entity, enabled: bool) {
     }
     for &entity in &tree[1..] {
         if let Ok(mut target) = world.get_entity_mut(entity) {
-            switch(&mut target, enabled);
+            switch(&mut target, ids, enabled);
         }
     }
     if let Some(mut registry) = world.get_resource_mut::<EntityPoolRegistry>() {
@@ -171,8 +190,8 @@ fn set_enabled(world: &mut World, root: Entity, enabled: bool) {
     }
 }
 
-fn switch(target: &mut EntityWorldMut, enabled: bool) {
-    match (enabled, target.contains::<Disabled>()) {
+fn switch(target: &mut EntityWorldMut, ids: Ids, enabled: bool) {
+    match (enabled, target.contains_id(ids.disabled)) {
         (true, true) => {
             target.remove::<Disabled>();
         }
