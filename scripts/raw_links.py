@@ -27,6 +27,8 @@ THEIRS = {
     "TypePath::type_path", "TypePath::type_ident", "TypePath::short_type_path",
     "TypePath::crate_name", "TypePath::module_path", "SystemTypeSet", "AnonymousSet",
     "Interned", "ScheduleConfigs", "SystemCondition",
+    # FromWorld and SystemParam (the entity pools' registry and `EntityPools`)
+    "World", "SystemParam",
     # kira's StaticSoundData, re-exported in bevy_pool's prelude
     "MediaSource",
 }

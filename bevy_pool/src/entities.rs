@@ -247,7 +247,9 @@ impl EntityPoolConfig {
 
     /// A kind whose entities this function builds on a spawned entity (its
     /// components, its children through `with_children`). No reset unless
-    /// [`on_reset`](Self::on_reset) gives one.
+    /// [`on_reset`](Self::on_reset) gives one. The children are built once:
+    /// a child the game despawns stays missing when the entity is reused
+    /// (a reset may rebuild it).
     pub fn from_fn(
         name: impl Into<String>,
         prefab: impl Fn(&mut EntityWorldMut) + Send + Sync + 'static,
