@@ -31,5 +31,16 @@ for crate in pool-core pool-effects pool-audio bevy_pool; do
     echo "package_check: $crate: $(wc -l <<<"$files") files, all belonging"
 done
 
+# Cargo extracts the crates of the dry-run's temporary registry into its own
+# registry cache once per registry path, and reuses that copy while the version
+# is the same: a later dry-run from the same path would build the workspace's
+# crates as they were the first time. Remove those copies first. (A second
+# run in one target directory also reuses the first run's builds of them:
+# `cargo clean -p pool-core -p pool-effects -p pool-audio -p bevy_pool` first.)
+for dir in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/; do
+    for crate in pool-core pool-effects pool-audio bevy_pool; do
+        rm -rf "$dir$crate"-[0-9]*
+    done
+done
 cargo publish --workspace --dry-run --allow-dirty --quiet
 echo "package_check: cargo publish --dry-run passed for all four"

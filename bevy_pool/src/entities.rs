@@ -26,6 +26,7 @@
 //! `initial` at the next `PreUpdate`.
 
 mod apply;
+mod config;
 
 use core::any::TypeId;
 use std::sync::Arc;
@@ -39,6 +40,7 @@ use bevy::prelude::*;
 use pool_core::{ConfigError, ExhaustionPolicy, Handle, Key, LiveObjects, Pool, PoolStats};
 
 use apply::{Activate, Build, Deactivate, DespawnPooled};
+pub use config::EntityPoolConfig;
 
 /// Spawns a kind's prefab on an entity: its components and its children.
 pub type Prefab = Arc<dyn Fn(&mut EntityWorldMut) + Send + Sync>;
@@ -73,6 +75,12 @@ impl PooledEntity {
 
 /// On every pooled entity: its current acquisition (live while the entity is
 /// in use, stale while it is idle), so systems that see the entity can check it.
+///
+/// Despawning a pooled entity, or removing this component, takes the entity
+/// out of its pool: its acquisition ends (every copy of the handle stale),
+/// the kind counts it in [`EntityPoolStats::despawned`], no acquisition hands
+/// it out again (not even before the next sweep), and with
+/// [`EntityPoolConfig::refill`] a replacement is spawned at the next `PreUpdate`.
 #[derive(Component, Debug, Clone, Copy)]
 #[component(on_remove = pooled_removed)]
 pub struct Pooled {
@@ -202,110 +210,6 @@ impl ExhaustionPolicy<Member> for EntityPolicy {
                 lowest.map(|(handle, _)| handle)
             }
         }
-    }
-}
-
-/// How a kind's entities are made, how many, and what its full pool does.
-///
-/// ```
-/// use bevy::prelude::*;
-/// use bevy_pool::{EntityPoolConfig, EntityPolicy};
-///
-/// #[derive(Component, Clone, Default)]
-/// struct Bullet { speed: f32 }
-///
-/// let config = EntityPoolConfig::from_bundle("bullet", (Bullet { speed: 30.0 }, Transform::default()))
-///     .initial(256)
-///     .max_objects(1024)
-///     .policy(EntityPolicy::RecycleOldest);
-/// # let _ = config;
-/// ```
-#[must_use]
-pub struct EntityPoolConfig {
-    name: String,
-    prefab: Prefab,
-    reset: Option<Prefab>,
-    initial: usize,
-    max_objects: usize,
-    policy: EntityPolicy,
-    per_frame: usize,
-    refill: bool,
-}
-
-impl EntityPoolConfig {
-    /// A kind whose entities are this bundle: spawned with a clone of it, and
-    /// reset to it (a clone inserted again) at each acquisition after the first.
-    pub fn from_bundle<B: Bundle + Clone>(name: impl Into<String>, bundle: B) -> Self {
-        let reset = bundle.clone();
-        Self::from_fn(name, move |entity| {
-            entity.insert(bundle.clone());
-        })
-        .on_reset(move |entity| {
-            entity.insert(reset.clone());
-        })
-    }
-
-    /// A kind whose entities this function builds on a spawned entity (its
-    /// components, its children through `with_children`). No reset unless
-    /// [`on_reset`](Self::on_reset) gives one. The children are built once:
-    /// a child the game despawns stays missing when the entity is reused
-    /// (a reset may rebuild it).
-    pub fn from_fn(
-        name: impl Into<String>,
-        prefab: impl Fn(&mut EntityWorldMut) + Send + Sync + 'static,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            prefab: Arc::new(prefab),
-            reset: None,
-            initial: 0,
-            max_objects: pool_core::DEFAULT_MAX_OBJECTS,
-            policy: EntityPolicy::Strict,
-            per_frame: usize::MAX,
-            refill: false,
-        }
-    }
-
-    /// Run on an entity each time it is handed out again (not at its first
-    /// acquisition, which finds it as the prefab made it), before the
-    /// caller's bundle: restore what the last user changed.
-    pub fn on_reset(mut self, reset: impl Fn(&mut EntityWorldMut) + Send + Sync + 'static) -> Self {
-        self.reset = Some(Arc::new(reset));
-        self
-    }
-
-    /// Entities spawned disabled before the first acquisition (default 0).
-    pub fn initial(mut self, initial: usize) -> Self {
-        self.initial = initial;
-        self
-    }
-
-    /// The most entities of this kind, live and idle (default
-    /// `pool_core::DEFAULT_MAX_OBJECTS`).
-    pub fn max_objects(mut self, max_objects: usize) -> Self {
-        self.max_objects = max_objects;
-        self
-    }
-
-    /// What a full pool does (default [`EntityPolicy::Strict`]).
-    pub fn policy(mut self, policy: EntityPolicy) -> Self {
-        self.policy = policy;
-        self
-    }
-
-    /// Spawn the initial entities over frames, at most this many a frame (at
-    /// least 1), instead of all in the first `PreUpdate`. An acquisition that
-    /// finds none ready spawns one on the spot.
-    pub fn prewarm_per_frame(mut self, per_frame: usize) -> Self {
-        self.per_frame = per_frame.max(1);
-        self
-    }
-
-    /// Spawn a replacement towards `initial` when the game despawns one of
-    /// the kind's entities (default: no, the pool shrinks).
-    pub fn refill(mut self, refill: bool) -> Self {
-        self.refill = refill;
-        self
     }
 }
 
@@ -823,6 +727,17 @@ pub struct EntityPoolSystems;
 /// Pooled entities: the [`EntityPoolRegistry`] resource, the
 /// [`EntityRecycled`] and [`EntityPoolWarning`] messages, and the systems of
 /// [`EntityPoolSystems`]. Needs Bevy's `TimePlugin` for lifetimes.
+///
+/// Released entities get Bevy's `Disabled`, and so do all their
+/// descendants: they leave every default query, the renderer's too. The
+/// world changes when the commands of the system that acquired or released
+/// apply, and an entity then becomes what its pool says at that moment, so
+/// commands of systems applied in any order leave it enabled exactly while
+/// an acquisition of it is live. An entity released and acquired again
+/// before the commands apply (in one system, or in systems with no sync
+/// point between them) never goes disabled, which saves Bevy two archetype
+/// moves per entity of its tree: the README's "Bevy entities" table measures
+/// both ways against spawning and despawning.
 pub struct EntityPoolsPlugin;
 
 impl Plugin for EntityPoolsPlugin {
