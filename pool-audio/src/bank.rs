@@ -33,6 +33,7 @@ mod budget;
 mod builder;
 mod command;
 mod handle;
+mod mix;
 mod shared;
 mod source;
 mod transport;
@@ -53,11 +54,13 @@ pub(crate) use budget::Budget;
 pub(crate) use builder::BankBuilder;
 pub(crate) use command::{Begin, Command, Start};
 pub(crate) use handle::BankHandle;
+pub(crate) use mix::{ALL, MixPart, NO_GROUP};
 pub(crate) use shared::{Phase, Shared};
 pub(crate) use source::Source;
 
 use crate::spatial::Listener;
 use budget::{Room, Settle};
+use mix::MixGains;
 use voice::{Change, State, Voice};
 
 /// Frames between two computations of the gains (interpolated in between).
@@ -81,6 +84,8 @@ pub(crate) struct VoiceBank {
     steal_fade: Duration,
     /// The sounding voices changed: their copy levels are assigned again.
     relevel: bool,
+    /// The gains of the groups' ducks, snapshots and loudness window.
+    mix: MixGains,
 }
 
 impl VoiceBank {
@@ -97,6 +102,7 @@ impl VoiceBank {
             listener_moved: false,
             steal_fade,
             relevel: false,
+            mix: MixGains::new(),
         }
     }
 
@@ -137,6 +143,12 @@ impl VoiceBank {
                 self.listener.orientation = orientation;
                 self.listener_moved = true;
             }
+            Command::SetMix {
+                entry,
+                part,
+                db,
+                tween,
+            } => self.mix.set(entry, part, db, tween),
             parameter => self.set(parameter),
         }
     }
@@ -345,11 +357,12 @@ impl VoiceBank {
             self.voices[slot as usize].update(seconds, info);
         }
         self.share_room();
+        self.mix.update(seconds, info);
         let mut ended = false;
         for &slot in &self.order {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
-            match voice.render(out, along, dt) {
+            match voice.render(out, along, dt, self.mix.gain(voice.group)) {
                 Change::Ended => {
                     // A stopped voice reported its playhead when it was stopped.
                     if before != State::Stopping {

@@ -339,6 +339,7 @@ mod limiter;
 mod limits;
 mod loader;
 mod meter;
+mod mix;
 mod music;
 mod offline;
 mod params;
@@ -372,6 +373,10 @@ pub use loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundL
 pub use meter::{MeterBuilder, MeterHandle};
 /// The vector types positions are given in (`impl Into<mint::Vector3<f32>>`).
 pub use mint;
+pub use mix::{
+    DuckId, DuckRule, DuckSettings, MAX_MIX_DB, MAX_MIX_ITEMS, MAX_MIX_TIME, MIN_MIX_DB, MixError,
+    MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
+};
 pub use music::{
     Decode, MAX_FADE_SECONDS, MAX_TRACK_DB, Music, MusicError, MusicParams, MusicSettings,
     MusicSource, MusicStats, SEEK_FADE_SECONDS, TrackSettings,

@@ -19,6 +19,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use kira::backend::Backend;
+use kira::effect::volume_control::{VolumeControlBuilder, VolumeControlHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, Decibels, Tween};
 
@@ -220,6 +221,9 @@ struct Stream {
 struct Track {
     settings: TrackSettings,
     handle: TrackHandle,
+    /// The handle of its mix gain (a volume-control effect), until the game
+    /// takes it for ducks and snapshots.
+    mix_control: Option<VolumeControlHandle>,
     /// The piece playing, and pieces fading out.
     playing: Option<Stream>,
     fading: Vec<Stream>,
@@ -331,15 +335,17 @@ impl Music {
             return Err(MusicError::DuplicateTrack(settings.name));
         }
         let volume = check_volume(settings.volume_db)?;
-        let builder = TrackBuilder::new()
+        let mut builder = TrackBuilder::new()
             .volume(Decibels(volume))
             .sound_capacity(16);
+        let mix_control = builder.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
         let handle = manager
             .add_sub_track(builder)
             .map_err(|error| MusicError::Kira(error.to_string()))?;
         self.tracks.push(Track {
             settings,
             handle,
+            mix_control: Some(mix_control),
             playing: None,
             fading: Vec::new(),
             paused: false,
@@ -609,6 +615,26 @@ impl Music {
                 reason,
             })
         }))
+    }
+
+    /// The handle of `track`'s mix gain, a kira volume-control effect after
+    /// its pieces, for [`SoundEffects::add_mix_track`](crate::SoundEffects::add_mix_track):
+    /// ducks and snapshots then set it, and [`set_volume`](Self::set_volume)
+    /// stays the game's. `None` once taken, or for an unknown track.
+    ///
+    /// ```
+    /// # use pool_audio::kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{Music, MusicSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut music = Music::new(&mut manager, MusicSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let control = music.take_mix_control("music").expect("the default track");
+    /// sfx.add_mix_track("music", control)?;
+    /// assert!(music.take_mix_control("music").is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn take_mix_control(&mut self, track: &str) -> Option<VolumeControlHandle> {
+        self.track(track).ok()?.mix_control.take()
     }
 
     /// kira's handle of `track`: for effects on it, or a ducking rule.

@@ -9,6 +9,7 @@
 
 mod control;
 mod listener;
+mod mixing;
 mod plan;
 mod play;
 mod seats;
@@ -27,6 +28,7 @@ use crate::groups::Groups;
 use crate::handles::{Ended, VoiceHandle, VoiceKey, next_owner};
 use crate::level::{amplitude, kira_volume};
 use crate::limiter::{LimiterBuilder, LimiterHandle};
+use crate::mix::Mix;
 use crate::params::{ParamError, check_fade, check_volume, linear_fade};
 use crate::settings::{SettingsError, SoundEffectsSettings};
 use crate::sound_table::SoundTable;
@@ -82,6 +84,8 @@ pub struct SoundEffects {
     stats: AudioStats,
     /// Every random choice's source (see `variations.rs`).
     dice: Dice,
+    /// Ducks, snapshots and the mix's named tracks (see `mix.rs`).
+    mix: Mix,
 }
 
 /// The sound-effects sub-track on the game's manager, and its limiter. Dropping
@@ -214,6 +218,7 @@ impl SoundEffects {
             now: Now::default(),
             stats: AudioStats::default(),
             dice: Dice::new(settings.seed),
+            mix: Mix::new(owner),
         })
     }
 

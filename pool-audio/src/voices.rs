@@ -27,7 +27,7 @@ use slots::Slots;
 
 use std::sync::Arc;
 
-use crate::bank::{BankHandle, Begin, Command, Phase, Source, Start};
+use crate::bank::{BankHandle, Begin, Command, NO_GROUP, Phase, Source, Start};
 use crate::handles::{EndReason, Ended, SoundId, VoiceHandle, VoiceKey, VoiceState};
 use crate::sound_table::SoundTable;
 
@@ -371,7 +371,7 @@ impl Voices {
             return Err(crate::PlayError::NoFreeVoice);
         };
         record.place = Place::Real { slot, ticket };
-        let start = Self::start(record, slot, ticket, source, begin);
+        let start = Self::start(record, slot, ticket, source, begin, group);
         let order = record.order;
         bank.shared().queue(slot, ticket);
         if bank.send(start).is_err() {
@@ -389,6 +389,7 @@ impl Voices {
         ticket: u32,
         source: Arc<Source>,
         begin: Begin,
+        group: Option<u32>,
     ) -> Command {
         Command::Start(Start {
             slot,
@@ -400,6 +401,8 @@ impl Voices {
             position: record.position,
             spatial_blend: record.spatial_blend,
             begin,
+            group: group.map_or(NO_GROUP, |g| g as u16),
+            loudness: record.loudness,
         })
     }
 
@@ -448,10 +451,19 @@ impl Voices {
             entry.add_copy(key);
         }
         let record = record(Place::Real { slot, ticket: next }, order);
+        let group = sounds
+            .entry(sound)
+            .and_then(|e| e.settings.group)
+            .map(|g| g.index);
         // Room for one command was checked.
-        let _ = self
-            .bank
-            .send(Self::start(&record, slot, next, source, Begin::Fresh));
+        let _ = self.bank.send(Self::start(
+            &record,
+            slot,
+            next,
+            source,
+            Begin::Fresh,
+            group,
+        ));
         if let Some(slot_record) = self.records.get_mut(key) {
             *slot_record = record;
         }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use kira::{Decibels, Tween};
 
+use super::mix::MixPart;
 use super::source::Source;
 
 /// A command for the voice bank.
@@ -57,6 +58,13 @@ pub(crate) enum Command {
     SetListener([f32; 3]),
     /// The listener's orientation, a unit quaternion `[x, y, z, w]`.
     SetListenerOrientation([f32; 4]),
+    /// One gain of a group's mix (or every voice's: `ALL`), in dB.
+    SetMix {
+        entry: u16,
+        part: MixPart,
+        db: f64,
+        tween: Tween,
+    },
 }
 
 /// Everything a voice starts with.
@@ -73,6 +81,10 @@ pub(crate) struct Start {
     pub(crate) position: Option<[f32; 3]>,
     pub(crate) spatial_blend: f32,
     pub(crate) begin: Begin,
+    /// Its group's mix entry, or `NO_GROUP`.
+    pub(crate) group: u16,
+    /// Its loudness in the window, as an amplitude (1 outside a window).
+    pub(crate) loudness: f32,
 }
 
 /// Where a voice starts.

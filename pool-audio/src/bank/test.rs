@@ -94,6 +94,8 @@ fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
         position: None,
         spatial_blend: 1.0,
         begin: Begin::Fresh,
+        group: super::NO_GROUP,
+        loudness: 1.0,
     }
 }
 

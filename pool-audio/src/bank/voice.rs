@@ -144,6 +144,10 @@ pub(super) struct Voice {
     /// Per-channel gain and playback rate at the end of the last step rendered.
     gain: [f32; 2],
     rate_was: f64,
+    /// Its group's mix entry (see `mix.rs`).
+    pub(super) group: u16,
+    /// Its loudness in the window, an amplitude.
+    loudness: f32,
 }
 
 impl Voice {
@@ -185,6 +189,8 @@ impl Voice {
             weight: 0.0,
             gain: [0.0; 2],
             rate_was: 1.0,
+            group: super::NO_GROUP,
+            loudness: 1.0,
         }
     }
 
@@ -247,6 +253,8 @@ impl Voice {
             position: start.position,
             spatial_blend: start.spatial_blend,
             rate_was: start.rate,
+            group: start.group,
+            loudness: start.loudness,
             ..Self::idle()
         };
         if let Some(tween) = fade_in {
@@ -446,9 +454,10 @@ impl Voice {
 
     /// Adds its next `out.len()` frames to `out`, its gains moving from the last
     /// step's to this one's (`weight` of the budget, its volume, its panning and
-    /// the spatial gains at `along` of the chunk). `dt` is a frame's duration.
-    /// Returns the change its end of fade or end of sound makes.
-    pub(super) fn render(&mut self, out: &mut [Frame], along: f32, dt: f64) -> Change {
+    /// the spatial gains at `along` of the chunk), times `mix`, its group's
+    /// gain. `dt` is a frame's duration. Returns the change its end of fade or
+    /// end of sound makes.
+    pub(super) fn render(&mut self, out: &mut [Frame], along: f32, dt: f64, mix: f32) -> Change {
         if !self.state.advancing() {
             self.gain = [0.0; 2];
             return Change::None;
@@ -456,7 +465,7 @@ impl Voice {
         let Some(source) = self.source.take() else {
             return Change::None;
         };
-        let (gain, rate) = self.step_targets(&source, along);
+        let (gain, rate) = self.step_targets(&source, along, mix);
         // The loop runs on locals: gains and rate move by equal steps to this
         // step's values, the playhead as kira's static sounds move it.
         let n = out.len() as f32;
@@ -498,11 +507,12 @@ impl Voice {
     }
 
     /// The per-channel gain and the playback rate this step ends at (`weight`
-    /// of the budget, its volume, its panning and the spatial gains at `along`
-    /// of the chunk); a voice not heard yet starts the step at its onset.
+    /// of the budget, its volume and loudness, its group's `mix`, its panning
+    /// and the spatial gains at `along` of the chunk); a voice not heard yet
+    /// starts the step at its onset.
     #[inline(always)]
-    fn step_targets(&mut self, source: &Source, along: f32) -> ([f32; 2], f64) {
-        let volume = self.volume.value().as_amplitude();
+    fn step_targets(&mut self, source: &Source, along: f32, mix: f32) -> ([f32; 2], f64) {
+        let volume = self.volume.value().as_amplitude() * self.loudness * mix;
         let panning = self.panning.value().0;
         if panning != self.pan_at {
             self.pan = source.pan(panning);

@@ -71,6 +71,7 @@ impl SoundEffects {
         self.voices.restore_candidates(candidates);
         // Report every voice that ended since the last update, this one's too.
         self.voices.turn_reports();
+        self.update_mix(dt);
         Ok(())
     }
 

@@ -63,6 +63,9 @@ pub(crate) struct VoiceRecord {
     pub(crate) reference: f32,
     /// Its priority and audibility, as of the last play or update.
     pub(crate) rank: Rank,
+    /// Its loudness in the window as an amplitude, relative to the window's
+    /// floor (1 outside a window; see `mix/window.rs`).
+    pub(crate) loudness: f32,
 }
 
 impl VoiceRecord {
@@ -83,6 +86,7 @@ impl VoiceRecord {
             paused: false,
             reference: 0.0,
             rank: Rank::SILENT,
+            loudness: 1.0,
         }
     }
 
@@ -116,6 +120,7 @@ impl VoiceRecord {
             paused: false,
             reference,
             rank,
+            loudness: 1.0,
         }
     }
 

@@ -1,0 +1,100 @@
+//! The mix's gains inside the bank: one entry per voice group, and one for
+//! every voice (the sound-effects track's own), each the sum in decibels of
+//! three kira `Parameter`s the game sets with tweens: the group's ducking, its
+//! snapshots and its loudness window. The game decides the values (see
+//! `mix.rs`); the mixer moves them sample block by sample block, so a duck's
+//! attack or a snapshot's blend is heard as a fade from its first block.
+//!
+//! Only the entries the game has touched are updated per step: a bank whose
+//! mix is never used does no more work than before.
+
+use kira::info::Info;
+use kira::{Parameter, Tween, Value};
+
+use crate::level::amplitude;
+use crate::limits::MAX_GROUPS;
+
+/// The entry of every voice: the sound-effects track's mix (after the groups).
+pub(crate) const ALL: u16 = MAX_GROUPS as u16;
+/// A voice in no group.
+pub(crate) const NO_GROUP: u16 = u16::MAX;
+
+/// Which of an entry's gains a command sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MixPart {
+    Duck = 0,
+    Snapshot = 1,
+    Window = 2,
+}
+
+/// One entry: its three gains in dB, and their sum as an amplitude at the end
+/// of the last step.
+struct Entry {
+    parts: [Parameter<f64>; 3],
+    /// Already in `active`.
+    listed: bool,
+}
+
+/// Every entry of the bank's mix.
+pub(super) struct MixGains {
+    entries: Box<[Entry]>,
+    /// Amplitudes by entry, 1 for an untouched one.
+    amplitude: Box<[f32]>,
+    /// The entries touched so far (never more than `entries`: no allocation).
+    active: Vec<u16>,
+}
+
+fn zero() -> Parameter<f64> {
+    Parameter::new(Value::Fixed(0.0), 0.0)
+}
+
+impl MixGains {
+    pub(super) fn new() -> Self {
+        let n = MAX_GROUPS + 1;
+        Self {
+            entries: (0..n)
+                .map(|_| Entry {
+                    parts: [zero(), zero(), zero()],
+                    listed: false,
+                })
+                .collect(),
+            amplitude: vec![1.0; n].into_boxed_slice(),
+            active: Vec::with_capacity(n),
+        }
+    }
+
+    /// Sets one gain of entry `entry` to `db` with `tween`.
+    pub(super) fn set(&mut self, entry: u16, part: MixPart, db: f64, tween: Tween) {
+        let Some(e) = self.entries.get_mut(usize::from(entry)) else {
+            return;
+        };
+        e.parts[part as usize].set(Value::Fixed(db), tween);
+        if !e.listed {
+            e.listed = true;
+            self.active.push(entry);
+        }
+    }
+
+    /// Moves every touched entry on by `seconds`.
+    pub(super) fn update(&mut self, seconds: f64, info: &Info) {
+        for &index in &self.active {
+            let entry = &mut self.entries[usize::from(index)];
+            let mut db = 0.0;
+            for part in &mut entry.parts {
+                part.update(seconds, info);
+                db += part.value();
+            }
+            self.amplitude[usize::from(index)] = amplitude(db) as f32;
+        }
+    }
+
+    /// The gain of a voice of group `group` (or [`NO_GROUP`]): its group's
+    /// times every voice's.
+    #[inline]
+    pub(super) fn gain(&self, group: u16) -> f32 {
+        let all = self.amplitude[usize::from(ALL)];
+        self.amplitude
+            .get(usize::from(group))
+            .map_or(all, |g| g * all)
+    }
+}

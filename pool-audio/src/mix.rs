@@ -1,0 +1,367 @@
+//! The mix that makes room: ducking and snapshots. A copy budget and a limiter keep the mix under its ceiling;
+//! these decide what the player hears first.
+//!
+//! - A **duck** lowers a target (a voice group, a named kira track, or every
+//!   sound effect) while any voice of its source group sounds: Wwise's
+//!   auto-ducking, with its attack (fade out), hold (recovery time), release
+//!   (fade in) and curve.
+//! - A **snapshot** is a mix state (a pause menu, underwater, a boss fight):
+//!   volumes of groups and tracks, applied with an intensity and a tween and
+//!   released with a tween; FMOD's snapshots, overriding or blending by
+//!   priority.
+//!
+//! The game side decides the values at each [`update`](crate::SoundEffects::update)
+//! (ducks) or call (snapshots); the mixer applies them: a group's gains are
+//! kira parameters inside the voice bank, tweened block by block; a named
+//! track's gain is a kira volume-control effect on that track. A target's
+//! ducking and its snapshots' volume add in decibels.
+
+mod engine;
+
+use std::fmt;
+use std::time::Duration;
+
+use kira::{Easing, Tween};
+
+use crate::handles::GroupId;
+
+pub(crate) use engine::Mix;
+
+/// The deepest a duck lowers its target, and the quietest a snapshot sets one.
+pub const MIN_MIX_DB: f32 = -60.0;
+/// The loudest a snapshot sets a target.
+pub const MAX_MIX_DB: f32 = 12.0;
+/// The longest attack, hold, release or snapshot tween.
+pub const MAX_MIX_TIME: Duration = Duration::from_secs(3600);
+/// The most named tracks, ducks and snapshots a manager holds, each.
+pub const MAX_MIX_ITEMS: usize = 256;
+
+/// What a duck or a snapshot sets.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum MixTarget {
+    /// A voice group's voices.
+    Group(GroupId),
+    /// A kira track the game added with
+    /// [`add_mix_track`](crate::SoundEffects::add_mix_track): its music or
+    /// ambience.
+    Track(String),
+    /// Every sound effect (the sound-effects track).
+    SoundEffects,
+}
+
+impl From<GroupId> for MixTarget {
+    fn from(group: GroupId) -> Self {
+        Self::Group(group)
+    }
+}
+
+impl From<&str> for MixTarget {
+    fn from(track: &str) -> Self {
+        Self::Track(track.to_string())
+    }
+}
+
+/// How a duck lowers its target while its source group sounds. Fields are
+/// public, with builder methods of the same names.
+///
+/// ```
+/// use std::time::Duration;
+/// use pool_audio::DuckSettings;
+///
+/// let under_dialogue = DuckSettings::default()
+///     .amount_db(-12.0)
+///     .attack(Duration::from_millis(200))
+///     .release(Duration::from_millis(800));
+/// assert_eq!(under_dialogue.hold, Duration::from_millis(250));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use]
+pub struct DuckSettings {
+    /// How far the target goes down, in dB, `MIN_MIX_DB..=0` (default -12).
+    pub amount_db: f32,
+    /// How long it takes to get there (Wwise's fade out; default 0.1 s).
+    pub attack: Duration,
+    /// How long the target stays down after the source's last voice ends
+    /// (Wwise's recovery time; default 0.25 s).
+    pub hold: Duration,
+    /// How long it takes to come back (Wwise's fade in; default 0.5 s).
+    pub release: Duration,
+    /// The curve of the attack and the release, in dB (default linear).
+    pub easing: Easing,
+}
+
+impl Default for DuckSettings {
+    fn default() -> Self {
+        Self {
+            amount_db: -12.0,
+            attack: Duration::from_millis(100),
+            hold: Duration::from_millis(250),
+            release: Duration::from_millis(500),
+            easing: Easing::Linear,
+        }
+    }
+}
+
+impl DuckSettings {
+    /// How far the target goes down, in dB.
+    pub fn amount_db(mut self, amount_db: f32) -> Self {
+        self.amount_db = amount_db;
+        self
+    }
+
+    /// How long it takes to get there.
+    pub fn attack(mut self, attack: Duration) -> Self {
+        self.attack = attack;
+        self
+    }
+
+    /// How long the target stays down after the source's last voice.
+    pub fn hold(mut self, hold: Duration) -> Self {
+        self.hold = hold;
+        self
+    }
+
+    /// How long it takes to come back.
+    pub fn release(mut self, release: Duration) -> Self {
+        self.release = release;
+        self
+    }
+
+    /// The curve of the attack and the release.
+    pub fn easing(mut self, easing: Easing) -> Self {
+        self.easing = easing;
+        self
+    }
+
+    pub(crate) fn attack_tween(&self) -> Tween {
+        tween(self.attack, self.easing)
+    }
+
+    pub(crate) fn release_tween(&self) -> Tween {
+        tween(self.release, self.easing)
+    }
+}
+
+fn tween(duration: Duration, easing: Easing) -> Tween {
+    Tween {
+        duration,
+        easing,
+        ..Tween::default()
+    }
+}
+
+/// How the ducks on one target combine.
+///
+/// The default is [`Deepest`](Self::Deepest): a target ducked by dialogue
+/// (-12 dB) and by an explosion (-6 dB) goes to -12 dB, so a second duck never
+/// makes the first one deeper and the target never drops out of the mix.
+/// [`Sum`](Self::Sum) is Wwise's rule, for a game that wants every reason to
+/// duck to count.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum DuckRule {
+    /// The deepest active duck.
+    #[default]
+    Deepest,
+    /// The sum of the active ducks, down to `max_db` (Wwise's maximum ducking
+    /// volume), `MIN_MIX_DB..=0`.
+    Sum {
+        /// The deepest the sum goes.
+        max_db: f32,
+    },
+}
+
+/// How a snapshot combines with the lower-priority ones active on a target
+/// (FMOD's two modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SnapshotMode {
+    /// Moves the target from what the lower snapshots set towards its own
+    /// volume, by its intensity.
+    #[default]
+    Override,
+    /// Adds its volume, times its intensity, to what the lower snapshots set.
+    Blend,
+}
+
+/// A mix state: volumes in dB for groups and tracks, applied with
+/// [`apply_snapshot`](crate::SoundEffects::apply_snapshot).
+///
+/// Active snapshots are combined on each target from the lowest priority to the
+/// highest (ties: the earlier added first), starting at 0 dB:
+/// an [`Override`](SnapshotMode::Override) snapshot of intensity `i` moves the
+/// value to `value + (its_db - value) * i`, a [`Blend`](SnapshotMode::Blend)
+/// one to `value + its_db * i`.
+///
+/// ```
+/// use pool_audio::{MixTarget, Snapshot, SnapshotMode};
+///
+/// let storm = Snapshot::new("storm")
+///     .priority(1)
+///     .mode(SnapshotMode::Blend)
+///     .set(MixTarget::SoundEffects, -3.0)
+///     .set("music", -9.0);
+/// assert_eq!(storm.volumes.len(), 2);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub struct Snapshot {
+    /// Its name, unique in its manager.
+    pub name: String,
+    /// Higher priorities combine later (default 0).
+    pub priority: i32,
+    /// How it combines (default [`SnapshotMode::Override`]).
+    pub mode: SnapshotMode,
+    /// The volume it sets per target, in dB, `MIN_MIX_DB..=MAX_MIX_DB`.
+    pub volumes: Vec<(MixTarget, f32)>,
+}
+
+impl Snapshot {
+    /// An empty snapshot of priority 0 that overrides.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            priority: 0,
+            mode: SnapshotMode::Override,
+            volumes: Vec::new(),
+        }
+    }
+
+    /// Its priority.
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// How it combines.
+    pub fn mode(mut self, mode: SnapshotMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets `target` to `db`.
+    pub fn set(mut self, target: impl Into<MixTarget>, db: f32) -> Self {
+        self.volumes.push((target.into(), db));
+        self
+    }
+}
+
+/// A duck added to a manager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DuckId {
+    pub(crate) index: u32,
+    pub(crate) owner: u32,
+}
+
+/// A snapshot added to a manager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SnapshotId {
+    pub(crate) index: u32,
+    pub(crate) owner: u32,
+}
+
+/// What the mix is doing, from [`mix_stats`](crate::SoundEffects::mix_stats).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MixStats {
+    /// Ducks whose source sounds, or that are holding.
+    pub ducks_active: usize,
+    /// Snapshots applied and not released.
+    pub snapshots_active: usize,
+    /// Mix commands waiting for room in the voice bank's queue.
+    pub pending: usize,
+}
+
+/// Why a mix call changed nothing.
+///
+/// ```
+/// # use pool_audio::MixError;
+/// assert!(MixError::Amount(f32::NAN).to_string().contains("NaN"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum MixError {
+    /// The group id is another manager's.
+    UnknownGroup,
+    /// No track of that name was added with `add_mix_track`.
+    UnknownTrack(String),
+    /// A track of that name was added already.
+    DuplicateTrack(String),
+    /// A snapshot of that name was added already.
+    DuplicateSnapshot(String),
+    /// The duck or snapshot id is another manager's.
+    Unknown,
+    /// A duck's amount or a rule's maximum is not in `MIN_MIX_DB..=0`.
+    Amount(f32),
+    /// A snapshot's volume is not in `MIN_MIX_DB..=MAX_MIX_DB`.
+    Volume(f32),
+    /// A time is longer than [`MAX_MIX_TIME`].
+    Time(Duration),
+    /// An easing kira cannot compute (a negative or non-finite power).
+    Easing(Easing),
+    /// An intensity is not in `0..=1`.
+    Intensity(f32),
+    /// The manager holds [`MAX_MIX_ITEMS`] of these already.
+    TooMany,
+}
+
+impl fmt::Display for MixError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownGroup => f.write_str("the group id belongs to another SoundEffects"),
+            Self::UnknownTrack(name) => write!(f, "no mix track named {name:?}"),
+            Self::DuplicateTrack(name) => write!(f, "a mix track named {name:?} exists"),
+            Self::DuplicateSnapshot(name) => write!(f, "a snapshot named {name:?} exists"),
+            Self::Unknown => f.write_str("the duck or snapshot id belongs to another SoundEffects"),
+            Self::Amount(db) => write!(f, "ducking amount {db} dB is not in {MIN_MIX_DB}..=0"),
+            Self::Volume(db) => {
+                write!(
+                    f,
+                    "snapshot volume {db} dB is not in {MIN_MIX_DB}..={MAX_MIX_DB}"
+                )
+            }
+            Self::Time(time) => write!(f, "mix time {time:?} is longer than {MAX_MIX_TIME:?}"),
+            Self::Easing(easing) => write!(f, "easing {easing:?} has a negative or NaN power"),
+            Self::Intensity(i) => write!(f, "snapshot intensity {i} is not in 0..=1"),
+            Self::TooMany => write!(f, "a manager holds at most {MAX_MIX_ITEMS} of each"),
+        }
+    }
+}
+
+impl std::error::Error for MixError {}
+
+/// `db` if in `MIN_MIX_DB..=0`.
+pub(crate) fn check_amount(db: f32) -> Result<f32, MixError> {
+    if (MIN_MIX_DB..=0.0).contains(&db) {
+        Ok(db)
+    } else {
+        Err(MixError::Amount(db))
+    }
+}
+
+/// `time` if not longer than `MAX_MIX_TIME`.
+pub(crate) fn check_time(time: Duration) -> Result<Duration, MixError> {
+    if time <= MAX_MIX_TIME {
+        Ok(time)
+    } else {
+        Err(MixError::Time(time))
+    }
+}
+
+/// A tween kira can compute, no longer than `MAX_MIX_TIME`.
+pub(crate) fn check_tween(tween: Tween) -> Result<Tween, MixError> {
+    check_time(tween.duration)?;
+    if crate::sound_error::easing_is_safe(tween) {
+        Ok(tween)
+    } else {
+        Err(MixError::Easing(tween.easing))
+    }
+}
+
+/// Every field of a duck's settings in range.
+pub(crate) fn check_duck(settings: DuckSettings) -> Result<DuckSettings, MixError> {
+    check_amount(settings.amount_db)?;
+    for time in [settings.attack, settings.hold, settings.release] {
+        check_time(time)?;
+    }
+    check_tween(settings.attack_tween())?;
+    Ok(settings)
+}

@@ -1,0 +1,383 @@
+//! The game side of the mix: which ducks are on, which snapshots are applied,
+//! and the value each target should have. Values go to the mixer only when
+//! they change; one the voice bank's queue has no room for waits for the next
+//! call.
+
+use kira::effect::volume_control::VolumeControlHandle;
+use kira::{Decibels, StartTime, Tween};
+
+use super::{
+    DuckRule, DuckSettings, MAX_MIX_ITEMS, MixError, MixStats, MixTarget, Snapshot, SnapshotMode,
+};
+use crate::bank::{ALL, Command, MixPart};
+
+/// Where a value goes: a bank entry (a group's, or `ALL`) or a named track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Target {
+    Entry(u16),
+    Track(u16),
+}
+
+/// Whether a duck's source sounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum DuckState {
+    Off,
+    On,
+    /// Its source went quiet: seconds of hold left.
+    Holding(f64),
+}
+
+struct Duck {
+    source: u32,
+    target: Target,
+    settings: DuckSettings,
+    state: DuckState,
+    /// Turned on or off in this pass.
+    changed: bool,
+}
+
+struct Applied {
+    snapshot: Snapshot,
+    volumes: Vec<(Target, f64)>,
+    /// `Some(intensity)` while applied.
+    intensity: Option<f64>,
+}
+
+/// One target's ducking and snapshot values, as last decided, and the tween to
+/// send each with while it is not sent.
+struct Value {
+    target: Target,
+    duck: f64,
+    snapshot: f64,
+    duck_pending: Option<Tween>,
+    snapshot_pending: Option<Tween>,
+}
+
+struct Track {
+    name: String,
+    control: VolumeControlHandle,
+}
+
+/// The ducks, snapshots and named tracks of one manager.
+pub(crate) struct Mix {
+    owner: u32,
+    tracks: Vec<Track>,
+    ducks: Vec<Duck>,
+    rule: DuckRule,
+    snapshots: Vec<Applied>,
+    /// Applied snapshots in combining order (indices into `snapshots`).
+    order: Vec<usize>,
+    values: Vec<Value>,
+    /// Scratch: sounding voices per group.
+    pub(crate) sounding: Vec<u32>,
+}
+
+impl Mix {
+    pub(crate) fn new(owner: u32) -> Self {
+        Self {
+            owner,
+            tracks: Vec::new(),
+            ducks: Vec::new(),
+            rule: DuckRule::Deepest,
+            snapshots: Vec::new(),
+            order: Vec::with_capacity(MAX_MIX_ITEMS),
+            values: Vec::new(),
+            sounding: Vec::new(),
+        }
+    }
+
+    pub(crate) fn add_track(
+        &mut self,
+        name: &str,
+        control: VolumeControlHandle,
+    ) -> Result<(), MixError> {
+        if self.tracks.iter().any(|t| t.name == name) {
+            return Err(MixError::DuplicateTrack(name.to_string()));
+        }
+        if self.tracks.len() >= MAX_MIX_ITEMS {
+            return Err(MixError::TooMany);
+        }
+        self.tracks.push(Track {
+            name: name.to_string(),
+            control,
+        });
+        Ok(())
+    }
+
+    /// `target` as this mix names it; `group` tells whether a group id is one
+    /// of the manager's.
+    pub(crate) fn resolve(
+        &self,
+        target: &MixTarget,
+        group: impl Fn(crate::GroupId) -> bool,
+    ) -> Result<Target, MixError> {
+        match target {
+            MixTarget::Group(id) if group(*id) => Ok(Target::Entry(id.index as u16)),
+            MixTarget::Group(_) => Err(MixError::UnknownGroup),
+            MixTarget::SoundEffects => Ok(Target::Entry(ALL)),
+            MixTarget::Track(name) => self
+                .tracks
+                .iter()
+                .position(|t| t.name == *name)
+                .map(|i| Target::Track(i as u16))
+                .ok_or_else(|| MixError::UnknownTrack(name.clone())),
+        }
+    }
+
+    /// Gives `target` a value slot (once).
+    fn value_of(&mut self, target: Target) {
+        if !self.values.iter().any(|v| v.target == target) {
+            self.values.push(Value {
+                target,
+                duck: 0.0,
+                snapshot: 0.0,
+                duck_pending: None,
+                snapshot_pending: None,
+            });
+        }
+    }
+
+    pub(crate) fn add_duck(
+        &mut self,
+        source: u32,
+        target: Target,
+        settings: DuckSettings,
+    ) -> Result<super::DuckId, MixError> {
+        if self.ducks.len() >= MAX_MIX_ITEMS {
+            return Err(MixError::TooMany);
+        }
+        self.value_of(target);
+        self.ducks.push(Duck {
+            source,
+            target,
+            settings,
+            state: DuckState::Off,
+            changed: false,
+        });
+        Ok(super::DuckId {
+            index: self.ducks.len() as u32 - 1,
+            owner: self.owner,
+        })
+    }
+
+    pub(crate) fn set_rule(&mut self, rule: DuckRule) {
+        self.rule = rule;
+        self.decide_ducks();
+    }
+
+    pub(crate) fn add_snapshot(
+        &mut self,
+        snapshot: Snapshot,
+        volumes: Vec<(Target, f64)>,
+    ) -> Result<super::SnapshotId, MixError> {
+        if self
+            .snapshots
+            .iter()
+            .any(|s| s.snapshot.name == snapshot.name)
+        {
+            return Err(MixError::DuplicateSnapshot(snapshot.name));
+        }
+        if self.snapshots.len() >= MAX_MIX_ITEMS {
+            return Err(MixError::TooMany);
+        }
+        for &(target, _) in &volumes {
+            self.value_of(target);
+        }
+        self.snapshots.push(Applied {
+            snapshot,
+            volumes,
+            intensity: None,
+        });
+        Ok(super::SnapshotId {
+            index: self.snapshots.len() as u32 - 1,
+            owner: self.owner,
+        })
+    }
+
+    pub(crate) fn snapshot_named(&self, name: &str) -> Option<super::SnapshotId> {
+        let index = self
+            .snapshots
+            .iter()
+            .position(|s| s.snapshot.name == name)?;
+        Some(super::SnapshotId {
+            index: index as u32,
+            owner: self.owner,
+        })
+    }
+
+    fn own_snapshot(&self, id: super::SnapshotId) -> Result<usize, MixError> {
+        let index = id.index as usize;
+        if id.owner == self.owner && index < self.snapshots.len() {
+            Ok(index)
+        } else {
+            Err(MixError::Unknown)
+        }
+    }
+
+    /// Applies snapshot `id` at `intensity` (checked), or releases it
+    /// (`None`), every changed target moving with `tween`.
+    pub(crate) fn set_snapshot(
+        &mut self,
+        id: super::SnapshotId,
+        intensity: Option<f64>,
+        tween: Tween,
+    ) -> Result<(), MixError> {
+        let index = self.own_snapshot(id)?;
+        self.snapshots[index].intensity = intensity;
+        self.order.retain(|&i| i != index);
+        if intensity.is_some() {
+            let key = |i: usize| (self.snapshots[i].snapshot.priority, i);
+            let at = self.order.partition_point(|&i| key(i) < key(index));
+            self.order.insert(at, index);
+        }
+        for value in &mut self.values {
+            let mut db = 0.0;
+            for &i in &self.order {
+                let applied = &self.snapshots[i];
+                let Some(&(_, own)) = applied.volumes.iter().find(|(t, _)| *t == value.target)
+                else {
+                    continue;
+                };
+                let intensity = applied.intensity.unwrap_or(0.0);
+                db = match applied.snapshot.mode {
+                    SnapshotMode::Override => db + (own - db) * intensity,
+                    SnapshotMode::Blend => db + own * intensity,
+                };
+            }
+            if db != value.snapshot || value.snapshot_pending.is_some() {
+                value.snapshot = db;
+                value.snapshot_pending = Some(tween);
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the ducks on by `dt` seconds given which groups sound now
+    /// (`sounding`, filled by the caller), and decides their targets' values.
+    pub(crate) fn update_ducks(&mut self, dt: f64) {
+        for duck in &mut self.ducks {
+            let sounding = self
+                .sounding
+                .get(duck.source as usize)
+                .is_some_and(|&n| n > 0);
+            let hold = duck.settings.hold.as_secs_f64();
+            let next = match (duck.state, sounding) {
+                (_, true) => DuckState::On,
+                (DuckState::On, false) if hold > 0.0 => DuckState::Holding(hold),
+                (DuckState::Holding(left), false) if left > dt => DuckState::Holding(left - dt),
+                _ => DuckState::Off,
+            };
+            duck.changed = (duck.state == DuckState::On) != (next == DuckState::On);
+            duck.state = next;
+        }
+        self.decide_ducks();
+    }
+
+    /// Each ducked target's value by the rule (a holding duck counts as off);
+    /// a changed one moves with the attack of a duck that came on (going down)
+    /// or the release of one whose source went quiet, after its hold (coming
+    /// back). The hold is the mixer's delay of that release: a source heard
+    /// again during it replaces the release by an attack before anything has
+    /// moved.
+    fn decide_ducks(&mut self) {
+        for value in &mut self.values {
+            let mut deepest = 0.0f64;
+            let mut sum = 0.0f64;
+            let mut tween = None;
+            for duck in self.ducks.iter().filter(|d| d.target == value.target) {
+                let on = duck.state == DuckState::On;
+                if on {
+                    let amount = f64::from(duck.settings.amount_db);
+                    deepest = deepest.min(amount);
+                    sum += amount;
+                }
+                if duck.changed && tween.is_none() {
+                    tween = Some(if on {
+                        duck.settings.attack_tween()
+                    } else {
+                        Tween {
+                            start_time: StartTime::Delayed(duck.settings.hold),
+                            ..duck.settings.release_tween()
+                        }
+                    });
+                }
+            }
+            let db = match self.rule {
+                DuckRule::Deepest => deepest,
+                DuckRule::Sum { max_db } => sum.max(f64::from(max_db)),
+            };
+            if db != value.duck {
+                value.duck = db;
+                value.duck_pending = Some(tween.unwrap_or_default());
+            }
+        }
+        for duck in &mut self.ducks {
+            duck.changed = false;
+        }
+    }
+
+    /// Sends every value not sent yet: a group's to the bank through `send`
+    /// (`false` when its queue is full: sent again at the next call), a track's
+    /// to its volume-control effect (its ducking and snapshot summed, with the
+    /// tween of the later change).
+    pub(crate) fn flush(&mut self, mut send: impl FnMut(Command) -> bool) {
+        for value in &mut self.values {
+            match value.target {
+                Target::Entry(entry) => {
+                    for (part, db, pending) in [
+                        (MixPart::Duck, value.duck, &mut value.duck_pending),
+                        (
+                            MixPart::Snapshot,
+                            value.snapshot,
+                            &mut value.snapshot_pending,
+                        ),
+                    ] {
+                        if let Some(tween) = *pending {
+                            let sent = send(Command::SetMix {
+                                entry,
+                                part,
+                                db,
+                                tween,
+                            });
+                            if sent {
+                                *pending = None;
+                            }
+                        }
+                    }
+                }
+                Target::Track(track) => {
+                    let tween = value.snapshot_pending.take().or(value.duck_pending.take());
+                    if let (Some(tween), Some(track)) =
+                        (tween, self.tracks.get_mut(usize::from(track)))
+                    {
+                        let db = (value.duck + value.snapshot) as f32;
+                        track.control.set_volume(Decibels(db), tween);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn stats(&self) -> MixStats {
+        MixStats {
+            ducks_active: self
+                .ducks
+                .iter()
+                .filter(|d| d.state != DuckState::Off)
+                .count(),
+            snapshots_active: self.order.len(),
+            pending: self
+                .values
+                .iter()
+                .filter(|v| v.duck_pending.is_some() || v.snapshot_pending.is_some())
+                .count(),
+        }
+    }
+
+    pub(crate) fn duck_active(&self, id: super::DuckId) -> Result<bool, MixError> {
+        match self.ducks.get(id.index as usize) {
+            Some(duck) if id.owner == self.owner => Ok(duck.state != DuckState::Off),
+            _ => Err(MixError::Unknown),
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! Ducking, measured in the render: footsteps (a voice group, hard left) and
+//! the music (a kira track of the game's, hard right) go down while dialogue
+//! sounds and come back after the hold and the release; two ducks follow the
+//! rule; a duck that comes back while it is fading in reverses without a step.
+//!
+//! The footsteps and the music are constant (DC) loops, so every sample of the
+//! render is their gain. The game updates every 10 ms, before each block the
+//! offline mixer renders.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kira::effect::volume_control::VolumeControlBuilder;
+use kira::sound::static_sound::StaticSoundData;
+use kira::track::TrackBuilder;
+use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning};
+use pool_audio::{
+    DuckRule, DuckSettings, GroupSettings, MixError, OfflineBackend, PlayParams, SoundEffects,
+    SoundEffectsSettings, SoundId, SoundSettings,
+};
+
+const RATE: usize = 48_000;
+/// The game's frame and the offline mixer's block.
+const BLOCK: f64 = 0.01;
+
+fn constant(level: f32, seconds: f64) -> StaticSoundData {
+    let frames: Arc<[Frame]> =
+        vec![Frame::from_mono(level); (seconds * RATE as f64) as usize].into();
+    StaticSoundData {
+        sample_rate: RATE as u32,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    }
+}
+
+struct Scene {
+    manager: AudioManager<OfflineBackend>,
+    sfx: SoundEffects,
+    line: SoundId,
+    boom: SoundId,
+    /// Left (footsteps) and right (music), every frame rendered.
+    left: Vec<f32>,
+    right: Vec<f32>,
+}
+
+const SETTINGS: DuckSettings = DuckSettings {
+    amount_db: -12.0,
+    attack: Duration::from_millis(100),
+    hold: Duration::from_millis(250),
+    release: Duration::from_millis(500),
+    easing: kira::Easing::Linear,
+};
+
+impl Scene {
+    /// Footsteps looping hard left, music looping hard right on its own
+    /// track, both ducked by dialogue with `SETTINGS`; explosions duck the
+    /// footsteps by 6 dB.
+    fn new() -> Self {
+        let mut manager =
+            AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+        let mut music_track = TrackBuilder::new();
+        let control = music_track.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
+        let mut music_track = manager.add_sub_track(music_track).unwrap();
+        let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+        sfx.add_mix_track("music", control).unwrap();
+        let dialogue = sfx.add_group("dialogue", GroupSettings::default()).unwrap();
+        let steps = sfx
+            .add_group("footsteps", GroupSettings::default())
+            .unwrap();
+        let explosions = sfx
+            .add_group("explosions", GroupSettings::default())
+            .unwrap();
+        sfx.add_duck(dialogue, steps, SETTINGS).unwrap();
+        sfx.add_duck(dialogue, "music", SETTINGS).unwrap();
+        let under_boom = SETTINGS.amount_db(-6.0);
+        sfx.add_duck(explosions, steps, under_boom).unwrap();
+        let step = constant(0.25, 0.1).loop_region(..);
+        let step = sfx
+            .add_sound("step", step, SoundSettings::default().group(steps))
+            .unwrap();
+        // Silent: what is heard is only what the ducks do.
+        let line = sfx
+            .add_sound(
+                "line",
+                constant(0.0, 0.5),
+                SoundSettings::default().group(dialogue),
+            )
+            .unwrap();
+        let boom = sfx
+            .add_sound(
+                "boom",
+                constant(0.0, 0.3),
+                SoundSettings::default().group(explosions),
+            )
+            .unwrap();
+        let music = constant(0.25, 0.1).loop_region(..).panning(Panning::RIGHT);
+        music_track.play(music).unwrap();
+        std::mem::forget(music_track);
+        let mut scene = Self {
+            manager,
+            sfx,
+            line,
+            boom,
+            left: Vec::new(),
+            right: Vec::new(),
+        };
+        scene
+            .sfx
+            .play(step, PlayParams::default().panning(-1.0))
+            .unwrap();
+        scene
+    }
+
+    /// Updates and renders one block at a time for `seconds`.
+    fn run(&mut self, seconds: f64) {
+        for _ in 0..(seconds / BLOCK).round() as usize {
+            self.sfx.update(BLOCK).unwrap();
+            let out = self.manager.backend_mut().render(BLOCK).unwrap();
+            for frame in out.samples().chunks(2) {
+                self.left.push(frame[0]);
+                self.right.push(frame[1]);
+            }
+        }
+    }
+
+    fn play(&mut self, sound: SoundId) {
+        self.sfx.play(sound, PlayParams::default()).unwrap();
+    }
+
+    /// The gain of channel `channel` at `t` seconds, in dB, against the first
+    /// block's level.
+    fn db(&self, channel: &[f32], t: f64) -> f64 {
+        let at = (t * RATE as f64) as usize;
+        20.0 * (f64::from(channel[at]) / f64::from(channel[RATE / 20])).log10()
+    }
+}
+
+fn frames(t: f64) -> usize {
+    (t * RATE as f64) as usize
+}
+
+#[test]
+fn dialogue_ducks_a_group_and_a_named_track_within_the_attack_and_returns_after_hold_and_release() {
+    let mut scene = Scene::new();
+    scene.run(0.2);
+    scene.play(scene.line); // heard from 0.2 s to 0.7 s
+    scene.run(1.8);
+    for channel in [&scene.left, &scene.right] {
+        let db = |t| scene.db(channel, t);
+        assert!(
+            db(0.199).abs() < 0.01,
+            "untouched before the line: {}",
+            db(0.199)
+        );
+        // The attack is a fade: half way in dB at half the attack.
+        assert!(
+            (db(0.25) + 6.0).abs() < 0.5,
+            "half way at 50 ms: {}",
+            db(0.25)
+        );
+        // Down by the end of the attack (within one block), and held there
+        // while the line sounds and for the hold after it.
+        for t in [0.2 + 0.1 + BLOCK, 0.5, 0.7, 0.7 + 0.25] {
+            assert!((db(t) + 12.0).abs() < 0.05, "ducked at {t} s: {}", db(t));
+        }
+        // Back after the hold and the release, within one block.
+        let back = 0.7 + 0.25 + 0.5 + BLOCK;
+        assert!(db(back).abs() < 0.05, "back at {back} s: {}", db(back));
+        assert!(
+            db(back - 2.0 * BLOCK) < -0.1,
+            "not back early: {}",
+            db(back - 2.0 * BLOCK)
+        );
+        assert!((db(1.2) + 6.0).abs() < 0.8, "half way back: {}", db(1.2));
+    }
+    // Group and track follow one timeline within kira's internal buffer (128
+    // frames: the track's gain is kira's volume-control effect, moved per
+    // buffer, the group's the voice bank's, moved every 16 frames): 0.32 dB
+    // on the attack's slope of 12 dB in 100 ms.
+    let slope = 12.0 / (0.1 * RATE as f64);
+    for at in (frames(0.2)..frames(1.6)).step_by(48) {
+        let t = at as f64 / RATE as f64;
+        let (l, r) = (scene.db(&scene.left, t), scene.db(&scene.right, t));
+        assert!(
+            (l - r).abs() <= slope * 128.0 + 0.01,
+            "at {t} s: group {l} dB, track {r} dB"
+        );
+    }
+    assert_eq!(scene.sfx.mix_stats().ducks_active, 0);
+}
+
+#[test]
+fn two_ducks_take_the_deepest_by_default_and_sum_to_the_maximum_by_rule() {
+    let mut scene = Scene::new();
+    scene.run(0.2);
+    scene.play(scene.boom); // -6 dB from 0.2 s to 0.5 s
+    scene.run(0.2);
+    assert!((scene.db(&scene.left, 0.39) + 6.0).abs() < 0.05);
+    assert!(
+        scene.db(&scene.right, 0.39).abs() < 0.01,
+        "explosions do not duck the music"
+    );
+    scene.play(scene.line); // -12 dB from 0.4 s
+    scene.run(0.2);
+    let deepest = scene.db(&scene.left, 0.59);
+    assert!(
+        (deepest + 12.0).abs() < 0.05,
+        "the deepest of -6 and -12: {deepest}"
+    );
+
+    // The same with Wwise's rule: -6 + -12 = -18, held at the maximum -15.
+    let mut scene = Scene::new();
+    scene
+        .sfx
+        .set_duck_rule(DuckRule::Sum { max_db: -15.0 })
+        .unwrap();
+    scene.run(0.2);
+    scene.play(scene.boom);
+    scene.play(scene.line);
+    scene.run(0.2);
+    let summed = scene.db(&scene.left, 0.39);
+    assert!((summed + 15.0).abs() < 0.05, "-18 held at -15: {summed}");
+    let music = scene.db(&scene.right, 0.39);
+    assert!(
+        (music + 12.0).abs() < 0.05,
+        "the music has one duck: {music}"
+    );
+    assert_eq!(
+        scene.sfx.set_duck_rule(DuckRule::Sum { max_db: 3.0 }),
+        Err(MixError::Amount(3.0))
+    );
+}
+
+#[test]
+fn a_duck_that_returns_while_fading_in_reverses_without_a_step() {
+    let mut scene = Scene::new();
+    scene.run(0.2);
+    scene.play(scene.line); // ends at 0.7 s; the release runs from about 0.96 s
+    scene.run(0.95);
+    scene.play(scene.line); // at 1.15 s, half way back
+    scene.run(0.5);
+    let db: Vec<f64> = scene.left[frames(0.2)..]
+        .iter()
+        .map(|s| 20.0 * (f64::from(*s) / 0.25).log10())
+        .collect();
+    // The steepest slope of the duck's own fades, per frame.
+    let slope = 12.0 / (0.1 * RATE as f64);
+    let steepest = db
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0, f64::max);
+    assert!(
+        steepest <= slope * 1.5,
+        "a step of {steepest} dB, the attack moves {slope} dB a frame"
+    );
+    // It turned around: up at 1.15 s, down again by the end of the attack.
+    let at = |t: f64| db[frames(t - 0.2)] - db[0];
+    assert!(
+        at(1.15) > -11.0 && at(1.15) < -1.0,
+        "part way back: {}",
+        at(1.15)
+    );
+    assert!((at(1.15 + 0.1 + BLOCK) + 12.0).abs() < 0.05);
+}
+
+#[test]
+fn bad_ducks_are_typed_errors_and_add_nothing() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let mut other = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let a = sfx.add_group("a", GroupSettings::default()).unwrap();
+    let b = sfx.add_group("b", GroupSettings::default()).unwrap();
+    let foreign = other.add_group("a", GroupSettings::default()).unwrap();
+    let ok = DuckSettings::default();
+    assert_eq!(sfx.add_duck(foreign, b, ok), Err(MixError::UnknownGroup));
+    assert_eq!(sfx.add_duck(a, foreign, ok), Err(MixError::UnknownGroup));
+    assert_eq!(
+        sfx.add_duck(a, "music", ok),
+        Err(MixError::UnknownTrack("music".into()))
+    );
+    for amount in [f32::NAN, f32::INFINITY, 1.0, -61.0] {
+        assert!(matches!(
+            sfx.add_duck(a, b, ok.amount_db(amount)),
+            Err(MixError::Amount(_))
+        ));
+    }
+    let long = Duration::from_secs(7200);
+    for bad in [ok.attack(long), ok.hold(long), ok.release(long)] {
+        assert_eq!(sfx.add_duck(a, b, bad), Err(MixError::Time(long)));
+    }
+    let nan_curve = ok.easing(kira::Easing::InPowf(f64::NAN));
+    assert!(matches!(
+        sfx.add_duck(a, b, nan_curve),
+        Err(MixError::Easing(_))
+    ));
+    // Nothing was added: the first duck gets the first id, and no voice of
+    // `a` ducks anything yet.
+    let duck = sfx.add_duck(a, b, ok).unwrap();
+    assert!(!sfx.duck_active(duck).unwrap());
+    assert_eq!(other.duck_active(duck), Err(MixError::Unknown));
+}
