@@ -35,6 +35,10 @@ pub struct GroupSettings {
     /// Never stolen or displaced by another group's voices (default `false`):
     /// UI, dialogue.
     pub protected: bool,
+    /// Mixed in the loudness window, when the manager has one (default
+    /// `false`: UI and music stay outside; see
+    /// [`LoudnessWindow`](crate::LoudnessWindow)).
+    pub loudness_window: bool,
 }
 
 impl Default for GroupSettings {
@@ -43,6 +47,7 @@ impl Default for GroupSettings {
             max_voices: 16,
             stealing: Stealing::Oldest,
             protected: false,
+            loudness_window: false,
         }
     }
 }
@@ -78,6 +83,17 @@ impl GroupSettings {
     /// ```
     pub fn protected(mut self, protected: bool) -> Self {
         self.protected = protected;
+        self
+    }
+
+    /// Mixed in the loudness window.
+    ///
+    /// ```
+    /// # use pool_audio::GroupSettings;
+    /// assert!(GroupSettings::default().loudness_window(true).loudness_window);
+    /// ```
+    pub fn loudness_window(mut self, loudness_window: bool) -> Self {
+        self.loudness_window = loudness_window;
         self
     }
 }

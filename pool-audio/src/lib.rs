@@ -374,8 +374,8 @@ pub use meter::{MeterBuilder, MeterHandle};
 /// The vector types positions are given in (`impl Into<mint::Vector3<f32>>`).
 pub use mint;
 pub use mix::{
-    DuckId, DuckRule, DuckSettings, MAX_MIX_DB, MAX_MIX_ITEMS, MAX_MIX_TIME, MIN_MIX_DB, MixError,
-    MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
+    DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS_DB, MAX_MIX_DB, MAX_MIX_ITEMS,
+    MAX_MIX_TIME, MIN_MIX_DB, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
 };
 pub use music::{
     Decode, MAX_FADE_SECONDS, MAX_TRACK_DB, Music, MusicError, MusicParams, MusicSettings,

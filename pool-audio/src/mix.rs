@@ -1,4 +1,5 @@
-//! The mix that makes room: ducking and snapshots. A copy budget and a limiter keep the mix under its ceiling;
+//! The mix that makes room: ducking, snapshots and (see `mix/window.rs`) the
+//! loudness window. A copy budget and a limiter keep the mix under its ceiling;
 //! these decide what the player hears first.
 //!
 //! - A **duck** lowers a target (a voice group, a named kira track, or every
@@ -17,6 +18,7 @@
 //! ducking and its snapshots' volume add in decibels.
 
 mod engine;
+mod window;
 
 use std::fmt;
 use std::time::Duration;
@@ -26,6 +28,8 @@ use kira::{Easing, Tween};
 use crate::handles::GroupId;
 
 pub(crate) use engine::Mix;
+pub(crate) use window::WindowNow;
+pub use window::{LoudnessWindow, MAX_LOUDNESS_DB};
 
 /// The deepest a duck lowers its target, and the quietest a snapshot sets one.
 pub const MIN_MIX_DB: f32 = -60.0;
@@ -266,6 +270,8 @@ pub struct MixStats {
     pub ducks_active: usize,
     /// Snapshots applied and not released.
     pub snapshots_active: usize,
+    /// The loudness window's top in dB, if the window is on.
+    pub window_top_db: Option<f64>,
     /// Mix commands waiting for room in the voice bank's queue.
     pub pending: usize,
 }

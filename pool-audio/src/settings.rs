@@ -185,6 +185,12 @@ pub struct SoundSettings {
     /// the voice cap's stealing is [`Stealing::LowestPriority`] (default: the
     /// oldest).
     pub tie: Tie,
+    /// How loud the sound is in the world, in the game's own dB scale, for the
+    /// loudness window (see [`LoudnessWindow`](crate::LoudnessWindow)); at most
+    /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size. Used only when the
+    /// window is on and the sound's group opts in (default `None`: outside
+    /// the window).
+    pub loudness_db: Option<f64>,
 }
 
 impl Default for SoundSettings {
@@ -208,6 +214,7 @@ impl Default for SoundSettings {
             volume_db: (0.0, 0.0),
             distance_priority_offset: 0,
             tie: Tie::OldestLoses,
+            loudness_db: None,
         }
     }
 }
@@ -415,6 +422,18 @@ impl SoundSettings {
         self
     }
 
+    /// How loud the sound is in the world, for the loudness window.
+    ///
+    /// ```
+    /// # use pool_audio::SoundSettings;
+    /// assert_eq!(SoundSettings::default().loudness_db(130.0).loudness_db, Some(130.0));
+    /// assert!(SoundSettings::default().loudness_db(f64::NAN).validate().is_err());
+    /// ```
+    pub fn loudness_db(mut self, loudness_db: f64) -> Self {
+        self.loudness_db = Some(loudness_db);
+        self
+    }
+
     /// Which loses a tie in priority under [`Stealing::LowestPriority`].
     ///
     /// ```
@@ -478,6 +497,11 @@ impl SoundSettings {
         let (low, high) = self.volume_db;
         if !(low.is_finite() && low <= high && high <= 0.0) {
             return Err(SettingsError::VolumeDb(low, high));
+        }
+        if let Some(db) = self.loudness_db
+            && !(-crate::MAX_LOUDNESS_DB..=crate::MAX_LOUDNESS_DB).contains(&db)
+        {
+            return Err(SettingsError::LoudnessDb(db));
         }
         let floor = amplitude(self.audibility_floor_db);
         CopyVolumes::solve_above(self.max_voices, self.first_volume, self.budget(peak), floor)
@@ -568,6 +592,17 @@ pub enum SettingsError {
     /// [`SoundEffectsSettings::virtual_margin_db`] not in
     /// `0..=`[`MAX_VIRTUAL_MARGIN_DB`].
     VirtualMargin(f64),
+    /// [`SoundSettings::loudness_db`] not finite or larger than
+    /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size.
+    LoudnessDb(f64),
+    /// [`LoudnessWindow::height_db`](crate::LoudnessWindow::height_db) not in
+    /// `(0, 200]`.
+    WindowHeight(f64),
+    /// [`LoudnessWindow::release`](crate::LoudnessWindow::release) over an hour.
+    WindowRelease(Duration),
+    /// [`LoudnessWindow::floor_db`](crate::LoudnessWindow::floor_db) not finite
+    /// or larger than 200 in size.
+    WindowFloor(f64),
     /// The limiter's settings are out of range.
     Limiter(LimiterError),
 }
@@ -614,6 +649,24 @@ impl std::fmt::Display for SettingsError {
             Self::VirtualMargin(db) => write!(
                 f,
                 "virtual_margin_db {db} is not in 0..={MAX_VIRTUAL_MARGIN_DB}"
+            ),
+            Self::LoudnessDb(db) => write!(
+                f,
+                "loudness_db {db} is not finite within ±{}",
+                crate::MAX_LOUDNESS_DB
+            ),
+            Self::WindowHeight(db) => write!(
+                f,
+                "loudness window height_db {db} is not in (0, {}]",
+                crate::MAX_LOUDNESS_DB
+            ),
+            Self::WindowRelease(release) => {
+                write!(f, "loudness window release {release:?} is over an hour")
+            }
+            Self::WindowFloor(db) => write!(
+                f,
+                "loudness window floor_db {db} is not finite within ±{}",
+                crate::MAX_LOUDNESS_DB
             ),
             Self::Limiter(error) => error.fmt(f),
         }
@@ -668,6 +721,10 @@ pub struct SoundEffectsSettings {
     /// seed, or a game a new one per session
     /// ([`SoundEffects::reseed`](crate::SoundEffects::reseed)).
     pub seed: u64,
+    /// The loudness window (Wwise's HDR audio) over the groups that opt in
+    /// (default `None`: off). Set once: voices are started relative to its
+    /// floor.
+    pub loudness_window: Option<crate::LoudnessWindow>,
 }
 
 impl Default for SoundEffectsSettings {
@@ -680,6 +737,7 @@ impl Default for SoundEffectsSettings {
             virtual_margin_db: 3.0,
             limiter: Some(LimiterSettings::default()),
             seed: 0,
+            loudness_window: None,
         }
     }
 }
@@ -713,6 +771,9 @@ impl SoundEffectsSettings {
         }
         if let Some(limiter) = &self.limiter {
             limiter.validate().map_err(SettingsError::Limiter)?;
+        }
+        if let Some(window) = &self.loudness_window {
+            window.validate()?;
         }
         Ok(())
     }

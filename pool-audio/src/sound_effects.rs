@@ -28,7 +28,7 @@ use crate::groups::Groups;
 use crate::handles::{Ended, VoiceHandle, VoiceKey, next_owner};
 use crate::level::{amplitude, kira_volume};
 use crate::limiter::{LimiterBuilder, LimiterHandle};
-use crate::mix::Mix;
+use crate::mix::{Mix, WindowNow};
 use crate::params::{ParamError, check_fade, check_volume, linear_fade};
 use crate::settings::{SettingsError, SoundEffectsSettings};
 use crate::sound_table::SoundTable;
@@ -119,6 +119,8 @@ struct Now {
     micros: u64,
     /// Updates so far.
     frame: u64,
+    /// The loudness window as of now, if on.
+    window: Option<WindowNow>,
 }
 
 /// Commands the bank's queue holds between two blocks of the mixer, per voice
@@ -205,6 +207,11 @@ impl SoundEffects {
         // fits); were it ever refused, the voice cap is what sized it.
         let voices = Voices::new(bank, settings.voice_cap, records, owner)
             .map_err(|_| SetupError::Settings(SettingsError::VoiceCap(settings.voice_cap)))?;
+        let mix = Mix::new(owner, settings.loudness_window);
+        let now = Now {
+            window: mix.window.as_ref().map(|w| w.now()),
+            ..Now::default()
+        };
         Ok(Self {
             owner,
             output: Output { track, limiter },
@@ -215,10 +222,10 @@ impl SoundEffects {
                 settings,
                 margin: amplitude(settings.virtual_margin_db) as f32,
             },
-            now: Now::default(),
+            now,
             stats: AudioStats::default(),
             dice: Dice::new(settings.seed),
-            mix: Mix::new(owner),
+            mix,
         })
     }
 

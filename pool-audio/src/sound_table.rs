@@ -67,6 +67,9 @@ pub(crate) struct SoundEntry {
     pub(crate) floor: f32,
     /// The same, in `f64`: what a play's onset is compared with.
     floor_level: f64,
+    /// Its loudness, if it plays in the loudness window (the window is on,
+    /// its group opts in, and it declares one).
+    pub(crate) window_db: Option<f64>,
 }
 
 impl SoundEntry {
@@ -123,6 +126,7 @@ impl SoundEntry {
             recent: ArrayVec::new(),
             floor: floor_level as f32,
             floor_level,
+            window_db: None,
         })
     }
 

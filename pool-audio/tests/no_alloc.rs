@@ -475,3 +475,93 @@ fn varied_plays_and_reseeding_allocate_and_free_nothing() {
     assert_eq!((allocations, frees), (0, 0), "300 frames of varied plays");
     assert_eq!(sfx.stats().plays, 360 * 4);
 }
+
+#[test]
+fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
+    use kira::effect::volume_control::VolumeControlBuilder;
+    use kira::track::TrackBuilder;
+    use pool_audio::{DuckSettings, GroupSettings, LoudnessWindow, Snapshot, SnapshotMode};
+
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut music = TrackBuilder::new();
+    let control = music.add_effect(VolumeControlBuilder::new(kira::Decibels::IDENTITY));
+    let _music = manager.add_sub_track(music).unwrap();
+    let settings = SoundEffectsSettings {
+        voice_cap: 16,
+        loudness_window: Some(LoudnessWindow::default()),
+        ..Default::default()
+    };
+    let mut sfx = SoundEffects::new(&mut manager, settings).unwrap();
+    sfx.add_mix_track("music", control).unwrap();
+    let world = GroupSettings::default().loudness_window(true);
+    let groups: Vec<_> = ["dialogue", "steps", "explosions"]
+        .iter()
+        .map(|name| sfx.add_group(name, world).unwrap())
+        .collect();
+    let duck = DuckSettings::default().hold(Duration::from_millis(30));
+    sfx.add_duck(groups[0], groups[1], duck).unwrap();
+    sfx.add_duck(groups[0], "music", duck).unwrap();
+    sfx.add_duck(groups[2], groups[1], duck.amount_db(-6.0))
+        .unwrap();
+    let storm = sfx
+        .add_snapshot(
+            Snapshot::new("storm")
+                .set(groups[1], -3.0)
+                .set("music", -6.0),
+        )
+        .unwrap();
+    let menu = Snapshot::new("menu")
+        .priority(1)
+        .mode(SnapshotMode::Blend)
+        .set(pool_audio::MixTarget::SoundEffects, -9.0);
+    let menu = sfx.add_snapshot(menu).unwrap();
+    let sounds: Vec<SoundId> = (0..3)
+        .map(|i| {
+            let data = StaticSoundData {
+                sample_rate: 48_000,
+                frames: vec![Frame::from_mono(0.2); 2_400 * (i + 1)].into(),
+                settings: Default::default(),
+                slice: None,
+            };
+            let settings = SoundSettings::default()
+                .group(groups[i])
+                .loudness_db(50.0 + 20.0 * i as f64);
+            sfx.add_sound(&format!("s{i}"), data, settings).unwrap()
+        })
+        .collect();
+    let mut buffer = vec![0.0f32; 1_600];
+    let mut ducked = 0;
+    let mut frame =
+        |frame: usize, sfx: &mut SoundEffects, manager: &mut AudioManager<OfflineBackend>| {
+            let _ = sfx.play(sounds[1], PlayParams::default());
+            if frame.is_multiple_of(20) {
+                let _ = sfx.play(sounds[0], PlayParams::default());
+            }
+            if frame.is_multiple_of(45) {
+                let _ = sfx.play(sounds[2], PlayParams::default());
+            }
+            let tween = linear_fade(Duration::from_millis(50));
+            match frame % 60 {
+                0 => sfx.apply_snapshot(storm, 1.0, tween).unwrap(),
+                10 => sfx.apply_snapshot(menu, 0.5, tween).unwrap(),
+                30 => sfx.release_snapshot(storm, tween).unwrap(),
+                40 => sfx.release_snapshot(menu, tween).unwrap(),
+                _ => {}
+            }
+            sfx.update(1.0 / 60.0).unwrap();
+            ducked += usize::from(sfx.mix_stats().ducks_active > 0);
+            manager.backend_mut().render_into(&mut buffer);
+        };
+    for i in 0..200 {
+        frame(i, &mut sfx, &mut manager);
+    }
+    let calls = alloc_counter::heap_calls_during(|| {
+        for i in 200..800 {
+            frame(i, &mut sfx, &mut manager);
+        }
+    });
+    assert_eq!(calls, (0, 0), "allocations and frees in 600 frames");
+    // The frames did what they say: ducks came on, the window rose.
+    assert!(ducked > 100, "frames with a duck on: {ducked}");
+    assert!(sfx.mix_stats().window_top_db.is_some_and(|top| top >= 70.0));
+}

@@ -6,8 +6,10 @@
 use kira::effect::volume_control::VolumeControlHandle;
 use kira::{Decibels, StartTime, Tween};
 
+use super::window::Window;
 use super::{
-    DuckRule, DuckSettings, MAX_MIX_ITEMS, MixError, MixStats, MixTarget, Snapshot, SnapshotMode,
+    DuckRule, DuckSettings, LoudnessWindow, MAX_MIX_ITEMS, MixError, MixStats, MixTarget, Snapshot,
+    SnapshotMode,
 };
 use crate::bank::{ALL, Command, MixPart};
 
@@ -70,10 +72,12 @@ pub(crate) struct Mix {
     values: Vec<Value>,
     /// Scratch: sounding voices per group.
     pub(crate) sounding: Vec<u32>,
+    /// The loudness window, if on.
+    pub(crate) window: Option<Window>,
 }
 
 impl Mix {
-    pub(crate) fn new(owner: u32) -> Self {
+    pub(crate) fn new(owner: u32, window: Option<LoudnessWindow>) -> Self {
         Self {
             owner,
             tracks: Vec::new(),
@@ -83,6 +87,7 @@ impl Mix {
             order: Vec::with_capacity(MAX_MIX_ITEMS),
             values: Vec::new(),
             sounding: Vec::new(),
+            window: window.map(Window::new),
         }
     }
 
@@ -321,6 +326,9 @@ impl Mix {
     /// to its volume-control effect (its ducking and snapshot summed, with the
     /// tween of the later change).
     pub(crate) fn flush(&mut self, mut send: impl FnMut(Command) -> bool) {
+        if let Some(window) = &mut self.window {
+            window.flush(&mut send);
+        }
         for value in &mut self.values {
             match value.target {
                 Target::Entry(entry) => {
@@ -366,11 +374,13 @@ impl Mix {
                 .filter(|d| d.state != DuckState::Off)
                 .count(),
             snapshots_active: self.order.len(),
+            window_top_db: self.window.as_ref().map(|w| w.now().top),
             pending: self
                 .values
                 .iter()
                 .filter(|v| v.duck_pending.is_some() || v.snapshot_pending.is_some())
-                .count(),
+                .count()
+                + usize::from(self.window.as_ref().is_some_and(Window::is_pending)),
         }
     }
 

@@ -191,7 +191,7 @@ impl SoundEffects {
         self.flush_mix();
     }
 
-    fn flush_mix(&mut self) {
+    pub(super) fn flush_mix(&mut self) {
         let voices = &mut self.voices;
         self.mix.flush(|command| voices.send(command));
     }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::bank::{Begin, Source};
 use crate::error::PlayError;
 use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceState};
+use crate::mix::WindowNow;
 use crate::params::PlayParams;
 use crate::settings::WhenFull;
 use crate::sound_table::SoundEntry;
@@ -107,6 +108,12 @@ impl SoundEffects {
             return Err(PlayError::UnknownSound);
         };
         let (recording, variation) = entry.variation(&params, &mut self.dice)?;
+        // A louder sound in the loudness window raises its top first: it
+        // plays as loud as it is, and the rest make room.
+        if let (Some(db), Some(window)) = (entry.window_db, &mut self.mix.window) {
+            window.raise(db);
+            self.now.window = Some(window.now());
+        }
         let mut play = Play::of((sound, recording), entry, (&params, variation), self.now);
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
             let (copies, oldest) = self.view().owner_copies(entry, owner);
@@ -116,6 +123,9 @@ impl SoundEffects {
         let plan = self.plan(&play);
         let result = self.execute(&play, plan);
         self.groups.count_play(play.group, result.is_ok());
+        if play.window.is_some() {
+            self.flush_mix();
+        }
         result
     }
 
@@ -350,6 +360,8 @@ struct Play<'a> {
     here: [f32; 3],
     /// Its sound's first transport position.
     start: f64,
+    /// Its loudness and the window, if it plays in the loudness window.
+    window: Option<(f64, WindowNow)>,
 }
 
 impl<'a> Play<'a> {
@@ -367,6 +379,8 @@ impl<'a> Play<'a> {
         let settings = &entry.settings;
         let (blend, listener) = (params.spatial_blend, now.listener);
         let gain = attenuation(position, blend, listener);
+        let window = entry.window_db.zip(now.window);
+        let (window_gain, below) = window.map_or((1.0, false), |(db, w)| (w.gain(db), w.below(db)));
         let volume = variation.volume(params.volume);
         let reference = entry.reference(volume);
         let priority = (settings.priority, settings.distance_priority_offset);
@@ -374,7 +388,7 @@ impl<'a> Play<'a> {
         let onset = entry.onset(recording, volume, params.panning, gain);
         let facts = PlayFacts {
             held_back: entry.held_back(here, now.micros, now.frame),
-            audible: entry.reaches_floor(onset),
+            audible: !below && entry.reaches_floor(onset * f64::from(window_gain)),
             virtualizes: settings.virtualization.virtualizes(),
             full: entry.full(),
             strict: settings.when_full == WhenFull::Strict,
@@ -383,7 +397,7 @@ impl<'a> Play<'a> {
             // Counted by the caller, for a sound that caps its owners.
             owner_full: false,
             owner_oldest: None,
-            rank: Rank::heard(heard, reference, gain),
+            rank: Rank::heard(heard, reference * window_gain, gain),
             tie: settings.tie,
         };
         Self {
@@ -400,6 +414,7 @@ impl<'a> Play<'a> {
             start: entry
                 .recording(recording)
                 .map_or(0.0, |r| r.timeline.start()),
+            window,
         }
     }
 
@@ -418,6 +433,10 @@ impl<'a> Play<'a> {
         record.play_volume = self.volume;
         record.playback_rate = self.variation.rate(self.params.playback_rate);
         record.variation = self.variation;
+        if let Some((db, window)) = self.window {
+            record.window_db = Some(db);
+            record.loudness = window.voice_gain(db);
+        }
         record
     }
 }

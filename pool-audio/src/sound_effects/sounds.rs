@@ -59,8 +59,17 @@ impl SoundEffects {
     ) -> Result<SoundId, AddSoundError> {
         let groups = &self.groups;
         let recordings = recordings.into();
-        self.sounds
-            .add(name, &recordings, settings, |group| groups.contains(group))
+        let id = self
+            .sounds
+            .add(name, &recordings, settings, |group| groups.contains(group))?;
+        let windowed = self.mix.window.is_some()
+            && settings
+                .group
+                .is_some_and(|g| self.groups.settings(g.index).loudness_window);
+        if let Some(entry) = self.sounds.entry_mut(id.index) {
+            entry.window_db = settings.loudness_db.filter(|_| windowed);
+        }
+        Ok(id)
     }
 
     /// Loads `key` through `loader` and adds it under the same name.

@@ -54,9 +54,17 @@ impl SoundEffects {
         self.now.micros = self.now.micros.saturating_add(micros);
         self.now.frame += 1;
         let fade = self.rules.steal_tween();
-        let done = self
-            .voices
-            .advance(dt, self.now.listener, fade, &mut self.sounds);
+        if let Some(window) = &mut self.mix.window {
+            window.advance(dt);
+            self.now.window = Some(window.now());
+        }
+        let heard = (self.now.listener, self.now.window);
+        let done = self.voices.advance(dt, heard, fade, &mut self.sounds);
+        if let Some(window) = &mut self.mix.window {
+            window.settle(done.loudest);
+            self.now.window = Some(window.now());
+        }
+        self.stats.stolen_voices += done.ended_below;
         self.stats.ended_virtual += done.ended;
         self.stats.virtualized += done.virtualized;
         self.stats.queue_full += done.deferred;

@@ -30,7 +30,14 @@ impl SoundEffects {
         name: &str,
         settings: GroupSettings,
     ) -> Result<GroupId, AddGroupError> {
-        self.groups.add(name, settings)
+        let id = self.groups.add(name, settings)?;
+        if let Some(window) = &mut self.mix.window
+            && settings.loudness_window
+        {
+            window.add_group(id.index as u16);
+            self.flush_mix();
+        }
+        Ok(id)
     }
 
     /// The id of the group named `name`. Resolve once, keep the id.

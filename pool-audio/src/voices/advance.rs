@@ -10,6 +10,7 @@ use super::{Place, Playhead, Slots, VoiceRecord, Voices};
 use crate::audibility::Rank;
 use crate::bank::{BankHandle, Phase};
 use crate::handles::{EndReason, VoiceKey};
+use crate::mix::WindowNow;
 use crate::sound_table::SoundTable;
 
 use super::reports::Reports;
@@ -26,6 +27,10 @@ pub(crate) struct Advanced {
     pub(crate) virtualized: u64,
     /// Of those, the ones put off because the queue was full.
     pub(crate) deferred: u64,
+    /// Real voices of sounds that kill, ended below the loudness window.
+    pub(crate) ended_below: u64,
+    /// The loudest voice in the loudness window that is not paused, in dB.
+    pub(crate) loudest: Option<f64>,
 }
 
 /// The parts of the voices a pass touches beside the records.
@@ -38,21 +43,23 @@ struct Pass<'a> {
     /// Room left in the queue for voices going virtual.
     room: usize,
     listener: [f32; 3],
+    window: Option<WindowNow>,
     fade: Tween,
     dt: f64,
     done: Advanced,
 }
 
 impl Voices {
-    /// One pass over every voice (see the module's docs) heard from `listener`,
-    /// `dt` seconds after the last; voices going virtual fade out with `fade`.
+    /// One pass over every voice (see the module's docs) heard from `listener`
+    /// in `window` (if on), `dt` seconds after the last; voices going virtual
+    /// fade out with `fade`.
     /// Then the slots whose fades the mixer finished are free again (a leaving
     /// voice's slot is reused only once its playhead is known), and removed
     /// sounds the mixer can no longer hold are dropped.
     pub(crate) fn advance(
         &mut self,
         dt: f64,
-        listener: [f32; 3],
+        (listener, window): ([f32; 3], Option<WindowNow>),
         fade: Tween,
         sounds: &mut SoundTable,
     ) -> Advanced {
@@ -65,6 +72,7 @@ impl Voices {
             sounds,
             candidates: &mut self.candidates,
             listener,
+            window,
             fade,
             dt,
             done: Advanced::default(),
@@ -102,6 +110,14 @@ impl Pass<'_> {
         let floor = sound.floor;
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
         record.rank = record.rank_from(self.listener);
+        let mut below = false;
+        if let (Some(db), Some(window)) = (record.window_db, self.window) {
+            record.rank.level *= window.gain(db);
+            below = window.below(db);
+            if !record.paused {
+                self.done.loudest = Some(self.done.loudest.map_or(db, |l| l.max(db)));
+            }
+        }
         match record.place {
             Place::Real { slot, ticket } => {
                 let status = self.bank.status(slot);
@@ -111,9 +127,17 @@ impl Pass<'_> {
                     self.reports.push(key, id, EndReason::Finished);
                     return true;
                 }
-                let under_floor = record.rank.level < floor;
+                let under_floor = record.rank.level < floor || below;
                 if under_floor && !record.paused && virtualizes {
                     self.under_floor(key, record);
+                } else if below && !record.paused && self.room > 0 {
+                    // Out of the window, and its sound does not virtualize.
+                    self.room -= 1;
+                    let fade = Some(self.fade);
+                    Voices::retire(self.slots, self.bank, self.sounds, key, record, fade);
+                    self.reports.push(key, id, EndReason::Stolen);
+                    self.done.ended_below += 1;
+                    return true;
                 }
                 false
             }
@@ -144,7 +168,8 @@ impl Pass<'_> {
                     return true;
                 };
                 record.place = Place::Virtual(Playhead::At(at));
-                if !record.paused && record.rank.level >= floor && record.rank.level > 0.0 {
+                if !record.paused && !below && record.rank.level >= floor && record.rank.level > 0.0
+                {
                     self.candidates.push((record.rank, key, record.sound));
                 }
                 false

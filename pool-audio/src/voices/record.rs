@@ -66,6 +66,8 @@ pub(crate) struct VoiceRecord {
     /// Its loudness in the window as an amplitude, relative to the window's
     /// floor (1 outside a window; see `mix/window.rs`).
     pub(crate) loudness: f32,
+    /// Its loudness in dB, if it plays in the loudness window.
+    pub(crate) window_db: Option<f64>,
 }
 
 impl VoiceRecord {
@@ -87,6 +89,7 @@ impl VoiceRecord {
             reference: 0.0,
             rank: Rank::SILENT,
             loudness: 1.0,
+            window_db: None,
         }
     }
 
@@ -121,6 +124,7 @@ impl VoiceRecord {
             reference,
             rank,
             loudness: 1.0,
+            window_db: None,
         }
     }
 

@@ -1,0 +1,253 @@
+//! The loudness window (Wwise's HDR audio). Real loudness spans far more than
+//! a mix can hold: each sound declares how loud it is in the world
+//! ([`SoundSettings::loudness_db`](crate::SoundSettings::loudness_db)), and
+//! the groups that opt in
+//! ([`GroupSettings::loudness_window`](crate::GroupSettings::loudness_window))
+//! are mixed relative to the window's top, which follows the loudest of their
+//! voices:
+//!
+//! - a voice's gain is its loudness minus the top (on top of everything else
+//!   it has): the loudest sound plays as recorded, a footstep 30 dB quieter
+//!   than a grenade plays 30 dB down while the grenade sounds;
+//! - the top rises at once, on the play of a louder sound (so the loud sound
+//!   is never heard too loud), and falls back over the release time once the
+//!   loudest voice has ended, to the loudest voice left, never below the floor;
+//! - a voice more than the window's height below the top is out of the window:
+//!   it goes virtual, or ends if its sound does not virtualize, and comes back
+//!   when the falling top brings it into the window again.
+//!
+//! Inside the voice bank the window is one gain per group that opts in
+//! (`floor - top`, in dB) and a fixed gain per voice (`loudness - floor`), so
+//! the mixer does no more work per voice than for any other group gain.
+
+use std::time::Duration;
+
+use kira::Tween;
+
+use crate::bank::{Command, MixPart};
+use crate::settings::SettingsError;
+
+/// The highest window height, and the largest loudness or floor, in dB.
+pub const MAX_LOUDNESS_DB: f64 = 200.0;
+
+/// The loudness window's settings: in
+/// [`SoundEffectsSettings::loudness_window`](crate::SoundEffectsSettings::loudness_window).
+///
+/// ```
+/// use std::time::Duration;
+/// use pool_audio::LoudnessWindow;
+///
+/// let window = LoudnessWindow::default().height_db(30.0).release(Duration::from_secs(2));
+/// assert!(window.validate().is_ok());
+/// assert!(LoudnessWindow::default().height_db(0.0).validate().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use]
+pub struct LoudnessWindow {
+    /// How far below the top a voice is still heard, in dB, `(0, 200]`
+    /// (default 40).
+    pub height_db: f64,
+    /// How long the top takes to fall to its new value once the loudest voice
+    /// has ended, at most an hour (default 1 s).
+    pub release: Duration,
+    /// The lowest the top goes, in the game's loudness scale, finite and at
+    /// most 200 in size (default 0): a quiet scene plays each voice at its
+    /// loudness minus the floor.
+    pub floor_db: f64,
+}
+
+impl Default for LoudnessWindow {
+    fn default() -> Self {
+        Self {
+            height_db: 40.0,
+            release: Duration::from_secs(1),
+            floor_db: 0.0,
+        }
+    }
+}
+
+impl LoudnessWindow {
+    /// How far below the top a voice is still heard.
+    pub fn height_db(mut self, height_db: f64) -> Self {
+        self.height_db = height_db;
+        self
+    }
+
+    /// How long the top takes to fall.
+    pub fn release(mut self, release: Duration) -> Self {
+        self.release = release;
+        self
+    }
+
+    /// The lowest the top goes.
+    pub fn floor_db(mut self, floor_db: f64) -> Self {
+        self.floor_db = floor_db;
+        self
+    }
+
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// [`SettingsError::WindowHeight`], [`SettingsError::WindowRelease`],
+    /// [`SettingsError::WindowFloor`].
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        if !(self.height_db > 0.0 && self.height_db <= MAX_LOUDNESS_DB) {
+            return Err(SettingsError::WindowHeight(self.height_db));
+        }
+        if self.release > super::MAX_MIX_TIME {
+            return Err(SettingsError::WindowRelease(self.release));
+        }
+        if !(-MAX_LOUDNESS_DB..=MAX_LOUDNESS_DB).contains(&self.floor_db) {
+            return Err(SettingsError::WindowFloor(self.floor_db));
+        }
+        Ok(())
+    }
+}
+
+/// The window as a play or a pass over the voices reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct WindowNow {
+    pub(crate) top: f64,
+    pub(crate) height: f64,
+    pub(crate) floor: f64,
+}
+
+impl WindowNow {
+    /// The window's gain on a voice of loudness `db`, an amplitude.
+    pub(crate) fn gain(&self, db: f64) -> f32 {
+        crate::level::amplitude(db - self.top) as f32
+    }
+
+    /// A voice of loudness `db` is below the window.
+    pub(crate) fn below(&self, db: f64) -> bool {
+        db < self.top - self.height
+    }
+
+    /// A voice's fixed gain in the bank (the group's is `floor - top`).
+    pub(crate) fn voice_gain(&self, db: f64) -> f32 {
+        crate::level::amplitude(db - self.floor) as f32
+    }
+}
+
+/// The top falling: from, to, seconds into the release.
+#[derive(Debug, Clone, Copy)]
+struct Fall {
+    from: f64,
+    to: f64,
+    elapsed: f64,
+}
+
+/// The window of one manager.
+pub(crate) struct Window {
+    settings: LoudnessWindow,
+    top: f64,
+    fall: Option<Fall>,
+    /// The groups that opt in, by bank entry.
+    groups: Vec<u16>,
+    /// The last value and tween not yet sent to every group.
+    pending: Option<Tween>,
+    /// The top's target sent last (`floor - target` is the groups' gain).
+    target: f64,
+}
+
+impl Window {
+    pub(crate) fn new(settings: LoudnessWindow) -> Self {
+        Self {
+            settings,
+            top: settings.floor_db,
+            fall: None,
+            groups: Vec::new(),
+            pending: None,
+            target: settings.floor_db,
+        }
+    }
+
+    pub(crate) fn now(&self) -> WindowNow {
+        WindowNow {
+            top: self.top,
+            height: self.settings.height_db,
+            floor: self.settings.floor_db,
+        }
+    }
+
+    /// Group `entry` opts in: it gets the window's gain now.
+    pub(crate) fn add_group(&mut self, entry: u16) {
+        self.groups.push(entry);
+        self.pending = Some(Tween {
+            duration: Duration::ZERO,
+            ..Tween::default()
+        });
+    }
+
+    /// A voice of loudness `db` starts: the top rises to it at once.
+    pub(crate) fn raise(&mut self, db: f64) {
+        if db > self.top {
+            self.top = db;
+            self.fall = None;
+            self.target = db;
+            self.pending = Some(Tween {
+                duration: Duration::ZERO,
+                ..Tween::default()
+            });
+        }
+    }
+
+    /// `dt` seconds on: a falling top moves down its line.
+    pub(crate) fn advance(&mut self, dt: f64) {
+        if let Some(fall) = &mut self.fall {
+            fall.elapsed += dt;
+            let release = self.settings.release.as_secs_f64();
+            if fall.elapsed >= release {
+                self.top = fall.to;
+                self.fall = None;
+            } else {
+                self.top = fall.from + (fall.to - fall.from) * fall.elapsed / release;
+            }
+        }
+    }
+
+    /// The loudest voice in the window is `loudest` (if any): the top rises
+    /// to it, or starts falling to it (or the floor) over the release time.
+    pub(crate) fn settle(&mut self, loudest: Option<f64>) {
+        let target = loudest
+            .unwrap_or(f64::NEG_INFINITY)
+            .max(self.settings.floor_db);
+        if target > self.top {
+            self.raise(target);
+        } else if target < self.top && target != self.target {
+            self.fall = Some(Fall {
+                from: self.top,
+                to: target,
+                elapsed: 0.0,
+            });
+            self.target = target;
+            self.pending = Some(Tween {
+                duration: self.settings.release,
+                ..Tween::default()
+            });
+        }
+    }
+
+    /// Sends the groups' gain if it changed; kept for the next call if the
+    /// bank's queue is full.
+    pub(crate) fn flush(&mut self, mut send: impl FnMut(Command) -> bool) {
+        let Some(tween) = self.pending else { return };
+        let db = self.settings.floor_db - self.target;
+        let mut all = true;
+        for &entry in &self.groups {
+            all &= send(Command::SetMix {
+                entry,
+                part: MixPart::Window,
+                db,
+                tween,
+            });
+        }
+        if all {
+            self.pending = None;
+        }
+    }
+
+    pub(crate) fn is_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+}

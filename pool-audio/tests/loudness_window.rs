@@ -1,0 +1,352 @@
+//! The loudness window (Wwise's HDR audio), measured in the render: a grenade
+//! 20 dB louder than the footsteps raises the window's top at its play, the
+//! footsteps drop by 20 dB in that block and come back over the release; a hum
+//! 50 dB under the top goes virtual and comes back when the falling top brings
+//! it into the window; a group outside the window is untouched; 10,000 random
+//! events render with nothing over -1 dBFS and nothing NaN.
+//!
+//! Constant (DC) loops make every sample a gain: footsteps hard left, the
+//! grenade or the UI hard right.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kira::sound::static_sound::StaticSoundData;
+use kira::{AudioManager, AudioManagerSettings, Frame};
+use pool_audio::{
+    GroupSettings, LimiterSettings, LoudnessWindow, OfflineBackend, PlayParams, SettingsError,
+    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization, VoiceHandle,
+    VoiceState,
+};
+
+const RATE: usize = 48_000;
+const BLOCK: f64 = 0.01;
+const RELEASE: f64 = 1.0;
+
+fn constant(level: f32, seconds: f64) -> StaticSoundData {
+    let frames: Arc<[Frame]> =
+        vec![Frame::from_mono(level); (seconds * RATE as f64) as usize].into();
+    StaticSoundData {
+        sample_rate: RATE as u32,
+        frames,
+        settings: Default::default(),
+        slice: None,
+    }
+}
+
+struct Scene {
+    manager: AudioManager<OfflineBackend>,
+    sfx: SoundEffects,
+    step: SoundId,
+    grenade: SoundId,
+    hum: SoundId,
+    ui: SoundId,
+    left: Vec<f32>,
+    right: Vec<f32>,
+    /// The top after each update.
+    tops: Vec<f64>,
+}
+
+impl Scene {
+    fn new() -> Self {
+        let mut manager =
+            AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+        let window = LoudnessWindow::default()
+            .height_db(40.0)
+            .release(Duration::from_secs_f64(RELEASE));
+        let settings = SoundEffectsSettings {
+            loudness_window: Some(window),
+            ..Default::default()
+        };
+        let mut sfx = SoundEffects::new(&mut manager, settings).unwrap();
+        let world = sfx
+            .add_group("world", GroupSettings::default().loudness_window(true))
+            .unwrap();
+        let ui = sfx.add_group("ui", GroupSettings::default()).unwrap();
+        let in_world = |db| SoundSettings::default().group(world).loudness_db(db);
+        let step = sfx
+            .add_sound("step", constant(0.25, 0.1).loop_region(..), in_world(60.0))
+            .unwrap();
+        let grenade = sfx
+            .add_sound("grenade", constant(0.25, 0.3), in_world(80.0))
+            .unwrap();
+        let hum = sfx
+            .add_sound("hum", constant(0.0, 0.1).loop_region(..), in_world(30.0))
+            .unwrap();
+        // A loudness outside the window is ignored.
+        let beep = SoundSettings::default().group(ui).loudness_db(10.0);
+        let ui = sfx
+            .add_sound("beep", constant(0.25, 0.1).loop_region(..), beep)
+            .unwrap();
+        Self {
+            manager,
+            sfx,
+            step,
+            grenade,
+            hum,
+            ui,
+            left: Vec::new(),
+            right: Vec::new(),
+            tops: Vec::new(),
+        }
+    }
+
+    fn play(&mut self, sound: SoundId, panning: f32) -> VoiceHandle {
+        let params = PlayParams::default().panning(panning);
+        self.sfx.play(sound, params).unwrap()
+    }
+
+    fn run(&mut self, seconds: f64) {
+        for _ in 0..(seconds / BLOCK).round() as usize {
+            self.sfx.update(BLOCK).unwrap();
+            self.tops.push(self.sfx.mix_stats().window_top_db.unwrap());
+            let out = self.manager.backend_mut().render(BLOCK).unwrap();
+            for frame in out.samples().chunks(2) {
+                self.left.push(frame[0]);
+                self.right.push(frame[1]);
+            }
+        }
+    }
+
+    /// Channel `channel`'s level at `t` seconds against `reference`, in dB.
+    fn db(channel: &[f32], t: f64, reference: f32) -> f64 {
+        20.0 * f64::from(channel[(t * RATE as f64) as usize] / reference).log10()
+    }
+}
+
+#[test]
+fn a_louder_event_raises_the_top_at_once_and_the_rest_make_room_until_the_release() {
+    let mut scene = Scene::new();
+    scene.play(scene.step, -1.0);
+    scene.run(0.2);
+    let reference = scene.left[RATE / 10];
+    assert_eq!(
+        scene.sfx.mix_stats().window_top_db,
+        Some(60.0),
+        "the footsteps' loudness"
+    );
+    // At the top, a sound plays as recorded: the footsteps' level is the
+    // sound's own (0.25 through the pan law, the same on either side).
+    scene.play(scene.grenade, 1.0); // heard from 0.2 s to 0.5 s
+    assert_eq!(
+        scene.sfx.mix_stats().window_top_db,
+        Some(80.0),
+        "raised by the play itself, before any update"
+    );
+    scene.run(1.8);
+    let left = |t| Scene::db(&scene.left, t, reference);
+    let right = |t| Scene::db(&scene.right, t, reference);
+    assert!(left(0.199).abs() < 0.01);
+    // In the grenade's first block: footsteps 20 dB down, the grenade as loud
+    // as the footsteps were (it is the top now). The sound-effects track is
+    // heard through its limiter's look-ahead.
+    let latency = LimiterSettings::default().lookahead.as_secs_f64();
+    assert!(
+        left(0.2 + latency - 0.0001).abs() < 0.01,
+        "not before the block"
+    );
+    for t in [0.2 + latency + 0.0005, 0.35, 0.49] {
+        assert!(
+            (left(t) + 20.0).abs() < 0.05,
+            "footsteps at {t} s: {} dB",
+            left(t)
+        );
+        assert!(right(t).abs() < 0.05, "grenade at {t} s: {} dB", right(t));
+    }
+    // The grenade ends at 0.5 s; the next update starts the fall: 20 dB over
+    // the release, linear in dB.
+    let half = 0.5 + BLOCK + RELEASE / 2.0;
+    assert!(
+        (left(half) + 10.0).abs() < 0.3,
+        "half way back: {} dB",
+        left(half)
+    );
+    let back = 0.5 + BLOCK + RELEASE + BLOCK;
+    assert!(
+        left(back).abs() < 0.05,
+        "back by {back} s: {} dB",
+        left(back)
+    );
+    // The top the stats give followed the same line.
+    let top_at = |t: f64| scene.tops[(t / BLOCK).round() as usize];
+    assert_eq!(top_at(0.3), 80.0);
+    assert!((top_at(half) - 70.0).abs() < 0.5, "{}", top_at(half));
+    assert_eq!(top_at(1.9), 60.0);
+}
+
+#[test]
+fn a_sound_50_db_under_the_top_goes_virtual_and_returns_as_the_top_falls() {
+    let mut scene = Scene::new();
+    let hum = scene.play(scene.hum, 0.0);
+    scene.run(0.1);
+    assert_eq!(scene.sfx.state(hum), VoiceState::Real);
+    assert_eq!(scene.sfx.mix_stats().window_top_db, Some(30.0));
+    scene.play(scene.grenade, 1.0); // 80 dB: the hum is 50 dB under, 10 under the bottom
+    scene.sfx.update(BLOCK).unwrap();
+    assert_eq!(
+        scene.sfx.state(hum),
+        VoiceState::Virtual,
+        "out of the window within one update"
+    );
+    scene.run(0.3);
+    assert_eq!(scene.sfx.state(hum), VoiceState::Virtual);
+    // The grenade is over; the top falls from 80 to the hum's 30 over the
+    // release, and the bottom (top - 40) reaches 30 when the top is at 70:
+    // a fifth of the release into the fall.
+    let (mut fall, mut back) = (None, None);
+    for update in 0..=(2.0 * RELEASE / BLOCK) as usize {
+        scene.run(BLOCK);
+        let top = scene.sfx.mix_stats().window_top_db.unwrap();
+        if fall.is_none() && top < 80.0 {
+            // The fall started at the update before: the first step down.
+            fall = Some(update - 1);
+        }
+        if scene.sfx.state(hum) != VoiceState::Virtual {
+            back = Some(update);
+            break;
+        }
+    }
+    let (fall, back) = (
+        fall.expect("the top fell"),
+        back.expect("the hum came back"),
+    );
+    let after = (back - fall) as f64 * BLOCK;
+    let expected = 0.2 * RELEASE;
+    assert!(
+        (after - expected).abs() <= BLOCK + 1e-9,
+        "real again {after} s into the fall, expected {expected} s within one update"
+    );
+    assert!(
+        fall <= 3,
+        "the fall starts within 3 updates of the grenade's end: {fall}"
+    );
+}
+
+#[test]
+fn a_group_outside_the_window_is_untouched() {
+    let mut scene = Scene::new();
+    scene.play(scene.ui, 1.0);
+    scene.play(scene.step, -1.0);
+    scene.run(0.1);
+    let reference = scene.right[RATE / 20];
+    scene.play(scene.grenade, -1.0);
+    scene.run(1.0);
+    for at in (0..scene.right.len()).step_by(240).skip(1) {
+        let db = 20.0 * f64::from(scene.right[at] / reference).log10();
+        assert!(db.abs() < 1e-3, "the UI moved by {db} dB at frame {at}");
+    }
+}
+
+#[test]
+fn bad_window_settings_are_typed_errors() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let with = |window| SoundEffectsSettings {
+        loudness_window: Some(window),
+        ..Default::default()
+    };
+    let ok = LoudnessWindow::default();
+    for (window, error) in [
+        (ok.height_db(0.0), SettingsError::WindowHeight(0.0)),
+        (
+            ok.height_db(f64::INFINITY),
+            SettingsError::WindowHeight(f64::INFINITY),
+        ),
+        (ok.floor_db(1e9), SettingsError::WindowFloor(1e9)),
+        (
+            ok.release(Duration::from_secs(7200)),
+            SettingsError::WindowRelease(Duration::from_secs(7200)),
+        ),
+    ] {
+        assert_eq!(with(window).validate(), Err(error));
+        assert!(SoundEffects::new(&mut manager, with(window)).is_err());
+    }
+    let mut sfx = SoundEffects::new(&mut manager, with(ok)).unwrap();
+    let bad = SoundSettings::default().loudness_db(f64::NAN);
+    assert!(sfx.add_sound("nan", constant(0.1, 0.1), bad).is_err());
+    assert!(sfx.sound("nan").is_none(), "nothing added");
+}
+
+#[test]
+fn ten_thousand_random_events_never_exceed_minus_1_dbfs_and_nothing_is_nan() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let settings = SoundEffectsSettings {
+        loudness_window: Some(LoudnessWindow::default().floor_db(20.0)),
+        voice_cap: 32,
+        ..Default::default()
+    };
+    let mut sfx = SoundEffects::new(&mut manager, settings).unwrap();
+    let world = sfx
+        .add_group("world", GroupSettings::default().loudness_window(true))
+        .unwrap();
+    let mut rng = fastrand::Rng::with_seed(35);
+    let sounds: Vec<SoundId> = (0..12)
+        .map(|i| {
+            let hz = 80.0 + 150.0 * i as f32;
+            let seconds = 0.05 + 0.1 * (i % 5) as f32;
+            let frames: Arc<[Frame]> = (0..(seconds * RATE as f32) as usize)
+                .map(|n| {
+                    Frame::from_mono((n as f32 * hz * std::f32::consts::TAU / RATE as f32).sin())
+                })
+                .collect();
+            let data = StaticSoundData {
+                sample_rate: RATE as u32,
+                frames,
+                settings: Default::default(),
+                slice: None,
+            };
+            let looped = i % 4 == 0;
+            let data = if looped { data.loop_region(..) } else { data };
+            let settings = SoundSettings::default()
+                .group(world)
+                .loudness_db(f64::from(20 + 10 * i))
+                .first_volume(1.0)
+                .virtualization(if looped {
+                    Virtualization::Auto
+                } else {
+                    Virtualization::Kill
+                });
+            sfx.add_sound(&format!("s{i}"), data, settings).unwrap()
+        })
+        .collect();
+    let mut loops = Vec::new();
+    let mut peak = 0.0f32;
+    let mut events = 0;
+    let mut buffer = Vec::with_capacity(2 * RATE / 100);
+    while events < 10_000 {
+        for _ in 0..rng.usize(0..5) {
+            let sound = sounds[rng.usize(0..sounds.len())];
+            let params = PlayParams::default()
+                .panning(rng.f32() * 2.0 - 1.0)
+                .playback_rate(0.5 + 1.5 * rng.f64())
+                .position([rng.f32() * 60.0 - 30.0, 0.0, rng.f32() * 60.0 - 30.0]);
+            if let Ok(voice) = sfx.play(sound, params)
+                && sfx.state(voice).is_live()
+                && loops.len() < 40
+                && sound.index().is_multiple_of(4)
+            {
+                loops.push(voice);
+            }
+            events += 1;
+        }
+        if loops.len() >= 40 {
+            for voice in loops.drain(..) {
+                let _ = sfx.stop(voice, kira::Tween::default());
+            }
+        }
+        sfx.update(BLOCK).unwrap();
+        let top = sfx.mix_stats().window_top_db.unwrap();
+        assert!((20.0..=130.0).contains(&top), "top {top}");
+        buffer.clear();
+        manager
+            .backend_mut()
+            .render_append(BLOCK, &mut buffer)
+            .unwrap();
+        for s in &buffer {
+            assert!(!s.is_nan(), "NaN in the render");
+            peak = peak.max(s.abs());
+        }
+    }
+    let ceiling = 10f32.powf(-1.0 / 20.0);
+    assert!(peak <= ceiling + 1e-4, "peak {peak} over -1 dBFS");
+    assert!(peak > 0.1, "the mix was heard: {peak}");
+}
