@@ -20,9 +20,9 @@ use pool_audio::{
 
 use crate::{Sample, Workload};
 
-const VOICE_CAP: usize = 64;
+pub(crate) const VOICE_CAP: usize = 64;
 
-fn manager() -> AudioManager<OfflineBackend> {
+pub(crate) fn manager() -> AudioManager<OfflineBackend> {
     AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())
         .expect("the offline backend needs no device")
 }
@@ -299,7 +299,7 @@ impl Workload for AudioUpdate {
 }
 
 /// 48 kHz stereo frames in one second.
-const SECOND: usize = 48_000;
+pub(crate) const SECOND: usize = 48_000;
 
 /// The limiter as kira runs it: one second of audio per cycle, in 128-frame
 /// chunks, over a signal (three loud tones beating) that keeps it acting all the
@@ -420,7 +420,7 @@ impl Workload for RenderSecond {
 pub(crate) const TORCH_VOLUME: f64 = 0.05;
 
 /// A looping tone for torches: every voice of it loops forever.
-fn torch_settings(copies: usize) -> SoundSettings {
+pub(crate) fn torch_settings(copies: usize) -> SoundSettings {
     SoundSettings::default()
         .max_voices(copies)
         .first_volume(TORCH_VOLUME)
@@ -438,7 +438,7 @@ pub(crate) fn spiral(count: usize) -> impl Iterator<Item = [f32; 3]> {
 }
 
 /// Three frames (render, then update): the real voices are chosen and started.
-fn settle(manager: &mut AudioManager<OfflineBackend>, sfx: &mut SoundEffects) {
+pub(crate) fn settle(manager: &mut AudioManager<OfflineBackend>, sfx: &mut SoundEffects) {
     for _ in 0..3 {
         let _ = manager.backend_mut().render(1.0 / 60.0);
         let _ = sfx.update(1.0 / 60.0);

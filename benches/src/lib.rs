@@ -38,7 +38,8 @@
 //! cost of `SoundEffects::play` on a free voice (`audio_play`) and with every voice
 //! busy so each play steals (`audio_play_steal`), beside a raw kira `play` on a
 //! track of the same capacity (`kira_play`); and `update` with 64 active voices
-//! (`audio_update`). Rendering between batches is not timed.
+//! (`audio_update`), and with all of them in the loudness window
+//! (`audio_update_window`). Rendering between batches is not timed.
 //!
 //! **Your own policy and object type**: the pool cases are generic over the
 //! pooled object ([`Pooled`]) and the policy; [`compare_policy`] measures yours
@@ -53,7 +54,10 @@
 //!
 //! **Render cases**, one cycle being one second of 48 kHz stereo audio: the
 //! voice bank mixing 32 real voices, plain (`bank_render_32`) or positioned
-//! (`bank_render_32_positioned`), and 300 positioned voices of which 32 are
+//! (`bank_render_32_positioned`), or in four groups with three ducks on, two
+//! snapshots applied (one always moving) and the loudness window on
+//! (`bank_render_32_mixed`; its twin without the mix, `bank_render_32_groups`),
+//! and 300 positioned voices of which 32 are
 //! real (`virtual_render`), beside kira's own 32 static sounds playing the same
 //! tone at the same level (`real_render_32`).
 //!
@@ -66,6 +70,7 @@ mod bevy_cases;
 mod compare;
 mod effects_cases;
 mod entity_cases;
+mod mix_cases;
 mod peer_cases;
 mod pool_cases;
 mod recycle_cases;
@@ -86,6 +91,7 @@ pub use effects_cases::{
     NaiveEffectsUpdate,
 };
 pub use entity_cases::{ENTITY_BATCHES, ENTITY_PREFABS, EntityFrame, entity_case};
+pub use mix_cases::{AudioUpdateWindow, MixedRender};
 pub use peer_cases::{
     FirewheelBank, MIX_VOICES, PEER_CASES, PEER_VERSIONS, PEERS, PeerMix, PeerPlay, PeerSpatial,
     SPATIAL_EMITTERS, SPATIAL_REAL, STORM_COPIES, STORM_PLAYS, Storm, mix_rate, peer_case,
@@ -239,13 +245,14 @@ pub const EFFECTS_CASES: [&str; 7] = [
 ];
 
 /// The audio cases of the report, in its row order (their size is the voice cap).
-pub const AUDIO_CASES: [&str; 7] = [
+pub const AUDIO_CASES: [&str; 8] = [
     "audio_play",
     "audio_play_steal",
     "audio_play_owner",
     "audio_play_variation",
     "kira_play",
     "audio_update",
+    "audio_update_window",
     "audio_update_virtual",
 ];
 
@@ -258,9 +265,11 @@ pub const BEVY_CASES: [&str; 2] = ["bevy_frame", "plain_frame"];
 
 /// The voice bank's mixing against kira's own 32 sounds (`real_render_32`): one
 /// cycle is one second of audio.
-pub const RENDER_CASES: [&str; 4] = [
+pub const RENDER_CASES: [&str; 6] = [
     "real_render_32",
     "bank_render_32",
+    "bank_render_32_groups",
+    "bank_render_32_mixed",
     "bank_render_32_positioned",
     "virtual_render",
 ];
@@ -295,6 +304,9 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "limiter" => Box::new(LimiterSecond::new()),
         "render_10_voices" => Box::new(RenderSecond::new()),
         "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
+        "audio_update_window" => Box::new(AudioUpdateWindow::new()),
+        "bank_render_32_mixed" => Box::new(MixedRender::new(true)),
+        "bank_render_32_groups" => Box::new(MixedRender::new(false)),
         "real_render_32" => Box::new(KiraRender::new()),
         "bank_render_32" => Box::new(VoicesRender::new(32, false)),
         "bank_render_32_positioned" => Box::new(VoicesRender::new(32, true)),

@@ -10,7 +10,8 @@
 //! size, recycle and arena tables only; `--peers` the voice bank beside kira and
 //! Firewheel on the same scenes (mixing, plays, a storm, start latency);
 //! `--entities` the Bevy entity table only (pooled entities against spawn
-//! and despawn);
+//! and despawn); `--audio` the audio, mix ceiling and voice bank tables only
+//! (plays, updates, the loudness window's and the mix's costs);
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
 //! machine is).
@@ -103,6 +104,12 @@ fn print_audio_table(rows: &[Measured]) {
             row.allocs_per_cycle
         );
     }
+    print_ratio(
+        rows,
+        "audio_update_window",
+        "audio_update",
+        "the loudness window's cost on an update",
+    );
     if let Some(row) = rows.iter().find(|row| row.case == "audio_update_virtual") {
         println!();
         println!(
@@ -457,8 +464,35 @@ fn print_render_table(rows: &[Measured]) {
     println!("in the bank, plain (`bank_render_32`) or positioned (`bank_render_32_positioned`),");
     println!("or 300 positioned voices of which 32 are real (`virtual_render`), beside kira's");
     println!("own 32 static sounds playing the same tone at the same level (`real_render_32`).");
+    println!("`bank_render_32_mixed` puts the 32 voices in four groups, with three ducks on, two");
+    println!("snapshots applied (one always moving) and the loudness window on;");
+    println!("`bank_render_32_groups` is the same voices in the same groups without the mix.");
     println!();
     print_second_rows(rows, "real_render_32");
+    print_ratio(
+        rows,
+        "bank_render_32_mixed",
+        "bank_render_32",
+        "the mix beside plain voices",
+    );
+    print_ratio(
+        rows,
+        "bank_render_32_mixed",
+        "bank_render_32_groups",
+        "the mix's own cost",
+    );
+}
+
+/// One line: `case` against `baseline`, both from `rows` (one interleaved run).
+fn print_ratio(rows: &[Measured], case: &str, baseline: &str, what: &str) {
+    let find = |name: &str| rows.iter().find(|row| row.case == name);
+    if let (Some(case_row), Some(base)) = (find(case), find(baseline)) {
+        println!();
+        println!(
+            "{what}: `{case}` / `{baseline}` = {:.2}x (same run).",
+            case_row.ns_per_cycle / base.ns_per_cycle
+        );
+    }
 }
 
 /// Rows of cases whose cycle is one second of audio, against `baseline`.
@@ -682,14 +716,15 @@ fn main() {
     let pool_only = args.iter().any(|a| a == "--pool");
     let peers = args.iter().any(|a| a == "--peers");
     let entities_only = args.iter().any(|a| a == "--entities");
+    let audio_only = args.iter().any(|a| a == "--audio");
     if let Some(unknown) = args.iter().find(|a| {
         !matches!(
             a.as_str(),
-            "--tsv" | "--quick" | "--effects" | "--pool" | "--peers" | "--entities"
+            "--tsv" | "--quick" | "--effects" | "--pool" | "--peers" | "--entities" | "--audio"
         )
     }) {
         eprintln!(
-            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool, --peers, --entities or --run CASE SIZE CYCLES)"
+            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool, --peers, --entities, --audio or --run CASE SIZE CYCLES)"
         );
         std::process::exit(2);
     }
@@ -719,6 +754,16 @@ fn main() {
     }
     if entities_only {
         print_entities_table(&measure_entities(&settings));
+        println!();
+        println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+        return;
+    }
+    if audio_only {
+        print_audio_table(&measure_audio(&settings));
+        println!();
+        print_mix_table(&measure_mix(&settings));
+        println!();
+        print_render_table(&measure_render(&settings));
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
         return;

@@ -165,6 +165,10 @@ impl Mix {
         })
     }
 
+    pub(crate) fn has_ducks(&self) -> bool {
+        !self.ducks.is_empty()
+    }
+
     pub(crate) fn set_rule(&mut self, rule: DuckRule) {
         self.rule = rule;
         self.decide_ducks();

@@ -110,6 +110,10 @@ pub(crate) struct WindowNow {
     pub(crate) top: f64,
     pub(crate) height: f64,
     pub(crate) floor: f64,
+    /// `floor - top` as an amplitude: the groups' gain.
+    pub(crate) scale: f32,
+    /// `top - height`: a voice quieter than this is out of the window.
+    pub(crate) bottom: f64,
 }
 
 impl WindowNow {
@@ -120,7 +124,7 @@ impl WindowNow {
 
     /// A voice of loudness `db` is below the window.
     pub(crate) fn below(&self, db: f64) -> bool {
-        db < self.top - self.height
+        db < self.bottom
     }
 
     /// A voice's fixed gain in the bank (the group's is `floor - top`).
@@ -163,10 +167,13 @@ impl Window {
     }
 
     pub(crate) fn now(&self) -> WindowNow {
+        let floor = self.settings.floor_db;
         WindowNow {
             top: self.top,
             height: self.settings.height_db,
-            floor: self.settings.floor_db,
+            floor,
+            scale: crate::level::amplitude(floor - self.top) as f32,
+            bottom: self.top - self.settings.height_db,
         }
     }
 
@@ -206,12 +213,11 @@ impl Window {
         }
     }
 
-    /// The loudest voice in the window is `loudest` (if any): the top rises
-    /// to it, or starts falling to it (or the floor) over the release time.
-    pub(crate) fn settle(&mut self, loudest: Option<f64>) {
-        let target = loudest
-            .unwrap_or(f64::NEG_INFINITY)
-            .max(self.settings.floor_db);
+    /// The loudest voice in the window is `loudest` (`-inf` for none): the top
+    /// rises to it, or starts falling to it (or the floor) over the release
+    /// time.
+    pub(crate) fn settle(&mut self, loudest: f64) {
+        let target = loudest.max(self.settings.floor_db);
         if target > self.top {
             self.raise(target);
         } else if target < self.top && target != self.target {

@@ -176,6 +176,10 @@ impl SoundEffects {
     /// The ducks' part of [`update`](Self::update): which groups sound, then
     /// every changed value to the mixer.
     pub(super) fn update_mix(&mut self, dt: f64) {
+        if !self.mix.has_ducks() {
+            self.flush_mix();
+            return;
+        }
         let sounding = &mut self.mix.sounding;
         sounding.clear();
         sounding.resize(self.groups.tally.len(), 0);

@@ -19,7 +19,7 @@ use super::reports::Reports;
 pub(crate) type Promotable = (Rank, VoiceKey, u32);
 
 /// What one pass did.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Advanced {
     /// Virtual one-shots that ended.
     pub(crate) ended: u64,
@@ -29,8 +29,9 @@ pub(crate) struct Advanced {
     pub(crate) deferred: u64,
     /// Real voices of sounds that kill, ended below the loudness window.
     pub(crate) ended_below: u64,
-    /// The loudest voice in the loudness window that is not paused, in dB.
-    pub(crate) loudest: Option<f64>,
+    /// The loudest voice in the loudness window that is not paused, in dB
+    /// (`-inf` for none).
+    pub(crate) loudest: f64,
 }
 
 /// The parts of the voices a pass touches beside the records.
@@ -75,7 +76,13 @@ impl Voices {
             window,
             fade,
             dt,
-            done: Advanced::default(),
+            done: Advanced {
+                ended: 0,
+                virtualized: 0,
+                deferred: 0,
+                ended_below: 0,
+                loudest: f64::NEG_INFINITY,
+            },
         };
         self.records.reclaim(|key, record| pass.voice(key, record));
         let done = pass.done;
@@ -111,11 +118,13 @@ impl Pass<'_> {
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
         record.rank = record.rank_from(self.listener);
         let mut below = false;
-        if let (Some(db), Some(window)) = (record.window_db, self.window) {
-            record.rank.level *= window.gain(db);
-            below = window.below(db);
-            if !record.paused {
-                self.done.loudest = Some(self.done.loudest.map_or(db, |l| l.max(db)));
+        if let Some(window) = &self.window
+            && let Some(db) = record.window_db
+        {
+            record.rank.level *= window.scale * record.loudness;
+            below = db < window.bottom;
+            if db > self.done.loudest && !record.paused {
+                self.done.loudest = db;
             }
         }
         match record.place {
