@@ -27,16 +27,16 @@ use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{
-    AudioOutput, EffectsPlugin, EntityPolicy, EntityPoolConfig, EntityPools, EntityPoolsAppExt,
-    EntityPoolsPlugin, Fx, MusicTracks, Output, PlayMusic, PlaySound, Pooled, Sfx,
-    SoundEffectsPlugin, SoundEmitter, SoundListener, VoiceEnded,
+    ApplySnapshot, AudioOutput, EffectsPlugin, EntityPolicy, EntityPoolConfig, EntityPools,
+    EntityPoolsAppExt, EntityPoolsPlugin, Fx, MusicTracks, Output, PlayMusic, PlaySound, Pooled,
+    ReleaseSnapshot, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, VoiceEnded,
 };
 use pool_audio::{
-    LimiterSettings, MusicParams, MusicSource, OfflineSettings, PlayParams, SoundEffectsSettings,
+    LimiterSettings, MusicParams, MusicSource, OfflineSettings, PlayParams, SnapshotId, linear_fade,
 };
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
-    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds, VOICE_CAP,
+    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds,
     WAVE_SECONDS,
 };
 
@@ -47,6 +47,7 @@ struct Level {
     frames: u64,
     frame: u64,
     sounds: Sounds,
+    storm: SnapshotId,
     kinds: Kinds,
     rng: Lcg,
     tsv: bool,
@@ -92,10 +93,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(Duration::ZERO)),
         TransformPlugin,
         SoundEffectsPlugin {
-            settings: SoundEffectsSettings {
-                voice_cap: VOICE_CAP,
-                ..Default::default()
-            },
+            // The showcase's settings: its voice cap and loudness window.
+            settings: content::settings(),
             output: Output::Offline {
                 settings: OfflineSettings { sample_rate: RATE },
                 record: true,
@@ -141,12 +140,17 @@ fn main() -> Result<(), Box<dyn Error>> {
     {
         let world = app.world_mut();
         let mut rng = content::rng();
-        let sounds = content::add_sounds(&mut world.resource_mut::<Sfx>(), &mut rng)?;
+        let mut sfx = world.resource_mut::<Sfx>();
+        let sounds = content::add_sounds(&mut sfx, &mut rng)?;
+        // Explosions duck the footsteps; the storm snapshot lowers the
+        // ambience and the music while every enemy dies at once.
+        let storm = content::add_mix(&mut sfx, &sounds, true)?;
         let kinds = content::add_kinds(&mut world.resource_mut::<Fx>())?;
         world.insert_resource(Level {
             frames: (seconds * FPS as f64) as u64,
             frame: 0,
             sounds,
+            storm,
             kinds,
             rng,
             tsv,
@@ -236,6 +240,7 @@ fn waves(
     mut pools: EntityPools,
     mut level: ResMut<Level>,
     mut plays: MessageWriter<PlaySound>,
+    mut snapshots: (MessageWriter<ApplySnapshot>, MessageWriter<ReleaseSnapshot>),
     mut fx: ResMut<Fx>,
     player: Query<&Transform, With<Player>>,
     enemies: Query<(&Pooled, &Transform), With<Enemy>>,
@@ -260,6 +265,17 @@ fn waves(
             explode(&level, map(transform), &mut plays, &mut fx);
             let _ = pools.release(pooled.handle());
         }
+        snapshots.0.write(ApplySnapshot {
+            snapshot: level.storm,
+            intensity: 1.0,
+            tween: linear_fade(Duration::from_millis(200)),
+        });
+    }
+    if second == STORM_SECONDS * FPS + FPS / 2 {
+        snapshots.1.write(ReleaseSnapshot {
+            snapshot: level.storm,
+            tween: linear_fade(Duration::from_secs(1)),
+        });
     }
 }
 

@@ -303,6 +303,15 @@ impl Plugin for SoundEffectsPlugin {
             ),
         }
         .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music settings: {error}"));
+        // Ducks and snapshots may name every music track.
+        let (mut sfx, mut music) = (sfx, music);
+        let names: Vec<String> = music.track_names().map(String::from).collect();
+        for name in names {
+            if let Some(control) = music.take_mix_control(&name) {
+                sfx.add_mix_track(&name, control)
+                    .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music tracks: {error}"));
+            }
+        }
         let sample_rate = match &mut manager {
             Manager::Offline(manager) => manager.backend_mut().sample_rate(),
             #[cfg(feature = "device")]
@@ -311,6 +320,9 @@ impl Plugin for SoundEffectsPlugin {
         app.insert_resource(Sfx(sfx))
             .insert_resource(MusicTracks(music))
             .add_message::<PlayMusic>()
+            .add_message::<crate::ApplySnapshot>()
+            .add_message::<crate::ReleaseSnapshot>()
+            .add_message::<crate::MixRefused>()
             .add_message::<StopMusic>()
             .add_message::<MusicRefused>()
             .insert_non_send(AudioOutput {
@@ -349,7 +361,8 @@ impl Plugin for SoundEffectsPlugin {
                     (follow_listener, start_and_react, follow_emitters)
                         .chain()
                         .in_set(SoundSystems::Spatial),
-                    (play_messages, music_messages).in_set(SoundSystems::Play),
+                    (play_messages, music_messages, crate::mixing::mix_messages)
+                        .in_set(SoundSystems::Play),
                     (update, music_with_virtual_time).in_set(SoundSystems::Update),
                     render.in_set(SoundSystems::Render),
                 ),

@@ -183,6 +183,7 @@ mod diagnostics;
 mod effects;
 mod emitters;
 mod entities;
+mod mixing;
 mod music;
 #[cfg(feature = "sprites")]
 mod sprites;
@@ -206,6 +207,7 @@ pub use entities::{
     EntityPoolStats, EntityPoolSystems, EntityPoolWarning, EntityPools, EntityPoolsAppExt,
     EntityPoolsPlugin, EntityRecycled, Pooled, PooledEntity, Prefab, ReleaseAfter,
 };
+pub use mixing::{ApplySnapshot, MixRefused, ReleaseSnapshot};
 pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
 
 /// The sound-effects crate the plugins are built on, for its settings, ids,
@@ -237,11 +239,11 @@ pub use pool_effects;
 /// ```
 pub mod prelude {
     pub use crate::{
-        AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, EntityPolicy, EntityPoolConfig,
-        EntityPoolRegistry, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin, EntityRecycled, Fx,
-        MusicRefused, MusicTracks, Output, PlayMusic, PlayRefused, PlaySound, Pooled, PooledEntity,
-        ReleaseAfter, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems,
-        SoundWarning, StopMusic, VoiceEnded,
+        ApplySnapshot, AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, EntityPolicy,
+        EntityPoolConfig, EntityPoolRegistry, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin,
+        EntityRecycled, Fx, MixRefused, MusicRefused, MusicTracks, Output, PlayMusic, PlayRefused,
+        PlaySound, Pooled, PooledEntity, ReleaseAfter, ReleaseSnapshot, Sfx, SoundEffectsPlugin,
+        SoundEmitter, SoundListener, SoundSystems, SoundWarning, StopMusic, VoiceEnded,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]
@@ -250,9 +252,10 @@ pub mod prelude {
     pub use pool_audio::kira::sound::static_sound::StaticSoundData;
     #[doc(no_inline)]
     pub use pool_audio::{
-        FileLoader, GroupSettings, MemoryLoader, MusicParams, MusicSettings, MusicSource, Pick,
-        PlayParams, Recordings, SoundEffectsSettings, SoundId, SoundSettings, Stealing,
-        TrackSettings, VoiceHandle, VoiceState, WhenFull,
+        DuckSettings, FileLoader, GroupSettings, LoudnessWindow, MemoryLoader, MixTarget,
+        MusicParams, MusicSettings, MusicSource, Pick, PlayParams, Recordings, Snapshot,
+        SnapshotId, SoundEffectsSettings, SoundId, SoundSettings, Stealing, TrackSettings,
+        VoiceHandle, VoiceState, WhenFull,
     };
     #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};

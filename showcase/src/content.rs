@@ -8,8 +8,11 @@ use std::sync::Arc;
 
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
+use std::time::Duration;
+
 use pool_audio::{
-    GroupSettings, Pick, PlayParams, Resume, SoundEffects, SoundId, SoundSettings, Stealing,
+    DuckSettings, GroupId, GroupSettings, LoudnessWindow, MixError, Pick, PlayParams, Resume,
+    Snapshot, SnapshotId, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Stealing,
     Virtualization,
 };
 use pool_effects::{AddKindError, EffectKind, Effects, KindId};
@@ -51,16 +54,64 @@ pub struct Sounds {
     pub torch: SoundId,
     /// A looping waterfall (ambience group).
     pub waterfall: SoundId,
-    /// An enemy dying (combat group).
+    /// An enemy dying (explosions group).
     pub explosion: SoundId,
     /// The player's shot (combat group).
     pub gunshot: SoundId,
-    /// The player's footstep.
+    /// The player's footstep (footsteps group).
     pub footstep: SoundId,
     /// A bullet's hit (combat group).
     pub spark: SoundId,
     /// A new wave (UI group, protected).
     pub horn: SoundId,
+    /// The ambience group (torches and waterfalls), outside the loudness window.
+    pub ambience: GroupId,
+    /// The explosions' group, in the loudness window: it ducks the footsteps.
+    pub explosions: GroupId,
+    /// The footsteps' group, in the loudness window, ducked by explosions.
+    pub footsteps: GroupId,
+}
+
+/// The level's sound-effect settings: the voice cap, and the loudness window
+/// (40 dB high, a 1.5 s release, its top never under 60 dB) over combat,
+/// explosions and footsteps.
+pub fn settings() -> SoundEffectsSettings {
+    let window = LoudnessWindow::default()
+        .height_db(40.0)
+        .release(Duration::from_millis(1500))
+        .floor_db(60.0);
+    SoundEffectsSettings {
+        voice_cap: VOICE_CAP,
+        loudness_window: Some(window),
+        ..Default::default()
+    }
+}
+
+/// The level's mix: explosions duck the footsteps by 12 dB (a 30 ms attack,
+/// held 0.3 s after the last explosion, back over 0.7 s), and the "storm"
+/// snapshot, for the moment every enemy dies at once, lowers the ambience by
+/// 6 dB (and the `"music"` track by 6 dB if `music` names one). Returns the
+/// snapshot.
+///
+/// # Errors
+/// What `add_duck` and `add_snapshot` return (none for this content, and a
+/// `"music"` track added with `add_mix_track` when `music`).
+pub fn add_mix(
+    sfx: &mut SoundEffects,
+    sounds: &Sounds,
+    music: bool,
+) -> Result<SnapshotId, MixError> {
+    let duck = DuckSettings::default()
+        .amount_db(-12.0)
+        .attack(Duration::from_millis(30))
+        .hold(Duration::from_millis(300))
+        .release(Duration::from_millis(700));
+    sfx.add_duck(sounds.explosions, sounds.footsteps, duck)?;
+    let mut storm = Snapshot::new("storm").set(sounds.ambience, -6.0);
+    if music {
+        storm = storm.set("music", -6.0);
+    }
+    sfx.add_snapshot(storm)
 }
 
 /// The level's effect kinds.
@@ -98,8 +149,12 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
         "combat",
         GroupSettings::default()
             .max_voices(16)
-            .stealing(Stealing::Oldest),
+            .stealing(Stealing::Oldest)
+            .loudness_window(true),
     )?;
+    let in_window = GroupSettings::default().loudness_window(true);
+    let booms = sfx.add_group("explosions", in_window.max_voices(8))?;
+    let steps = sfx.add_group("footsteps", in_window.max_voices(2))?;
     let ui = sfx.add_group("ui", GroupSettings::default().max_voices(2).protected(true))?;
     let loops = Virtualization::Virtualize(Resume::FromElapsed);
     let torch = sfx.add_sound(
@@ -144,7 +199,8 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
                 .retrigger_radius(4.0)
                 .pitch_semitones(-3.0, 1.0)
                 .volume_db(-3.0, 0.0)
-                .group(combat),
+                .group(booms)
+                .loudness_db(100.0),
         )?,
         gunshot: sfx.add_sound(
             "gunshot",
@@ -154,7 +210,8 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
                 .first_volume(0.3)
                 .pitch_semitones(-1.5, 1.5)
                 .volume_db(-3.0, 0.0)
-                .group(combat),
+                .group(combat)
+                .loudness_db(88.0),
         )?,
         footstep: sfx.add_sound(
             "footstep",
@@ -164,7 +221,9 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
                 .first_volume(0.3)
                 .pick(Pick::Shuffle)
                 .pitch_semitones(-1.0, 1.0)
-                .volume_db(-6.0, 0.0),
+                .volume_db(-6.0, 0.0)
+                .group(steps)
+                .loudness_db(70.0),
         )?,
         spark: sfx.add_sound(
             "spark",
@@ -172,7 +231,8 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
             SoundSettings::default()
                 .max_voices(4)
                 .first_volume(0.2)
-                .group(combat),
+                .group(combat)
+                .loudness_db(80.0),
         )?,
         horn: sfx.add_sound(
             "horn",
@@ -183,6 +243,9 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
                 .priority(10)
                 .group(ui),
         )?,
+        ambience,
+        explosions: booms,
+        footsteps: steps,
     })
 }
 

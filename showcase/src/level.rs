@@ -6,15 +6,17 @@ use std::path::Path;
 
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings};
+use std::time::Duration;
+
 use pool_audio::{
-    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayParams, Rendered, SoundEffects,
-    SoundEffectsSettings, VoiceHandle, VoiceState,
+    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayParams, Rendered, SnapshotId,
+    SoundEffects, VoiceHandle, VoiceState, linear_fade,
 };
 use pool_core::{Pool, Strict};
 use pool_effects::{DrawList, Effects};
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
-    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds, VOICE_CAP,
+    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds,
     WAVE_SECONDS, at_params, distance,
 };
 
@@ -53,7 +55,9 @@ pub(crate) struct Level {
     manager: AudioManager<OfflineBackend>,
     meter: MeterHandle,
     pub(crate) sfx: SoundEffects,
-    sounds: Sounds,
+    pub(crate) sounds: Sounds,
+    /// The snapshot of the moment every enemy dies at once.
+    storm: SnapshotId,
     pub(crate) effects: Effects,
     kinds: Kinds,
     pub(crate) draw: DrawList,
@@ -79,15 +83,10 @@ impl Level {
             backend_settings: OfflineSettings { sample_rate: RATE },
             ..Default::default()
         })?;
-        let mut sfx = SoundEffects::new(
-            &mut manager,
-            SoundEffectsSettings {
-                voice_cap: VOICE_CAP,
-                ..Default::default()
-            },
-        )?;
+        let mut sfx = SoundEffects::new(&mut manager, content::settings())?;
         let mut rng = content::rng();
         let sounds = content::add_sounds(&mut sfx, &mut rng)?;
+        let storm = content::add_mix(&mut sfx, &sounds, false)?;
         let mut emitters = Vec::with_capacity(300);
         for ambience in content::ambience(&mut rng) {
             let sound = if ambience.waterfall {
@@ -126,6 +125,7 @@ impl Level {
             meter: reading,
             sfx,
             sounds,
+            storm,
             effects,
             kinds,
             draw: DrawList::new(),
@@ -172,6 +172,12 @@ impl Level {
             for at in dead {
                 self.explode(at);
             }
+            self.sfx
+                .apply_snapshot(self.storm, 1.0, linear_fade(Duration::from_millis(200)))?;
+        }
+        if second == STORM_SECONDS * FPS + FPS / 2 {
+            self.sfx
+                .release_snapshot(self.storm, linear_fade(Duration::from_secs(1)))?;
         }
         // Enemies walk towards the player.
         let listener = self.listener;

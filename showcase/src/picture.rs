@@ -35,6 +35,11 @@ struct Reading {
     virtual_voices: usize,
     gain_reduction_db: f32,
     peak: f32,
+    /// The loudness window's top, in the level's loudness scale.
+    window_top: f64,
+    /// What the ducks and snapshots set on the footsteps and the ambience, dB.
+    footsteps_db: f64,
+    ambience_db: f64,
 }
 
 pub(crate) struct Pictures {
@@ -208,11 +213,15 @@ impl Pictures {
 
     pub(crate) fn sample(&mut self, level: &Level) {
         let stats = level.sfx.stats();
+        let mix_db = |group| level.sfx.mix_db(group).unwrap_or(0.0);
         self.readings.push(Reading {
             real: stats.real_voices,
             virtual_voices: stats.virtual_voices,
             gain_reduction_db: level.take_gain_reduction_db(),
             peak: level.last_frame_peak(),
+            window_top: level.sfx.mix_stats().window_top_db.unwrap_or(0.0),
+            footsteps_db: mix_db(level.sounds.footsteps),
+            ambience_db: mix_db(level.sounds.ambience),
         });
     }
 
@@ -234,8 +243,9 @@ impl Pictures {
         self.plot(&out.join("plot.png"))
     }
 
-    /// Three panels over time: voices (real against the cap, virtual), the mix's
-    /// peak against the ceiling, and the limiter's gain reduction.
+    /// Six panels over time: voices (real against the cap, virtual), the mix's
+    /// peak against the ceiling, the limiter's gain reduction, the loudness
+    /// window's top, and what the duck and the snapshot set.
     fn plot(&self, path: &Path) -> Result<(), Box<dyn Error>> {
         let seconds = self.readings.len() as f64 / FPS as f64;
         let series = |f: &dyn Fn(&Reading) -> f64| -> Vec<(f64, f64)> {
@@ -249,6 +259,9 @@ impl Pictures {
         let virtual_voices = series(&|r| r.virtual_voices as f64);
         let peak = series(&|r| 20.0 * f64::from(r.peak.max(1e-4)).log10());
         let reduction = series(&|r| f64::from(r.gain_reduction_db));
+        let top = series(&|r| r.window_top);
+        let footsteps = series(&|r| r.footsteps_db);
+        let ambience = series(&|r| r.ambience_db);
         let cap = [(0.0, VOICE_CAP as f64), (seconds, VOICE_CAP as f64)];
         let ceiling = [(0.0, -1.0), (seconds, -1.0)];
         let most_voices = virtual_voices.iter().fold(0.0f64, |m, p| m.max(p.1));
@@ -259,14 +272,14 @@ impl Pictures {
             "The limiter's gain reduction: 0 dB throughout (the copies' budgets and the voice cap kept the mix under the ceiling)"
                 .to_string()
         };
-        figures::png(path, (1000, 1100), |area| {
+        figures::png(path, (1000, 1600), |area| {
             let body = figures::titled(
                 area,
                 &format!("The showcase level, {seconds:.0} s at {FPS} frames a second"),
                 "300 looping emitters, waves of enemies dying in storms, a listener walking across the map. Each point is one frame.",
                 56,
             )?;
-            let panels = body.split_evenly((4, 1));
+            let panels = body.split_evenly((6, 1));
             figures::LineChart::new(
                 "Real voices, mixed by the voice bank: never more than the cap",
                 ("time (s)", 0.0..seconds),
@@ -304,6 +317,22 @@ impl Pictures {
                 &reduction,
             ))
             .draw(&panels[3])?;
+            figures::LineChart::new(
+                "The loudness window's top: the loudest sound playing (explosion 100, shot 88), falling back over 1.5 s",
+                ("time (s)", 0.0..seconds),
+                ("window top (dB, loudness)", 55.0..105.0),
+            )
+            .line(figures::Line::new("window top", figures::ORANGE, &top).width(2))
+            .legend_lower_right()
+            .draw(&panels[4])?;
+            figures::LineChart::new(
+                "Ducks and snapshots: explosions duck the footsteps by 12 dB; the storm snapshot lowers the ambience by 6 dB",
+                ("time (s)", 0.0..seconds),
+                ("gain set (dB)", -16.0..8.0),
+            )
+            .line(figures::Line::new("footsteps (duck)", figures::BLUE, &footsteps).width(2))
+            .line(figures::Line::new("ambience (snapshot)", figures::GREEN, &ambience).width(2))
+            .draw(&panels[5])?;
             Ok(())
         })
     }

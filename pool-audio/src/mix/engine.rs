@@ -165,6 +165,14 @@ impl Mix {
         })
     }
 
+    /// The ducking and snapshot value decided for `target`, in dB.
+    pub(crate) fn value_db(&self, target: Target) -> f64 {
+        self.values
+            .iter()
+            .find(|v| v.target == target)
+            .map_or(0.0, |v| v.duck + v.snapshot)
+    }
+
     pub(crate) fn has_ducks(&self) -> bool {
         !self.ducks.is_empty()
     }

@@ -168,6 +168,31 @@ impl SoundEffects {
         Ok(())
     }
 
+    /// The gain the ducks and snapshots have decided for `target`, in dB (0
+    /// for a target none of them sets): where the mixer is taking it, over the
+    /// tween of the last change. The loudness window is per voice, and not in
+    /// it.
+    ///
+    /// # Errors
+    /// [`MixError::UnknownGroup`], [`MixError::UnknownTrack`].
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{GroupSettings, OfflineBackend, Snapshot, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let rain = sfx.add_group("rain", GroupSettings::default())?;
+    /// let storm = sfx.add_snapshot(Snapshot::new("storm").set(rain, 6.0))?;
+    /// sfx.apply_snapshot(storm, 0.5, kira::Tween::default())?;
+    /// assert_eq!(sfx.mix_db(rain)?, 3.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mix_db(&self, target: impl Into<MixTarget>) -> Result<f64, MixError> {
+        let groups = &self.groups;
+        let target = self.mix.resolve(&target.into(), |g| groups.contains(g))?;
+        Ok(self.mix.value_db(target))
+    }
+
     /// What the mix is doing.
     pub fn mix_stats(&self) -> MixStats {
         self.mix.stats()
