@@ -305,6 +305,26 @@
 //! allocates and frees nothing; an hour-long piece streams in the memory of its
 //! ring.
 //!
+//! # A mix that makes room: ducks, snapshots, the loudness window
+//! What the player hears first is decided by three tools, set by the game side
+//! and applied inside the voice bank (one gain per group, tweened every 16
+//! frames) or on a named kira track (a volume-control effect handed over with
+//! [`SoundEffects::add_mix_track`]; [`Music`] tracks carry one):
+//! - **ducks** ([`SoundEffects::add_duck`], [`DuckSettings`]): a group's voices
+//!   lower a group, a track or every sound effect, with attack, hold, release
+//!   and curve; several on one target by [`DuckRule`] (the deepest, or Wwise's
+//!   sum down to a maximum);
+//! - **snapshots** ([`Snapshot`], [`SoundEffects::apply_snapshot`]): mix states
+//!   with an intensity and a tween, combined by priority, [`SnapshotMode::Override`]
+//!   or [`SnapshotMode::Blend`] (FMOD's modes);
+//! - **the loudness window** ([`LoudnessWindow`], Wwise's HDR audio): sounds
+//!   declare a loudness, groups opt in, every voice plays at its loudness minus
+//!   the window's top (the loudest voice, released slowly), and voices under
+//!   the window go virtual. Inside the bank it is one gain per group and a fixed
+//!   gain per voice, so it costs the mixer nothing per voice beyond a group gain.
+//!
+//! The mixer allocates and frees nothing for any of them.
+//!
 //! # Nothing a game passes in can break the mix
 //! Every number is checked where it enters and refused with a typed error saying
 //! which value was wrong: play parameters ([`ParamError`]; playback rates within

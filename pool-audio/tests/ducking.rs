@@ -7,32 +7,21 @@
 //! render is their gain. The game updates every 10 ms, before each block the
 //! offline mixer renders.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use kira::effect::volume_control::VolumeControlBuilder;
-use kira::sound::static_sound::StaticSoundData;
 use kira::track::TrackBuilder;
-use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning};
+use kira::{AudioManager, AudioManagerSettings, Decibels, Panning};
 use pool_audio::{
     DuckRule, DuckSettings, GroupSettings, LimiterSettings, MixError, OfflineBackend, PlayParams,
     SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
 };
 
+mod common;
+
 const RATE: usize = 48_000;
 /// The game's frame and the offline mixer's block.
 const BLOCK: f64 = 0.01;
-
-fn constant(level: f32, seconds: f64) -> StaticSoundData {
-    let frames: Arc<[Frame]> =
-        vec![Frame::from_mono(level); (seconds * RATE as f64) as usize].into();
-    StaticSoundData {
-        sample_rate: RATE as u32,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-}
 
 struct Scene {
     manager: AudioManager<OfflineBackend>,
@@ -75,7 +64,7 @@ impl Scene {
         sfx.add_duck(dialogue, "music", SETTINGS).unwrap();
         let under_boom = SETTINGS.amount_db(-6.0);
         sfx.add_duck(explosions, steps, under_boom).unwrap();
-        let step = constant(0.25, 0.1).loop_region(..);
+        let step = common::constant(0.25, 0.1).loop_region(..);
         let step = sfx
             .add_sound("step", step, SoundSettings::default().group(steps))
             .unwrap();
@@ -83,18 +72,20 @@ impl Scene {
         let line = sfx
             .add_sound(
                 "line",
-                constant(0.0, 0.5),
+                common::constant(0.0, 0.5),
                 SoundSettings::default().group(dialogue),
             )
             .unwrap();
         let boom = sfx
             .add_sound(
                 "boom",
-                constant(0.0, 0.3),
+                common::constant(0.0, 0.3),
                 SoundSettings::default().group(explosions),
             )
             .unwrap();
-        let music = constant(0.25, 0.1).loop_region(..).panning(Panning::RIGHT);
+        let music = common::constant(0.25, 0.1)
+            .loop_region(..)
+            .panning(Panning::RIGHT);
         music_track.play(music).unwrap();
         std::mem::forget(music_track);
         let mut scene = Self {

@@ -19,20 +19,11 @@ use pool_audio::{
     VoiceState,
 };
 
+mod common;
+
 const RATE: usize = 48_000;
 const BLOCK: f64 = 0.01;
 const RELEASE: f64 = 1.0;
-
-fn constant(level: f32, seconds: f64) -> StaticSoundData {
-    let frames: Arc<[Frame]> =
-        vec![Frame::from_mono(level); (seconds * RATE as f64) as usize].into();
-    StaticSoundData {
-        sample_rate: RATE as u32,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-}
 
 struct Scene {
     manager: AudioManager<OfflineBackend>,
@@ -65,18 +56,26 @@ impl Scene {
         let ui = sfx.add_group("ui", GroupSettings::default()).unwrap();
         let in_world = |db| SoundSettings::default().group(world).loudness_db(db);
         let step = sfx
-            .add_sound("step", constant(0.25, 0.1).loop_region(..), in_world(60.0))
+            .add_sound(
+                "step",
+                common::constant(0.25, 0.1).loop_region(..),
+                in_world(60.0),
+            )
             .unwrap();
         let grenade = sfx
-            .add_sound("grenade", constant(0.25, 0.3), in_world(80.0))
+            .add_sound("grenade", common::constant(0.25, 0.3), in_world(80.0))
             .unwrap();
         let hum = sfx
-            .add_sound("hum", constant(0.0, 0.1).loop_region(..), in_world(30.0))
+            .add_sound(
+                "hum",
+                common::constant(0.0, 0.1).loop_region(..),
+                in_world(30.0),
+            )
             .unwrap();
         // A loudness outside the window is ignored.
         let beep = SoundSettings::default().group(ui).loudness_db(10.0);
         let ui = sfx
-            .add_sound("beep", constant(0.25, 0.1).loop_region(..), beep)
+            .add_sound("beep", common::constant(0.25, 0.1).loop_region(..), beep)
             .unwrap();
         Self {
             manager,
@@ -262,7 +261,10 @@ fn bad_window_settings_are_typed_errors() {
     }
     let mut sfx = SoundEffects::new(&mut manager, with(ok)).unwrap();
     let bad = SoundSettings::default().loudness_db(f64::NAN);
-    assert!(sfx.add_sound("nan", constant(0.1, 0.1), bad).is_err());
+    assert!(
+        sfx.add_sound("nan", common::constant(0.1, 0.1), bad)
+            .is_err()
+    );
     assert!(sfx.sound("nan").is_none(), "nothing added");
 }
 

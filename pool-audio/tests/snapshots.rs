@@ -4,31 +4,23 @@
 //! applying, re-applying and releasing in one frame; typed refusals that change
 //! nothing.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use kira::effect::volume_control::VolumeControlBuilder;
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::TrackBuilder;
-use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning, Tween};
+use kira::{AudioManager, AudioManagerSettings, Decibels, Panning, Tween};
 use pool_audio::{
     GroupId, GroupSettings, MixError, MixTarget, OfflineBackend, PlayParams, Snapshot, SnapshotId,
     SnapshotMode, SoundEffects, SoundEffectsSettings, SoundSettings,
 };
 
-const RATE: usize = 48_000;
+mod common;
+
 const LEVEL: f32 = 0.25;
 
 fn constant(seconds: f64) -> StaticSoundData {
-    let frames: Arc<[Frame]> =
-        vec![Frame::from_mono(LEVEL); (seconds * RATE as f64) as usize].into();
-    StaticSoundData {
-        sample_rate: RATE as u32,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-    .loop_region(..)
+    common::constant(LEVEL, seconds).loop_region(..)
 }
 
 struct Scene {

@@ -117,16 +117,7 @@ impl Pass<'_> {
         let floor = sound.floor;
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
         record.rank = record.rank_from(self.listener);
-        let mut below = false;
-        if let Some(window) = &self.window
-            && let Some(db) = record.window_db
-        {
-            record.rank.level *= window.scale * record.loudness;
-            below = db < window.bottom;
-            if db > self.done.loudest && !record.paused {
-                self.done.loudest = db;
-            }
-        }
+        let below = self.weigh_in_window(record);
         match record.place {
             Place::Real { slot, ticket } => {
                 let status = self.bank.status(slot);
@@ -141,11 +132,7 @@ impl Pass<'_> {
                     self.under_floor(key, record);
                 } else if below && !record.paused && self.room > 0 {
                     // Out of the window, and its sound does not virtualize.
-                    self.room -= 1;
-                    let fade = Some(self.fade);
-                    Voices::retire(self.slots, self.bank, self.sounds, key, record, fade);
-                    self.reports.push(key, id, EndReason::Stolen);
-                    self.done.ended_below += 1;
+                    self.end_below(key, record, id);
                     return true;
                 }
                 false
@@ -184,6 +171,30 @@ impl Pass<'_> {
                 false
             }
         }
+    }
+
+    /// A voice in the loudness window: its rank weighed by the window's gain,
+    /// the loudest voice counted; `true` if it is out of the window.
+    #[inline]
+    fn weigh_in_window(&mut self, record: &mut VoiceRecord) -> bool {
+        let (Some(window), Some(db)) = (&self.window, record.window_db) else {
+            return false;
+        };
+        record.rank.level *= window.scale * record.loudness;
+        if db > self.done.loudest && !record.paused {
+            self.done.loudest = db;
+        }
+        db < window.bottom
+    }
+
+    /// A real voice out of the loudness window whose sound does not
+    /// virtualize ends with the fade (the queue has room for its stop).
+    fn end_below(&mut self, key: VoiceKey, record: &mut VoiceRecord, id: crate::SoundId) {
+        self.room -= 1;
+        let fade = Some(self.fade);
+        Voices::retire(self.slots, self.bank, self.sounds, key, record, fade);
+        self.reports.push(key, id, EndReason::Stolen);
+        self.done.ended_below += 1;
     }
 
     /// A real virtualizing voice under its floor goes virtual, if the queue has

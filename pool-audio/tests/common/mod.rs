@@ -23,6 +23,16 @@ pub(crate) fn sine(frequency: f32, seconds: f32) -> StaticSoundData {
     )
 }
 
+/// `seconds` of a constant (DC) level at [`RATE`]: every sample of its render
+/// is its gain.
+#[allow(dead_code)]
+pub(crate) fn constant(level: f32, seconds: f64) -> StaticSoundData {
+    mono(std::iter::repeat_n(
+        level,
+        (seconds * f64::from(RATE)) as usize,
+    ))
+}
+
 /// A mono sound at [`RATE`] made of `samples`.
 fn mono(samples: impl Iterator<Item = f32>) -> StaticSoundData {
     let frames: Arc<[Frame]> = samples.map(Frame::from_mono).collect();
