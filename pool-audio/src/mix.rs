@@ -28,8 +28,8 @@ use kira::{Easing, Tween};
 use crate::handles::GroupId;
 
 pub(crate) use engine::Mix;
-pub(crate) use window::WindowNow;
 pub use window::{LoudnessWindow, MAX_LOUDNESS_DB};
+pub(crate) use window::{WindowNow, heard_db};
 
 /// The deepest a duck lowers its target, and the quietest a snapshot sets one.
 pub const MIN_MIX_DB: f32 = -60.0;

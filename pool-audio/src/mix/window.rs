@@ -112,8 +112,10 @@ pub(crate) struct WindowNow {
     pub(crate) floor: f64,
     /// `floor - top` as an amplitude: the groups' gain.
     pub(crate) scale: f32,
-    /// `top - height`: a voice quieter than this is out of the window.
+    /// `top - height`: a voice heard quieter than this is out of the window.
     pub(crate) bottom: f64,
+    /// The same as an amplitude relative to the floor.
+    pub(crate) bottom_gain: f32,
 }
 
 impl WindowNow {
@@ -122,7 +124,8 @@ impl WindowNow {
         crate::level::amplitude(db - self.top) as f32
     }
 
-    /// A voice of loudness `db` is below the window.
+    /// A voice heard at `db` (its loudness and its distance attenuation) is
+    /// below the window.
     pub(crate) fn below(&self, db: f64) -> bool {
         db < self.bottom
     }
@@ -132,6 +135,26 @@ impl WindowNow {
         crate::level::amplitude(db - self.floor) as f32
     }
 }
+
+/// A voice of loudness `db` as heard through a distance attenuation of
+/// `gain` (`-inf` for silence).
+pub(crate) fn heard_db(db: f64, gain: f32) -> f64 {
+    if gain > 0.0 {
+        db + crate::level::decibels(f64::from(gain))
+    } else {
+        f64::NEG_INFINITY
+    }
+}
+
+/// Differences smaller than this are rounding (the pass over the voices keeps
+/// what it hears as `f32` amplitudes): the top does not move for them.
+const SAME_DB: f64 = 1e-3;
+
+/// How far the loudest voice must move from where the top is falling to for
+/// the fall to start again towards it: a listener walking past a loud voice
+/// changes what it hears at every update, and the fall should not restart at
+/// every one.
+const RETARGET_DB: f64 = 0.5;
 
 /// The top falling: from, to, seconds into the release.
 #[derive(Debug, Clone, Copy)]
@@ -174,6 +197,7 @@ impl Window {
             floor,
             scale: crate::level::amplitude(floor - self.top) as f32,
             bottom: self.top - self.settings.height_db,
+            bottom_gain: crate::level::amplitude(self.top - self.settings.height_db - floor) as f32,
         }
     }
 
@@ -213,14 +237,19 @@ impl Window {
         }
     }
 
-    /// The loudest voice in the window is `loudest` (`-inf` for none): the top
-    /// rises to it, or starts falling to it (or the floor) over the release
-    /// time.
-    pub(crate) fn settle(&mut self, loudest: f64) {
-        let target = loudest.max(self.settings.floor_db);
-        if target > self.top {
+    /// The loudest voice in the window is heard at `loudest`, an amplitude
+    /// relative to the floor (0 for none): the top rises to it, or starts
+    /// falling to it (or the floor) over the release time.
+    pub(crate) fn settle(&mut self, loudest: f32) {
+        let floor = self.settings.floor_db;
+        let target = if loudest > 1.0 {
+            floor + crate::level::decibels(f64::from(loudest))
+        } else {
+            floor
+        };
+        if target > self.top + SAME_DB {
             self.raise(target);
-        } else if target < self.top && target != self.target {
+        } else if target < self.top && (target - self.target).abs() > RETARGET_DB {
             self.fall = Some(Fall {
                 from: self.top,
                 to: target,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::bank::{Begin, Source};
 use crate::error::PlayError;
 use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceState};
-use crate::mix::WindowNow;
+use crate::mix::{WindowNow, heard_db};
 use crate::params::PlayParams;
 use crate::settings::WhenFull;
 use crate::sound_table::SoundEntry;
@@ -111,7 +111,9 @@ impl SoundEffects {
         // A louder sound in the loudness window raises its top first: it
         // plays as loud as it is, and the rest make room.
         if let (Some(db), Some(window)) = (entry.window_db, &mut self.mix.window) {
-            window.raise(db);
+            let position = params.position.map(Into::into);
+            let gain = attenuation(position, params.spatial_blend, self.now.listener);
+            window.raise(heard_db(db, gain));
             self.now.window = Some(window.now());
         }
         let mut play = Play::of((sound, recording), entry, (&params, variation), self.now);
@@ -380,7 +382,9 @@ impl<'a> Play<'a> {
         let (blend, listener) = (params.spatial_blend, now.listener);
         let gain = attenuation(position, blend, listener);
         let window = entry.window_db.zip(now.window);
-        let (window_gain, below) = window.map_or((1.0, false), |(db, w)| (w.gain(db), w.below(db)));
+        let (window_gain, below) = window.map_or((1.0, false), |(db, w)| {
+            (w.gain(db), w.below(heard_db(db, gain)))
+        });
         let volume = variation.volume(params.volume);
         let reference = entry.reference(volume);
         let priority = (settings.priority, settings.distance_priority_offset);

@@ -29,9 +29,10 @@ pub(crate) struct Advanced {
     pub(crate) deferred: u64,
     /// Real voices of sounds that kill, ended below the loudness window.
     pub(crate) ended_below: u64,
-    /// The loudest voice in the loudness window that is not paused, in dB
-    /// (`-inf` for none).
-    pub(crate) loudest: f64,
+    /// The loudest voice in the loudness window that is not paused, as heard
+    /// (its loudness and its distance attenuation), an amplitude relative to
+    /// the window's floor (0 for none).
+    pub(crate) loudest: f32,
 }
 
 /// The parts of the voices a pass touches beside the records.
@@ -81,7 +82,7 @@ impl Voices {
                 virtualized: 0,
                 deferred: 0,
                 ended_below: 0,
-                loudest: f64::NEG_INFINITY,
+                loudest: 0.0,
             },
         };
         self.records.reclaim(|key, record| pass.voice(key, record));
@@ -116,8 +117,9 @@ impl Pass<'_> {
         };
         let floor = sound.floor;
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
-        record.rank = record.rank_from(self.listener);
-        let below = self.weigh_in_window(record);
+        let (rank, gain) = record.heard_from(self.listener);
+        record.rank = rank;
+        let below = self.weigh_in_window(record, gain);
         match record.place {
             Place::Real { slot, ticket } => {
                 let status = self.bank.status(slot);
@@ -173,18 +175,24 @@ impl Pass<'_> {
         }
     }
 
-    /// A voice in the loudness window: its rank weighed by the window's gain,
-    /// the loudest voice counted; `true` if it is out of the window.
+    /// A voice in the loudness window, heard through a distance attenuation
+    /// of `gain`: its rank weighed by the window's gain, the loudest voice
+    /// counted; `true` if it is out of the window. Amplitudes relative to the
+    /// window's floor: one multiplication and two comparisons.
     #[inline]
-    fn weigh_in_window(&mut self, record: &mut VoiceRecord) -> bool {
-        let (Some(window), Some(db)) = (&self.window, record.window_db) else {
+    fn weigh_in_window(&mut self, record: &mut VoiceRecord, gain: f32) -> bool {
+        let Some(window) = &self.window else {
             return false;
         };
-        record.rank.level *= window.scale * record.loudness;
-        if db > self.done.loudest && !record.paused {
-            self.done.loudest = db;
+        if record.window_db.is_none() {
+            return false;
         }
-        db < window.bottom
+        let heard = record.loudness * gain;
+        record.rank.level *= window.scale * record.loudness;
+        if heard > self.done.loudest && !record.paused {
+            self.done.loudest = heard;
+        }
+        heard < window.bottom_gain
     }
 
     /// A real voice out of the loudness window whose sound does not

@@ -128,11 +128,13 @@ impl VoiceRecord {
         }
     }
 
-    /// Its priority and audibility heard from `listener` (see `audibility.rs`).
-    pub(crate) fn rank_from(&self, listener: [f32; 3]) -> Rank {
+    /// Its priority and audibility heard from `listener` (see
+    /// `audibility.rs`), and its distance attenuation there.
+    #[inline]
+    pub(crate) fn heard_from(&self, listener: [f32; 3]) -> (Rank, f32) {
         let gain = attenuation(self.position, self.spatial_blend, listener);
         let priority = heard_priority(self.priority, self.position, self.spatial_blend, listener);
-        Rank::heard(priority, self.reference, gain)
+        (Rank::heard(priority, self.reference, gain), gain)
     }
 
     pub(crate) fn is_real(&self) -> bool {
