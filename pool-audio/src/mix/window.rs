@@ -116,9 +116,22 @@ pub(crate) struct WindowNow {
     pub(crate) bottom: f64,
     /// The same as an amplitude relative to the floor.
     pub(crate) bottom_gain: f32,
+    /// The top as an amplitude relative to the floor.
+    pub(crate) top_gain: f32,
 }
 
 impl WindowNow {
+    /// No window: every gain 1, nothing below it.
+    pub(crate) const OFF: Self = Self {
+        top: 0.0,
+        height: f64::INFINITY,
+        floor: 0.0,
+        scale: 1.0,
+        bottom: f64::NEG_INFINITY,
+        bottom_gain: 0.0,
+        top_gain: 1.0,
+    };
+
     /// The window's gain on a voice of loudness `db`, an amplitude.
     pub(crate) fn gain(&self, db: f64) -> f32 {
         crate::level::amplitude(db - self.top) as f32
@@ -146,15 +159,16 @@ pub(crate) fn heard_db(db: f64, gain: f32) -> f64 {
     }
 }
 
-/// Differences smaller than this are rounding (the pass over the voices keeps
-/// what it hears as `f32` amplitudes): the top does not move for them.
-const SAME_DB: f64 = 1e-3;
+/// Ratios of heard amplitudes closer to 1 than this are rounding (the pass
+/// over the voices keeps what it hears as `f32` amplitudes): the top does not
+/// rise for them (about 0.001 dB).
+const SAME: f32 = 1e-4;
 
 /// How far the loudest voice must move from where the top is falling to for
-/// the fall to start again towards it: a listener walking past a loud voice
-/// changes what it hears at every update, and the fall should not restart at
-/// every one.
-const RETARGET_DB: f64 = 0.5;
+/// the fall to start again towards it, as a ratio of amplitudes (0.5 dB): a
+/// listener walking past a loud voice changes what it hears at every update,
+/// and the fall should not restart at every one.
+const RETARGET: f32 = 0.0593;
 
 /// The top falling: from, to, seconds into the release.
 #[derive(Debug, Clone, Copy)]
@@ -167,38 +181,50 @@ struct Fall {
 /// The window of one manager.
 pub(crate) struct Window {
     settings: LoudnessWindow,
-    top: f64,
+    /// The top and what follows from it, computed when the top moves.
+    now: WindowNow,
     fall: Option<Fall>,
     /// The groups that opt in, by bank entry.
     groups: Vec<u16>,
     /// The last value and tween not yet sent to every group.
     pending: Option<Tween>,
-    /// The top's target sent last (`floor - target` is the groups' gain).
+    /// The top's target sent last (`floor - target` is the groups' gain), and
+    /// as an amplitude relative to the floor.
     target: f64,
+    target_gain: f32,
 }
 
 impl Window {
     pub(crate) fn new(settings: LoudnessWindow) -> Self {
-        Self {
+        let mut window = Self {
             settings,
-            top: settings.floor_db,
+            now: WindowNow::OFF,
             fall: None,
             groups: Vec::new(),
             pending: None,
             target: settings.floor_db,
-        }
+            target_gain: 1.0,
+        };
+        window.set_top(settings.floor_db);
+        window
     }
 
     pub(crate) fn now(&self) -> WindowNow {
-        let floor = self.settings.floor_db;
-        WindowNow {
-            top: self.top,
-            height: self.settings.height_db,
+        self.now
+    }
+
+    /// Moves the top to `top` and computes what follows from it.
+    fn set_top(&mut self, top: f64) {
+        let (floor, height) = (self.settings.floor_db, self.settings.height_db);
+        self.now = WindowNow {
+            top,
+            height,
             floor,
-            scale: crate::level::amplitude(floor - self.top) as f32,
-            bottom: self.top - self.settings.height_db,
-            bottom_gain: crate::level::amplitude(self.top - self.settings.height_db - floor) as f32,
-        }
+            scale: crate::level::amplitude(floor - top) as f32,
+            bottom: top - height,
+            bottom_gain: crate::level::amplitude(top - height - floor) as f32,
+            top_gain: crate::level::amplitude(top - floor) as f32,
+        };
     }
 
     /// Group `entry` opts in: it gets the window's gain now.
@@ -210,12 +236,13 @@ impl Window {
         });
     }
 
-    /// A voice of loudness `db` starts: the top rises to it at once.
+    /// A voice heard at `db` starts: the top rises to it at once.
     pub(crate) fn raise(&mut self, db: f64) {
-        if db > self.top {
-            self.top = db;
+        if db > self.now.top {
+            self.set_top(db);
             self.fall = None;
             self.target = db;
+            self.target_gain = self.now.top_gain;
             self.pending = Some(Tween {
                 duration: Duration::ZERO,
                 ..Tween::default()
@@ -225,37 +252,37 @@ impl Window {
 
     /// `dt` seconds on: a falling top moves down its line.
     pub(crate) fn advance(&mut self, dt: f64) {
-        if let Some(fall) = &mut self.fall {
-            fall.elapsed += dt;
-            let release = self.settings.release.as_secs_f64();
-            if fall.elapsed >= release {
-                self.top = fall.to;
-                self.fall = None;
-            } else {
-                self.top = fall.from + (fall.to - fall.from) * fall.elapsed / release;
-            }
-        }
+        let Some(fall) = &mut self.fall else { return };
+        fall.elapsed += dt;
+        let release = self.settings.release.as_secs_f64();
+        let top = if fall.elapsed >= release {
+            let to = fall.to;
+            self.fall = None;
+            to
+        } else {
+            fall.from + (fall.to - fall.from) * fall.elapsed / release
+        };
+        self.set_top(top);
     }
 
     /// The loudest voice in the window is heard at `loudest`, an amplitude
     /// relative to the floor (0 for none): the top rises to it, or starts
-    /// falling to it (or the floor) over the release time.
+    /// falling to it (or the floor) over the release time. Compared as
+    /// amplitudes: an update where nothing changed computes no logarithm.
     pub(crate) fn settle(&mut self, loudest: f32) {
-        let floor = self.settings.floor_db;
-        let target = if loudest > 1.0 {
-            floor + crate::level::decibels(f64::from(loudest))
-        } else {
-            floor
-        };
-        if target > self.top + SAME_DB {
-            self.raise(target);
-        } else if target < self.top && (target - self.target).abs() > RETARGET_DB {
+        let heard = loudest.max(1.0);
+        let to_db = |gain: f32| self.settings.floor_db + crate::level::decibels(f64::from(gain));
+        if heard > self.now.top_gain * (1.0 + SAME) {
+            self.raise(to_db(heard));
+        } else if heard < self.now.top_gain && (heard / self.target_gain - 1.0).abs() > RETARGET {
+            let target = to_db(heard);
             self.fall = Some(Fall {
-                from: self.top,
+                from: self.now.top,
                 to: target,
                 elapsed: 0.0,
             });
             self.target = target;
+            self.target_gain = heard;
             self.pending = Some(Tween {
                 duration: self.settings.release,
                 ..Tween::default()

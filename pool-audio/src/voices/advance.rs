@@ -45,7 +45,8 @@ struct Pass<'a> {
     /// Room left in the queue for voices going virtual.
     room: usize,
     listener: [f32; 3],
-    window: Option<WindowNow>,
+    /// The loudness window (read only when it is on: see `voice`).
+    window: WindowNow,
     fade: Tween,
     dt: f64,
     done: Advanced,
@@ -74,7 +75,7 @@ impl Voices {
             sounds,
             candidates: &mut self.candidates,
             listener,
-            window,
+            window: window.unwrap_or(WindowNow::OFF),
             fade,
             dt,
             done: Advanced {
@@ -85,7 +86,14 @@ impl Voices {
                 loudest: 0.0,
             },
         };
-        self.records.reclaim(|key, record| pass.voice(key, record));
+        // Without a window the pass is compiled without its checks.
+        if window.is_some() {
+            self.records
+                .reclaim(|key, record| pass.voice::<true>(key, record));
+        } else {
+            self.records
+                .reclaim(|key, record| pass.voice::<false>(key, record));
+        }
         let done = pass.done;
         self.slots.sweep(self.bank.shared());
         self.let_go();
@@ -105,7 +113,9 @@ impl Voices {
 
 impl Pass<'_> {
     /// One voice; `true` if it ended (its record goes back to the pool).
-    fn voice(&mut self, key: VoiceKey, record: &mut VoiceRecord) -> bool {
+    /// `WINDOW`: the loudness window is on.
+    #[inline]
+    fn voice<const WINDOW: bool>(&mut self, key: VoiceKey, record: &mut VoiceRecord) -> bool {
         let Some(sound) = self.sounds.entry(record.sound) else {
             // A removed sound's records are released with it.
             debug_assert!(false, "a live voice of a removed sound");
@@ -119,7 +129,7 @@ impl Pass<'_> {
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
         let (rank, gain) = record.heard_from(self.listener);
         record.rank = rank;
-        let below = self.weigh_in_window(record, gain);
+        let below = WINDOW && self.weigh_in_window(record, gain);
         match record.place {
             Place::Real { slot, ticket } => {
                 let status = self.bank.status(slot);
@@ -181,18 +191,15 @@ impl Pass<'_> {
     /// window's floor: one multiplication and two comparisons.
     #[inline]
     fn weigh_in_window(&mut self, record: &mut VoiceRecord, gain: f32) -> bool {
-        let Some(window) = &self.window else {
-            return false;
-        };
         if record.window_db.is_none() {
             return false;
         }
         let heard = record.loudness * gain;
-        record.rank.level *= window.scale * record.loudness;
+        record.rank.level *= self.window.scale * record.loudness;
         if heard > self.done.loudest && !record.paused {
             self.done.loudest = heard;
         }
-        heard < window.bottom_gain
+        heard < self.window.bottom_gain
     }
 
     /// A real voice out of the loudness window whose sound does not
