@@ -244,6 +244,28 @@ fn the_top_follows_what_is_heard_a_far_grenade_does_not_push_the_footsteps_down(
 }
 
 #[test]
+fn a_one_shot_out_of_the_window_ends_and_says_why() {
+    let mut scene = Scene::new();
+    // A looping step is virtualizing; a one-shot step of 30 dB kills.
+    let world = scene.sfx.group("world").unwrap();
+    let click = SoundSettings::default().group(world).loudness_db(30.0);
+    let click = scene
+        .sfx
+        .add_sound("click", common::constant(0.1, 1.0), click)
+        .unwrap();
+    let voice = scene.play(click, 0.0);
+    scene.run(0.05);
+    assert_eq!(scene.sfx.state(voice), VoiceState::Real);
+    scene.play(scene.grenade, 1.0); // 80 dB: the click is 50 dB under
+    scene.run(BLOCK);
+    assert_eq!(scene.sfx.state(voice), VoiceState::Gone);
+    let ended = scene.sfx.ended().iter().find(|e| e.voice == voice).copied();
+    assert_eq!(ended.map(|e| e.reason), Some(pool_audio::EndReason::Stolen));
+    // A new play of it under the window is refused: it would not be heard.
+    assert!(scene.sfx.play(click, PlayParams::default()).is_err());
+}
+
+#[test]
 fn a_group_outside_the_window_is_untouched() {
     let mut scene = Scene::new();
     scene.play(scene.ui, 1.0);
