@@ -41,8 +41,8 @@ pub struct MixRefused {
     pub error: MixError,
 }
 
-/// Applies and releases, in the order the messages came (releases after
-/// applies of the same frame).
+/// Applies, then releases: of an apply and a release of one snapshot in the
+/// same frame, the release wins.
 pub(crate) fn mix_messages(
     mut sfx: ResMut<Sfx>,
     mut applies: MessageReader<ApplySnapshot>,

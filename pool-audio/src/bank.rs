@@ -146,9 +146,10 @@ impl VoiceBank {
             Command::SetMix {
                 entry,
                 part,
+                from,
                 db,
                 tween,
-            } => self.mix.set(entry, part, db, tween),
+            } => self.mix.set(entry, part, from, db, tween),
             parameter => self.set(parameter),
         }
     }

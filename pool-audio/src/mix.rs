@@ -29,7 +29,7 @@ use crate::handles::GroupId;
 
 pub(crate) use engine::Mix;
 pub use window::{LoudnessWindow, MAX_LOUDNESS_DB};
-pub(crate) use window::{WindowNow, heard_db};
+pub(crate) use window::{Saved, Window, WindowNow, heard_db};
 
 /// The deepest a duck lowers its target, and the quietest a snapshot sets one.
 pub const MIN_MIX_DB: f32 = -60.0;
@@ -305,6 +305,9 @@ pub enum MixError {
     Easing(Easing),
     /// An intensity is not in `0..=1`.
     Intensity(f32),
+    /// A tween that starts on a kira clock: the mix's gains start now or
+    /// after a delay (at most [`MAX_MIX_TIME`]).
+    ClockStart,
     /// The manager holds [`MAX_MIX_ITEMS`] of these already.
     TooMany,
 }
@@ -327,6 +330,9 @@ impl fmt::Display for MixError {
             Self::Time(time) => write!(f, "mix time {time:?} is longer than {MAX_MIX_TIME:?}"),
             Self::Easing(easing) => write!(f, "easing {easing:?} has a negative or NaN power"),
             Self::Intensity(i) => write!(f, "snapshot intensity {i} is not in 0..=1"),
+            Self::ClockStart => {
+                f.write_str("a mix tween starts now or after a delay, not on a clock")
+            }
             Self::TooMany => write!(f, "a manager holds at most {MAX_MIX_ITEMS} of each"),
         }
     }
@@ -352,9 +358,17 @@ pub(crate) fn check_time(time: Duration) -> Result<Duration, MixError> {
     }
 }
 
-/// A tween kira can compute, no longer than `MAX_MIX_TIME`.
+/// A tween kira can compute, no longer than `MAX_MIX_TIME`, starting now or
+/// after a delay no longer than that.
 pub(crate) fn check_tween(tween: Tween) -> Result<Tween, MixError> {
     check_time(tween.duration)?;
+    match tween.start_time {
+        kira::StartTime::Immediate => {}
+        kira::StartTime::Delayed(delay) => {
+            check_time(delay)?;
+        }
+        kira::StartTime::ClockTime(_) => return Err(MixError::ClockStart),
+    }
     if crate::sound_error::easing_is_safe(tween) {
         Ok(tween)
     } else {

@@ -188,8 +188,8 @@ pub struct SoundSettings {
     /// How loud the sound is in the world, in the game's own dB scale, for the
     /// loudness window (see [`LoudnessWindow`](crate::LoudnessWindow)); at most
     /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size. Used only when the
-    /// window is on and the sound's group opts in (default `None`: outside
-    /// the window).
+    /// window is on and the sound's group opts in (default `None`: the
+    /// window's floor in such a group).
     pub loudness_db: Option<f64>,
 }
 

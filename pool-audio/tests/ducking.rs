@@ -258,6 +258,24 @@ fn a_duck_that_returns_while_fading_in_reverses_without_a_step() {
 }
 
 #[test]
+fn a_duck_that_comes_on_during_another_ones_hold_does_not_cut_the_hold_short() {
+    let mut scene = Scene::new();
+    scene.run(0.2);
+    scene.play(scene.line); // -12 dB from 0.2 s to 0.7 s, held until 0.95 s
+    scene.run(0.6);
+    scene.play(scene.boom); // -6 dB from 0.8 s to 1.1 s
+    scene.run(0.3);
+    // Still -12 through the hold, though a shallower duck came on in it.
+    for t in [0.81, 0.9, 0.94] {
+        let db = scene.db(&scene.left, t);
+        assert!((db + 12.0).abs() < 0.05, "at {t} s: {db} dB");
+    }
+    // Then up to the explosion's -6 over the dialogue's release.
+    let db = scene.db(&scene.left, 1.09);
+    assert!(db > -11.0 && db < -6.0, "on its way up at 1.09 s: {db} dB");
+}
+
+#[test]
 fn bad_ducks_are_typed_errors_and_add_nothing() {
     let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
     let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();

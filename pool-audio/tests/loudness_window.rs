@@ -266,6 +266,88 @@ fn a_one_shot_out_of_the_window_ends_and_says_why() {
 }
 
 #[test]
+fn a_refused_play_leaves_the_top_where_it_was() {
+    let mut scene = Scene::new();
+    let world = scene.sfx.group("world").unwrap();
+    let siren = SoundSettings::default()
+        .group(world)
+        .loudness_db(90.0)
+        .min_retrigger(5.0);
+    let siren = scene
+        .sfx
+        .add_sound("siren", common::constant(0.1, 0.1), siren)
+        .unwrap();
+    scene.play(scene.step, -1.0);
+    scene.play(siren, 1.0);
+    assert_eq!(scene.sfx.mix_stats().window_top_db, Some(90.0));
+    scene.run(1.5); // the siren ends, the top falls back to the footsteps
+    assert_eq!(scene.sfx.mix_stats().window_top_db, Some(60.0));
+    let refused = scene.sfx.play(siren, PlayParams::default());
+    assert_eq!(refused, Err(pool_audio::PlayError::Retrigger));
+    assert_eq!(scene.sfx.mix_stats().window_top_db, Some(60.0));
+    let at = scene.left.len();
+    scene.run(0.1);
+    let reference = scene.left[at - 1];
+    assert!(
+        scene.left[at..]
+            .iter()
+            .all(|s| (s - reference).abs() < 1e-6),
+        "the footsteps did not move"
+    );
+}
+
+#[test]
+fn a_group_added_while_the_top_falls_leaves_the_fall_smooth() {
+    let mut scene = Scene::new();
+    scene.play(scene.step, -1.0);
+    scene.run(0.1);
+    scene.play(scene.grenade, 1.0); // 0.1 s to 0.4 s
+    scene.run(0.8); // the top falls from about 0.43 s
+    scene
+        .sfx
+        .add_group("late", GroupSettings::default().loudness_window(true))
+        .unwrap();
+    scene.run(1.0);
+    // 20 dB over the 1 s release, at most 20 / 48,000 dB a frame.
+    let slope = 20.0 / RATE as f64;
+    let db: Vec<f64> = scene.left[RATE / 2..]
+        .iter()
+        .map(|s| 20.0 * f64::from(*s).log10())
+        .collect();
+    let steepest = db
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0, f64::max);
+    assert!(
+        steepest <= slope * 1.5,
+        "a step of {steepest} dB, the fall moves {slope}"
+    );
+    let top = scene.sfx.mix_stats().window_top_db.unwrap();
+    assert_eq!(top, 60.0, "the fall ended");
+}
+
+#[test]
+fn a_sound_without_a_loudness_in_the_window_plays_at_its_floor() {
+    let mut scene = Scene::new();
+    let world = scene.sfx.group("world").unwrap();
+    let settings = SoundSettings::default().group(world);
+    let plain = scene
+        .sfx
+        .add_sound("plain", common::constant(0.1, 0.2), settings)
+        .unwrap();
+    // Alone, at the floor (0 dB here), it is the top and plays.
+    let alone = scene.play(plain, 0.0);
+    assert_eq!(scene.sfx.state(alone), VoiceState::Real);
+    scene.run(0.3);
+    // Beside 60 dB footsteps it is 60 dB under the top: out of the window.
+    scene.play(scene.step, -1.0);
+    assert_eq!(
+        scene.sfx.play(plain, PlayParams::default()),
+        Err(pool_audio::PlayError::Inaudible)
+    );
+}
+
+#[test]
 fn a_group_outside_the_window_is_untouched() {
     let mut scene = Scene::new();
     scene.play(scene.ui, 1.0);

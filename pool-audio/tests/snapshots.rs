@@ -187,6 +187,20 @@ fn applying_reapplying_and_releasing_in_one_frame() {
 }
 
 #[test]
+fn blends_add_up_to_the_loudest_a_snapshot_may_set() {
+    let mut scene = Scene::new();
+    let rain = scene.rain;
+    let blend = |name: &str| Snapshot::new(name).mode(SnapshotMode::Blend).set(rain, 12.0);
+    let a = scene.add(blend("a"));
+    let b = scene.add(blend("b"));
+    scene.sfx.apply_snapshot(a, 1.0, NOW).unwrap();
+    scene.sfx.apply_snapshot(b, 1.0, NOW).unwrap();
+    assert_eq!(scene.sfx.mix_db(rain).unwrap(), 12.0, "+24 held at +12");
+    let got = scene.db(0.03);
+    assert!(close(got, (12.0, 0.0)), "{got:?}");
+}
+
+#[test]
 fn bad_snapshots_are_typed_errors_and_change_nothing() {
     let mut scene = Scene::new();
     let mut other = SoundEffects::new(&mut scene.manager, SoundEffectsSettings::default()).unwrap();
@@ -229,6 +243,21 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
         sfx.apply_snapshot(storm, 1.0, long),
         Err(MixError::Time(_))
     ));
+    let late = Tween {
+        start_time: kira::StartTime::Delayed(Duration::from_secs(7200)),
+        ..NOW
+    };
+    assert!(matches!(sfx.apply_snapshot(storm, 1.0, late), Err(MixError::Time(_))));
+    let clock = scene
+        .manager
+        .add_clock(kira::clock::ClockSpeed::TicksPerSecond(1.0))
+        .unwrap();
+    let on_clock = Tween {
+        start_time: kira::StartTime::ClockTime(clock.time()),
+        ..NOW
+    };
+    let sfx = &mut scene.sfx;
+    assert_eq!(sfx.apply_snapshot(storm, 1.0, on_clock), Err(MixError::ClockStart));
     let other_storm = other.add_snapshot(Snapshot::new("storm")).unwrap();
     assert_eq!(
         sfx.apply_snapshot(other_storm, 1.0, NOW),

@@ -58,10 +58,12 @@ pub(crate) enum Command {
     SetListener([f32; 3]),
     /// The listener's orientation, a unit quaternion `[x, y, z, w]`.
     SetListenerOrientation([f32; 4]),
-    /// One gain of a group's mix (or every voice's: `ALL`), in dB.
+    /// One gain of a group's mix (or every voice's: `ALL`), in dB, moving to
+    /// `db` with `tween`, from `from` if given (else from where it is).
     SetMix {
         entry: u16,
         part: MixPart,
+        from: Option<f64>,
         db: f64,
         tween: Tween,
     },

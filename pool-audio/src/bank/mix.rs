@@ -63,12 +63,24 @@ impl MixGains {
         }
     }
 
-    /// Sets one gain of entry `entry` to `db` with `tween`.
-    pub(super) fn set(&mut self, entry: u16, part: MixPart, db: f64, tween: Tween) {
+    /// Sets one gain of entry `entry` to `db` with `tween`, from `from` if
+    /// given.
+    pub(super) fn set(
+        &mut self,
+        entry: u16,
+        part: MixPart,
+        from: Option<f64>,
+        db: f64,
+        tween: Tween,
+    ) {
         let Some(e) = self.entries.get_mut(usize::from(entry)) else {
             return;
         };
-        e.parts[part as usize].set(Value::Fixed(db), tween);
+        let parameter = &mut e.parts[part as usize];
+        if let Some(from) = from {
+            *parameter = Parameter::new(Value::Fixed(from), from);
+        }
+        parameter.set(Value::Fixed(db), tween);
         if !e.listed {
             e.listed = true;
             self.active.push(entry);
@@ -84,7 +96,9 @@ impl MixGains {
                 part.update(seconds, info);
                 db += part.value();
             }
-            self.amplitude[usize::from(index)] = amplitude(db) as f32;
+            // Every part is bounded where it is decided (at most +12 dB in
+            // all); the clamp keeps a gain finite whatever comes.
+            self.amplitude[usize::from(index)] = amplitude(db.clamp(-600.0, 24.0)) as f32;
         }
     }
 

@@ -4,12 +4,14 @@
 //! call.
 
 use kira::effect::volume_control::VolumeControlHandle;
+use std::time::Duration;
+
 use kira::{Decibels, StartTime, Tween};
 
 use super::window::Window;
 use super::{
-    DuckRule, DuckSettings, LoudnessWindow, MAX_MIX_ITEMS, MixError, MixStats, MixTarget, Snapshot,
-    SnapshotMode,
+    DuckRule, DuckSettings, LoudnessWindow, MAX_MIX_DB, MAX_MIX_ITEMS, MIN_MIX_DB, MixError,
+    MixStats, MixTarget, Snapshot, SnapshotMode,
 };
 use crate::bank::{ALL, Command, MixPart};
 
@@ -36,6 +38,8 @@ struct Duck {
     state: DuckState,
     /// Turned on or off in this pass.
     changed: bool,
+    /// Seconds of hold left when it went off (its release's delay).
+    delay: f64,
 }
 
 struct Applied {
@@ -158,6 +162,7 @@ impl Mix {
             settings,
             state: DuckState::Off,
             changed: false,
+            delay: 0.0,
         });
         Ok(super::DuckId {
             index: self.ducks.len() as u32 - 1,
@@ -261,6 +266,8 @@ impl Mix {
                     SnapshotMode::Blend => db + own * intensity,
                 };
             }
+            // Blends add up: the sum stays in the range a snapshot may set.
+            let db = db.clamp(f64::from(MIN_MIX_DB), f64::from(MAX_MIX_DB));
             if db != value.snapshot || value.snapshot_pending.is_some() {
                 value.snapshot = db;
                 value.snapshot_pending = Some(tween);
@@ -271,52 +278,64 @@ impl Mix {
 
     /// Moves the ducks on by `dt` seconds given which groups sound now
     /// (`sounding`, filled by the caller), and decides their targets' values.
+    ///
+    /// A duck whose source went quiet holds, and still counts, until its hold
+    /// is over. Its hold ends before the next update (taken as `dt` away)
+    /// when it has less than `dt` left: it goes off then, and its release
+    /// is sent delayed by what is left, so the mixer starts it on time.
     pub(crate) fn update_ducks(&mut self, dt: f64) {
         for duck in &mut self.ducks {
             let sounding = self
                 .sounding
                 .get(duck.source as usize)
                 .is_some_and(|&n| n > 0);
-            let hold = duck.settings.hold.as_secs_f64();
-            let next = match (duck.state, sounding) {
-                (_, true) => DuckState::On,
-                (DuckState::On, false) if hold > 0.0 => DuckState::Holding(hold),
-                (DuckState::Holding(left), false) if left > dt => DuckState::Holding(left - dt),
-                _ => DuckState::Off,
+            let left = match (duck.state, sounding) {
+                (_, true) => None,
+                (DuckState::On, false) => Some(duck.settings.hold.as_secs_f64()),
+                (DuckState::Holding(left), false) => Some(left - dt),
+                (DuckState::Off, false) => Some(0.0),
             };
-            duck.changed = (duck.state == DuckState::On) != (next == DuckState::On);
+            let next = match left {
+                None => DuckState::On,
+                Some(left) if left > dt => DuckState::Holding(left),
+                Some(left) => {
+                    duck.delay = left.max(0.0);
+                    DuckState::Off
+                }
+            };
+            duck.changed = (duck.state == DuckState::Off) != (next == DuckState::Off);
             duck.state = next;
         }
         self.decide_ducks();
     }
 
-    /// Each ducked target's value by the rule (a holding duck counts as off);
-    /// a changed one moves with the attack of a duck that came on (going down)
-    /// or the release of one whose source went quiet, after its hold (coming
-    /// back). The hold is the mixer's delay of that release: a source heard
-    /// again during it replaces the release by an attack before anything has
-    /// moved.
+    /// Each ducked target's value by the rule (a holding duck still counts).
+    /// A value going down moves with the attack of a duck that came on; going
+    /// up, with the release of a duck that went off, delayed by the rest of
+    /// its hold.
     fn decide_ducks(&mut self) {
         for value in &mut self.values {
             let mut deepest = 0.0f64;
             let mut sum = 0.0f64;
-            let mut tween = None;
+            let (mut down, mut up) = (None, None);
             for duck in self.ducks.iter().filter(|d| d.target == value.target) {
-                let on = duck.state == DuckState::On;
+                let on = duck.state != DuckState::Off;
                 if on {
                     let amount = f64::from(duck.settings.amount_db);
                     deepest = deepest.min(amount);
                     sum += amount;
                 }
-                if duck.changed && tween.is_none() {
-                    tween = Some(if on {
-                        duck.settings.attack_tween()
-                    } else {
-                        Tween {
-                            start_time: StartTime::Delayed(duck.settings.hold),
+                match (duck.changed, on) {
+                    (true, true) => {
+                        down.get_or_insert(duck.settings.attack_tween());
+                    }
+                    (true, false) => {
+                        up.get_or_insert(Tween {
+                            start_time: StartTime::Delayed(Duration::from_secs_f64(duck.delay)),
                             ..duck.settings.release_tween()
-                        }
-                    });
+                        });
+                    }
+                    _ => {}
                 }
             }
             let db = match self.rule {
@@ -324,6 +343,11 @@ impl Mix {
                 DuckRule::Sum { max_db } => sum.max(f64::from(max_db)),
             };
             if db != value.duck {
+                let tween = if db < value.duck {
+                    down.or(up)
+                } else {
+                    up.or(down)
+                };
                 value.duck = db;
                 value.duck_pending = Some(tween.unwrap_or_default());
             }
@@ -356,6 +380,7 @@ impl Mix {
                             let sent = send(Command::SetMix {
                                 entry,
                                 part,
+                                from: None,
                                 db,
                                 tween,
                             });

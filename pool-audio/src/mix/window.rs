@@ -10,8 +10,12 @@
 //!   it has): the loudest sound plays as recorded, a footstep 30 dB quieter
 //!   than a grenade plays 30 dB down while the grenade sounds;
 //! - the top rises at once, on the play of a louder sound (so the loud sound
-//!   is never heard too loud), and falls back over the release time once the
-//!   loudest voice has ended, to the loudest voice left, never below the floor;
+//!   is never heard too loud: the groups' new gain reaches the mixer before
+//!   the voice's start, and a refused play puts the top back), and falls back
+//!   over the release time once the loudest voice has ended, to the loudest
+//!   voice left (a paused voice keeps its place), never below the floor;
+//! - what counts is what is heard: a voice's loudness plus its distance
+//!   attenuation (a far grenade does not push the footsteps down);
 //! - a voice more than the window's height below the top is out of the window:
 //!   it goes virtual, or ends if its sound does not virtualize, and comes back
 //!   when the falling top brings it into the window again.
@@ -178,6 +182,16 @@ struct Fall {
     elapsed: f64,
 }
 
+/// What a play that raised the top puts back if it is refused.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Saved {
+    now: WindowNow,
+    fall: Option<Fall>,
+    target: f64,
+    target_gain: f32,
+    tween: Tween,
+}
+
 /// The window of one manager.
 pub(crate) struct Window {
     settings: LoudnessWindow,
@@ -186,22 +200,39 @@ pub(crate) struct Window {
     fall: Option<Fall>,
     /// The groups that opt in, by bank entry.
     groups: Vec<u16>,
-    /// The last value and tween not yet sent to every group.
-    pending: Option<Tween>,
+    /// Groups whose gain the mixer has not been sent since the last change
+    /// (`tween`), and groups that have never been sent it (a group added,
+    /// or every group after a refused raise): those start from the top as it
+    /// is now. Both hold at most every group: no allocation once made.
+    unsent: Vec<u16>,
+    fresh: Vec<u16>,
+    /// How the groups move to the target, as last decided.
+    tween: Tween,
     /// The top's target sent last (`floor - target` is the groups' gain), and
     /// as an amplitude relative to the floor.
     target: f64,
     target_gain: f32,
 }
 
+/// A tween of `duration`, linear in dB.
+fn linear(duration: Duration) -> Tween {
+    Tween {
+        duration,
+        ..Tween::default()
+    }
+}
+
 impl Window {
     pub(crate) fn new(settings: LoudnessWindow) -> Self {
+        let groups = crate::limits::MAX_GROUPS;
         let mut window = Self {
             settings,
             now: WindowNow::OFF,
             fall: None,
-            groups: Vec::new(),
-            pending: None,
+            groups: Vec::with_capacity(groups),
+            unsent: Vec::with_capacity(groups),
+            fresh: Vec::with_capacity(groups),
+            tween: linear(Duration::ZERO),
             target: settings.floor_db,
             target_gain: 1.0,
         };
@@ -227,27 +258,62 @@ impl Window {
         };
     }
 
-    /// Group `entry` opts in: it gets the window's gain now.
-    pub(crate) fn add_group(&mut self, entry: u16) {
-        self.groups.push(entry);
-        self.pending = Some(Tween {
-            duration: Duration::ZERO,
-            ..Tween::default()
-        });
+    /// Every group is to be sent the target with `tween`.
+    fn changed(&mut self, tween: Tween) {
+        self.tween = tween;
+        self.unsent.clear();
+        self.unsent.extend_from_slice(&self.groups);
     }
 
-    /// A voice heard at `db` starts: the top rises to it at once.
-    pub(crate) fn raise(&mut self, db: f64) {
-        if db > self.now.top {
-            self.set_top(db);
-            self.fall = None;
-            self.target = db;
-            self.target_gain = self.now.top_gain;
-            self.pending = Some(Tween {
-                duration: Duration::ZERO,
-                ..Tween::default()
-            });
+    /// Group `entry` opts in: it is sent the window's gain as it is now.
+    pub(crate) fn add_group(&mut self, entry: u16) {
+        self.groups.push(entry);
+        self.fresh.push(entry);
+    }
+
+    /// The groups that opt in.
+    pub(crate) fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// The state a refused raise puts back.
+    pub(crate) fn save(&self) -> Saved {
+        Saved {
+            now: self.now,
+            fall: self.fall,
+            target: self.target,
+            target_gain: self.target_gain,
+            tween: self.tween,
         }
+    }
+
+    /// Puts back `saved`. With `sent`, the raise reached the mixer: every
+    /// group is sent the window as it is again, from the saved top.
+    pub(crate) fn restore(&mut self, saved: Saved, sent: bool) {
+        self.now = saved.now;
+        self.fall = saved.fall;
+        self.target = saved.target;
+        self.target_gain = saved.target_gain;
+        self.tween = saved.tween;
+        self.unsent.clear();
+        if sent {
+            self.fresh.clear();
+            self.fresh.extend_from_slice(&self.groups);
+        }
+    }
+
+    /// A voice heard at `db` starts: the top rises to it at once. `true` if
+    /// it rose.
+    pub(crate) fn raise(&mut self, db: f64) -> bool {
+        if db <= self.now.top {
+            return false;
+        }
+        self.set_top(db);
+        self.fall = None;
+        self.target = db;
+        self.target_gain = self.now.top_gain;
+        self.changed(linear(Duration::ZERO));
+        true
     }
 
     /// `dt` seconds on: a falling top moves down its line.
@@ -283,33 +349,44 @@ impl Window {
             });
             self.target = target;
             self.target_gain = heard;
-            self.pending = Some(Tween {
-                duration: self.settings.release,
-                ..Tween::default()
-            });
+            self.changed(linear(self.settings.release));
         }
     }
 
-    /// Sends the groups' gain if it changed; kept for the next call if the
-    /// bank's queue is full.
+    /// Sends each group its gain if it has not been sent it; a group the
+    /// bank's queue has no room for is sent at the next call.
     pub(crate) fn flush(&mut self, mut send: impl FnMut(Command) -> bool) {
-        let Some(tween) = self.pending else { return };
-        let db = self.settings.floor_db - self.target;
-        let mut all = true;
-        for &entry in &self.groups {
-            all &= send(Command::SetMix {
+        let floor = self.settings.floor_db;
+        let db = floor - self.target;
+        let (tween, from) = (self.tween, floor - self.now.top);
+        // What is left of a fall, for a group that starts from the top now.
+        let rest = self.fall.map_or(Duration::ZERO, |fall| {
+            self.settings
+                .release
+                .saturating_sub(Duration::from_secs_f64(fall.elapsed))
+        });
+        // A fresh group's command comes last: it starts from the top as it is.
+        self.unsent.retain(|&entry| {
+            !send(Command::SetMix {
                 entry,
                 part: MixPart::Window,
+                from: None,
                 db,
                 tween,
-            });
-        }
-        if all {
-            self.pending = None;
-        }
+            })
+        });
+        self.fresh.retain(|&entry| {
+            !send(Command::SetMix {
+                entry,
+                part: MixPart::Window,
+                from: Some(from),
+                db,
+                tween: linear(rest),
+            })
+        });
     }
 
     pub(crate) fn is_pending(&self) -> bool {
-        self.pending.is_some()
+        !self.unsent.is_empty() || !self.fresh.is_empty()
     }
 }

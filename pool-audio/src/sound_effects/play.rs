@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::bank::{Begin, Source};
 use crate::error::PlayError;
 use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceState};
-use crate::mix::{WindowNow, heard_db};
+use crate::mix::{Saved, Window, WindowNow, heard_db};
 use crate::params::PlayParams;
 use crate::settings::WhenFull;
 use crate::sound_table::SoundEntry;
@@ -110,11 +110,15 @@ impl SoundEffects {
         let (recording, variation) = entry.variation(&params, &mut self.dice)?;
         // A louder sound in the loudness window raises its top first: it
         // plays as loud as it is, and the rest make room.
+        let mut saved = None;
         if let (Some(db), Some(window)) = (entry.window_db, &mut self.mix.window) {
             let position = params.position.map(Into::into);
             let gain = attenuation(position, params.spatial_blend, self.now.listener);
-            window.raise(heard_db(db, gain));
-            self.now.window = Some(window.now());
+            let before = window.save();
+            if window.raise(heard_db(db, gain)) {
+                saved = Some(before);
+                self.now.window = Some(window.now());
+            }
         }
         let mut play = Play::of((sound, recording), entry, (&params, variation), self.now);
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
@@ -122,13 +126,52 @@ impl SoundEffects {
             play.facts.owner_full = copies >= cap;
             play.facts.owner_oldest = oldest;
         }
-        let plan = self.plan(&play);
+        let mut plan = self.plan(&play);
+        if let Some(saved) = saved {
+            plan = self.raise_before(plan, saved);
+        }
         let result = self.execute(&play, plan);
         self.groups.count_play(play.group, result.is_ok());
-        if play.window.is_some() {
-            self.flush_mix();
+        if let (Some(saved), Err(_)) = (saved, &result) {
+            // The raise reached the mixer: the top goes back to where it was.
+            self.restore_window(saved, true);
         }
         result
+    }
+
+    /// A play that raised the loudness window's top: the groups' new gain
+    /// goes to the mixer before the voice's start, so the loud voice is never
+    /// heard against the old top. A refused plan (or no room in the queue for
+    /// both) puts the top back as it was, having sent nothing.
+    fn raise_before(&mut self, plan: Plan, saved: Saved) -> Plan {
+        let room = self.voices.queue_room();
+        let groups = self.mix.window.as_ref().map_or(0, Window::groups);
+        match plan {
+            Plan::Refuse(_) => {
+                self.restore_window(saved, false);
+                plan
+            }
+            // The gains, a start and a victim's stop.
+            _ if room < groups + 2 => {
+                self.restore_window(saved, false);
+                Plan::Refuse(PlayError::QueueFull)
+            }
+            _ => {
+                self.flush_mix();
+                plan
+            }
+        }
+    }
+
+    /// Puts the window back as `saved` (see [`Window::restore`]).
+    fn restore_window(&mut self, saved: Saved, sent: bool) {
+        if let Some(window) = &mut self.mix.window {
+            window.restore(saved, sent);
+            self.now.window = Some(window.now());
+        }
+        if sent {
+            self.flush_mix();
+        }
     }
 
     /// The manager's parts, read.

@@ -62,12 +62,16 @@ impl SoundEffects {
         let id = self
             .sounds
             .add(name, &recordings, settings, |group| groups.contains(group))?;
-        let windowed = self.mix.window.is_some()
-            && settings
-                .group
-                .is_some_and(|g| self.groups.settings(g.index).loudness_window);
-        if let Some(entry) = self.sounds.entry_mut(id.index) {
-            entry.window_db = settings.loudness_db.filter(|_| windowed);
+        // In a group that opts in, a sound that declares no loudness plays
+        // at the window's floor.
+        let floor = self.mix.window.as_ref().map(|w| w.now().floor);
+        let in_window = settings
+            .group
+            .is_some_and(|g| self.groups.settings(g.index).loudness_window);
+        if let (Some(entry), Some(floor), true) =
+            (self.sounds.entry_mut(id.index), floor, in_window)
+        {
+            entry.window_db = Some(settings.loudness_db.unwrap_or(floor));
         }
         Ok(id)
     }

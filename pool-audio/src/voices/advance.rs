@@ -29,7 +29,7 @@ pub(crate) struct Advanced {
     pub(crate) deferred: u64,
     /// Real voices of sounds that kill, ended below the loudness window.
     pub(crate) ended_below: u64,
-    /// The loudest voice in the loudness window that is not paused, as heard
+    /// The loudest voice in the loudness window, paused or not, as heard
     /// (its loudness and its distance attenuation), an amplitude relative to
     /// the window's floor (0 for none).
     pub(crate) loudest: f32,
@@ -196,7 +196,9 @@ impl Pass<'_> {
         }
         let heard = record.loudness * gain;
         record.rank.level *= self.window.scale * record.loudness;
-        if heard > self.done.loudest && !record.paused {
+        // A paused voice keeps its place: resumed, it is heard against a top
+        // that still counts it.
+        if heard > self.done.loudest {
             self.done.loudest = heard;
         }
         heard < self.window.bottom_gain
