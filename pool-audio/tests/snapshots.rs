@@ -190,7 +190,11 @@ fn applying_reapplying_and_releasing_in_one_frame() {
 fn blends_add_up_to_the_loudest_a_snapshot_may_set() {
     let mut scene = Scene::new();
     let rain = scene.rain;
-    let blend = |name: &str| Snapshot::new(name).mode(SnapshotMode::Blend).set(rain, 12.0);
+    let blend = |name: &str| {
+        Snapshot::new(name)
+            .mode(SnapshotMode::Blend)
+            .set(rain, 12.0)
+    };
     let a = scene.add(blend("a"));
     let b = scene.add(blend("b"));
     scene.sfx.apply_snapshot(a, 1.0, NOW).unwrap();
@@ -247,7 +251,10 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
         start_time: kira::StartTime::Delayed(Duration::from_secs(7200)),
         ..NOW
     };
-    assert!(matches!(sfx.apply_snapshot(storm, 1.0, late), Err(MixError::Time(_))));
+    assert!(matches!(
+        sfx.apply_snapshot(storm, 1.0, late),
+        Err(MixError::Time(_))
+    ));
     let clock = scene
         .manager
         .add_clock(kira::clock::ClockSpeed::TicksPerSecond(1.0))
@@ -257,7 +264,10 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
         ..NOW
     };
     let sfx = &mut scene.sfx;
-    assert_eq!(sfx.apply_snapshot(storm, 1.0, on_clock), Err(MixError::ClockStart));
+    assert_eq!(
+        sfx.apply_snapshot(storm, 1.0, on_clock),
+        Err(MixError::ClockStart)
+    );
     let other_storm = other.add_snapshot(Snapshot::new("storm")).unwrap();
     assert_eq!(
         sfx.apply_snapshot(other_storm, 1.0, NOW),

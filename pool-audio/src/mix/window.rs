@@ -356,6 +356,9 @@ impl Window {
     /// Sends each group its gain if it has not been sent it; a group the
     /// bank's queue has no room for is sent at the next call.
     pub(crate) fn flush(&mut self, mut send: impl FnMut(Command) -> bool) {
+        if !self.is_pending() {
+            return;
+        }
         let floor = self.settings.floor_db;
         let db = floor - self.target;
         let (tween, from) = (self.tween, floor - self.now.top);

@@ -139,13 +139,19 @@ impl Pass<'_> {
                     self.reports.push(key, id, EndReason::Finished);
                     return true;
                 }
-                let under_floor = record.rank.level < floor || below;
-                if under_floor && !record.paused && virtualizes {
+                if below {
+                    // Out of the window: virtual, or over if its sound kills.
+                    if record.paused {
+                        return false;
+                    }
+                    if virtualizes {
+                        self.under_floor(key, record);
+                    } else if self.room > 0 {
+                        self.end_below(key, record, id);
+                        return true;
+                    }
+                } else if record.rank.level < floor && !record.paused && virtualizes {
                     self.under_floor(key, record);
-                } else if below && !record.paused && self.room > 0 {
-                    // Out of the window, and its sound does not virtualize.
-                    self.end_below(key, record, id);
-                    return true;
                 }
                 false
             }
