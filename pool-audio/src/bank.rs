@@ -34,6 +34,7 @@ mod builder;
 mod command;
 mod handle;
 mod mix;
+mod read;
 mod shared;
 mod source;
 mod transport;

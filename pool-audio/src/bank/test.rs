@@ -632,7 +632,7 @@ mod model {
 mod unit_step {
     use proptest::prelude::*;
 
-    use super::voice::hermite;
+    use super::read::hermite;
 
     fn sample() -> impl Strategy<Value = f32> {
         prop_oneof![
