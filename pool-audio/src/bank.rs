@@ -87,10 +87,16 @@ pub(crate) struct VoiceBank {
     relevel: bool,
     /// The gains of the groups' ducks, snapshots and loudness window.
     mix: MixGains,
+    /// The speed of sound, m/s, for doppler.
+    speed: f64,
 }
 
 impl VoiceBank {
-    fn new(commands: Consumer<Command>, shared: Arc<Shared>, steal_fade: Duration) -> Self {
+    fn new(
+        commands: Consumer<Command>,
+        shared: Arc<Shared>,
+        (steal_fade, speed): (Duration, f64),
+    ) -> Self {
         let slots = shared.slots();
         Self {
             commands,
@@ -104,6 +110,7 @@ impl VoiceBank {
             steal_fade,
             relevel: false,
             mix: MixGains::new(),
+            speed,
         }
     }
 
@@ -140,6 +147,10 @@ impl VoiceBank {
                 self.listener.position = position;
                 self.listener_moved = true;
             }
+            Command::SetListenerVelocity(velocity) => {
+                self.listener.velocity = velocity;
+                self.listener_moved = true;
+            }
             Command::SetListenerOrientation(orientation) => {
                 self.listener.orientation = orientation;
                 self.listener_moved = true;
@@ -174,7 +185,6 @@ impl VoiceBank {
 
     /// A command that sets one of a voice's parameters.
     fn set(&mut self, command: Command) {
-        let listener = self.listener;
         match command {
             Command::SetVolume {
                 slot,
@@ -213,7 +223,25 @@ impl VoiceBank {
             } => {
                 if let Some(voice) = self.voice(slot, ticket) {
                     voice.set_position(position);
-                    voice.aim(listener, true);
+                }
+            }
+            Command::SetVelocity {
+                slot,
+                ticket,
+                velocity,
+            } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.set_velocity(velocity);
+                }
+            }
+            Command::SetMuffle {
+                slot,
+                ticket,
+                gain,
+                cutoff,
+            } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.set_muffle(gain, cutoff);
                 }
             }
             _ => {}
@@ -231,7 +259,7 @@ impl VoiceBank {
             self.forget(slot);
         }
         let (listener, steal_fade) = (self.listener, self.steal_fade);
-        let change = self.voices[slot as usize].start(start, listener, steal_fade);
+        let change = self.voices[slot as usize].start(start, listener, (steal_fade, self.speed));
         // A new copy hurries its sound's copies on their way out.
         for &other in &self.order {
             let voice = &mut self.voices[other as usize];
@@ -406,7 +434,7 @@ impl Sound for VoiceBank {
         let (listener, moved) = (self.listener, self.listener_moved);
         self.listener_moved = false;
         for &slot in &self.order {
-            self.voices[slot as usize].aim(listener, moved);
+            self.voices[slot as usize].aim(listener, moved, self.speed);
         }
         let n = out.len();
         let mut at = 0;

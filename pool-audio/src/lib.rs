@@ -351,6 +351,7 @@ mod attenuation;
 mod audibility;
 mod bank;
 mod clock;
+mod cues;
 mod error;
 mod groups;
 mod handles;
@@ -376,6 +377,10 @@ mod variations;
 mod voices;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
+pub use cues::{
+    MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
+    SPEED_OF_SOUND, doppler_factor,
+};
 pub use error::{
     AddGroupError, AddSoundError, PlayError, RemoveSoundError, SetupError, VoiceError,
 };

@@ -45,6 +45,10 @@ pub enum ParamError {
     /// A fade whose easing power is NaN, infinite or negative (kira would compute
     /// NaN or infinite volumes on the audio thread from it).
     Fade(Tween),
+    /// A velocity with a NaN or infinite component.
+    Velocity([f32; 3]),
+    /// An obstruction or occlusion amount not in `[0, 1]`.
+    Amount(f32),
 }
 
 impl fmt::Display for ParamError {
@@ -68,6 +72,8 @@ impl fmt::Display for ParamError {
                 "fade easing {:?} has a NaN, infinite or negative power",
                 t.easing
             ),
+            Self::Velocity(v) => write!(f, "velocity {v:?} is not finite"),
+            Self::Amount(a) => write!(f, "obstruction or occlusion {a} is not in [0, 1]"),
         }
     }
 }
@@ -107,6 +113,13 @@ pub struct PlayParams {
     /// Which of the sound's recordings to play, counted from 0 in the order
     /// given (default `None`: the sound's [`Pick`](crate::Pick) picks one).
     pub recording: Option<usize>,
+    /// How fast it moves, in m/s, for doppler (default `None`: derived from
+    /// its moves at each update).
+    pub velocity: Option<mint::Vector3<f32>>,
+    /// How much is in the direct path, `0..=1` (default 0).
+    pub obstruction: f32,
+    /// How much is between it and the listener, `0..=1` (default 0).
+    pub occlusion: f32,
 }
 
 impl Default for PlayParams {
@@ -119,6 +132,9 @@ impl Default for PlayParams {
             spatial_blend: 1.0,
             owner: None,
             recording: None,
+            velocity: None,
+            obstruction: 0.0,
+            occlusion: 0.0,
         }
     }
 }
@@ -224,6 +240,46 @@ impl PlayParams {
         self
     }
 
+    /// How fast it moves, in m/s, for doppler (see [`Muffle`](crate::Muffle)
+    /// for the cues). Without one, its velocity is derived from its moves.
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// let car = PlayParams::default().position([0.0, 0.0, -50.0]).velocity([0.0, 0.0, 30.0]);
+    /// assert_eq!(car.velocity, Some([0.0, 0.0, 30.0].into()));
+    /// assert!(car.velocity([f32::NAN, 0.0, 0.0]).validate().is_err());
+    /// ```
+    pub fn velocity(mut self, velocity: impl Into<mint::Vector3<f32>>) -> Self {
+        self.velocity = Some(velocity.into());
+        self
+    }
+
+    /// How much is in the direct path, `0..=1`, through the sound's
+    /// obstruction curve.
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// assert_eq!(PlayParams::default().obstruction(0.5).obstruction, 0.5);
+    /// assert!(PlayParams::default().obstruction(1.5).validate().is_err());
+    /// ```
+    pub fn obstruction(mut self, amount: f32) -> Self {
+        self.obstruction = amount;
+        self
+    }
+
+    /// How much is between it and the listener, `0..=1`, through the
+    /// sound's occlusion curve.
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// assert_eq!(PlayParams::default().occlusion(1.0).occlusion, 1.0);
+    /// assert!(PlayParams::default().occlusion(f32::NAN).validate().is_err());
+    /// ```
+    pub fn occlusion(mut self, amount: f32) -> Self {
+        self.occlusion = amount;
+        self
+    }
+
     /// Checks every field: volume in `[0, 1]`, playback rate in
     /// [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`], panning in `[-1, 1]`, spatial
     /// blend in `[0, 1]`, a finite position. [`SoundEffects::play`](crate::SoundEffects::play)
@@ -249,6 +305,11 @@ impl PlayParams {
         if let Some(position) = self.position {
             check_position(position)?;
         }
+        if let Some(velocity) = self.velocity {
+            crate::cues::check_velocity(velocity)?;
+        }
+        crate::cues::check_amount(self.obstruction)?;
+        crate::cues::check_amount(self.occlusion)?;
         Ok(())
     }
 }

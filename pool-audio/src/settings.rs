@@ -191,6 +191,14 @@ pub struct SoundSettings {
     /// window is on and the sound's group opts in (default `None`: the
     /// window's floor in such a group).
     pub loudness_db: Option<f64>,
+    /// How much the play's and the listener's velocities shift its pitch,
+    /// `0..=`[`MAX_DOPPLER_SCALE`](crate::MAX_DOPPLER_SCALE) (default 0: no
+    /// doppler; 1 is the physical shift). See [`cues`](crate::Muffle).
+    pub doppler_scale: f64,
+    /// What obstruction does to it (default [`Muffle::OBSTRUCTION`](crate::Muffle::OBSTRUCTION)).
+    pub obstruction: crate::Muffle,
+    /// What occlusion does to it (default [`Muffle::OCCLUSION`](crate::Muffle::OCCLUSION)).
+    pub occlusion: crate::Muffle,
 }
 
 impl Default for SoundSettings {
@@ -215,6 +223,9 @@ impl Default for SoundSettings {
             distance_priority_offset: 0,
             tie: Tie::OldestLoses,
             loudness_db: None,
+            doppler_scale: 0.0,
+            obstruction: crate::Muffle::OBSTRUCTION,
+            occlusion: crate::Muffle::OCCLUSION,
         }
     }
 }
@@ -503,6 +514,7 @@ impl SoundSettings {
         {
             return Err(SettingsError::LoudnessDb(db));
         }
+        self.check_cues()?;
         let floor = amplitude(self.audibility_floor_db);
         CopyVolumes::solve_above(self.max_voices, self.first_volume, self.budget(peak), floor)
             .map_err(|error| match error {
@@ -605,6 +617,14 @@ pub enum SettingsError {
     WindowFloor(f64),
     /// The limiter's settings are out of range.
     Limiter(LimiterError),
+    /// A doppler scale not in `0..=MAX_DOPPLER_SCALE`.
+    DopplerScale(f64),
+    /// An obstruction or occlusion curve out of range.
+    Muffle(crate::Muffle),
+    /// A speed of sound not finite and above 0.
+    SpeedOfSound(f32),
+    /// A teleport speed not finite and above 0.
+    TeleportSpeed(f32),
 }
 
 impl std::fmt::Display for SettingsError {
@@ -669,6 +689,17 @@ impl std::fmt::Display for SettingsError {
                 crate::MAX_LOUDNESS_DB
             ),
             Self::Limiter(error) => error.fmt(f),
+            Self::DopplerScale(scale) => write!(
+                f,
+                "doppler_scale {scale} is not in 0..={}",
+                crate::MAX_DOPPLER_SCALE
+            ),
+            Self::Muffle(m) => write!(
+                f,
+                "muffle curve {m:?} is not volume_db in -60..=0, cutoff_hz in 20..=20000 with a safe easing"
+            ),
+            Self::SpeedOfSound(c) => write!(f, "speed_of_sound {c} m/s is not finite and > 0"),
+            Self::TeleportSpeed(v) => write!(f, "teleport_speed {v} m/s is not finite and > 0"),
         }
     }
 }
@@ -725,6 +756,13 @@ pub struct SoundEffectsSettings {
     /// (default `None`: off). Set once: voices are started relative to its
     /// floor.
     pub loudness_window: Option<crate::LoudnessWindow>,
+    /// How fast sound travels, in m/s, for doppler (default
+    /// [`SPEED_OF_SOUND`](crate::SPEED_OF_SOUND), 343; finite, `> 0`).
+    pub speed_of_sound: f32,
+    /// A voice or the listener moving faster than this between two updates,
+    /// in m/s, has teleported: its velocity stays what it was (default 150;
+    /// finite, `> 0`).
+    pub teleport_speed: f32,
 }
 
 impl Default for SoundEffectsSettings {
@@ -738,6 +776,8 @@ impl Default for SoundEffectsSettings {
             limiter: Some(LimiterSettings::default()),
             seed: 0,
             loudness_window: None,
+            speed_of_sound: crate::SPEED_OF_SOUND,
+            teleport_speed: 150.0,
         }
     }
 }
@@ -774,6 +814,13 @@ impl SoundEffectsSettings {
         }
         if let Some(window) = &self.loudness_window {
             window.validate()?;
+        }
+        let positive = |v: f32| v.is_finite() && v > 0.0;
+        if !positive(self.speed_of_sound) {
+            return Err(SettingsError::SpeedOfSound(self.speed_of_sound));
+        }
+        if !positive(self.teleport_speed) {
+            return Err(SettingsError::TeleportSpeed(self.teleport_speed));
         }
         Ok(())
     }

@@ -8,6 +8,7 @@
 //! (`sounds.rs`) and the voice groups (`voice_groups.rs`).
 
 mod control;
+mod cues;
 mod listener;
 mod mixing;
 mod plan;
@@ -121,6 +122,8 @@ struct Now {
     frame: u64,
     /// The loudness window as of now, if on.
     window: Option<WindowNow>,
+    /// How the listener moves, for doppler.
+    listener_motion: crate::cues::Motion,
 }
 
 /// Commands the bank's queue holds between two blocks of the mixer, per voice
@@ -199,6 +202,7 @@ impl SoundEffects {
                 slots: settings.voice_cap * SLOTS_PER_VOICE,
                 commands: (settings.voice_cap * COMMANDS_PER_VOICE).max(MIN_COMMANDS),
                 steal_fade: settings.steal_fade,
+                speed_of_sound: settings.speed_of_sound,
             })
             .map_err(|_| SetupError::TrackLimit)?;
         let owner = next_owner();

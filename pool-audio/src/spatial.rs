@@ -38,12 +38,15 @@ pub(crate) struct Listener {
     /// A unit quaternion `[x, y, z, w]`: the identity faces -z with +x to the
     /// right, as kira's listener does.
     pub(crate) orientation: [f32; 4],
+    /// In m/s, for doppler.
+    pub(crate) velocity: [f32; 3],
 }
 
 impl Listener {
     pub(crate) const ORIGIN: Self = Self {
         position: [0.0; 3],
         orientation: [0.0, 0.0, 0.0, 1.0],
+        velocity: [0.0; 3],
     };
 }
 

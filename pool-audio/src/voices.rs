@@ -403,6 +403,9 @@ impl Voices {
             begin,
             group: group.map_or(NO_GROUP, |g| g as u16),
             loudness: record.loudness,
+            velocity: record.cues.motion.velocity,
+            doppler: record.cues.doppler,
+            muffle: (record.cues.muffled.gain, record.cues.muffled.cutoff),
         })
     }
 

@@ -20,6 +20,8 @@ pub(crate) struct BankBuilder {
     pub(crate) commands: usize,
     /// How long a copy level ramps, and how long a resumed voice fades in.
     pub(crate) steal_fade: Duration,
+    /// The speed of sound, m/s, for doppler.
+    pub(crate) speed_of_sound: f32,
 }
 
 impl SoundData for BankBuilder {
@@ -29,7 +31,11 @@ impl SoundData for BankBuilder {
     fn into_sound(self) -> Result<(Box<dyn Sound>, BankHandle), Infallible> {
         let (producer, consumer) = rtrb::RingBuffer::<Command>::new(self.commands);
         let shared = Arc::new(Shared::new(self.slots));
-        let bank = VoiceBank::new(consumer, shared.clone(), self.steal_fade);
+        let bank = VoiceBank::new(
+            consumer,
+            shared.clone(),
+            (self.steal_fade, f64::from(self.speed_of_sound)),
+        );
         Ok((Box::new(bank), BankHandle::new(producer, shared)))
     }
 }

@@ -54,6 +54,21 @@ pub(crate) enum Command {
         ticket: u32,
         position: [f32; 3],
     },
+    /// A positioned voice's velocity, in m/s, for doppler.
+    SetVelocity {
+        slot: u32,
+        ticket: u32,
+        velocity: [f32; 3],
+    },
+    /// Obstruction and occlusion's volume (an amplitude) and cutoff (Hz).
+    SetMuffle {
+        slot: u32,
+        ticket: u32,
+        gain: f32,
+        cutoff: Option<f32>,
+    },
+    /// The listener's velocity, in m/s.
+    SetListenerVelocity([f32; 3]),
     /// Where positioned voices are heard from.
     SetListener([f32; 3]),
     /// The listener's orientation, a unit quaternion `[x, y, z, w]`.
@@ -87,6 +102,11 @@ pub(crate) struct Start {
     pub(crate) group: u16,
     /// Its loudness in the window, as an amplitude (1 outside a window).
     pub(crate) loudness: f32,
+    /// Its velocity (m/s) and its sound's doppler scale (0: off).
+    pub(crate) velocity: [f32; 3],
+    pub(crate) doppler: f32,
+    /// Obstruction and occlusion's volume (an amplitude) and cutoff (Hz).
+    pub(crate) muffle: (f32, Option<f32>),
 }
 
 /// Where a voice starts.

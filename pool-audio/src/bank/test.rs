@@ -30,6 +30,7 @@ fn bank(manager: &mut AudioManager<OfflineBackend>, slots: usize) -> BankHandle 
             slots,
             commands: 64,
             steal_fade: Duration::from_millis(10),
+            speed_of_sound: 343.0,
         })
         .unwrap()
 }
@@ -96,6 +97,9 @@ fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
         begin: Begin::Fresh,
         group: super::NO_GROUP,
         loudness: 1.0,
+        velocity: [0.0; 3],
+        doppler: 0.0,
+        muffle: (1.0, None),
     }
 }
 

@@ -14,7 +14,8 @@ use super::read::{Gains, Reader};
 use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
-use crate::params::linear_fade;
+use crate::cues::{MUFFLE_FADE, doppler_factor, one_pole};
+use crate::params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, linear_fade};
 use crate::spatial::{Listener, spatial_gains};
 
 /// What a voice is doing.
@@ -94,6 +95,8 @@ const RATE: u8 = 2;
 const PANNING: u8 = 4;
 const COPY: u8 = 8;
 const FADE: u8 = 16;
+const MUFFLE: u8 = 32;
+const COEF: u8 = 64;
 
 pub(super) struct Voice {
     pub(super) ticket: u32,
@@ -149,6 +152,26 @@ pub(super) struct Voice {
     pub(super) group: u16,
     /// Its loudness in the window, an amplitude.
     loudness: f32,
+    /// It moved since the mixer's last chunk: its spatial gains and doppler
+    /// are aimed again at the next.
+    moved: bool,
+    /// Its velocity (m/s) and its sound's doppler scale (0: off).
+    velocity: [f32; 3],
+    doppler_scale: f32,
+    /// The doppler factor at the start of the mixer's current chunk and at its end.
+    doppler_from: f64,
+    doppler: f64,
+    /// Obstruction and occlusion's volume, an amplitude.
+    muffle: Parameter<f64>,
+    /// Their cutoff (Hz), and the one-pole coefficient heading for it (1: no
+    /// filter); `coef_due` until the coefficient is set for the cutoff.
+    cutoff: Option<f32>,
+    coef: Parameter<f64>,
+    coef_due: bool,
+    /// The coefficient at the end of the last step rendered.
+    coef_was: f32,
+    /// The low-pass filter's memory, per channel.
+    memory: [f32; 2],
 }
 
 impl Voice {
@@ -192,6 +215,17 @@ impl Voice {
             rate_was: 1.0,
             group: super::NO_GROUP,
             loudness: 1.0,
+            moved: false,
+            velocity: [0.0; 3],
+            doppler_scale: 0.0,
+            doppler_from: 1.0,
+            doppler: 1.0,
+            muffle: fixed(1.0),
+            cutoff: None,
+            coef: fixed(1.0),
+            coef_due: false,
+            coef_was: 1.0,
+            memory: [0.0; 2],
         }
     }
 
@@ -200,7 +234,7 @@ impl Voice {
         &mut self,
         start: Start,
         listener: Listener,
-        steal_fade: Duration,
+        (steal_fade, speed): (Duration, f64),
     ) -> Change {
         let source = start.source;
         let (position, fraction) = match start.begin {
@@ -256,6 +290,11 @@ impl Voice {
             rate_was: start.rate,
             group: start.group,
             loudness: start.loudness,
+            velocity: start.velocity,
+            doppler_scale: start.doppler,
+            muffle: fixed(f64::from(start.muffle.0)),
+            cutoff: start.muffle.1,
+            coef_due: start.muffle.1.is_some(),
             ..Self::idle()
         };
         if let Some(tween) = fade_in {
@@ -266,7 +305,7 @@ impl Voice {
             self.push(&source);
         }
         self.source = Some(source);
-        self.aim(listener, true);
+        self.aim(listener, true, speed);
         if matches!(self.state, State::Waiting(_)) {
             Change::None
         } else {
@@ -346,6 +385,42 @@ impl Voice {
 
     pub(super) fn set_position(&mut self, position: [f32; 3]) {
         self.position = Some(position);
+        self.moved = true;
+    }
+
+    pub(super) fn set_velocity(&mut self, velocity: [f32; 3]) {
+        self.velocity = velocity;
+        self.moved = true;
+    }
+
+    /// Obstruction and occlusion's volume (an amplitude) and cutoff, reached
+    /// over [`MUFFLE_FADE`].
+    pub(super) fn set_muffle(&mut self, gain: f32, cutoff: Option<f32>) {
+        self.muffle
+            .set(Value::Fixed(f64::from(gain)), linear_fade(MUFFLE_FADE));
+        self.moving |= MUFFLE;
+        self.cutoff = cutoff;
+        self.coef_due = true;
+    }
+
+    /// Heads the filter's coefficient for its cutoff at a frame duration of
+    /// `dt`: at once if nothing of it has been heard yet, else over
+    /// [`MUFFLE_FADE`]. A filter that was off starts with an empty memory
+    /// (at a coefficient of 1, where it starts, the memory is not heard).
+    fn tune(&mut self, dt: f64) {
+        let target = one_pole(self.cutoff.map(f64::from), dt);
+        if self.fresh {
+            self.coef = fixed(target);
+            self.coef_was = target as f32;
+        } else {
+            if self.coef_was >= 1.0 && self.coef.value() >= 1.0 {
+                self.memory = [0.0; 2];
+            }
+            self.coef
+                .set(Value::Fixed(target), linear_fade(MUFFLE_FADE));
+            self.moving |= COEF;
+        }
+        self.coef_due = false;
     }
 
     /// Its copy level: `onset` at once if nothing of it has been heard yet, and
@@ -365,16 +440,31 @@ impl Voice {
         }
     }
 
-    /// Where the mixer's next chunk heads the spatial gains: towards the gains
-    /// heard from `listener` (at once, for a voice not heard yet).
-    pub(super) fn aim(&mut self, listener: Listener, moved: bool) {
+    /// Where the mixer's next chunk heads the spatial gains and the doppler
+    /// factor: from where the last chunk left them towards what is heard from
+    /// `listener` (if it `moved`, or the voice did), where sound travels at
+    /// `speed`; at once, for a voice not heard yet.
+    pub(super) fn aim(&mut self, listener: Listener, moved: bool, speed: f64) {
         self.spatial_from = self.spatial;
-        if moved && let Some(position) = self.position {
+        self.doppler_from = self.doppler;
+        if (moved || self.moved)
+            && let Some(position) = self.position
+        {
             self.spatial = spatial_gains(position, self.spatial_blend, listener);
+            if self.doppler_scale != 0.0 {
+                self.doppler = doppler_factor(
+                    (position, self.velocity),
+                    (listener.position, listener.velocity),
+                    f64::from(self.doppler_scale),
+                    speed,
+                );
+            }
             if self.fresh {
                 self.spatial_from = self.spatial;
+                self.doppler_from = self.doppler;
             }
         }
+        self.moved = false;
     }
 
     /// Moves on by `seconds` (a step of the mixer): the start time, every
@@ -436,6 +526,12 @@ impl Voice {
             over |= FADE;
             self.faded = true;
         }
+        if moving & MUFFLE != 0 && self.muffle.update(seconds, info) {
+            over |= MUFFLE;
+        }
+        if moving & COEF != 0 && self.coef.update(seconds, info) {
+            over |= COEF;
+        }
         self.moving &= !over;
     }
 
@@ -466,7 +562,11 @@ impl Voice {
         let Some(source) = self.source.take() else {
             return Change::None;
         };
+        if self.coef_due {
+            self.tune(dt);
+        }
         let (gain, rate) = self.step_targets(&source, along, mix);
+        let coef = self.coef.value() as f32;
         // The loop runs on locals: gains and rate move by equal steps to this
         // step's values, the playhead as kira's static sounds move it.
         let n = out.len() as f32;
@@ -491,16 +591,22 @@ impl Voice {
             rate_step,
             sample_rate,
             dt,
+            coef: self.coef_was,
+            coef_step: (coef - self.coef_was) / n,
+            memory: self.memory,
         };
+        let filter = self.coef_was < 1.0 || coef < 1.0;
         // How far the playhead can move this step, in frames read.
         let reach =
             fraction + f64::from(n) * self.rate_was.abs().max(rate.abs()) * sample_rate * dt;
-        let ended = reader.mix(out, &mut gains, &mut fraction, &source, reach);
+        let ended = reader.mix(out, &mut gains, &mut fraction, (&source, filter), reach);
         self.ring = reader.ring;
         self.ring_at = reader.ring_at;
         self.transport = reader.transport;
         self.until_empty = reader.until_empty;
         self.fraction = fraction;
+        self.memory = gains.memory;
+        self.coef_was = coef;
         self.source = Some(source);
         self.gain = gain;
         self.rate_was = rate;
@@ -508,12 +614,14 @@ impl Voice {
     }
 
     /// The per-channel gain and the playback rate this step ends at (`weight`
-    /// of the budget, its volume and loudness, its group's `mix`, its panning
-    /// and the spatial gains at `along` of the chunk); a voice not heard yet
-    /// starts the step at its onset.
+    /// of the budget, its volume, loudness and muffle, its group's `mix`, its
+    /// panning and the spatial gains at `along` of the chunk; its rate times
+    /// the doppler factor there); a voice not heard yet starts the step at its
+    /// onset.
     #[inline(always)]
     fn step_targets(&mut self, source: &Source, along: f32, mix: f32) -> ([f32; 2], f64) {
-        let volume = self.volume.value().as_amplitude() * self.loudness * mix;
+        let volume =
+            self.volume.value().as_amplitude() * self.loudness * mix * self.muffle.value() as f32;
         let panning = self.panning.value().0;
         if panning != self.pan_at {
             self.pan = source.pan(panning);
@@ -522,7 +630,8 @@ impl Voice {
         let spatial =
             [0, 1].map(|c| self.spatial_from[c] + (self.spatial[c] - self.spatial_from[c]) * along);
         let gain = [0, 1].map(|c| self.weight * volume * self.pan[c] * spatial[c]);
-        let rate = self.rate.value().0;
+        let doppler = self.doppler_from + (self.doppler - self.doppler_from) * f64::from(along);
+        let rate = (self.rate.value().0 * doppler).clamp(MIN_PLAYBACK_RATE, MAX_PLAYBACK_RATE);
         if self.fresh {
             self.gain = [0, 1].map(|c| self.weight_from * volume * self.pan[c] * spatial[c]);
             self.rate_was = rate;

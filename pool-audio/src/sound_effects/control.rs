@@ -26,7 +26,7 @@ impl SoundEffects {
     }
 
     /// The key of a live voice of this manager.
-    fn live(&self, voice: VoiceHandle) -> Result<VoiceKey, VoiceError> {
+    pub(super) fn live(&self, voice: VoiceHandle) -> Result<VoiceKey, VoiceError> {
         let key = self.own_voice(voice)?;
         if self.voices.contains(key) {
             Ok(key)

@@ -7,6 +7,7 @@ use super::plan::{Leaves, Plan, PlayFacts, Victim, WhyVirtual, plan};
 use super::seats::{ForPlay, View};
 use super::{Now, SoundEffects};
 use crate::audibility::{Rank, attenuation, heard_priority};
+use crate::cues::{Motion, Muffled, VoiceCues};
 use std::sync::Arc;
 
 use crate::bank::{Begin, Source};
@@ -407,6 +408,8 @@ struct Play<'a> {
     start: f64,
     /// Its loudness and the window, if it plays in the loudness window.
     window: Option<(f64, WindowNow)>,
+    /// Its velocity, doppler, obstruction and occlusion.
+    cues: VoiceCues,
 }
 
 impl<'a> Play<'a> {
@@ -423,7 +426,21 @@ impl<'a> Play<'a> {
         let here = position.unwrap_or(now.listener);
         let settings = &entry.settings;
         let (blend, listener) = (params.spatial_blend, now.listener);
-        let gain = attenuation(position, blend, listener);
+        let muffled = Muffled::new(
+            params.obstruction,
+            params.occlusion,
+            (&settings.obstruction, &settings.occlusion),
+        );
+        let gain = attenuation(position, blend, listener) * muffled.audibility;
+        let cues = VoiceCues {
+            motion: Motion {
+                velocity: params.velocity.map_or([0.0; 3], Into::into),
+                given: params.velocity.is_some(),
+                was_at: position,
+            },
+            doppler: settings.doppler_scale as f32,
+            muffled,
+        };
         let window = entry.window_db.zip(now.window);
         let (window_gain, below) = window.map_or((1.0, false), |(db, w)| {
             (w.gain(db), w.below(heard_db(db, gain)))
@@ -462,6 +479,7 @@ impl<'a> Play<'a> {
                 .recording(recording)
                 .map_or(0.0, |r| r.timeline.start()),
             window,
+            cues,
         }
     }
 
@@ -480,6 +498,7 @@ impl<'a> Play<'a> {
         record.play_volume = self.volume;
         record.playback_rate = self.variation.rate(self.params.playback_rate);
         record.variation = self.variation;
+        record.cues = self.cues;
         if let Some((db, window)) = self.window {
             record.window_db = Some(db);
             record.loudness = window.voice_gain(db);

@@ -59,7 +59,11 @@ impl SoundEffects {
             self.now.window = Some(window.now());
         }
         let heard = (self.now.listener, self.now.window);
-        let done = self.voices.advance(dt, heard, fade, &mut self.sounds);
+        self.move_listener(dt);
+        let teleport = self.rules.settings.teleport_speed;
+        let done = self
+            .voices
+            .advance(dt, heard, (fade, teleport), &mut self.sounds);
         if let Some(window) = &mut self.mix.window {
             window.settle(done.loudest);
             self.now.window = Some(window.now());

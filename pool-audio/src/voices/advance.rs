@@ -8,7 +8,8 @@ use kira::Tween;
 
 use super::{Place, Playhead, Slots, VoiceRecord, Voices};
 use crate::audibility::Rank;
-use crate::bank::{BankHandle, Phase};
+use crate::bank::{BankHandle, Command, Phase};
+use crate::cues::Motion;
 use crate::handles::{EndReason, VoiceKey};
 use crate::mix::WindowNow;
 use crate::sound_table::SoundTable;
@@ -49,13 +50,16 @@ struct Pass<'a> {
     window: WindowNow,
     fade: Tween,
     dt: f64,
+    /// Faster than this (m/s), a move is a teleport (see `cues.rs`).
+    teleport: f32,
     done: Advanced,
 }
 
 impl Voices {
     /// One pass over every voice (see the module's docs) heard from `listener`
     /// in `window` (if on), `dt` seconds after the last; voices going virtual
-    /// fade out with `fade`.
+    /// fade out with `fade`. A voice with doppler whose velocity is derived
+    /// gets the velocity of its move (unless faster than `teleport`).
     /// Then the slots whose fades the mixer finished are free again (a leaving
     /// voice's slot is reused only once its playhead is known), and removed
     /// sounds the mixer can no longer hold are dropped.
@@ -63,7 +67,7 @@ impl Voices {
         &mut self,
         dt: f64,
         (listener, window): ([f32; 3], Option<WindowNow>),
-        fade: Tween,
+        (fade, teleport): (Tween, f32),
         sounds: &mut SoundTable,
     ) -> Advanced {
         self.candidates.clear();
@@ -78,6 +82,7 @@ impl Voices {
             window: window.unwrap_or(WindowNow::OFF),
             fade,
             dt,
+            teleport,
             done: Advanced {
                 ended: 0,
                 virtualized: 0,
@@ -127,6 +132,9 @@ impl Pass<'_> {
         };
         let floor = sound.floor;
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
+        if record.cues.doppler != 0.0 {
+            self.derive_velocity(record);
+        }
         let (rank, gain) = record.heard_from(self.listener);
         record.rank = rank;
         let below = WINDOW && self.weigh_in_window(record, gain);
@@ -187,6 +195,37 @@ impl Pass<'_> {
                     self.candidates.push((record.rank, key, record.sound));
                 }
                 false
+            }
+        }
+    }
+
+    /// A voice with doppler: its velocity from its move since the last
+    /// update (unless the game gives it), sent to the mixer if it changed
+    /// and the voice is real (if the queue is full, it is tried again at
+    /// the next update).
+    #[cold]
+    fn derive_velocity(&mut self, record: &mut VoiceRecord) {
+        let Some(position) = record.position else {
+            return;
+        };
+        let motion = record.cues.motion;
+        if !record.cues.motion.step(position, self.dt, self.teleport) {
+            return;
+        }
+        let velocity = record.cues.motion.velocity;
+        if let Place::Real { slot, ticket } = record.place {
+            let command = Command::SetVelocity {
+                slot,
+                ticket,
+                velocity,
+            };
+            if self.room > 0 && self.bank.send(command).is_ok() {
+                self.room -= 1;
+            } else {
+                record.cues.motion = Motion {
+                    was_at: Some(position),
+                    ..motion
+                };
             }
         }
     }

@@ -5,6 +5,7 @@
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
 use crate::audibility::{Rank, attenuation, compare, heard_priority};
+use crate::cues::VoiceCues;
 use crate::params::PlayParams;
 use crate::variations::Variation;
 
@@ -68,6 +69,8 @@ pub(crate) struct VoiceRecord {
     pub(crate) loudness: f32,
     /// Its loudness in dB, if it plays in the loudness window.
     pub(crate) window_db: Option<f64>,
+    /// Its velocity, doppler, obstruction and occlusion.
+    pub(crate) cues: VoiceCues,
 }
 
 impl VoiceRecord {
@@ -90,6 +93,7 @@ impl VoiceRecord {
             rank: Rank::SILENT,
             loudness: 1.0,
             window_db: None,
+            cues: VoiceCues::NONE,
         }
     }
 
@@ -125,6 +129,7 @@ impl VoiceRecord {
             rank,
             loudness: 1.0,
             window_db: None,
+            cues: VoiceCues::NONE,
         }
     }
 
@@ -132,7 +137,8 @@ impl VoiceRecord {
     /// `audibility.rs`), and its distance attenuation there.
     #[inline]
     pub(crate) fn heard_from(&self, listener: [f32; 3]) -> (Rank, f32) {
-        let gain = attenuation(self.position, self.spatial_blend, listener);
+        let gain =
+            attenuation(self.position, self.spatial_blend, listener) * self.cues.muffled.audibility;
         let priority = heard_priority(self.priority, self.position, self.spatial_blend, listener);
         (Rank::heard(priority, self.reference, gain), gain)
     }

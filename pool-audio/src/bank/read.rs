@@ -1,0 +1,343 @@
+//! Reading a voice's sound: the playhead moved as kira's static sounds move
+//! it, the frames interpolated as kira interpolates them, and the step's gains
+//! applied frame by frame.
+
+use kira::Frame;
+
+use super::source::Source;
+use super::transport::Transport;
+
+/// The part of a voice that reads its sound, kept in locals while a step renders.
+pub(super) struct Reader {
+    pub(super) ring: [Frame; 4],
+    pub(super) ring_at: [usize; 4],
+    pub(super) transport: Transport,
+    pub(super) until_empty: u8,
+}
+
+impl Reader {
+    /// Adds a step of the voice to `out` ([`mix_frames`]), reading `source`
+    /// directly where no loop end and no sound end is within `reach` frames,
+    /// else through the transport; `true` if the sound ended.
+    #[inline(always)]
+    pub(super) fn mix(
+        &mut self,
+        out: &mut [Frame],
+        gains: &mut Gains,
+        fraction: &mut f64,
+        (source, filter): (&Source, bool),
+        reach: f64,
+    ) -> bool {
+        let frames = source.frames();
+        match self.direct_from(frames, reach) {
+            Some(start) if source.mono => {
+                let mut direct = DirectMono {
+                    ring: self.ring.map(|frame| frame.left),
+                    next: start,
+                    frames,
+                };
+                mix_frames(out, gains, fraction, &mut direct, (true, filter));
+                self.skip_to(direct.ring.map(Frame::from_mono), start, direct.next);
+                false
+            }
+            Some(start) => {
+                let mut direct = Direct {
+                    ring: self.ring,
+                    next: start,
+                    frames,
+                };
+                mix_frames(out, gains, fraction, &mut direct, (false, filter));
+                self.skip_to(direct.ring, start, direct.next);
+                false
+            }
+            None => {
+                let mut general = General {
+                    reader: self,
+                    frames,
+                };
+                mix_frames(out, gains, fraction, &mut general, (source.mono, filter))
+            }
+        }
+    }
+
+    /// Where direct reads can start (the transport's position), if the next
+    /// `reach` frames read, and one more, cross no loop end and no sound end:
+    /// forwards only, while the sound plays.
+    #[inline(always)]
+    fn direct_from(&self, frames: &[Frame], reach: f64) -> Option<usize> {
+        let t = &self.transport;
+        if !t.playing || t.reverse {
+            return None;
+        }
+        let end = t.loop_region.map_or(usize::MAX, |(_, end)| end);
+        let limit = end.min(t.frames).min(frames.len());
+        (t.position as f64 + reach + 2.0 < limit as f64).then_some(t.position)
+    }
+
+    /// Takes the state direct reads from `start` to `next` (exclusive) leave:
+    /// the ring they filled, the positions they read, the transport after them.
+    #[inline(always)]
+    fn skip_to(&mut self, ring: [Frame; 4], start: usize, next: usize) {
+        self.ring = ring;
+        if next >= start + 4 {
+            self.ring_at = [next - 4, next - 3, next - 2, next - 1];
+        } else {
+            for position in start..next {
+                self.ring_at = [self.ring_at[1], self.ring_at[2], self.ring_at[3], position];
+            }
+        }
+        self.transport.position = next;
+        if next > start {
+            self.until_empty = 4;
+        }
+    }
+
+    /// Reads the frame at the transport into the ring and moves the transport on
+    /// (kira's `update_position`).
+    #[inline(always)]
+    pub(super) fn push(&mut self, frames: &[Frame]) {
+        let frame = if self.transport.playing {
+            frames.get(self.transport.position).copied()
+        } else {
+            None
+        };
+        self.until_empty = if frame.is_some() {
+            4
+        } else {
+            self.until_empty.saturating_sub(1)
+        };
+        self.ring = [
+            self.ring[1],
+            self.ring[2],
+            self.ring[3],
+            frame.unwrap_or_default(),
+        ];
+        self.ring_at = [
+            self.ring_at[1],
+            self.ring_at[2],
+            self.ring_at[3],
+            self.transport.position,
+        ];
+        self.transport.step();
+    }
+}
+
+/// The gains and the rate of a step, moving by equal steps frame by frame.
+#[derive(Clone, Copy)]
+pub(super) struct Gains {
+    pub(super) left: f32,
+    pub(super) right: f32,
+    pub(super) left_step: f32,
+    pub(super) right_step: f32,
+    pub(super) rate: f64,
+    pub(super) rate_step: f64,
+    pub(super) sample_rate: f64,
+    /// A frame's duration.
+    pub(super) dt: f64,
+    /// The low-pass filter's coefficient, moving by equal steps, and its
+    /// memory per channel.
+    pub(super) coef: f32,
+    pub(super) coef_step: f32,
+    pub(super) memory: [f32; 2],
+}
+
+/// Where the frames a step interpolates come from.
+trait Frames {
+    /// The four frames around the playhead.
+    fn ring(&self) -> [Frame; 4];
+    /// Reads the next frame into the ring.
+    fn push(&mut self);
+    /// The sound is over and its last frames heard.
+    fn ended(&self) -> bool;
+}
+
+/// Reading through the transport: loops, reversal and the sound's end.
+struct General<'a> {
+    reader: &'a mut Reader,
+    frames: &'a [Frame],
+}
+
+impl Frames for General<'_> {
+    #[inline(always)]
+    fn ring(&self) -> [Frame; 4] {
+        self.reader.ring
+    }
+    #[inline(always)]
+    fn push(&mut self) {
+        self.reader.push(self.frames);
+    }
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        !self.reader.transport.playing && self.reader.until_empty == 0
+    }
+}
+
+/// Reading frame after frame, forwards, where no loop end and no sound end is
+/// within reach ([`Reader::direct_from`]): what [`General`] would read, without
+/// its checks.
+struct Direct<'a> {
+    ring: [Frame; 4],
+    next: usize,
+    frames: &'a [Frame],
+}
+
+impl Frames for Direct<'_> {
+    #[inline(always)]
+    fn ring(&self) -> [Frame; 4] {
+        self.ring
+    }
+    #[inline(always)]
+    fn push(&mut self) {
+        let frame = self.frames.get(self.next).copied().unwrap_or_default();
+        self.ring = [self.ring[1], self.ring[2], self.ring[3], frame];
+        self.next += 1;
+    }
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        false
+    }
+}
+
+/// [`Direct`] for a mono sound: one channel read and kept, heard in both
+/// (both are the same in every frame of it, bit for bit).
+struct DirectMono<'a> {
+    ring: [f32; 4],
+    next: usize,
+    frames: &'a [Frame],
+}
+
+impl Frames for DirectMono<'_> {
+    #[inline(always)]
+    fn ring(&self) -> [Frame; 4] {
+        self.ring.map(Frame::from_mono)
+    }
+    #[inline(always)]
+    fn push(&mut self) {
+        let sample = self.frames.get(self.next).map_or(0.0, |frame| frame.left);
+        self.ring = [self.ring[1], self.ring[2], self.ring[3], sample];
+        self.next += 1;
+    }
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        false
+    }
+}
+
+/// Adds `out.len()` frames of a voice to `out` (kira's interpolation, the
+/// playhead moved as kira's static sounds move it); `true` if its sound ended
+/// (the rest of `out` is left as it was). A `mono` sound's frames have the
+/// same left and right: one channel is interpolated and heard in both. With
+/// `filter`, each channel goes through the one-pole low-pass first.
+#[inline(always)]
+fn mix_frames(
+    out: &mut [Frame],
+    gains: &mut Gains,
+    fraction: &mut f64,
+    read: &mut impl Frames,
+    (mono, filter): (bool, bool),
+) -> bool {
+    // A rate that does not move this step moves the playhead by the same
+    // amount every frame: computed once, the same value. When that amount is
+    // exactly one frame and the playhead sits on a frame, it stays on one:
+    // the interpolation at 0 is the frame itself (`unit`).
+    let steady = gains.rate_step == 0.0;
+    let unit = steady && *fraction == 0.0 && gains.sample_rate * gains.rate * gains.dt == 1.0;
+    if filter {
+        return match (mono, steady) {
+            (true, true) => mix_channels::<true, true, false, true>(out, gains, fraction, read),
+            (true, false) => mix_channels::<true, false, false, true>(out, gains, fraction, read),
+            (false, true) => mix_channels::<false, true, false, true>(out, gains, fraction, read),
+            (false, false) => mix_channels::<false, false, false, true>(out, gains, fraction, read),
+        };
+    }
+    match (mono, steady, unit) {
+        (true, _, true) => mix_channels::<true, true, true, false>(out, gains, fraction, read),
+        (true, true, false) => mix_channels::<true, true, false, false>(out, gains, fraction, read),
+        (true, false, _) => mix_channels::<true, false, false, false>(out, gains, fraction, read),
+        (false, _, true) => mix_channels::<false, true, true, false>(out, gains, fraction, read),
+        (false, true, false) => {
+            mix_channels::<false, true, false, false>(out, gains, fraction, read)
+        }
+        (false, false, _) => mix_channels::<false, false, false, false>(out, gains, fraction, read),
+    }
+}
+
+#[inline(always)]
+fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER: bool>(
+    out: &mut [Frame],
+    gains: &mut Gains,
+    fraction: &mut f64,
+    read: &mut impl Frames,
+) -> bool {
+    let mut g = *gains;
+    let mut at = *fraction;
+    let mut ended = false;
+    let steady = g.sample_rate * g.rate * g.dt;
+    for frame in out.iter_mut() {
+        g.left += g.left_step;
+        g.right += g.right_step;
+        if !STEADY {
+            g.rate += g.rate_step;
+        }
+        let [a, b, c, d] = read.ring();
+        let x = at as f32;
+        // At 0 the interpolation is the frame plus a signed zero: the same
+        // bits once added to the mix (a sum that starts at +0 is never -0,
+        // and adding a zero of either sign to it changes nothing).
+        let mut left = if UNIT {
+            b.left
+        } else {
+            hermite(a.left, b.left, c.left, d.left, x)
+        };
+        if FILTER {
+            g.coef += g.coef_step;
+            g.memory[0] += g.coef * (left - g.memory[0]);
+            left = g.memory[0];
+        }
+        let right = if MONO {
+            left
+        } else {
+            let right = if UNIT {
+                b.right
+            } else {
+                hermite(a.right, b.right, c.right, d.right, x)
+            };
+            if FILTER {
+                g.memory[1] += g.coef * (right - g.memory[1]);
+                g.memory[1]
+            } else {
+                right
+            }
+        };
+        frame.left += left * g.left;
+        frame.right += right * g.right;
+        at += if STEADY {
+            steady
+        } else {
+            g.sample_rate * g.rate * g.dt
+        };
+        while at >= 1.0 {
+            at -= 1.0;
+            read.push();
+        }
+        if read.ended() {
+            ended = true;
+            break;
+        }
+    }
+    *gains = g;
+    *fraction = at;
+    ended
+}
+
+/// kira's `interpolate_frame` on one channel, operation for operation (the
+/// 4-point, 3rd-order Hermite x-form): the same samples, without the
+/// shuffles its two-channel `Frame` arithmetic compiles to.
+#[inline(always)]
+pub(super) fn hermite(previous: f32, current: f32, next_1: f32, next_2: f32, x: f32) -> f32 {
+    let c0 = current;
+    let c1 = (next_1 - previous) * 0.5;
+    let c2 = previous - current * 2.5 + next_1 * 2.0 - next_2 * 0.5;
+    let c3 = (next_2 - previous) * 0.5 + (current - next_1) * 1.5;
+    ((c3 * x + c2) * x + c1) * x + c0
+}
