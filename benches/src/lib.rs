@@ -57,6 +57,7 @@
 //! (`bank_render_32_positioned`), or in four groups with three ducks on, two
 //! snapshots applied (one always moving) and the loudness window on
 //! (`bank_render_32_mixed`; its twin without the mix, `bank_render_32_groups`),
+//! positioned with doppler and a low-pass on (`bank_render_32_cues`),
 //! and 300 positioned voices of which 32 are
 //! real (`virtual_render`), beside kira's own 32 static sounds playing the same
 //! tone at the same level (`real_render_32`).
@@ -68,6 +69,7 @@ mod arena_cases;
 mod audio_cases;
 mod bevy_cases;
 mod compare;
+mod cue_cases;
 mod effects_cases;
 mod entity_cases;
 mod mix_cases;
@@ -86,6 +88,7 @@ pub use audio_cases::{
 };
 pub use bevy_cases::{BevyFrame, PlainFrame};
 pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
+pub use cue_cases::CuesRender;
 pub use effects_cases::{
     EffectsChain, EffectsSpawn, EffectsUpdate, EffectsUpdateCulled, NaiveEffectsSpawn,
     NaiveEffectsUpdate,
@@ -265,12 +268,13 @@ pub const BEVY_CASES: [&str; 2] = ["bevy_frame", "plain_frame"];
 
 /// The voice bank's mixing against kira's own 32 sounds (`real_render_32`): one
 /// cycle is one second of audio.
-pub const RENDER_CASES: [&str; 6] = [
+pub const RENDER_CASES: [&str; 7] = [
     "real_render_32",
     "bank_render_32",
     "bank_render_32_groups",
     "bank_render_32_mixed",
     "bank_render_32_positioned",
+    "bank_render_32_cues",
     "virtual_render",
 ];
 
@@ -310,6 +314,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "real_render_32" => Box::new(KiraRender::new()),
         "bank_render_32" => Box::new(VoicesRender::new(32, false)),
         "bank_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
+        "bank_render_32_cues" => Box::new(CuesRender::new()),
         "virtual_render" => Box::new(VoicesRender::new(300, true)),
         "bevy_frame" => Box::new(BevyFrame::new()),
         "bevy_sound_frame" => Box::new(BevyFrame::sound_only(false)),

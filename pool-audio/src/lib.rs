@@ -228,6 +228,16 @@
 //! own panning on top. A positioned voice costs the mix what an unpositioned one
 //! does.
 //!
+//! Doppler, obstruction and occlusion are applied inside each voice too (see
+//! [`Muffle`] and [`doppler_factor`]): a sound with a
+//! [`doppler_scale`](SoundSettings::doppler_scale) shifts in pitch with its and
+//! the listener's velocities, given or derived from their moves at each update;
+//! [`SoundEffects::set_obstruction`] and [`SoundEffects::set_occlusion`] lower a
+//! voice and close a one-pole low-pass on it, gliding over [`MUFFLE_FADE`], and
+//! occlusion lowers its audibility. A reused slot starts with nothing of the
+//! voice before it (a test compares every slot of a full bank with a fresh
+//! manager's, within 1e-6).
+//!
 //! # More sounds than voices: virtual voices
 //! A level with 300 torches cannot mix 300 voices, and a looping fire that loses
 //! its voice should not be gone for good. A sound set to

@@ -289,9 +289,14 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
         } else {
             hermite(a.left, b.left, c.left, d.left, x)
         };
+        // The filter's memory is the only chain from frame to frame: kept to
+        // one multiplication and one addition (`y (1 - a) + a x`).
         if FILTER {
             g.coef += g.coef_step;
-            g.memory[0] += g.coef * (left - g.memory[0]);
+        }
+        let keep = 1.0 - g.coef;
+        if FILTER {
+            g.memory[0] = g.memory[0] * keep + g.coef * left;
             left = g.memory[0];
         }
         let right = if MONO {
@@ -303,7 +308,7 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
                 hermite(a.right, b.right, c.right, d.right, x)
             };
             if FILTER {
-                g.memory[1] += g.coef * (right - g.memory[1]);
+                g.memory[1] = g.memory[1] * keep + g.coef * right;
                 g.memory[1]
             } else {
                 right
