@@ -516,6 +516,12 @@ pub struct VoicesRender {
 impl VoicesRender {
     /// `torches` looping voices (at most 32 real), positioned or not.
     pub fn new(torches: usize, positioned: bool) -> Self {
+        Self::at_rate(torches, positioned, 1.0)
+    }
+
+    /// As [`new`](Self::new), every voice at playback rate `rate`: a pitched
+    /// voice is read through kira's interpolator at every sample.
+    pub fn at_rate(torches: usize, positioned: bool, rate: f64) -> Self {
         let mut manager = manager();
         let mut sfx = SoundEffects::new(
             &mut manager,
@@ -535,7 +541,8 @@ impl VoicesRender {
                 PlayParams::default().position(position)
             } else {
                 PlayParams::default()
-            };
+            }
+            .playback_rate(rate);
             sfx.play(torch, params)
                 .expect("a virtualizing play is never refused");
         }

@@ -57,7 +57,8 @@
 //! (`bank_render_32_positioned`), or in four groups with three ducks on, two
 //! snapshots applied (one always moving) and the loudness window on
 //! (`bank_render_32_mixed`; its twin without the mix, `bank_render_32_groups`),
-//! positioned with doppler and a low-pass on (`bank_render_32_cues`),
+//! positioned and pitched (`bank_render_32_pitched`), positioned with doppler
+//! and a low-pass on (`bank_render_32_cues`),
 //! and 300 positioned voices of which 32 are
 //! real (`virtual_render`), beside kira's own 32 static sounds playing the same
 //! tone at the same level (`real_render_32`).
@@ -268,12 +269,13 @@ pub const BEVY_CASES: [&str; 2] = ["bevy_frame", "plain_frame"];
 
 /// The voice bank's mixing against kira's own 32 sounds (`real_render_32`): one
 /// cycle is one second of audio.
-pub const RENDER_CASES: [&str; 7] = [
+pub const RENDER_CASES: [&str; 8] = [
     "real_render_32",
     "bank_render_32",
     "bank_render_32_groups",
     "bank_render_32_mixed",
     "bank_render_32_positioned",
+    "bank_render_32_pitched",
     "bank_render_32_cues",
     "virtual_render",
 ];
@@ -314,6 +316,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "real_render_32" => Box::new(KiraRender::new()),
         "bank_render_32" => Box::new(VoicesRender::new(32, false)),
         "bank_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
+        "bank_render_32_pitched" => Box::new(VoicesRender::at_rate(32, true, 1.1)),
         "bank_render_32_cues" => Box::new(CuesRender::new()),
         "virtual_render" => Box::new(VoicesRender::new(300, true)),
         "bevy_frame" => Box::new(BevyFrame::new()),

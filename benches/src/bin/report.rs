@@ -467,8 +467,10 @@ fn print_render_table(rows: &[Measured]) {
     println!("`bank_render_32_mixed` puts the 32 voices in four groups, with three ducks on, two");
     println!("snapshots applied (one always moving) and the loudness window on;");
     println!("`bank_render_32_groups` is the same voices in the same groups without the mix.");
-    println!("`bank_render_32_cues` is the positioned voices with doppler and a low-pass on, both");
-    println!("gliding at the start of each second.");
+    println!("`bank_render_32_pitched` is the positioned voices at playback rate 1.1 (a pitched");
+    println!("voice is read through kira's interpolator at every sample); `bank_render_32_cues`");
+    println!("is the positioned voices with doppler and a low-pass on, both gliding at the start");
+    println!("of each second.");
     println!();
     print_second_rows(rows, "real_render_32");
     print_ratio(
@@ -488,6 +490,12 @@ fn print_render_table(rows: &[Measured]) {
         "bank_render_32_cues",
         "bank_render_32_positioned",
         "doppler and the low-pass beside positioned voices",
+    );
+    print_ratio(
+        rows,
+        "bank_render_32_cues",
+        "bank_render_32_pitched",
+        "doppler and the low-pass beside pitched positioned voices",
     );
 }
 
