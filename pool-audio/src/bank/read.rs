@@ -30,24 +30,13 @@ impl Reader {
     ) -> bool {
         let frames = source.frames();
         match self.direct_from(frames, reach) {
-            Some(start) if source.mono => {
-                let mut direct = DirectMono {
-                    ring: self.ring.map(|frame| frame.left),
-                    next: start,
-                    frames,
-                };
-                mix_frames(out, gains, fraction, &mut direct, (true, filter));
-                self.skip_to(direct.ring.map(Frame::from_mono), start, direct.next);
-                false
-            }
             Some(start) => {
                 let mut direct = Direct {
-                    ring: self.ring,
                     next: start,
                     frames,
                 };
-                mix_frames(out, gains, fraction, &mut direct, (false, filter));
-                self.skip_to(direct.ring, start, direct.next);
+                mix_frames(out, gains, fraction, &mut direct, (source.mono, filter));
+                self.skip_to(direct.ring(), start, direct.next);
                 false
             }
             None => {
@@ -61,12 +50,15 @@ impl Reader {
     }
 
     /// Where direct reads can start (the transport's position), if the next
-    /// `reach` frames read, and one more, cross no loop end and no sound end:
-    /// forwards only, while the sound plays.
+    /// `reach` frames read, and one more, cross no loop end and no sound end,
+    /// and the ring holds the four frames before it (not the silence a voice
+    /// starts with, nor the end of a loop it just wrapped from): forwards
+    /// only, while the sound plays.
     #[inline(always)]
     fn direct_from(&self, frames: &[Frame], reach: f64) -> Option<usize> {
         let t = &self.transport;
-        if !t.playing || t.reverse {
+        let p = t.position;
+        if !t.playing || t.reverse || p < 4 || self.ring_at != [p - 4, p - 3, p - 2, p - 1] {
             return None;
         }
         let end = t.loop_region.map_or(usize::MAX, |(_, end)| end);
@@ -147,6 +139,7 @@ trait Frames {
     fn ring(&self) -> [Frame; 4];
     /// Reads the next frame into the ring.
     fn push(&mut self);
+
     /// The sound is over and its last frames heard.
     fn ended(&self) -> bool;
 }
@@ -172,49 +165,33 @@ impl Frames for General<'_> {
     }
 }
 
-/// Reading frame after frame, forwards, where no loop end and no sound end is
-/// within reach ([`Reader::direct_from`]): what [`General`] would read, without
-/// its checks.
+/// Reading forwards where no loop end and no sound end is within reach and
+/// the ring holds the four frames before the transport
+/// ([`Reader::direct_from`]): what [`General`] would read, without its
+/// checks. The ring is the four frames before `next`, read where they are:
+/// moving on by any number of frames is one addition.
 struct Direct<'a> {
-    ring: [Frame; 4],
     next: usize,
     frames: &'a [Frame],
+}
+
+/// The four frames before `next` (`next` is at least 4 and within `frames`:
+/// see [`Reader::direct_from`]; silence otherwise, never reached).
+#[inline(always)]
+fn four_before(frames: &[Frame], next: usize) -> [Frame; 4] {
+    match frames.get(next.wrapping_sub(4)..next) {
+        Some(&[a, b, c, d]) => [a, b, c, d],
+        _ => [Frame::ZERO; 4],
+    }
 }
 
 impl Frames for Direct<'_> {
     #[inline(always)]
     fn ring(&self) -> [Frame; 4] {
-        self.ring
+        four_before(self.frames, self.next)
     }
     #[inline(always)]
     fn push(&mut self) {
-        let frame = self.frames.get(self.next).copied().unwrap_or_default();
-        self.ring = [self.ring[1], self.ring[2], self.ring[3], frame];
-        self.next += 1;
-    }
-    #[inline(always)]
-    fn ended(&self) -> bool {
-        false
-    }
-}
-
-/// [`Direct`] for a mono sound: one channel read and kept, heard in both
-/// (both are the same in every frame of it, bit for bit).
-struct DirectMono<'a> {
-    ring: [f32; 4],
-    next: usize,
-    frames: &'a [Frame],
-}
-
-impl Frames for DirectMono<'_> {
-    #[inline(always)]
-    fn ring(&self) -> [Frame; 4] {
-        self.ring.map(Frame::from_mono)
-    }
-    #[inline(always)]
-    fn push(&mut self) {
-        let sample = self.frames.get(self.next).map_or(0.0, |frame| frame.left);
-        self.ring = [self.ring[1], self.ring[2], self.ring[3], sample];
         self.next += 1;
     }
     #[inline(always)]
