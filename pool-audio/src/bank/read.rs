@@ -250,6 +250,8 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
     let mut at = *fraction;
     let mut ended = false;
     let steady = g.sample_rate * g.rate * g.dt;
+    let (mut coef, coef_step) = (g.coef, g.coef_step);
+    let [mut left_memory, mut right_memory] = g.memory;
     for frame in out.iter_mut() {
         g.left += g.left_step;
         g.right += g.right_step;
@@ -269,12 +271,12 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
         // The filter's memory is the only chain from frame to frame: kept to
         // one multiplication and one addition (`y (1 - a) + a x`).
         if FILTER {
-            g.coef += g.coef_step;
+            coef += coef_step;
         }
-        let keep = 1.0 - g.coef;
+        let keep = 1.0 - coef;
         if FILTER {
-            g.memory[0] = g.memory[0] * keep + g.coef * left;
-            left = g.memory[0];
+            left_memory = left_memory * keep + coef * left;
+            left = left_memory;
         }
         let right = if MONO {
             left
@@ -285,8 +287,8 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
                 hermite(a.right, b.right, c.right, d.right, x)
             };
             if FILTER {
-                g.memory[1] = g.memory[1] * keep + g.coef * right;
-                g.memory[1]
+                right_memory = right_memory * keep + coef * right;
+                right_memory
             } else {
                 right
             }
@@ -307,6 +309,7 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
             break;
         }
     }
+    g.memory = [left_memory, right_memory];
     *gains = g;
     *fraction = at;
     ended
