@@ -16,33 +16,102 @@
 //! virtual voice replaces a real one only when it is louder by the margin
 //! (hysteresis, [`SoundEffectsSettings::virtual_margin_db`](crate::SoundEffectsSettings::virtual_margin_db)).
 
-/// kira's spatial track: full level within this distance.
-pub(crate) const MIN_DISTANCE: f32 = 1.0;
-/// kira's spatial track: silent from this distance on.
-pub(crate) const MAX_DISTANCE: f32 = 100.0;
 /// kira's `Decibels::SILENCE`.
 const SILENCE_DB: f32 = -60.0;
 
-/// The gain kira's spatial track applies at `distance` (kira's
-/// `SpatialTrackDistances::relative_distance` with `Easing::Linear`, interpolated
-/// in decibels from silence to 0 dB; silence is an amplitude of 0).
-pub(crate) fn distance_gain(distance: f32) -> f32 {
-    let clamped = distance.clamp(MIN_DISTANCE, MAX_DISTANCE);
-    let relative = (clamped - MIN_DISTANCE) / (MAX_DISTANCE - MIN_DISTANCE);
-    let db = SILENCE_DB * relative;
-    if db <= SILENCE_DB {
-        0.0
-    } else {
-        10f32.powf(db / 20.0)
+/// How a positioned sound fades with distance: full level within `min`
+/// metres, silent from `max` on, and in between kira's spatial-track curve:
+/// at relative distance `r = (d - min) / (max - min)` the level is
+/// `-60 dB x (1 - curve(1 - r))`, so [`Easing::Linear`](kira::Easing::Linear)
+/// is linear in dB. The default is kira's spatial track's: 1 m, 100 m,
+/// linear. Set per sound ([`SoundSettings::distances`](crate::SoundSettings::distances))
+/// and per play ([`PlayParams::distances`](crate::PlayParams::distances)).
+///
+/// ```
+/// use pool_audio::Distances;
+///
+/// let near = Distances { min: 2.0, max: 30.0, ..Distances::default() };
+/// assert_eq!(near.gain(1.0), 1.0);
+/// assert_eq!(near.gain(30.0), 0.0);
+/// // Half way is -30 dB.
+/// assert!((20.0 * near.gain(16.0).log10() + 30.0).abs() < 1e-3);
+/// assert!(Distances { min: 5.0, max: 5.0, ..near }.validate().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Distances {
+    /// Full level within this distance, in metres (finite, `>= 0`).
+    pub min: f32,
+    /// Silent from this distance on, in metres (finite, `> min`).
+    pub max: f32,
+    /// The shape between them (kira's easings; a power must be finite and
+    /// not negative).
+    pub curve: kira::Easing,
+}
+
+impl Default for Distances {
+    fn default() -> Self {
+        Self {
+            min: 1.0,
+            max: 100.0,
+            curve: kira::Easing::Linear,
+        }
+    }
+}
+
+impl Distances {
+    /// The gain at `distance` metres: kira's spatial track's (its
+    /// `relative_distance`, its attenuation function, interpolated in
+    /// decibels from silence to 0 dB; silence is an amplitude of 0).
+    #[must_use]
+    pub fn gain(&self, distance: f32) -> f32 {
+        let clamped = distance.clamp(self.min, self.max);
+        let relative = (clamped - self.min) / (self.max - self.min);
+        let level = match self.curve {
+            kira::Easing::Linear => 1.0 - relative,
+            curve => crate::cues::ease(curve, f64::from(1.0 - relative)) as f32,
+        };
+        let db = SILENCE_DB * (1.0 - level);
+        if db <= SILENCE_DB {
+            0.0
+        } else {
+            10f32.powf(db / 20.0)
+        }
+    }
+
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// [`ParamError::Distances`](crate::ParamError::Distances) with the
+    /// distances.
+    pub fn validate(&self) -> Result<(), crate::ParamError> {
+        let safe = crate::sound_error::easing_is_safe(kira::Tween {
+            easing: self.curve,
+            ..Default::default()
+        });
+        if self.min.is_finite()
+            && self.max.is_finite()
+            && self.min >= 0.0
+            && self.max > self.min
+            && safe
+        {
+            Ok(())
+        } else {
+            Err(crate::ParamError::Distances(*self))
+        }
     }
 }
 
 /// The attenuation of a voice at `position` (if positioned) with spatial
-/// `blend`, heard from `listener`: the distance gain crossfaded with 1.
-pub(crate) fn attenuation(position: Option<[f32; 3]>, blend: f32, listener: [f32; 3]) -> f32 {
+/// `blend` and `distances`, heard from `listener`: the distance gain
+/// crossfaded with 1.
+pub(crate) fn attenuation(
+    position: Option<[f32; 3]>,
+    (blend, distances): (f32, &Distances),
+    listener: [f32; 3],
+) -> f32 {
     position.map_or(1.0, |p| {
         let blend = blend.clamp(0.0, 1.0);
-        (1.0 - blend) + blend * distance_gain(distance(p, listener))
+        (1.0 - blend) + blend * distances.gain(distance(p, listener))
     })
 }
 
@@ -57,18 +126,18 @@ pub(crate) fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
 
 /// A sound's `priority` as heard from `listener` by a play at `position` with
 /// spatial `blend`: moved by `offset` linearly with the distance, from none at
-/// the listener to all of it at [`MAX_DISTANCE`] and beyond (Wwise's "offset
+/// the listener to all of it at the play's maximum distance and beyond (Wwise's "offset
 /// priority at max distance"), scaled by the blend (a play at the listener,
 /// unpositioned or of blend 0, keeps its priority), rounded to a whole one.
 pub(crate) fn heard_priority(
     (priority, offset): (i32, i32),
     position: Option<[f32; 3]>,
-    blend: f32,
+    (blend, max): (f32, f32),
     listener: [f32; 3],
 ) -> i32 {
     match position {
         Some(p) if offset != 0 => {
-            let relative = (distance(p, listener) / MAX_DISTANCE).min(1.0) * blend.clamp(0.0, 1.0);
+            let relative = (distance(p, listener) / max).min(1.0) * blend.clamp(0.0, 1.0);
             priority.saturating_add((offset as f32 * relative).round() as i32)
         }
         _ => priority,
@@ -124,29 +193,35 @@ mod tests {
 
     #[test]
     fn kira_curve_endpoints() {
-        assert_eq!(distance_gain(0.0), 1.0);
-        assert_eq!(distance_gain(1.0), 1.0);
-        assert_eq!(distance_gain(100.0), 0.0);
-        assert_eq!(distance_gain(1_000.0), 0.0);
+        let kira = Distances::default();
+        assert_eq!(kira.gain(0.0), 1.0);
+        assert_eq!(kira.gain(1.0), 1.0);
+        assert_eq!(kira.gain(100.0), 0.0);
+        assert_eq!(kira.gain(1_000.0), 0.0);
         // Half way (in relative distance) is -30 dB.
-        let half = distance_gain(50.5);
+        let half = kira.gain(50.5);
         assert!((20.0 * half.log10() + 30.0).abs() < 1e-3, "{half}");
     }
 
     #[test]
     fn priority_falls_linearly_to_the_offset_at_the_maximum_distance() {
-        let at = |x: f32| heard_priority((10, -20), Some([x, 0.0, 0.0]), 1.0, [0.0; 3]);
+        let at = |x: f32| heard_priority((10, -20), Some([x, 0.0, 0.0]), (1.0, 100.0), [0.0; 3]);
         assert_eq!(
             [at(0.0), at(25.0), at(50.0), at(100.0), at(500.0)],
             [10, 5, 0, -10, -10]
         );
-        assert_eq!(heard_priority((10, -20), None, 1.0, [0.0; 3]), 10);
+        assert_eq!(heard_priority((10, -20), None, (1.0, 100.0), [0.0; 3]), 10);
         assert_eq!(
-            heard_priority((10, -20), Some([100.0, 0.0, 0.0]), 0.5, [0.0; 3]),
+            heard_priority((10, -20), Some([100.0, 0.0, 0.0]), (0.5, 100.0), [0.0; 3]),
             0
         );
         assert_eq!(
-            heard_priority((i32::MIN, -5), Some([100.0, 0.0, 0.0]), 1.0, [0.0; 3]),
+            heard_priority(
+                (i32::MIN, -5),
+                Some([100.0, 0.0, 0.0]),
+                (1.0, 100.0),
+                [0.0; 3]
+            ),
             i32::MIN
         );
     }

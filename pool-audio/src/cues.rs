@@ -120,7 +120,7 @@ impl Muffle {
 }
 
 /// kira's easing of `x` in `[0, 1]` (kira's own `Easing::apply` is private).
-fn ease(easing: Easing, x: f64) -> f64 {
+pub(crate) fn ease(easing: Easing, x: f64) -> f64 {
     let inward = |x: f64| match easing {
         Easing::InPowi(p) | Easing::OutPowi(p) | Easing::InOutPowi(p) => x.powi(p),
         Easing::InPowf(p) | Easing::OutPowf(p) | Easing::InOutPowf(p) => x.powf(p),
@@ -346,8 +346,24 @@ impl crate::SoundSettings {
         self
     }
 
-    /// The doppler scale and both curves in range.
+    /// How a positioned play of the sound fades with distance.
+    ///
+    /// ```
+    /// # use pool_audio::{Distances, SoundSettings};
+    /// let footstep = SoundSettings::default().distances(Distances { min: 0.5, max: 25.0, ..Default::default() });
+    /// assert_eq!(footstep.distances.max, 25.0);
+    /// assert!(footstep.distances(Distances { min: 3.0, max: 1.0, ..Default::default() }).validate().is_err());
+    /// ```
+    pub fn distances(mut self, distances: crate::Distances) -> Self {
+        self.distances = distances;
+        self
+    }
+
+    /// The doppler scale, both curves and the distances in range.
     pub(crate) fn check_cues(&self) -> Result<(), crate::SettingsError> {
+        if self.distances.validate().is_err() {
+            return Err(crate::SettingsError::Distances(self.distances));
+        }
         if !(0.0..=MAX_DOPPLER_SCALE).contains(&self.doppler_scale) {
             return Err(crate::SettingsError::DopplerScale(self.doppler_scale));
         }

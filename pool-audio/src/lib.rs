@@ -387,6 +387,7 @@ mod variations;
 mod voices;
 
 pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
+pub use audibility::Distances;
 pub use cues::{
     MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
     SPEED_OF_SOUND, doppler_factor,

@@ -49,6 +49,8 @@ pub enum ParamError {
     Velocity([f32; 3]),
     /// An obstruction or occlusion amount not in `[0, 1]`.
     Amount(f32),
+    /// Distances not finite with `0 <= min < max`, or an unsafe curve.
+    Distances(crate::Distances),
 }
 
 impl fmt::Display for ParamError {
@@ -74,6 +76,10 @@ impl fmt::Display for ParamError {
             ),
             Self::Velocity(v) => write!(f, "velocity {v:?} is not finite"),
             Self::Amount(a) => write!(f, "obstruction or occlusion {a} is not in [0, 1]"),
+            Self::Distances(d) => write!(
+                f,
+                "distances {d:?} are not finite with 0 <= min < max and a safe curve"
+            ),
         }
     }
 }
@@ -120,6 +126,9 @@ pub struct PlayParams {
     pub obstruction: f32,
     /// How much is between it and the listener, `0..=1` (default 0).
     pub occlusion: f32,
+    /// How it fades with distance (default `None`: its sound's
+    /// [`distances`](crate::SoundSettings::distances)).
+    pub distances: Option<crate::Distances>,
 }
 
 impl Default for PlayParams {
@@ -135,6 +144,7 @@ impl Default for PlayParams {
             velocity: None,
             obstruction: 0.0,
             occlusion: 0.0,
+            distances: None,
         }
     }
 }
@@ -280,6 +290,34 @@ impl PlayParams {
         self
     }
 
+    /// How this play fades with distance, in place of its sound's (Unity's
+    /// per-source min and max distance).
+    ///
+    /// ```
+    /// # use pool_audio::{Distances, PlayParams};
+    /// let far_cry = PlayParams::default().distances(Distances { min: 5.0, max: 400.0, ..Default::default() });
+    /// assert_eq!(far_cry.distances.unwrap().max, 400.0);
+    /// assert!(far_cry.distances(Distances { max: f32::NAN, ..Default::default() }).validate().is_err());
+    /// ```
+    pub fn distances(mut self, distances: crate::Distances) -> Self {
+        self.distances = Some(distances);
+        self
+    }
+
+    /// Where the sound is in a flat world: `(x, y)` is `(x, y, 0)`, heard
+    /// by a listener facing -z with +x to its right and +y up, as Bevy's 2-D
+    /// camera looks at its world (give the listener its place with
+    /// [`SoundEffects::set_listener_2d`](crate::SoundEffects::set_listener_2d)).
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// let params = PlayParams::default().position_2d([3.0, 4.0]);
+    /// assert_eq!(params.position, Some([3.0, 4.0, 0.0].into()));
+    /// ```
+    pub fn position_2d(self, position: impl Into<mint::Vector2<f32>>) -> Self {
+        self.position(flat(position.into()))
+    }
+
     /// Checks every field: volume in `[0, 1]`, playback rate in
     /// [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`], panning in `[-1, 1]`, spatial
     /// blend in `[0, 1]`, a finite position. [`SoundEffects::play`](crate::SoundEffects::play)
@@ -310,6 +348,9 @@ impl PlayParams {
         }
         crate::cues::check_amount(self.obstruction)?;
         crate::cues::check_amount(self.occlusion)?;
+        if let Some(distances) = &self.distances {
+            distances.validate()?;
+        }
         Ok(())
     }
 }
@@ -392,5 +433,14 @@ pub(crate) fn check_position(position: mint::Vector3<f32>) -> Result<[f32; 3], P
         Ok(position)
     } else {
         Err(ParamError::Position(position))
+    }
+}
+
+/// A point of a flat world in the 3-D one: `(x, y, 0)`.
+pub(crate) fn flat(position: mint::Vector2<f32>) -> mint::Vector3<f32> {
+    mint::Vector3 {
+        x: position.x,
+        y: position.y,
+        z: 0.0,
     }
 }

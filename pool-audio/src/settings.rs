@@ -178,8 +178,8 @@ pub struct SoundSettings {
     /// maximum distance from the listener, linearly from its priority at the
     /// listener (Wwise's "offset priority at max distance"), scaled by the
     /// play's spatial blend, rounded to a whole priority (default 0: none). The
-    /// maximum distance is kira's spatial track's, 100 m; unpositioned plays
-    /// are at the listener.
+    /// maximum distance is the play's [`distances`](Self::distances) (100 m
+    /// by default); unpositioned plays are at the listener.
     pub distance_priority_offset: i32,
     /// Which loses when a new play and a real voice are equal in priority and
     /// the voice cap's stealing is [`Stealing::LowestPriority`] (default: the
@@ -199,6 +199,9 @@ pub struct SoundSettings {
     pub obstruction: crate::Muffle,
     /// What occlusion does to it (default [`Muffle::OCCLUSION`](crate::Muffle::OCCLUSION)).
     pub occlusion: crate::Muffle,
+    /// How a positioned play of it fades with distance (default kira's: 1 m
+    /// to 100 m, linear in dB); a play may give its own.
+    pub distances: crate::Distances,
 }
 
 impl Default for SoundSettings {
@@ -226,6 +229,7 @@ impl Default for SoundSettings {
             doppler_scale: 0.0,
             obstruction: crate::Muffle::OBSTRUCTION,
             occlusion: crate::Muffle::OCCLUSION,
+            distances: crate::Distances::default(),
         }
     }
 }
@@ -625,6 +629,8 @@ pub enum SettingsError {
     SpeedOfSound(f32),
     /// A teleport speed not finite and above 0.
     TeleportSpeed(f32),
+    /// Distances not finite with `0 <= min < max`, or an unsafe curve.
+    Distances(crate::Distances),
 }
 
 impl std::fmt::Display for SettingsError {
@@ -700,6 +706,10 @@ impl std::fmt::Display for SettingsError {
             ),
             Self::SpeedOfSound(c) => write!(f, "speed_of_sound {c} m/s is not finite and > 0"),
             Self::TeleportSpeed(v) => write!(f, "teleport_speed {v} m/s is not finite and > 0"),
+            Self::Distances(d) => write!(
+                f,
+                "distances {d:?} are not finite with 0 <= min < max and a safe curve"
+            ),
         }
     }
 }

@@ -24,7 +24,7 @@
 //! ear gains are at most 1. A positioned copy therefore stays inside its copy
 //! budget, which already allows for the play's panning.
 
-use crate::audibility::{distance, distance_gain};
+use crate::audibility::{Distances, distance};
 
 /// How far each ear is from the head's centre (kira's `EAR_DISTANCE`).
 const EAR_DISTANCE: f32 = 0.1;
@@ -67,10 +67,15 @@ fn rotate(q: [f32; 4], v: [f64; 3]) -> [f64; 3] {
 }
 
 /// The gain each channel gets from where the voice is: `(1 - blend) + blend *
-/// distance * ear` (kira's spatial track at full strength when `blend` is 1).
-pub(crate) fn spatial_gains(position: [f32; 3], blend: f32, listener: Listener) -> [f32; 2] {
+/// distance * ear` (kira's spatial track at full strength when `blend` is 1),
+/// the distance gain by `distances`.
+pub(crate) fn spatial_gains(
+    position: [f32; 3],
+    (blend, distances): (f32, &Distances),
+    listener: Listener,
+) -> [f32; 2] {
     let [left_ear, right_ear] = ears(position, listener);
-    let attenuation = f64::from(distance_gain(distance(position, listener.position)));
+    let attenuation = f64::from(distances.gain(distance(position, listener.position)));
     let blend = f64::from(blend.clamp(0.0, 1.0));
     let spatial = |ear: f64| ((1.0 - blend) + blend * attenuation * ear) as f32;
     [spatial(left_ear), spatial(right_ear)]
@@ -151,10 +156,18 @@ mod tests {
     #[test]
     fn a_blend_of_zero_ignores_the_position() {
         assert_eq!(
-            spatial_gains([60.0, 0.0, 0.0], 0.0, Listener::ORIGIN),
+            spatial_gains(
+                [60.0, 0.0, 0.0],
+                (0.0, &Distances::default()),
+                Listener::ORIGIN
+            ),
             [1.0, 1.0]
         );
-        let [left, right] = spatial_gains([60.0, 0.0, 0.0], 0.5, Listener::ORIGIN);
+        let [left, right] = spatial_gains(
+            [60.0, 0.0, 0.0],
+            (0.5, &Distances::default()),
+            Listener::ORIGIN,
+        );
         assert!(left > 0.5 && left < 0.51 && right > 0.5 && right < 0.51);
     }
 
@@ -171,7 +184,7 @@ mod tests {
                 for listener in [[-3e38, 0.0, 0.0], [0.0; 3]] {
                     for gain in spatial_gains(
                         position,
-                        blend,
+                        (blend, &Distances::default()),
                         Listener {
                             position: listener,
                             ..Listener::ORIGIN

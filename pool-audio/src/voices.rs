@@ -400,6 +400,7 @@ impl Voices {
             rate: record.playback_rate,
             position: record.position,
             spatial_blend: record.spatial_blend,
+            distances: record.distances,
             begin,
             group: group.map_or(NO_GROUP, |g| g as u16),
             loudness: record.loudness,

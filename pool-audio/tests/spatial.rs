@@ -6,11 +6,11 @@
 
 use kira::listener::ListenerHandle;
 use kira::sound::static_sound::StaticSoundData;
-use kira::track::{MainTrackBuilder, SpatialTrackBuilder};
+use kira::track::{MainTrackBuilder, SpatialTrackBuilder, SpatialTrackDistances};
 use kira::{AudioManager, AudioManagerSettings, Decibels, Tween};
 use pool_audio::{
-    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayParams, SoundEffects,
-    SoundEffectsSettings, SoundSettings,
+    Distances, MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, ParamError, PlayParams,
+    SoundEffects, SoundEffectsSettings, SoundSettings,
 };
 
 use pool_audio::mint;
@@ -76,11 +76,19 @@ fn turn(axis: [f32; 3], degrees: f32) -> [f32; 4] {
 
 /// [`pool_audio`] with the listener also turned to `orientation` after 0.1 s.
 fn pool_audio_turned(params: PlayParams, listener: [f32; 3], orientation: [f32; 4]) -> [f64; 2] {
+    pool_audio_with(params, listener, orientation, SoundSettings::default())
+}
+
+/// [`pool_audio_turned`] with the sound's `settings`.
+fn pool_audio_with(
+    params: PlayParams,
+    listener: [f32; 3],
+    orientation: [f32; 4],
+    settings: SoundSettings,
+) -> [f64; 2] {
     let (mut manager, _) = manager();
     let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
-    let id = sfx
-        .add_sound("tone", tone(), SoundSettings::default())
-        .unwrap();
+    let id = sfx.add_sound("tone", tone(), settings).unwrap();
     sfx.play(id, params).unwrap();
     manager.backend_mut().render(0.1).unwrap();
     sfx.set_listener(listener).unwrap();
@@ -98,11 +106,29 @@ fn kira_spatial(position: Option<[f32; 3]>, listener: [f32; 3]) -> [f64; 2] {
     kira_spatial_turned(position, listener, IDENTITY)
 }
 
+/// [`kira_spatial`] on a spatial track built from `builder`.
+fn kira_spatial_built(
+    position: [f32; 3],
+    listener: [f32; 3],
+    builder: SpatialTrackBuilder,
+) -> [f64; 2] {
+    kira_spatial_at(Some(position), listener, IDENTITY, builder)
+}
+
 /// [`kira_spatial`] with kira's listener also turned to `orientation`.
 fn kira_spatial_turned(
     position: Option<[f32; 3]>,
     listener: [f32; 3],
     orientation: [f32; 4],
+) -> [f64; 2] {
+    kira_spatial_at(position, listener, orientation, SpatialTrackBuilder::new())
+}
+
+fn kira_spatial_at(
+    position: Option<[f32; 3]>,
+    listener: [f32; 3],
+    orientation: [f32; 4],
+    builder: SpatialTrackBuilder,
 ) -> [f64; 2] {
     let (mut manager, _) = manager();
     let mut ears: ListenerHandle = manager
@@ -120,7 +146,7 @@ fn kira_spatial_turned(
                 .add_spatial_sub_track(
                     &ears,
                     mint::Vector3::from(position),
-                    SpatialTrackBuilder::new().spatialization_strength(1.0),
+                    builder.spatialization_strength(1.0),
                 )
                 .unwrap();
             track.play(tone()).unwrap();
@@ -355,4 +381,160 @@ fn an_endless_volume_fade_on_a_moving_voice_is_neither_a_panic_nor_nan() {
     sfx.update(0.1).unwrap();
     manager.backend_mut().render(0.1).unwrap();
     assert_eq!(meter.non_finite_samples(), 0);
+}
+
+#[test]
+fn a_plays_or_its_sounds_own_distances_and_curve_are_heard_as_kiras_track_with_them() {
+    let ours_center = pool_audio(PlayParams::default(), ORIGIN);
+    let kiras_center = kira_spatial(None, ORIGIN);
+    for distances in [
+        Distances {
+            min: 2.0,
+            max: 30.0,
+            curve: kira::Easing::InPowi(2),
+        },
+        Distances {
+            min: 0.5,
+            max: 400.0,
+            curve: kira::Easing::OutPowf(1.5),
+        },
+        Distances {
+            min: 5.0,
+            max: 20.0,
+            curve: kira::Easing::Linear,
+        },
+    ] {
+        let builder = || {
+            SpatialTrackBuilder::new()
+                .distances(SpatialTrackDistances {
+                    min_distance: distances.min,
+                    max_distance: distances.max,
+                })
+                .attenuation_function(distances.curve)
+        };
+        for position in [[3.0, 0.0, 0.0], [0.0, 0.0, -12.0], [-8.0, 0.0, 9.0]] {
+            let kiras = relative(
+                kira_spatial_built(position, ORIGIN, builder()),
+                kiras_center,
+            );
+            let per_play = PlayParams::default()
+                .position(position)
+                .distances(distances);
+            let per_sound = SoundSettings::default().distances(distances);
+            for ours in [
+                pool_audio(per_play, ORIGIN),
+                pool_audio_with(
+                    PlayParams::default().position(position),
+                    ORIGIN,
+                    IDENTITY,
+                    per_sound,
+                ),
+            ] {
+                let ours = relative(ours, ours_center);
+                for channel in 0..2 {
+                    assert!(
+                        (ours[channel] - kiras[channel]).abs() < 0.05
+                            || (ours[channel] < -100.0 && kiras[channel] < -100.0),
+                        "{distances:?} at {position:?}, channel {channel}: {:.3} dB here, {:.3} dB in kira",
+                        ours[channel],
+                        kiras[channel]
+                    );
+                }
+            }
+        }
+    }
+    // Bad distances are refused, and the play is not started.
+    let (mut manager, _) = manager();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let id = sfx
+        .add_sound("tone", tone(), SoundSettings::default())
+        .unwrap();
+    for bad in [
+        Distances {
+            min: 10.0,
+            max: 10.0,
+            ..Default::default()
+        },
+        Distances {
+            min: -1.0,
+            ..Default::default()
+        },
+        Distances {
+            max: f32::INFINITY,
+            ..Default::default()
+        },
+        Distances {
+            curve: kira::Easing::InPowi(-2),
+            ..Default::default()
+        },
+    ] {
+        let played = sfx.play(
+            id,
+            PlayParams::default()
+                .position([1.0, 0.0, 0.0])
+                .distances(bad),
+        );
+        assert!(
+            matches!(
+                played,
+                Err(pool_audio::PlayError::InvalidParam(ParamError::Distances(
+                    _
+                )))
+            ),
+            "{bad:?}"
+        );
+        assert!(matches!(
+            SoundSettings::default().distances(bad).validate(),
+            Err(pool_audio::SettingsError::Distances(_))
+        ));
+    }
+    assert_eq!(sfx.stats().real_voices, 0);
+    // 150 m away: past kira's 100 m, inaudible; within a play's own 400 m, heard.
+    let far = PlayParams::default().position([150.0, 0.0, 0.0]);
+    assert!(matches!(
+        sfx.play(id, far),
+        Err(pool_audio::PlayError::Inaudible)
+    ));
+    let wide = Distances {
+        min: 1.0,
+        max: 400.0,
+        ..Default::default()
+    };
+    let voice = sfx.play(id, far.distances(wide)).unwrap();
+    assert_eq!(sfx.state(voice), pool_audio::VoiceState::Real);
+}
+
+#[test]
+fn a_flat_world_is_the_plane_z_0() {
+    for (flat, listener) in [([3.0, 4.0], [0.0, 0.0]), ([-20.0, 7.5], [-5.0, 10.0])] {
+        let ours_2d = {
+            let (mut manager, _) = manager();
+            let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+            let id = sfx
+                .add_sound("tone", tone(), SoundSettings::default())
+                .unwrap();
+            let voice = sfx
+                .play(id, PlayParams::default().position_2d([0.0, 0.0]))
+                .unwrap();
+            sfx.set_position_2d(voice, flat).unwrap();
+            sfx.set_listener_2d(listener).unwrap();
+            sfx.update(0.1).unwrap();
+            let audio = manager.backend_mut().render(0.25).unwrap();
+            levels(audio.samples(), 0.2)
+        };
+        let ours_3d = pool_audio(
+            PlayParams::default().position([flat[0], flat[1], 0.0]),
+            [listener[0], listener[1], 0.0],
+        );
+        for channel in 0..2 {
+            assert!(
+                (ours_2d[channel] - ours_3d[channel]).abs() < 0.05,
+                "{flat:?}: {ours_2d:?} against {ours_3d:?}"
+            );
+        }
+        // A sound to the listener's right is louder on the right.
+        if flat[0] > listener[0] {
+            assert!(ours_2d[1] > ours_2d[0] + 1.0, "{ours_2d:?}");
+        }
+    }
 }

@@ -97,6 +97,8 @@ pub(crate) struct Start {
     pub(crate) rate: f64,
     pub(crate) position: Option<[f32; 3]>,
     pub(crate) spatial_blend: f32,
+    /// How it fades with distance.
+    pub(crate) distances: crate::Distances,
     pub(crate) begin: Begin,
     /// Its group's mix entry, or `NO_GROUP`.
     pub(crate) group: u16,

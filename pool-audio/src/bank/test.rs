@@ -100,6 +100,7 @@ fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
         velocity: [0.0; 3],
         doppler: 0.0,
         muffle: (1.0, None),
+        distances: crate::Distances::default(),
     }
 }
 

@@ -138,6 +138,7 @@ pub(super) struct Voice {
     pan_at: f32,
     position: Option<[f32; 3]>,
     spatial_blend: f32,
+    distances: crate::Distances,
     /// Per-channel gains from where it is: at the start of the mixer's current
     /// chunk and at its end.
     spatial_from: [f32; 2],
@@ -207,6 +208,11 @@ impl Voice {
             pan_at: 0.0,
             position: None,
             spatial_blend: 1.0,
+            distances: crate::Distances {
+                min: 1.0,
+                max: 100.0,
+                curve: kira::Easing::Linear,
+            },
             spatial_from: [1.0, 1.0],
             spatial: [1.0, 1.0],
             weight_from: 0.0,
@@ -287,6 +293,7 @@ impl Voice {
             pan_at: start.panning,
             position: start.position,
             spatial_blend: start.spatial_blend,
+            distances: start.distances,
             rate_was: start.rate,
             group: start.group,
             loudness: start.loudness,
@@ -450,7 +457,8 @@ impl Voice {
         if (moved || self.moved)
             && let Some(position) = self.position
         {
-            self.spatial = spatial_gains(position, self.spatial_blend, listener);
+            let blend = (self.spatial_blend, &self.distances);
+            self.spatial = spatial_gains(position, blend, listener);
             if self.doppler_scale != 0.0 {
                 self.doppler = doppler_factor(
                     (position, self.velocity),

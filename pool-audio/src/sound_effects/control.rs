@@ -320,6 +320,20 @@ impl SoundEffects {
         Ok(())
     }
 
+    /// Moves a positioned voice in a flat world: `(x, y)` is `(x, y, 0)` (see
+    /// [`PlayParams::position_2d`](crate::PlayParams::position_2d)); as
+    /// [`set_position`](Self::set_position) otherwise.
+    ///
+    /// # Errors
+    /// As [`set_position`](Self::set_position).
+    pub fn set_position_2d(
+        &mut self,
+        voice: VoiceHandle,
+        position: impl Into<mint::Vector2<f32>>,
+    ) -> Result<(), VoiceError> {
+        self.set_position(voice, crate::params::flat(position.into()))
+    }
+
     /// Stops every voice, fading out with `fade`.
     ///
     /// # Errors

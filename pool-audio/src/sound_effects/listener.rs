@@ -37,6 +37,29 @@ impl SoundEffects {
         Ok(())
     }
 
+    /// Moves the listener in a flat world: `(x, y)` is `(x, y, 0)` (see
+    /// [`PlayParams::position_2d`](crate::PlayParams::position_2d)); as
+    /// [`set_listener`](Self::set_listener) otherwise.
+    ///
+    /// # Errors
+    /// As [`set_listener`](Self::set_listener).
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// sfx.set_listener_2d([10.0, -4.0])?;
+    /// assert!(sfx.set_listener_2d([f32::NAN, 0.0]).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_listener_2d(
+        &mut self,
+        position: impl Into<mint::Vector2<f32>>,
+    ) -> Result<(), VoiceError> {
+        self.set_listener(crate::params::flat(position.into()))
+    }
+
     /// Turns the listener: which way its head faces, as a rotation
     /// (a quaternion `[x, y, z, w]`, normalized here). With no rotation (the
     /// default) it faces -z with +x to its right, as kira's listener does; a

@@ -6,6 +6,7 @@
 use super::plan::{Leaves, Plan, PlayFacts, Victim, WhyVirtual, plan};
 use super::seats::{ForPlay, View};
 use super::{Now, SoundEffects};
+use crate::audibility::Distances;
 use crate::audibility::{Rank, attenuation, heard_priority};
 use crate::cues::{Motion, Muffled, VoiceCues};
 use std::sync::Arc;
@@ -114,7 +115,9 @@ impl SoundEffects {
         let mut saved = None;
         if let (Some(db), Some(window)) = (entry.window_db, &mut self.mix.window) {
             let position = params.position.map(Into::into);
-            let gain = attenuation(position, params.spatial_blend, self.now.listener);
+            let distances = params.distances.unwrap_or(entry.settings.distances);
+            let blend = (params.spatial_blend, &distances);
+            let gain = attenuation(position, blend, self.now.listener);
             let before = window.save();
             if window.raise(heard_db(db, gain)) {
                 saved = Some(before);
@@ -410,6 +413,8 @@ struct Play<'a> {
     window: Option<(f64, WindowNow)>,
     /// Its velocity, doppler, obstruction and occlusion.
     cues: VoiceCues,
+    /// How it fades with distance: its own, or its sound's.
+    distances: Distances,
 }
 
 impl<'a> Play<'a> {
@@ -431,7 +436,8 @@ impl<'a> Play<'a> {
             params.occlusion,
             (&settings.obstruction, &settings.occlusion),
         );
-        let gain = attenuation(position, blend, listener) * muffled.audibility;
+        let distances = params.distances.unwrap_or(settings.distances);
+        let gain = attenuation(position, (blend, &distances), listener) * muffled.audibility;
         let cues = VoiceCues {
             motion: Motion {
                 velocity: params.velocity.map_or([0.0; 3], Into::into),
@@ -448,7 +454,7 @@ impl<'a> Play<'a> {
         let volume = variation.volume(params.volume);
         let reference = entry.reference(volume);
         let priority = (settings.priority, settings.distance_priority_offset);
-        let heard = heard_priority(priority, position, blend, listener);
+        let heard = heard_priority(priority, position, (blend, distances.max), listener);
         let onset = entry.onset(recording, volume, params.panning, gain);
         let facts = PlayFacts {
             held_back: entry.held_back(here, now.micros, now.frame),
@@ -480,6 +486,7 @@ impl<'a> Play<'a> {
                 .map_or(0.0, |r| r.timeline.start()),
             window,
             cues,
+            distances,
         }
     }
 
@@ -499,6 +506,7 @@ impl<'a> Play<'a> {
         record.playback_rate = self.variation.rate(self.params.playback_rate);
         record.variation = self.variation;
         record.cues = self.cues;
+        record.distances = self.distances;
         if let Some((db, window)) = self.window {
             record.window_db = Some(db);
             record.loudness = window.voice_gain(db);

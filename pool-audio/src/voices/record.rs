@@ -4,7 +4,7 @@
 
 use pool_core::{ExhaustionPolicy, Key, LiveObjects};
 
-use crate::audibility::{Rank, attenuation, compare, heard_priority};
+use crate::audibility::{Distances, Rank, attenuation, compare, heard_priority};
 use crate::cues::VoiceCues;
 use crate::params::PlayParams;
 use crate::variations::Variation;
@@ -53,6 +53,8 @@ pub(crate) struct VoiceRecord {
     /// rate it is given.
     pub(crate) variation: Variation,
     pub(crate) position: Option<[f32; 3]>,
+    /// How it fades with distance.
+    pub(crate) distances: Distances,
     /// Who plays it (see `PlayParams::owner`).
     pub(crate) owner: Option<u64>,
     /// Start order, to find a sound's oldest copy.
@@ -86,6 +88,7 @@ impl VoiceRecord {
             recording: 0,
             variation: Variation::NONE,
             position: None,
+            distances: Distances::default(),
             owner: None,
             order: 0,
             paused: false,
@@ -122,6 +125,8 @@ impl VoiceRecord {
             recording,
             variation: Variation::NONE,
             position: params.position.map(Into::into),
+            // The play's, or its sound's: set by the play.
+            distances: Distances::default(),
             owner: params.owner,
             order,
             paused: false,
@@ -137,9 +142,10 @@ impl VoiceRecord {
     /// `audibility.rs`), and its distance attenuation there.
     #[inline]
     pub(crate) fn heard_from(&self, listener: [f32; 3]) -> (Rank, f32) {
-        let gain =
-            attenuation(self.position, self.spatial_blend, listener) * self.cues.muffled.audibility;
-        let priority = heard_priority(self.priority, self.position, self.spatial_blend, listener);
+        let blend = (self.spatial_blend, &self.distances);
+        let gain = attenuation(self.position, blend, listener) * self.cues.muffled.audibility;
+        let blend = (self.spatial_blend, self.distances.max);
+        let priority = heard_priority(self.priority, self.position, blend, listener);
         (Rank::heard(priority, self.reference, gain), gain)
     }
 
