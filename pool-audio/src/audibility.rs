@@ -2,11 +2,12 @@
 //!
 //! A voice's audibility is the level it would reach as its sound's first copy:
 //! the sound's first-copy volume, times the play's volume, times its distance
-//! attenuation. The distance attenuation is kira's own curve for a spatial track
-//! with its default distances and easing, which positioned voices are played
-//! with (see `spatial.rs`): full level within 1 m, then linear in decibels from
-//! 0 dB at 1 m down to -60 dB (silence) at 100 m and beyond, crossfaded with full
-//! level by the play's spatial blend. Unpositioned voices are not attenuated. The
+//! attenuation, and its occlusion's volume. The distance attenuation is kira's
+//! own curve for a spatial track with the play's [`Distances`] (by default
+//! kira's: full level within 1 m, then linear in decibels from 0 dB at 1 m down
+//! to -60 dB (silence) at 100 m and beyond), which positioned voices are played
+//! with (see `spatial.rs`), crossfaded with full level by the play's spatial
+//! blend. Unpositioned voices are not attenuated. The
 //! copy's rank, the pan law and the direction are left out on purpose: they would
 //! make a voice's audibility change with where it happens to be placed or which
 //! way it is heard from, and voices would flap.

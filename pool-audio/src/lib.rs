@@ -249,8 +249,8 @@
 //! it. A virtual one-shot ends when its time is up; a loop wraps around its loop
 //! region. Each [`update`](SoundEffects::update) ranks every voice by priority,
 //! then audibility (its sound's first-copy volume times its play volume times
-//! kira's distance curve: 0 dB within 1 m, linear in dB down to silence at
-//! 100 m), and the most audible virtual voices take the places of the least
+//! kira's distance curve, by default 0 dB within 1 m, linear in dB down to
+//! silence at 100 m; see [`Distances`]), and the most audible virtual voices take the places of the least
 //! audible real ones when they are louder by a margin (3 dB by default, so voices
 //! near the edge do not flap): the real one fades out and goes virtual, the
 //! virtual one starts at its playhead ([`Resume::FromElapsed`]) or its start
@@ -297,7 +297,8 @@
 //!
 //! Priority can fall (or rise) with distance: a sound's
 //! `distance_priority_offset` moves its priority linearly from none at the
-//! listener to all of it at 100 m, rounded to a whole priority, wherever voices
+//! listener to all of it at the play's maximum distance (100 m by default),
+//! rounded to a whole priority, wherever voices
 //! are ranked and wherever [`Stealing::LowestPriority`] picks a victim; that
 //! policy steals only a voice below the play, and a tie goes by the play's
 //! [`Tie`].
