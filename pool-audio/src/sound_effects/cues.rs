@@ -22,8 +22,8 @@ impl SoundEffects {
     /// [`doppler_scale`](crate::SoundSettings::doppler_scale) is not 0.
     ///
     /// # Errors
-    /// [`VoiceError::Stale`] or [`VoiceError::WrongManager`] for a handle that
-    /// is not a live voice of this manager, [`VoiceError::InvalidParam`] for a
+    /// [`VoiceError::Stale`] for a handle that is not a live voice of this
+    /// manager, [`VoiceError::InvalidParam`] for a
     /// NaN or infinite component, [`VoiceError::QueueFull`]; nothing changes.
     ///
     /// ```
@@ -108,8 +108,8 @@ impl SoundEffects {
     /// audibility does not change.
     ///
     /// # Errors
-    /// [`VoiceError::Stale`] or [`VoiceError::WrongManager`] for a handle that
-    /// is not a live voice of this manager, [`VoiceError::InvalidParam`] for an
+    /// [`VoiceError::Stale`] for a handle that is not a live voice of this
+    /// manager, [`VoiceError::InvalidParam`] for an
     /// amount not in `[0, 1]`, [`VoiceError::QueueFull`]; nothing changes.
     ///
     /// ```
