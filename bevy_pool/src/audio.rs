@@ -358,7 +358,13 @@ impl Plugin for SoundEffectsPlugin {
             .add_systems(
                 PostUpdate,
                 (
-                    (follow_listener, start_and_react, follow_emitters)
+                    (
+                        follow_listener,
+                        crate::cues::listener_velocity,
+                        start_and_react,
+                        follow_emitters,
+                        crate::cues::emitter_cues,
+                    )
                         .chain()
                         .in_set(SoundSystems::Spatial),
                     (play_messages, music_messages, crate::mixing::mix_messages)

@@ -26,7 +26,12 @@ use crate::audio::{PlayRefused, Sfx, SoundWarning, warn};
 /// component tries again at once either way. An emitter whose voice ended (a
 /// one-shot played out, a voice stolen or stopped, its sound removed) stays
 /// silent, its [`voice`](Self::voice) `None`, until the game changes it.
+///
+/// With a [`Velocity`](crate::Velocity), an [`Obstruction`](crate::Obstruction)
+/// or an [`Occlusion`](crate::Occlusion) on the entity, its voice gets them
+/// (see `cues.rs`); without a velocity, doppler follows its moves.
 #[derive(Component, Debug, Clone)]
+#[require(crate::cues::Cued)]
 pub struct SoundEmitter {
     /// The sound to play.
     pub sound: SoundId,

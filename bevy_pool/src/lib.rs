@@ -179,6 +179,7 @@
 
 mod assets;
 mod audio;
+mod cues;
 mod diagnostics;
 mod effects;
 mod emitters;
@@ -201,6 +202,7 @@ pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundListener,
     SoundSystems, SoundWarning, VoiceEnded,
 };
+pub use cues::{Obstruction, Occlusion, Velocity};
 pub use emitters::{CHANGE_FADE, SoundEmitter};
 pub use entities::{
     EntityKind, EntityPolicy, EntityPoolConfig, EntityPoolError, EntityPoolRegistry,
@@ -241,9 +243,10 @@ pub mod prelude {
     pub use crate::{
         ApplySnapshot, AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, EntityPolicy,
         EntityPoolConfig, EntityPoolRegistry, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin,
-        EntityRecycled, Fx, MixRefused, MusicRefused, MusicTracks, Output, PlayMusic, PlayRefused,
-        PlaySound, Pooled, PooledEntity, ReleaseAfter, ReleaseSnapshot, Sfx, SoundEffectsPlugin,
-        SoundEmitter, SoundListener, SoundSystems, SoundWarning, StopMusic, VoiceEnded,
+        EntityRecycled, Fx, MixRefused, MusicRefused, MusicTracks, Obstruction, Occlusion, Output,
+        PlayMusic, PlayRefused, PlaySound, Pooled, PooledEntity, ReleaseAfter, ReleaseSnapshot,
+        Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems, SoundWarning,
+        StopMusic, Velocity, VoiceEnded,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]
@@ -252,10 +255,10 @@ pub mod prelude {
     pub use pool_audio::kira::sound::static_sound::StaticSoundData;
     #[doc(no_inline)]
     pub use pool_audio::{
-        DuckSettings, FileLoader, GroupSettings, LoudnessWindow, MemoryLoader, MixTarget,
-        MusicParams, MusicSettings, MusicSource, Pick, PlayParams, Recordings, Snapshot,
-        SnapshotId, SoundEffectsSettings, SoundId, SoundSettings, Stealing, TrackSettings,
-        VoiceHandle, VoiceState, WhenFull,
+        Distances, DuckSettings, FileLoader, GroupSettings, LoudnessWindow, MemoryLoader,
+        MixTarget, Muffle, MusicParams, MusicSettings, MusicSource, Pick, PlayParams, Recordings,
+        Snapshot, SnapshotId, SoundEffectsSettings, SoundId, SoundSettings, Stealing,
+        TrackSettings, VoiceHandle, VoiceState, WhenFull,
     };
     #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};

@@ -1,0 +1,128 @@
+//! Doppler, obstruction and occlusion from components: an emitter's or the
+//! listener's [`Velocity`] (without one, the velocity is derived from its
+//! moves at each update), and an emitter's [`Obstruction`] and [`Occlusion`]
+//! from the game's own ray tests. A component holding a value out of range
+//! comes back as a [`PlayRefused`]; the voice keeps what it had.
+
+use bevy::prelude::*;
+use pool_audio::{PlayError, VoiceError, VoiceHandle};
+
+use crate::audio::{PlayRefused, Sfx, SoundListener};
+use crate::emitters::SoundEmitter;
+
+/// How fast an emitter or the listener moves, in m/s, for doppler (the
+/// emitter's sound needs a [`doppler_scale`](pool_audio::SoundSettings::doppler_scale)).
+/// Without it, the velocity is derived from the entity's moves at each update;
+/// a game with a physics engine copies the body's velocity here. Removing it
+/// leaves the last velocity given.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct Velocity(pub Vec3);
+
+/// How much is in an emitter's direct path, `0..=1` (Wwise's obstruction),
+/// through its sound's obstruction curve. Removing it clears it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct Obstruction(pub f32);
+
+/// How much is between an emitter and the listener, `0..=1` (Wwise's
+/// occlusion), through its sound's occlusion curve; it lowers the voice's
+/// audibility too. Removing it clears it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct Occlusion(pub f32);
+
+/// The voice an emitter's cues were last given to.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Cued(Option<VoiceHandle>);
+
+type EmitterCues<'a> = (
+    Entity,
+    &'a SoundEmitter,
+    &'a mut Cued,
+    Option<Ref<'a, Velocity>>,
+    Option<Ref<'a, Obstruction>>,
+    Option<Ref<'a, Occlusion>>,
+);
+
+/// Emitters' voices get their cues: all of them when the voice is new, the
+/// changed ones otherwise; removed obstruction and occlusion are cleared.
+pub(crate) fn emitter_cues(
+    mut sfx: ResMut<Sfx>,
+    mut emitters: Query<EmitterCues>,
+    mut cleared: (RemovedComponents<Obstruction>, RemovedComponents<Occlusion>),
+    mut refused: MessageWriter<PlayRefused>,
+) {
+    for (entity, emitter, mut cued, velocity, obstruction, occlusion) in &mut emitters {
+        let Some(voice) = emitter.voice() else {
+            continue;
+        };
+        let new = cued.0 != Some(voice);
+        let mut results = [None, None, None];
+        if let Some(v) = velocity.filter(|v| new || v.is_changed()) {
+            results[0] = Some(sfx.set_velocity(voice, v.0.to_array()));
+        }
+        if let Some(o) = obstruction.filter(|o| new || o.is_changed()) {
+            results[1] = Some(sfx.set_obstruction(voice, o.0));
+        }
+        if let Some(o) = occlusion.filter(|o| new || o.is_changed()) {
+            results[2] = Some(sfx.set_occlusion(voice, o.0));
+        }
+        report(&mut refused, emitter, entity, results);
+        if new {
+            cued.0 = Some(voice);
+        }
+    }
+    let (obstructions, occlusions) = &mut cleared;
+    for entity in obstructions.read() {
+        if let Ok((_, emitter, ..)) = emitters.get(entity)
+            && let Some(voice) = emitter.voice()
+        {
+            let _ = sfx.set_obstruction(voice, 0.0);
+        }
+    }
+    for entity in occlusions.read() {
+        if let Ok((_, emitter, ..)) = emitters.get(entity)
+            && let Some(voice) = emitter.voice()
+        {
+            let _ = sfx.set_occlusion(voice, 0.0);
+        }
+    }
+}
+
+/// A value out of range (or a full queue) reaches the game as a message; a
+/// voice that ended meanwhile is not the game's error.
+fn report(
+    refused: &mut MessageWriter<PlayRefused>,
+    emitter: &SoundEmitter,
+    entity: Entity,
+    results: [Option<Result<(), VoiceError>>; 3],
+) {
+    let error = results
+        .into_iter()
+        .flatten()
+        .find_map(|result| match result {
+            Err(VoiceError::InvalidParam(param)) => Some(PlayError::InvalidParam(param)),
+            Err(VoiceError::QueueFull) => Some(PlayError::QueueFull),
+            _ => None,
+        });
+    if let Some(error) = error {
+        refused.write(PlayRefused {
+            sound: emitter.sound,
+            entity: Some(entity),
+            error,
+        });
+    }
+}
+
+/// The listener's velocity, when it has a [`Velocity`] that changed (the
+/// listener of the lowest entity index, as for its position).
+pub(crate) fn listener_velocity(
+    mut sfx: ResMut<Sfx>,
+    listeners: Query<(Entity, Ref<Velocity>), With<SoundListener>>,
+) {
+    let used = listeners.iter().min_by_key(|(entity, _)| entity.index());
+    if let Some((_, velocity)) = used
+        && velocity.is_changed()
+    {
+        // A NaN velocity is refused and changes nothing.
+        let _ = sfx.set_listener_velocity(velocity.0.to_array());
+    }
+}
