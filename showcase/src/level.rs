@@ -14,6 +14,8 @@ use pool_audio::{
 };
 use pool_core::{Pool, Strict};
 use pool_effects::{DrawList, Effects};
+use pool_audio::SoundId;
+use showcase::car;
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
     HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds,
@@ -65,6 +67,11 @@ pub(crate) struct Level {
     pub(crate) bullets: Pool<Bullet, Strict>,
     pub(crate) emitters: Vec<Emitter>,
     pub(crate) listener: [f32; 2],
+    /// The passing car's engine and its voice (see `showcase::car`).
+    car_sound: SoundId,
+    car: Option<VoiceHandle>,
+    /// The car's and the listener's positions, frame by frame.
+    pub(crate) track: car::Track,
     audio: Vec<f32>,
     rng: Lcg,
     // Per-second bookkeeping.
@@ -87,6 +94,7 @@ impl Level {
         let mut rng = content::rng();
         let sounds = content::add_sounds(&mut sfx, &mut rng)?;
         let storm = content::add_mix(&mut sfx, &sounds, false)?;
+        let car_sound = car::add(&mut sfx)?;
         let mut emitters = Vec::with_capacity(300);
         for ambience in content::ambience(&mut rng) {
             let sound = if ambience.waterfall {
@@ -133,6 +141,9 @@ impl Level {
             bullets,
             emitters,
             listener: [-90.0, -90.0],
+            car_sound,
+            car: None,
+            track: Vec::new(),
             audio: Vec::new(),
             rng,
             max_real: 0,
@@ -149,6 +160,15 @@ impl Level {
         self.listener = content::listener_at(frame as f32 / frames as f32);
         self.sfx
             .set_listener([self.listener[0], 0.0, self.listener[1]])?;
+        // The car drives across the map, passing the listener half way.
+        let car = car::at(frame as f64 / FPS as f64, frames as f64 / FPS as f64);
+        match self.car {
+            None => self.car = Some(self.sfx.play(self.car_sound, at_params(car))?),
+            Some(voice) => {
+                let _ = self.sfx.set_position(voice, [car[0], 0.0, car[1]]);
+            }
+        }
+        self.track.push((car, self.listener));
         if frame.is_multiple_of(STEP_FRAMES) {
             let _ = self.sfx.play(self.sounds.footstep, PlayParams::default());
         }

@@ -14,7 +14,8 @@
 //! Renders N seconds (default 10) offline and writes `level.wav`, `level.gif` (the
 //! map, ten pictures a second: real voices bright, virtual ones dim), `last.png`
 //! and `plot.png` (real and virtual voices, limiter gain reduction and peak over
-//! time) into `--out` (default `target/showcase`). Prints a table per second, or
+//! time) and `doppler.png` (the passing car's pitch, measured against the
+//! doppler formula) into `--out` (default `target/showcase`). Prints a table per second, or
 //! with `--tsv` the rows
 //! `second<TAB>real<TAB>virtual<TAB>plays<TAB>stolen<TAB>peak_dbfs<TAB>clipped`
 //! (the peak before kira's clamp; clipped as a fraction of samples).
@@ -71,10 +72,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     level.write_wav(&options.out.join("level.wav"))?;
     pictures.write(&options.out)?;
+    picture::doppler(&level.track, &options.out.join("doppler.png"))?;
     if !options.tsv {
         writeln!(
             out,
-            "\nwrote level.wav, level.gif, last.png and plot.png to {}",
+            "\nwrote level.wav, level.gif, last.png, plot.png and doppler.png to {}",
             options.out.display()
         )?;
     }

@@ -338,6 +338,45 @@ impl Pictures {
     }
 }
 
+/// The passing car's pitch over the run: measured in a render of the car
+/// alone along the level's path (see `showcase::car`), against the doppler
+/// formula for the same positions.
+pub(crate) fn doppler(track: &showcase::car::Track, path: &Path) -> Result<(), Box<dyn Error>> {
+    use showcase::car::{ENGINE_HZ, SPEED, pitch};
+    let (measured, expected) = pitch(track);
+    let seconds = track.len() as f64 / FPS as f64;
+    let rest = [(0.0, ENGINE_HZ), (seconds, ENGINE_HZ)];
+    let (low, high) = expected
+        .iter()
+        .chain(&measured)
+        .fold((ENGINE_HZ, ENGINE_HZ), |(l, h), p| (l.min(p.1), h.max(p.1)));
+    figures::png(path, (1000, 520), |area| {
+        let body = figures::titled(
+            area,
+            "The passing car's pitch, measured in the render against the doppler formula",
+            &format!(
+                "A {ENGINE_HZ:.0} Hz engine at {SPEED:.0} m/s crossing the walking listener's path half way. Measured: rising zero crossings of the car\nrendered alone along the level's path, per 50 ms. Expected: f = {ENGINE_HZ:.0} Hz x (c + listener's speed towards it) / (c + its speed away), c = 343 m/s;\nthe listener's own wavy walk (up to 27 m/s) bends the curve."
+            ),
+            92,
+        )?;
+        figures::LineChart::new(
+            "Pitch heard at the listener",
+            ("time (s)", 0.0..seconds),
+            ("pitch (Hz)", (low - 5.0)..(high + 5.0)),
+        )
+        .line(figures::Line::new("expected (doppler formula)", figures::GREEN, &expected).width(6))
+        .line(figures::Line::new("measured in the render", figures::BLUE, &measured).width(2))
+        .line(figures::Line::new(&format!("at rest ({ENGINE_HZ:.0} Hz)"), figures::MUTED, &rest).dashed())
+        .note(
+            (0.15, low - 2.0),
+            "the blue tick at 0 s: the first window, before the first update derives a velocity",
+            figures::MUTED,
+        )
+        .draw(&body)?;
+        Ok(())
+    })
+}
+
 /// Where the listener's label goes: beside it, kept on the map.
 fn listener_label(at: [f32; 2]) -> [f32; 2] {
     [
