@@ -565,3 +565,78 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
     assert!(ducked > 100, "frames with a duck on: {ducked}");
     assert!(sfx.mix_stats().window_top_db.is_some_and(|top| top >= 70.0));
 }
+
+#[test]
+fn doppler_obstruction_and_occlusion_allocate_and_free_nothing() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let hum = StaticSoundData {
+        sample_rate: 44_100,
+        frames: (0..44_100)
+            .map(|i| Frame::from_mono((i as f32 * 0.05).sin() * 0.3))
+            .collect(),
+        settings: Default::default(),
+        slice: None,
+    }
+    .loop_region(..);
+    let settings = SoundSettings::default()
+        .max_voices(16)
+        .doppler_scale(1.0)
+        .distances(pool_audio::Distances {
+            min: 2.0,
+            max: 200.0,
+            curve: kira::Easing::InPowi(2),
+        })
+        .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
+    let sound = sfx.add_sound("hum", hum, settings).unwrap();
+    // 16 voices, some with a velocity of their own, the rest derived.
+    let voices: Vec<_> = (0..16)
+        .map(|i| {
+            let params = PlayParams::default().position([i as f32 * 5.0 - 40.0, 0.0, -10.0]);
+            let params = if i % 2 == 0 {
+                params.velocity([0.0, 0.0, 20.0])
+            } else {
+                params
+            };
+            sfx.play(sound, params).unwrap()
+        })
+        .collect();
+    let mut buffer = Vec::with_capacity(4_096);
+    let mut frame = |sfx: &mut SoundEffects, i: usize| {
+        let t = i as f32 / 60.0;
+        sfx.set_listener([10.0 * t.sin(), 0.0, 3.0 * t.cos()])
+            .unwrap();
+        for (n, voice) in voices.iter().enumerate() {
+            let z = -10.0 + 8.0 * (2.0 * t + n as f32).sin();
+            let _ = sfx.set_position(*voice, [n as f32 * 5.0 - 40.0, 0.0, z]);
+            let amount = ((i + n) % 30) as f32 / 29.0;
+            let _ = sfx.set_occlusion(*voice, amount);
+            let _ = sfx.set_obstruction(*voice, 1.0 - amount);
+            if (i + n).is_multiple_of(20) {
+                let _ = sfx.set_velocity(*voice, [1.0, 0.0, -(i as f32)]);
+            }
+        }
+        if i.is_multiple_of(40) {
+            sfx.set_listener_velocity([0.0, 0.0, 4.0]).unwrap();
+        }
+        buffer.clear();
+        manager
+            .backend_mut()
+            .render_append(1.0 / 60.0, &mut buffer)
+            .unwrap();
+        sfx.update(1.0 / 60.0).unwrap();
+    };
+    for i in 0..60 {
+        frame(&mut sfx, i);
+    }
+    let (allocations, frees) = alloc_counter::heap_calls_during(|| {
+        for i in 60..360 {
+            frame(&mut sfx, i);
+        }
+    });
+    assert_eq!((allocations, frees), (0, 0));
+    // The frames did what they say: voices moved, glided and were heard.
+    let stats = sfx.stats();
+    assert!(stats.real_voices >= 8, "{stats:?}");
+    assert!(buffer.iter().any(|s| s.abs() > 1e-3));
+}

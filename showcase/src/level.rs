@@ -8,13 +8,13 @@ use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings};
 use std::time::Duration;
 
+use pool_audio::SoundId;
 use pool_audio::{
     MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayParams, Rendered, SnapshotId,
     SoundEffects, VoiceHandle, VoiceState, linear_fade,
 };
 use pool_core::{Pool, Strict};
 use pool_effects::{DrawList, Effects};
-use pool_audio::SoundId;
 use showcase::car;
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,

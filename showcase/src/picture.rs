@@ -366,7 +366,14 @@ pub(crate) fn doppler(track: &showcase::car::Track, path: &Path) -> Result<(), B
         )
         .line(figures::Line::new("expected (doppler formula)", figures::GREEN, &expected).width(6))
         .line(figures::Line::new("measured in the render", figures::BLUE, &measured).width(2))
-        .line(figures::Line::new(&format!("at rest ({ENGINE_HZ:.0} Hz)"), figures::MUTED, &rest).dashed())
+        .line(
+            figures::Line::new(
+                &format!("at rest ({ENGINE_HZ:.0} Hz)"),
+                figures::MUTED,
+                &rest,
+            )
+            .dashed(),
+        )
         .note(
             (0.15, low - 2.0),
             "the blue tick at 0 s: the first window, before the first update derives a velocity",
