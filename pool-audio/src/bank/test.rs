@@ -460,11 +460,28 @@ mod model {
 
     #[derive(Debug, Clone)]
     enum Op {
-        Start { slot: u32, sound: usize, rate: f64 },
-        TakeOver { slot: u32, sound: usize },
-        Stop { slot: u32, millis: u64 },
+        Start {
+            slot: u32,
+            sound: usize,
+            rate: f64,
+        },
+        TakeOver {
+            slot: u32,
+            sound: usize,
+        },
+        Stop {
+            slot: u32,
+            millis: u64,
+        },
         Pause(u32),
         Resume(u32),
+        /// Obstruction or occlusion: a volume and a low-pass, never above
+        /// the budget (the filter averages, it never overshoots).
+        Muffle {
+            slot: u32,
+            gain: f32,
+            cutoff: Option<f32>,
+        },
         Render(usize),
     }
 
@@ -477,6 +494,12 @@ mod model {
                 .prop_map(|(slot, millis)| Op::Stop { slot, millis }),
             1 => (0..SLOTS).prop_map(Op::Pause),
             1 => (0..SLOTS).prop_map(Op::Resume),
+            1 => (
+                0..SLOTS,
+                prop::sample::select(vec![0.1f32, 0.5, 1.0]),
+                prop::sample::select(vec![None, Some(150.0f32), Some(4_000.0)]),
+            )
+                .prop_map(|(slot, gain, cutoff)| Op::Muffle { slot, gain, cutoff }),
             3 => (1..3_000usize).prop_map(Op::Render),
         ]
     }
@@ -578,6 +601,11 @@ mod model {
                         if let ModelSlot::Live { ticket, ref mut paused, .. } = slots[slot as usize] {
                             handle.send(Command::Resume { slot, ticket, fade: linear_fade(Duration::from_millis(2)) }).unwrap();
                             *paused = false;
+                        }
+                    }
+                    Op::Muffle { slot, gain, cutoff } => {
+                        if let ModelSlot::Live { ticket, .. } = slots[slot as usize] {
+                            handle.send(Command::SetMuffle { slot, ticket, gain, cutoff }).unwrap();
                         }
                     }
                     Op::Render(frames) => {
