@@ -5,7 +5,7 @@
 //! comes back as a [`PlayRefused`]; the voice keeps what it had.
 
 use bevy::prelude::*;
-use pool_audio::{PlayError, VoiceError, VoiceHandle};
+use pool_audio::{PlayError, VoiceError};
 
 use crate::audio::{PlayRefused, Sfx, SoundListener};
 use crate::emitters::SoundEmitter;
@@ -29,14 +29,9 @@ pub struct Obstruction(pub f32);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
 pub struct Occlusion(pub f32);
 
-/// The voice an emitter's cues were last given to.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
-pub(crate) struct Cued(Option<VoiceHandle>);
-
 type EmitterCues<'a> = (
     Entity,
-    &'a SoundEmitter,
-    &'a mut Cued,
+    &'a mut SoundEmitter,
     Option<Ref<'a, Velocity>>,
     Option<Ref<'a, Obstruction>>,
     Option<Ref<'a, Occlusion>>,
@@ -50,11 +45,13 @@ pub(crate) fn emitter_cues(
     mut cleared: (RemovedComponents<Obstruction>, RemovedComponents<Occlusion>),
     mut refused: MessageWriter<PlayRefused>,
 ) {
-    for (entity, emitter, mut cued, velocity, obstruction, occlusion) in &mut emitters {
+    for (entity, mut emitter, velocity, obstruction, occlusion) in &mut emitters {
+        // The system's own bookkeeping is not the game's change.
+        let emitter = emitter.bypass_change_detection();
         let Some(voice) = emitter.voice() else {
             continue;
         };
-        let new = cued.0 != Some(voice);
+        let new = emitter.cued != Some(voice);
         let mut results = [None, None, None];
         if let Some(v) = velocity.filter(|v| new || v.is_changed()) {
             results[0] = Some(sfx.set_velocity(voice, v.0.to_array()));
@@ -67,7 +64,7 @@ pub(crate) fn emitter_cues(
         }
         report(&mut refused, emitter, entity, results);
         if new {
-            cued.0 = Some(voice);
+            emitter.cued = Some(voice);
         }
     }
     let (obstructions, occlusions) = &mut cleared;

@@ -31,7 +31,6 @@ use crate::audio::{PlayRefused, Sfx, SoundWarning, warn};
 /// or an [`Occlusion`](crate::Occlusion) on the entity, its voice gets them
 /// (see `cues.rs`); without a velocity, doppler follows its moves.
 #[derive(Component, Debug, Clone)]
-#[require(crate::cues::Cued)]
 pub struct SoundEmitter {
     /// The sound to play.
     pub sound: SoundId,
@@ -48,6 +47,8 @@ pub struct SoundEmitter {
     refused: Option<PlayError>,
     /// A non-finite transform was warned of (until the transform is finite).
     warned: bool,
+    /// The voice its cues were last given to (see `cues.rs`).
+    pub(crate) cued: Option<VoiceHandle>,
 }
 
 /// How long a change of an emitter's volume, rate or panning takes to reach its
@@ -67,6 +68,7 @@ impl SoundEmitter {
             applied: None,
             refused: None,
             warned: false,
+            cued: None,
         }
     }
 

@@ -83,6 +83,9 @@ pub fn at(seconds: f64, run: f64) -> [f32; 2] {
 /// The car's and the listener's map positions, one pair per frame.
 pub type Track = Vec<([f32; 2], [f32; 2])>;
 
+/// A pitch over time: `(seconds, Hz)` points.
+pub type Curve = Vec<(f64, f64)>;
+
 /// A map position in the world: `(x, 0, z)`.
 fn world(at: [f32; 2]) -> [f32; 3] {
     [at[0], 0.0, at[1]]
@@ -92,7 +95,7 @@ fn world(at: [f32; 2]) -> [f32; 3] {
 /// (rising zero crossings over windows of 50 ms, where the car is heard),
 /// and what the doppler formula gives for the same positions (their
 /// velocities from frame to frame). `(seconds, Hz)` each.
-pub fn pitch(track: &Track) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+pub fn pitch(track: &Track) -> (Curve, Curve) {
     let Ok(mut manager) = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
         backend_settings: OfflineSettings { sample_rate: RATE },
         ..Default::default()

@@ -368,7 +368,7 @@ pub(crate) fn doppler(track: &showcase::car::Track, path: &Path) -> Result<(), B
         .line(figures::Line::new("measured in the render", figures::BLUE, &measured).width(2))
         .line(
             figures::Line::new(
-                &format!("at rest ({ENGINE_HZ:.0} Hz)"),
+                format!("at rest ({ENGINE_HZ:.0} Hz)"),
                 figures::MUTED,
                 &rest,
             )

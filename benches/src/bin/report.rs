@@ -34,6 +34,10 @@ use benches::{
     workload,
 };
 
+#[path = "report/render.rs"]
+mod render;
+use render::print_render_table;
+
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
@@ -459,48 +463,8 @@ fn measure_render(settings: &Settings) -> Vec<Measured> {
     measure_group(&RENDER_CASES, 1, "real_render_32", settings)
 }
 
-fn print_render_table(rows: &[Measured]) {
-    println!("Voice bank: one second of 48 kHz stereo audio (no limiter) with 32 real voices");
-    println!("in the bank, plain (`bank_render_32`) or positioned (`bank_render_32_positioned`),");
-    println!("or 300 positioned voices of which 32 are real (`virtual_render`), beside kira's");
-    println!("own 32 static sounds playing the same tone at the same level (`real_render_32`).");
-    println!("`bank_render_32_mixed` puts the 32 voices in four groups, with three ducks on, two");
-    println!("snapshots applied (one always moving) and the loudness window on;");
-    println!("`bank_render_32_groups` is the same voices in the same groups without the mix.");
-    println!("`bank_render_32_pitched` is the positioned voices at playback rate 1.1 (a pitched");
-    println!("voice is read through kira's interpolator at every sample); `bank_render_32_cues`");
-    println!("is the positioned voices with doppler and a low-pass on, both gliding at the start");
-    println!("of each second.");
-    println!();
-    print_second_rows(rows, "real_render_32");
-    print_ratio(
-        rows,
-        "bank_render_32_mixed",
-        "bank_render_32",
-        "the mix beside plain voices",
-    );
-    print_ratio(
-        rows,
-        "bank_render_32_mixed",
-        "bank_render_32_groups",
-        "the mix's own cost",
-    );
-    print_ratio(
-        rows,
-        "bank_render_32_cues",
-        "bank_render_32_positioned",
-        "doppler and the low-pass beside positioned voices",
-    );
-    print_ratio(
-        rows,
-        "bank_render_32_cues",
-        "bank_render_32_pitched",
-        "doppler and the low-pass beside pitched positioned voices",
-    );
-}
-
 /// One line: `case` against `baseline`, both from `rows` (one interleaved run).
-fn print_ratio(rows: &[Measured], case: &str, baseline: &str, what: &str) {
+pub(crate) fn print_ratio(rows: &[Measured], case: &str, baseline: &str, what: &str) {
     let find = |name: &str| rows.iter().find(|row| row.case == name);
     if let (Some(case_row), Some(base)) = (find(case), find(baseline)) {
         println!();
@@ -512,7 +476,7 @@ fn print_ratio(rows: &[Measured], case: &str, baseline: &str, what: &str) {
 }
 
 /// Rows of cases whose cycle is one second of audio, against `baseline`.
-fn print_second_rows(rows: &[Measured], baseline: &str) {
+pub(crate) fn print_second_rows(rows: &[Measured], baseline: &str) {
     println!("| case | µs per second of audio | vs `{baseline}` | allocs/cycle |");
     println!("|---|---:|---:|---:|");
     for row in rows {

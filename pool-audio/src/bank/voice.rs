@@ -76,6 +76,24 @@ pub(super) enum Change {
     Ended,
 }
 
+/// Where a voice of `source` starting at `begin` is: the transport frame and
+/// the fraction towards the next (in its direction).
+fn begin_at(source: &Source, begin: Begin) -> (usize, f64) {
+    match begin {
+        Begin::Fresh | Begin::FromStart => (source.start(), 0.0),
+        Begin::At(playhead) => {
+            let playhead = playhead.max(0.0);
+            if source.reverse() {
+                let position = playhead.ceil();
+                (position as usize, position - playhead)
+            } else {
+                let position = playhead.floor();
+                (position as usize, playhead - position)
+            }
+        }
+    }
+}
+
 /// How long a tween runs before it has reached its value, in seconds.
 fn length(tween: Tween) -> f64 {
     let delay = match tween.start_time {
@@ -243,19 +261,7 @@ impl Voice {
         (steal_fade, speed): (Duration, f64),
     ) -> Change {
         let source = start.source;
-        let (position, fraction) = match start.begin {
-            Begin::Fresh | Begin::FromStart => (source.start(), 0.0),
-            Begin::At(playhead) => {
-                let playhead = playhead.max(0.0);
-                if source.reverse() {
-                    let position = playhead.ceil();
-                    (position as usize, position - playhead)
-                } else {
-                    let position = playhead.floor();
-                    (position as usize, playhead - position)
-                }
-            }
-        };
+        let (position, fraction) = begin_at(&source, start.begin);
         let transport = source.transport(position);
         // kira starts a sound with one silent frame before its first; a voice
         // resumed in the middle reads the frame it would have read.
