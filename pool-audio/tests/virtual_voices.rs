@@ -523,7 +523,8 @@ mod model {
     //! After every update, the real voices are the most audible ones within the
     //! hysteresis margin: checked against a model that knows only the documented
     //! rule (priority first, then first-copy volume times play volume times kira's
-    //! distance curve, and a 3 dB margin). A step of the model is three frames:
+    //! distance curve times the occlusion curve's volume, and a 3 dB margin). A
+    //! step of the model is three frames:
     //! kira lets go of a stopped sound's slot one render after it has faded out,
     //! so after a burst of plays a promotion can wait two frames for room.
     use super::*;
@@ -534,6 +535,8 @@ mod model {
         /// Play sound `s` (0: priority 0, 1: priority 1) at x, with volume v/10.
         Play(usize, i16, u8),
         Move(usize, i16),
+        /// Occlude voice `i` by `a`/2 (0, a half, all).
+        Occlude(usize, u8),
         Listener(i16),
         Stop(usize),
         /// Remove sound `s` (its voices end) and add it again: a new id.
@@ -545,6 +548,7 @@ mod model {
         prop_oneof![
             4 => (0..2usize, -150..150i16, 1..=10u8).prop_map(|(s, x, v)| Op::Play(s, x, v)),
             3 => (any::<usize>(), -150..150i16).prop_map(|(i, x)| Op::Move(i, x)),
+            2 => (any::<usize>(), 0..=2u8).prop_map(|(i, a)| Op::Occlude(i, a)),
             1 => (-150..150i16).prop_map(Op::Listener),
             1 => any::<usize>().prop_map(Op::Stop),
             1 => (0..2usize).prop_map(Op::Replace),
@@ -566,6 +570,14 @@ mod model {
         x: f32,
         volume: f32,
         sound: usize,
+        /// Its occlusion, `0..=1`.
+        occlusion: f32,
+    }
+
+    /// The default occlusion curve's volume, written out again from its
+    /// documentation: -15 dB at 1, linear in dB.
+    fn occluded(amount: f32) -> f32 {
+        10f32.powf(-15.0 * amount / 20.0)
     }
 
     /// The game side of a model test: the live voices as the model sees them, and
@@ -596,6 +608,7 @@ mod model {
                             x: f32::from(x),
                             volume,
                             sound: s,
+                            occlusion: 0.0,
                         },
                     ));
                 }
@@ -606,6 +619,13 @@ mod model {
                         .set_position(*voice, [f32::from(x), 0.0, 0.0])
                         .unwrap();
                     model.x = f32::from(x);
+                }
+                Op::Occlude(i, a) if !self.voices.is_empty() => {
+                    let n = self.voices.len();
+                    let (voice, model) = &mut self.voices[i % n];
+                    let amount = f32::from(a) / 2.0;
+                    game.sfx.set_occlusion(*voice, amount).unwrap();
+                    model.occlusion = amount;
                 }
                 Op::Listener(x) => {
                     self.listener = f32::from(x);
@@ -663,7 +683,7 @@ mod model {
                     continue;
                 }
                 let (voices, listener) = (&world.voices, world.listener);
-                let rank = |m: &Model| (m.sound, first * m.volume * gain((m.x - listener).abs()));
+                let rank = |m: &Model| (m.sound, first * m.volume * gain((m.x - listener).abs()) * occluded(m.occlusion));
                 let states: Vec<VoiceState> = voices.iter().map(|(v, _)| game.sfx.state(*v)).collect();
                 let real: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Real).map(|((_, m), _)| rank(m)).collect();
                 let waiting: Vec<_> = voices.iter().zip(&states).filter(|(_, s)| **s == VoiceState::Virtual)
@@ -720,7 +740,7 @@ mod model {
                     continue;
                 }
                 let (voices, listener) = (&world.voices, world.listener);
-                let level = |m: &Model| first * m.volume * gain((m.x - listener).abs());
+                let level = |m: &Model| first * m.volume * gain((m.x - listener).abs()) * occluded(m.occlusion);
                 let audible = |l: f32| l > 0.0 && 20.0 * l.log10() >= -60.0;
                 let mut real = Vec::new();
                 let mut waiting = Vec::new();
