@@ -226,11 +226,7 @@ impl Voice {
             pan_at: 0.0,
             position: None,
             spatial_blend: 1.0,
-            distances: crate::Distances {
-                min: 1.0,
-                max: 100.0,
-                curve: kira::Easing::Linear,
-            },
+            distances: crate::Distances::default(),
             spatial_from: [1.0, 1.0],
             spatial: [1.0, 1.0],
             weight_from: 0.0,
