@@ -1,6 +1,6 @@
 //! Doppler, obstruction and occlusion from components: an emitter's or the
-//! listener's [`Velocity`] (without one, the velocity is derived from its
-//! moves at each update), and an emitter's [`Obstruction`] and [`Occlusion`]
+//! listener's [`Velocity`] (without one, or once it is removed, the velocity
+//! is derived from its moves at each update), and an emitter's [`Obstruction`] and [`Occlusion`]
 //! from the game's own ray tests. A component holding a value out of range
 //! comes back as a [`PlayRefused`]; the voice keeps what it had.
 
@@ -14,7 +14,7 @@ use crate::emitters::SoundEmitter;
 /// emitter's sound needs a [`doppler_scale`](pool_audio::SoundSettings::doppler_scale)).
 /// Without it, the velocity is derived from the entity's moves at each update;
 /// a game with a physics engine copies the body's velocity here. Removing it
-/// leaves the last velocity given.
+/// goes back to the velocity derived from the moves.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
 pub struct Velocity(pub Vec3);
 
@@ -38,11 +38,16 @@ type EmitterCues<'a> = (
 );
 
 /// Emitters' voices get their cues: all of them when the voice is new, the
-/// changed ones otherwise; removed obstruction and occlusion are cleared.
+/// changed ones otherwise; removed obstruction and occlusion are cleared, a
+/// removed velocity is derived from the moves again.
 pub(crate) fn emitter_cues(
     mut sfx: ResMut<Sfx>,
     mut emitters: Query<EmitterCues>,
-    mut cleared: (RemovedComponents<Obstruction>, RemovedComponents<Occlusion>),
+    mut cleared: (
+        RemovedComponents<Velocity>,
+        RemovedComponents<Obstruction>,
+        RemovedComponents<Occlusion>,
+    ),
     mut refused: MessageWriter<PlayRefused>,
 ) {
     for (entity, mut emitter, velocity, obstruction, occlusion) in &mut emitters {
@@ -67,7 +72,14 @@ pub(crate) fn emitter_cues(
             emitter.cued = Some(voice);
         }
     }
-    let (obstructions, occlusions) = &mut cleared;
+    let (velocities, obstructions, occlusions) = &mut cleared;
+    for entity in velocities.read() {
+        if let Ok((_, emitter, ..)) = emitters.get(entity)
+            && let Some(voice) = emitter.voice()
+        {
+            let _ = sfx.derive_velocity(voice);
+        }
+    }
     for entity in obstructions.read() {
         if let Ok((_, emitter, ..)) = emitters.get(entity)
             && let Some(voice) = emitter.voice()
@@ -110,11 +122,17 @@ fn report(
 }
 
 /// The listener's velocity, when it has a [`Velocity`] that changed (the
-/// listener of the lowest entity index, as for its position).
+/// listener of the lowest entity index, as for its position); derived from
+/// its moves again once no listener has one.
 pub(crate) fn listener_velocity(
     mut sfx: ResMut<Sfx>,
     listeners: Query<(Entity, Ref<Velocity>), With<SoundListener>>,
+    mut removed: RemovedComponents<Velocity>,
+    all: Query<(), With<SoundListener>>,
 ) {
+    if removed.read().any(|entity| all.contains(entity)) && listeners.is_empty() {
+        sfx.derive_listener_velocity();
+    }
     let used = listeners.iter().min_by_key(|(entity, _)| entity.index());
     if let Some((_, velocity)) = used
         && velocity.is_changed()

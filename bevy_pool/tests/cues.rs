@@ -1,6 +1,7 @@
 //! Spatial cues from components, measured in the recorded render: an emitter
 //! moved by its transform, or given a `Velocity`, is heard doppler-shifted
 //! (pitch by zero crossings); a listener's `Velocity` shifts what it hears;
+//! a removed `Velocity` goes back to the velocity derived from the moves;
 //! `Occlusion` lowers an emitter's tone by its curve and removing it clears
 //! it; a value out of range comes back as a `PlayRefused`.
 
@@ -116,6 +117,47 @@ fn an_emitter_moved_by_its_transform_or_given_a_velocity_is_heard_doppler_shifte
     assert!(
         (heard / expected - 1.0).abs() < 0.005,
         "listener: {heard} Hz, {expected} expected"
+    );
+}
+
+#[test]
+fn a_removed_velocity_is_derived_from_the_moves_again() {
+    let (mut app, sound) = scene();
+    let emitter = app
+        .world_mut()
+        .spawn((
+            SoundEmitter::new(sound),
+            Transform::from_xyz(0.0, 0.0, -40.0),
+            Velocity(Vec3::new(0.0, 0.0, 30.0)),
+        ))
+        .id();
+    let listener = app
+        .world_mut()
+        .query_filtered::<Entity, With<SoundListener>>()
+        .single(app.world())
+        .unwrap();
+    app.world_mut()
+        .entity_mut(listener)
+        .insert(Velocity(Vec3::new(0.0, 0.0, -20.0)));
+    frames(&mut app, 40);
+    let both = 440.0 * (C + 20.0) / (C - 30.0);
+    let heard = pitch(&last(&app, 0.5));
+    assert!((heard / both - 1.0).abs() < 0.005, "both: {heard} Hz");
+    // Both still: once neither has a Velocity, nothing is shifted.
+    app.world_mut().entity_mut(emitter).remove::<Velocity>();
+    frames(&mut app, 40);
+    let listener_only = 440.0 * (C + 20.0) / C;
+    let heard = pitch(&last(&app, 0.5));
+    assert!(
+        (heard / listener_only - 1.0).abs() < 0.005,
+        "the emitter's removed: {heard} Hz, {listener_only} expected"
+    );
+    app.world_mut().entity_mut(listener).remove::<Velocity>();
+    frames(&mut app, 40);
+    let heard = pitch(&last(&app, 0.5));
+    assert!(
+        (heard / 440.0 - 1.0).abs() < 0.0005,
+        "both removed: {heard} Hz"
     );
 }
 

@@ -269,6 +269,12 @@ impl Motion {
         self.velocity = velocity;
         self.given = true;
     }
+
+    /// The velocity is derived from the moves again, from the next update
+    /// (where it was at the last update is known: it is kept while given).
+    pub(crate) fn derive(&mut self) {
+        self.given = false;
+    }
 }
 
 /// A voice's cues on the game side: how it moves, its doppler scale, its

@@ -231,7 +231,8 @@
 //! Doppler, obstruction and occlusion are applied inside each voice too (see
 //! [`Muffle`] and [`doppler_factor`]): a sound with a
 //! [`doppler_scale`](SoundSettings::doppler_scale) shifts in pitch with its and
-//! the listener's velocities, given or derived from their moves at each update;
+//! the listener's velocities, given or derived from their moves at each update
+//! ([`SoundEffects::derive_velocity`] takes a given one back);
 //! [`SoundEffects::set_obstruction`] and [`SoundEffects::set_occlusion`] lower a
 //! voice and close a one-pole low-pass on it, gliding over [`MUFFLE_FADE`], and
 //! occlusion lowers its audibility. A reused slot starts with nothing of the

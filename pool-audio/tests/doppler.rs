@@ -1,6 +1,7 @@
 //! Doppler, measured in the render: the pitch of a 440 Hz tone heard from a
 //! passing car, from a listener driving towards it, from a listener driving
-//! beside it; a teleport and a scale of 0 shift nothing. Pitch is measured by
+//! beside it; a teleport, a scale of 0 and a velocity taken back shift
+//! nothing. Pitch is measured by
 //! zero crossings (interpolated between samples) of the rendered mix. The
 //! game updates every 10 ms, before each block the offline mixer renders.
 
@@ -184,6 +185,40 @@ fn a_teleport_shifts_nothing() {
     assert_near(scene.pitch(0.1, 0.49), TONE, 0.0005, "before the jump");
     assert_near(scene.pitch(0.45, 0.6), TONE, 0.0005, "across the jump");
     assert_near(scene.pitch(0.6, 1.5), TONE, 0.0005, "after the jump");
+}
+
+/// A given velocity taken back: the still source, and the still listener,
+/// are heard unshifted again from the next update.
+#[test]
+fn a_velocity_taken_back_is_derived_from_the_moves_again() {
+    let mut scene = Scene::new(1.0);
+    let voice = scene
+        .sfx
+        .play(
+            scene.tone,
+            PlayParams::default()
+                .position([0.0, 0.0, -40.0])
+                .velocity([0.0, 0.0, 30.0]),
+        )
+        .unwrap();
+    scene.sfx.set_listener_velocity([0.0, 0.0, -20.0]).unwrap();
+    scene.run(1.0, |_, _| {});
+    let both = TONE * (C + 20.0) / (C - 30.0);
+    assert_near(scene.pitch(0.2, 0.9), both, 0.005, "both given");
+    scene.sfx.derive_velocity(voice).unwrap();
+    scene.run(1.0, |_, _| {});
+    let listener = TONE * (C + 20.0) / C;
+    assert_near(
+        scene.pitch(1.2, 1.9),
+        listener,
+        0.005,
+        "the source's taken back",
+    );
+    scene.sfx.derive_listener_velocity();
+    scene.run(1.0, |_, _| {});
+    assert_near(scene.pitch(2.2, 2.9), TONE, 0.0005, "both taken back");
+    scene.sfx.stop(voice, Default::default()).unwrap();
+    assert!(scene.sfx.derive_velocity(voice).unwrap_err().is_stale());
 }
 
 #[test]

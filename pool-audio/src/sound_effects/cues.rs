@@ -57,6 +57,46 @@ impl SoundEffects {
         Ok(())
     }
 
+    /// Takes back a velocity given with [`set_velocity`](Self::set_velocity)
+    /// or [`PlayParams::velocity`](crate::PlayParams::velocity): from the next
+    /// [`update`](Self::update), the voice's velocity is derived from its
+    /// moves again (a voice that stays where it is is still, and heard
+    /// unshifted).
+    ///
+    /// # Errors
+    /// [`VoiceError::Stale`] for a handle that is not a live voice of this
+    /// manager; nothing changes.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let hum = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let engine = sfx.add_sound("engine", hum, SoundSettings::default().doppler_scale(1.0))?;
+    /// let car = sfx.play(engine, PlayParams::default().position([0.0, 0.0, -50.0]))?;
+    /// sfx.set_velocity(car, [0.0, 0.0, 30.0])?; // from the physics engine
+    /// sfx.derive_velocity(car)?; // the body is gone: from its moves again
+    /// sfx.stop(car, Default::default())?;
+    /// assert!(sfx.derive_velocity(car).unwrap_err().is_stale());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn derive_velocity(&mut self, voice: VoiceHandle) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
+        if let Some(record) = self.voices.get_mut(key) {
+            record.cues.motion.derive();
+        }
+        Ok(())
+    }
+
+    /// Takes back a velocity given with
+    /// [`set_listener_velocity`](Self::set_listener_velocity): from the next
+    /// [`update`](Self::update), the listener's velocity is derived from its
+    /// moves again.
+    pub fn derive_listener_velocity(&mut self) {
+        self.now.listener_motion.derive();
+    }
+
     /// Gives the listener its velocity, in m/s, for doppler: from now on it is
     /// the game's, no longer derived from the listener's moves.
     ///
