@@ -103,11 +103,7 @@ fn an_emitter_moved_by_its_transform_or_given_a_velocity_is_heard_doppler_shifte
         SoundEmitter::new(sound),
         Transform::from_xyz(0.0, 0.0, -40.0),
     ));
-    let listener = app
-        .world_mut()
-        .query_filtered::<Entity, With<SoundListener>>()
-        .single(app.world())
-        .unwrap();
+    let listener = listener(&mut app);
     app.world_mut()
         .entity_mut(listener)
         .insert(Velocity(Vec3::new(0.0, 0.0, -20.0)));
@@ -118,6 +114,14 @@ fn an_emitter_moved_by_its_transform_or_given_a_velocity_is_heard_doppler_shifte
         (heard / expected - 1.0).abs() < 0.005,
         "listener: {heard} Hz, {expected} expected"
     );
+}
+
+/// The scene's one listener.
+fn listener(app: &mut App) -> Entity {
+    app.world_mut()
+        .query_filtered::<Entity, With<SoundListener>>()
+        .single(app.world())
+        .unwrap()
 }
 
 #[test]
@@ -131,11 +135,7 @@ fn a_removed_velocity_is_derived_from_the_moves_again() {
             Velocity(Vec3::new(0.0, 0.0, 30.0)),
         ))
         .id();
-    let listener = app
-        .world_mut()
-        .query_filtered::<Entity, With<SoundListener>>()
-        .single(app.world())
-        .unwrap();
+    let listener = listener(&mut app);
     app.world_mut()
         .entity_mut(listener)
         .insert(Velocity(Vec3::new(0.0, 0.0, -20.0)));

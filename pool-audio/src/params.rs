@@ -264,6 +264,18 @@ impl PlayParams {
         self
     }
 
+    /// Its velocity in a flat world: `(x, y)` is `(x, y, 0)`, as
+    /// [`position_2d`](Self::position_2d) places it.
+    ///
+    /// ```
+    /// # use pool_audio::PlayParams;
+    /// let car = PlayParams::default().position_2d([-50.0, 0.0]).velocity_2d([30.0, 0.0]);
+    /// assert_eq!(car.velocity, Some([30.0, 0.0, 0.0].into()));
+    /// ```
+    pub fn velocity_2d(self, velocity: impl Into<mint::Vector2<f32>>) -> Self {
+        self.velocity(flat(velocity.into()))
+    }
+
     /// How much is in the direct path, `0..=1`, through the sound's
     /// obstruction curve.
     ///

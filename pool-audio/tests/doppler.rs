@@ -1,7 +1,7 @@
 //! Doppler, measured in the render: the pitch of a 440 Hz tone heard from a
 //! passing car, from a listener driving towards it, from a listener driving
-//! beside it; a teleport, a scale of 0 and a velocity taken back shift
-//! nothing. Pitch is measured by
+//! beside it, in 3-D and in a flat world; a teleport, a scale of 0 and a
+//! velocity taken back shift nothing. Pitch is measured by
 //! zero crossings (interpolated between samples) of the rendered mix. The
 //! game updates every 10 ms, before each block the offline mixer renders.
 
@@ -59,6 +59,14 @@ impl Scene {
             self.mix
                 .extend(out.samples().chunks(2).map(|frame| frame[0] + frame[1]));
         }
+    }
+
+    /// A still voice 40 m ahead, given 30 m/s towards the listener.
+    fn approaching_at_30(&mut self) -> VoiceHandle {
+        let params = PlayParams::default()
+            .position([0.0, 0.0, -40.0])
+            .velocity([0.0, 0.0, 30.0]);
+        self.sfx.play(self.tone, params).unwrap()
     }
 
     /// The frequency heard from `from` to `to` seconds, by rising zero
@@ -192,15 +200,7 @@ fn a_teleport_shifts_nothing() {
 #[test]
 fn a_velocity_taken_back_is_derived_from_the_moves_again() {
     let mut scene = Scene::new(1.0);
-    let voice = scene
-        .sfx
-        .play(
-            scene.tone,
-            PlayParams::default()
-                .position([0.0, 0.0, -40.0])
-                .velocity([0.0, 0.0, 30.0]),
-        )
-        .unwrap();
+    let voice = scene.approaching_at_30();
     scene.sfx.set_listener_velocity([0.0, 0.0, -20.0]).unwrap();
     scene.run(1.0, |_, _| {});
     let both = TONE * (C + 20.0) / (C - 30.0);
@@ -221,24 +221,50 @@ fn a_velocity_taken_back_is_derived_from_the_moves_again() {
     assert!(scene.sfx.derive_velocity(voice).unwrap_err().is_stale());
 }
 
+/// A flat game gives velocities as it gives positions, `(x, y)`: the same
+/// shifts as in 3-D, given and taken back.
 #[test]
-fn bad_velocities_and_settings_are_refused_and_change_nothing() {
+fn a_flat_game_gives_velocities_in_two_dimensions() {
     let mut scene = Scene::new(1.0);
-    let voice: VoiceHandle = scene
+    scene.sfx.set_listener_2d([0.0, 0.0]).unwrap();
+    // 40 m up the screen, coming down at 30 m/s; the listener going up at 20.
+    let voice = scene
         .sfx
         .play(
             scene.tone,
             PlayParams::default()
-                .position([0.0, 0.0, -40.0])
-                .velocity([0.0, 0.0, 30.0]),
+                .position_2d([0.0, 40.0])
+                .velocity_2d([0.0, -30.0]),
         )
         .unwrap();
+    scene.sfx.set_listener_velocity_2d([0.0, 20.0]).unwrap();
+    scene.run(1.0, |_, _| {});
+    let both = TONE * (C + 20.0) / (C - 30.0);
+    assert_near(scene.pitch(0.2, 0.9), both, 0.005, "both given in 2-D");
+    // The source now leaves at 30 m/s: the listener's 20 still towards it.
+    scene.sfx.set_velocity_2d(voice, [0.0, 30.0]).unwrap();
+    scene.run(1.0, |_, _| {});
+    let leaving = TONE * (C + 20.0) / (C + 30.0);
+    assert_near(scene.pitch(1.2, 1.9), leaving, 0.005, "the source leaving");
+    scene.sfx.set_listener_velocity_2d([0.0, 0.0]).unwrap();
+    scene.sfx.set_velocity_2d(voice, [30.0, 0.0]).unwrap();
+    scene.run(1.0, |_, _| {});
+    // Across the line to the listener: no part of it along that line.
+    assert_near(scene.pitch(2.2, 2.9), TONE, 0.0005, "across");
+}
+
+#[test]
+fn bad_velocities_and_settings_are_refused_and_change_nothing() {
+    let mut scene = Scene::new(1.0);
+    let voice: VoiceHandle = scene.approaching_at_30();
     for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
         assert!(matches!(
             scene.sfx.set_velocity(voice, [0.0, bad, 0.0]),
             Err(VoiceError::InvalidParam(_))
         ));
+        assert!(scene.sfx.set_velocity_2d(voice, [bad, 0.0]).is_err());
         assert!(scene.sfx.set_listener_velocity([bad, 0.0, 0.0]).is_err());
+        assert!(scene.sfx.set_listener_velocity_2d([0.0, bad]).is_err());
         assert!(
             scene
                 .sfx

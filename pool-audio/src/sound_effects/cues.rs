@@ -57,6 +57,20 @@ impl SoundEffects {
         Ok(())
     }
 
+    /// Gives a voice its velocity in a flat world: `(x, y)` is `(x, y, 0)`, as
+    /// [`set_position_2d`](Self::set_position_2d) places it; as
+    /// [`set_velocity`](Self::set_velocity) otherwise.
+    ///
+    /// # Errors
+    /// As [`set_velocity`](Self::set_velocity).
+    pub fn set_velocity_2d(
+        &mut self,
+        voice: VoiceHandle,
+        velocity: impl Into<mint::Vector2<f32>>,
+    ) -> Result<(), VoiceError> {
+        self.set_velocity(voice, crate::params::flat(velocity.into()))
+    }
+
     /// Takes back a velocity given with [`set_velocity`](Self::set_velocity)
     /// or [`PlayParams::velocity`](crate::PlayParams::velocity): from the next
     /// [`update`](Self::update), the voice's velocity is derived from its
@@ -122,6 +136,19 @@ impl SoundEffects {
         self.now.listener_motion.give(velocity);
         self.voices.send(Command::SetListenerVelocity(velocity));
         Ok(())
+    }
+
+    /// Gives the listener its velocity in a flat world: `(x, y)` is
+    /// `(x, y, 0)`, as [`set_listener_2d`](Self::set_listener_2d) places it;
+    /// as [`set_listener_velocity`](Self::set_listener_velocity) otherwise.
+    ///
+    /// # Errors
+    /// As [`set_listener_velocity`](Self::set_listener_velocity).
+    pub fn set_listener_velocity_2d(
+        &mut self,
+        velocity: impl Into<mint::Vector2<f32>>,
+    ) -> Result<(), VoiceError> {
+        self.set_listener_velocity(crate::params::flat(velocity.into()))
     }
 
     /// At an update `dt` seconds after the last: the listener's derived
