@@ -1,6 +1,7 @@
 //! The loudness window (Wwise's HDR audio), measured in the render: a grenade
 //! 20 dB louder than the footsteps raises the window's top at its play, the
-//! footsteps drop by 20 dB in that block and come back over the release; a hum
+//! footsteps drop by 20 dB in that block and come back over the release; a
+//! far or occluded grenade raises it by what is heard of it; a hum
 //! 50 dB under the top goes virtual and comes back when the falling top brings
 //! it into the window; a group outside the window is untouched; 10,000 random
 //! events render with nothing over -1 dBFS and nothing NaN.
@@ -241,6 +242,26 @@ fn the_top_follows_what_is_heard_a_far_grenade_does_not_push_the_footsteps_down(
     scene.sfx.play(scene.grenade, near).unwrap();
     let top = scene.sfx.mix_stats().window_top_db.unwrap();
     assert!((top - (80.0 - 60.0 * 4.0 / 99.0)).abs() < 0.01, "top {top}");
+}
+
+/// Occlusion is part of what is heard, at the play as at every update: a
+/// grenade behind a wall (occlusion 1, the default curve's -15 dB) raises the
+/// top to 65 dB, not to its 80, and the footsteps make room by 5 dB.
+#[test]
+fn an_occluded_grenade_raises_the_top_by_what_is_heard_through_the_wall() {
+    let mut scene = Scene::new();
+    scene.play(scene.step, -1.0);
+    scene.run(0.1);
+    let reference = scene.left[RATE / 20];
+    let behind = PlayParams::default().panning(1.0).occlusion(1.0);
+    scene.sfx.play(scene.grenade, behind).unwrap();
+    let top = scene.sfx.mix_stats().window_top_db.unwrap();
+    assert!((top - 65.0).abs() < 0.01, "top {top} at the play");
+    scene.run(0.2);
+    for t in [0.15, 0.25] {
+        let db = Scene::db(&scene.left, t, reference);
+        assert!((db + 5.0).abs() < 0.05, "the footsteps at {db} dB at {t} s");
+    }
 }
 
 #[test]

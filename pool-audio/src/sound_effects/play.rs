@@ -114,10 +114,7 @@ impl SoundEffects {
         // plays as loud as it is, and the rest make room.
         let mut saved = None;
         if let (Some(db), Some(window)) = (entry.window_db, &mut self.mix.window) {
-            let position = params.position.map(Into::into);
-            let distances = params.distances.unwrap_or(entry.settings.distances);
-            let blend = (params.spatial_blend, &distances);
-            let gain = attenuation(position, blend, self.now.listener);
+            let (gain, _, _) = heard(&params, &entry.settings, self.now.listener);
             let before = window.save();
             if window.raise(heard_db(db, gain)) {
                 saved = Some(before);
@@ -417,6 +414,27 @@ struct Play<'a> {
     distances: Distances,
 }
 
+/// How much of a play reaches `listener`: its distance attenuation (its own
+/// distances, or its sound's) through its occlusion's part of the muffle, as
+/// [`VoiceRecord::heard_from`] hears it at every update once it plays; with
+/// the muffle and the distances.
+fn heard(
+    params: &PlayParams,
+    settings: &crate::SoundSettings,
+    listener: [f32; 3],
+) -> (f32, Muffled, Distances) {
+    let muffled = Muffled::new(
+        params.obstruction,
+        params.occlusion,
+        (&settings.obstruction, &settings.occlusion),
+    );
+    let distances = params.distances.unwrap_or(settings.distances);
+    let position = params.position.map(Into::into);
+    let blend = (params.spatial_blend, &distances);
+    let gain = attenuation(position, blend, listener) * muffled.audibility;
+    (gain, muffled, distances)
+}
+
 impl<'a> Play<'a> {
     /// A play of `recording` of `entry` (the sound `sound`) with `params`
     /// and their volume and rate as varied, at `now`.
@@ -431,13 +449,7 @@ impl<'a> Play<'a> {
         let here = position.unwrap_or(now.listener);
         let settings = &entry.settings;
         let (blend, listener) = (params.spatial_blend, now.listener);
-        let muffled = Muffled::new(
-            params.obstruction,
-            params.occlusion,
-            (&settings.obstruction, &settings.occlusion),
-        );
-        let distances = params.distances.unwrap_or(settings.distances);
-        let gain = attenuation(position, (blend, &distances), listener) * muffled.audibility;
+        let (gain, muffled, distances) = heard(params, settings, listener);
         let cues = VoiceCues {
             motion: Motion {
                 velocity: params.velocity.map_or([0.0; 3], Into::into),
