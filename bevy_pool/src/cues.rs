@@ -5,7 +5,7 @@
 //! comes back as a [`PlayRefused`]; the voice keeps what it had.
 
 use bevy::prelude::*;
-use pool_audio::{PlayError, VoiceError};
+use pool_audio::{PlayError, PlayParams, VoiceError};
 
 use crate::audio::{PlayRefused, Sfx, SoundListener};
 use crate::emitters::SoundEmitter;
@@ -29,7 +29,35 @@ pub struct Obstruction(pub f32);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
 pub struct Occlusion(pub f32);
 
-type EmitterCues<'a> = (
+/// An emitter's cue components, as its play reads them.
+pub(crate) type EmitterCues<'a> = (
+    Option<&'a Velocity>,
+    Option<&'a Obstruction>,
+    Option<&'a Occlusion>,
+);
+
+/// `params` with an emitter's cues, so that its play is heard with them from
+/// its start (its audibility, the loudness window's top); a value out of
+/// range is left out, for [`emitter_cues`] to report while the voice plays
+/// without it.
+pub(crate) fn at_play(
+    mut params: PlayParams,
+    (velocity, obstruction, occlusion): EmitterCues,
+) -> PlayParams {
+    let amount = |a: f32| (0.0..=1.0).contains(&a).then_some(a);
+    if let Some(v) = velocity.filter(|v| v.0.is_finite()) {
+        params = params.velocity(v.0.to_array());
+    }
+    if let Some(a) = obstruction.and_then(|o| amount(o.0)) {
+        params = params.obstruction(a);
+    }
+    if let Some(a) = occlusion.and_then(|o| amount(o.0)) {
+        params = params.occlusion(a);
+    }
+    params
+}
+
+type EmitterCueChanges<'a> = (
     Entity,
     &'a mut SoundEmitter,
     Option<Ref<'a, Velocity>>,
@@ -42,7 +70,7 @@ type EmitterCues<'a> = (
 /// removed velocity is derived from the moves again.
 pub(crate) fn emitter_cues(
     mut sfx: ResMut<Sfx>,
-    mut emitters: Query<EmitterCues>,
+    mut emitters: Query<EmitterCueChanges>,
     mut cleared: (
         RemovedComponents<Velocity>,
         RemovedComponents<Obstruction>,

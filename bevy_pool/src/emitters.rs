@@ -9,6 +9,7 @@ use bevy::transform::components::GlobalTransform;
 use pool_audio::{PlayError, PlayParams, SoundId, VoiceError, VoiceHandle, linear_fade};
 
 use crate::audio::{PlayRefused, Sfx, SoundWarning, warn};
+use crate::cues::{EmitterCues, at_play};
 
 /// A sound that plays from an entity and follows its `GlobalTransform` every
 /// frame: an engine, a torch, a waterfall. Its voice starts when the component
@@ -28,8 +29,10 @@ use crate::audio::{PlayRefused, Sfx, SoundWarning, warn};
 /// silent, its [`voice`](Self::voice) `None`, until the game changes it.
 ///
 /// With a [`Velocity`](crate::Velocity), an [`Obstruction`](crate::Obstruction)
-/// or an [`Occlusion`](crate::Occlusion) on the entity, its voice gets them
-/// (see `cues.rs`); without a velocity, doppler follows its moves.
+/// or an [`Occlusion`](crate::Occlusion) on the entity, its voice plays with
+/// them from its start, heard through them as a play given them is, and
+/// follows their changes (see `cues.rs`); without a velocity, doppler follows
+/// its moves.
 #[derive(Component, Debug, Clone)]
 pub struct SoundEmitter {
     /// The sound to play.
@@ -113,12 +116,12 @@ fn position(transform: &GlobalTransform) -> [f32; 3] {
 /// is new (a retry refused for the same reason says nothing again).
 fn start(
     sfx: &mut Sfx,
-    entity: Entity,
+    (entity, cues): (Entity, EmitterCues),
     emitter: &mut SoundEmitter,
     transform: &GlobalTransform,
     refused: &mut MessageWriter<PlayRefused>,
 ) {
-    let mut params = emitter.params.position(position(transform));
+    let mut params = at_play(emitter.params.position(position(transform)), cues);
     if params.owner.is_none() {
         params = params.owner(entity.to_bits());
     }
@@ -162,12 +165,12 @@ fn same_reason(a: PlayError, b: PlayError) -> bool {
 /// once when changed); changed ones bring their voice up to date.
 pub(crate) fn start_and_react(
     mut sfx: ResMut<Sfx>,
-    mut emitters: Query<(Entity, &mut SoundEmitter, &GlobalTransform)>,
+    mut emitters: Query<(Entity, &mut SoundEmitter, &GlobalTransform, EmitterCues)>,
     mut refused: MessageWriter<PlayRefused>,
     mut stats: ResMut<EmitterStats>,
 ) {
     let mut waiting = 0;
-    for (entity, mut emitter, transform) in &mut emitters {
+    for (entity, mut emitter, transform, cues) in &mut emitters {
         let (added, changed) = (emitter.is_added(), emitter.is_changed());
         // The systems' own writes below do not count as the game's changes.
         let emitter = emitter.bypass_change_detection();
@@ -184,10 +187,10 @@ pub(crate) fn start_and_react(
             if added || changed || (waited && emitter.retry) {
                 let tried = waited && !added;
                 stats.retries += u64::from(tried);
-                start(&mut sfx, entity, emitter, transform, &mut refused);
+                start(&mut sfx, (entity, cues), emitter, transform, &mut refused);
             }
         } else if changed && !added {
-            react(&mut sfx, entity, emitter, transform, &mut refused);
+            react(&mut sfx, (entity, cues), emitter, transform, &mut refused);
         }
         waiting += usize::from(emitter.refused.is_some());
     }
@@ -199,7 +202,7 @@ pub(crate) fn start_and_react(
 /// it (the old voice fading out over `fade_out`).
 fn react(
     sfx: &mut Sfx,
-    entity: Entity,
+    (entity, cues): (Entity, EmitterCues),
     emitter: &mut SoundEmitter,
     transform: &GlobalTransform,
     refused: &mut MessageWriter<PlayRefused>,
@@ -217,7 +220,7 @@ fn react(
     };
     if sound != emitter.sound || tunable != before {
         let _ = sfx.stop(voice, linear_fade(emitter.fade_out));
-        start(sfx, entity, emitter, transform, refused);
+        start(sfx, (entity, cues), emitter, transform, refused);
         return;
     }
     let fade = linear_fade(CHANGE_FADE);

@@ -41,6 +41,14 @@ pub(crate) fn app() -> App {
 }
 
 pub(crate) fn app_with(main_limiter: Option<LimiterSettings>) -> App {
+    app_of(SoundEffectsPlugin {
+        main_limiter,
+        ..Default::default()
+    })
+}
+
+/// An app with `plugin`, recording its render offline, one frame run.
+pub(crate) fn app_of(plugin: SoundEffectsPlugin) -> App {
     let mut app = App::new();
     app.add_plugins((
         bevy::time::TimePlugin,
@@ -50,8 +58,7 @@ pub(crate) fn app_with(main_limiter: Option<LimiterSettings>) -> App {
                 settings: OfflineSettings::default(),
                 record: true,
             },
-            main_limiter,
-            ..Default::default()
+            ..plugin
         },
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
