@@ -27,6 +27,8 @@ const ENEMY: Rgb<u8> = Rgb([220, 40, 40]);
 const BULLET: Rgb<u8> = Rgb([255, 255, 255]);
 const EXPLOSION: Rgb<u8> = Rgb([255, 120, 20]);
 const LISTENER: Rgb<u8> = Rgb([60, 255, 90]);
+const CAR: Rgb<u8> = Rgb([240, 90, 240]);
+const ROAD: Rgb<u8> = Rgb([110, 50, 110]);
 const RANGE: Rgb<u8> = Rgb([40, 90, 40]);
 
 /// One frame's readings for the plot.
@@ -57,13 +59,18 @@ impl Pictures {
 
     /// Draws the map at `frame`: torches (orange) and waterfalls (blue), bright
     /// when their voice is real and dim when it is virtual; enemies, bullets,
-    /// effects, and the listener with the 100 m radius beyond which kira's
+    /// effects, the passing car and its road so far, and the listener with the
+    /// 100 m radius beyond which kira's
     /// spatial curve is silent; under it the time, the counts, a legend and a
     /// scale bar.
     pub(crate) fn snapshot(&mut self, level: &Level, frame: usize) -> Result<(), Box<dyn Error>> {
         let mut picture = RgbImage::from_pixel(SIZE, SIZE + STRIP, Rgb([18, 20, 26]));
         let listener = level.listener;
         ring(&mut picture, listener, 100.0, RANGE);
+        // The car's road so far, under everything else.
+        for (car, _) in &level.track {
+            dot(&mut picture, *car, 0.3, ROAD);
+        }
         for emitter in &level.emitters {
             let real = level.is_real(emitter);
             let colour = match (emitter.waterfall, real) {
@@ -98,6 +105,9 @@ impl Pictures {
                 radius,
                 colour,
             );
+        }
+        if let Some((car, _)) = level.track.last() {
+            dot(&mut picture, *car, 2.5, CAR);
         }
         dot(&mut picture, listener, 2.5, LISTENER);
         for x in 0..SIZE {
@@ -177,7 +187,7 @@ impl Pictures {
                 13,
                 grey,
             )?;
-            let legend: [(&str, Rgb<u8>); 8] = [
+            let legend: [(&str, Rgb<u8>); 9] = [
                 ("torch, real voice", TORCH),
                 ("torch, virtual", TORCH_VIRTUAL),
                 ("waterfall, real voice", WATERFALL),
@@ -186,10 +196,11 @@ impl Pictures {
                 ("bullet", BULLET),
                 ("explosion (ring)", EXPLOSION),
                 ("listener", LISTENER),
+                ("car, doppler (line: its road)", CAR),
             ];
             for (i, (label, colour)) in legend.iter().enumerate() {
-                let (col, row) = (i % 2, i / 2);
-                let (x, y) = (14 + col as i32 * 200, y + 48 + row as i32 * 18);
+                let (col, row) = (i % 3, i / 3);
+                let (x, y) = (14 + col as i32 * 190, y + 48 + row as i32 * 18);
                 let Rgb([r, g, b]) = *colour;
                 area.draw(&figures::plotters::element::Circle::new(
                     (x, y + 7),
