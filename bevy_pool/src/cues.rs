@@ -37,24 +37,26 @@ pub(crate) type EmitterCues<'a> = (
 );
 
 /// `params` with an emitter's cues, so that its play is heard with them from
-/// its start (its audibility, the loudness window's top); a value out of
-/// range is left out, for [`emitter_cues`] to report while the voice plays
-/// without it.
+/// its start (its audibility, the loudness window's top); a value that
+/// `PlayParams::validate` refuses is left out, for [`emitter_cues`] to report
+/// while the voice plays without it.
 pub(crate) fn at_play(
-    mut params: PlayParams,
+    params: PlayParams,
     (velocity, obstruction, occlusion): EmitterCues,
 ) -> PlayParams {
-    let amount = |a: f32| (0.0..=1.0).contains(&a).then_some(a);
-    if let Some(v) = velocity.filter(|v| v.0.is_finite()) {
-        params = params.velocity(v.0.to_array());
+    let cues = [
+        velocity.map(|v| PlayParams::default().velocity(v.0.to_array())),
+        obstruction.map(|o| PlayParams::default().obstruction(o.0)),
+        occlusion.map(|o| PlayParams::default().occlusion(o.0)),
+    ];
+    let valid = |cue: &PlayParams| cue.validate().is_ok();
+    let [velocity, obstruction, occlusion] = cues.map(|cue| cue.filter(valid));
+    PlayParams {
+        velocity: velocity.map_or(params.velocity, |cue| cue.velocity),
+        obstruction: obstruction.map_or(params.obstruction, |cue| cue.obstruction),
+        occlusion: occlusion.map_or(params.occlusion, |cue| cue.occlusion),
+        ..params
     }
-    if let Some(a) = obstruction.and_then(|o| amount(o.0)) {
-        params = params.obstruction(a);
-    }
-    if let Some(a) = occlusion.and_then(|o| amount(o.0)) {
-        params = params.occlusion(a);
-    }
-    params
 }
 
 type EmitterCueChanges<'a> = (

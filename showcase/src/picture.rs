@@ -60,9 +60,8 @@ impl Pictures {
     /// Draws the map at `frame`: torches (orange) and waterfalls (blue), bright
     /// when their voice is real and dim when it is virtual; enemies, bullets,
     /// effects, the passing car and its road so far, and the listener with the
-    /// 100 m radius beyond which kira's
-    /// spatial curve is silent; under it the time, the counts, a legend and a
-    /// scale bar.
+    /// 100 m radius beyond which kira's spatial curve is silent; under it the
+    /// time, the counts, a legend and a scale bar.
     pub(crate) fn snapshot(&mut self, level: &Level, frame: usize) -> Result<(), Box<dyn Error>> {
         let mut picture = RgbImage::from_pixel(SIZE, SIZE + STRIP, Rgb([18, 20, 26]));
         let listener = level.listener;
