@@ -241,4 +241,31 @@ fn an_emitter_spawned_occluded_is_heard_occluded_from_its_play() {
         top.is_some_and(|db| (db - 65.0).abs() < 0.01),
         "top {top:?}"
     );
+    // Spawned with a NaN occlusion: it plays without it, and the game is told.
+    let bad = app
+        .world_mut()
+        .spawn((
+            SoundEmitter::new(grenade),
+            Transform::from_xyz(0.0, 0.0, -1.0),
+            Occlusion(f32::NAN),
+        ))
+        .id();
+    app.update();
+    assert!(
+        app.world()
+            .get::<SoundEmitter>(bad)
+            .unwrap()
+            .voice()
+            .is_some()
+    );
+    let refusals: Vec<PlayRefused> = app
+        .world_mut()
+        .resource_mut::<Messages<PlayRefused>>()
+        .drain()
+        .collect();
+    assert!(
+        refusals.iter().any(|r| r.entity == Some(bad)
+            && matches!(r.error, PlayError::InvalidParam(ParamError::Amount(_)))),
+        "{refusals:?}"
+    );
 }
