@@ -1,6 +1,18 @@
 //! Reading a voice's sound: the playhead moved as kira's static sounds move
 //! it, the frames interpolated as kira interpolates them, and the step's gains
 //! applied frame by frame.
+//!
+//! Two ways through a step: straight from the sound, four frames at a time
+//! ([`lanes`]), wherever nothing within the step's reach is a loop end, the
+//! sound's end or a frame not read yet (almost always); else frame by frame
+//! through the transport ([`mix_frames`]), which knows loops, reversal and
+//! ends. Both hear the same samples, within rounding (tested in `tests.rs`).
+
+mod lanes;
+#[cfg(test)]
+mod tests;
+
+use std::ops::{Add, Mul, Sub};
 
 use kira::Frame;
 
@@ -16,9 +28,10 @@ pub(super) struct Reader {
 }
 
 impl Reader {
-    /// Adds a step of the voice to `out` ([`mix_frames`]), reading `source`
-    /// directly where no loop end and no sound end is within `reach` frames,
-    /// else through the transport; `true` if the sound ended.
+    /// Adds a step of the voice to `out`, reading `source` directly
+    /// ([`lanes::mix_direct`]) where no loop end and no sound end is within
+    /// `reach` frames, else through the transport ([`mix_frames`]); `true` if
+    /// the sound ended.
     #[inline(always)]
     pub(super) fn mix(
         &mut self,
@@ -29,24 +42,19 @@ impl Reader {
         reach: f64,
     ) -> bool {
         let frames = source.frames();
-        match self.direct_from(frames, reach) {
-            Some(start) => {
-                let mut direct = Direct {
-                    next: start,
-                    frames,
-                };
-                mix_frames(out, gains, fraction, &mut direct, (source.mono, filter));
-                self.skip_to(direct.ring(), start, direct.next);
-                false
-            }
-            None => {
-                let mut general = General {
-                    reader: self,
-                    frames,
-                };
-                mix_frames(out, gains, fraction, &mut general, (source.mono, filter))
-            }
+        let mono = source.mono;
+        if let Some(start) = self.direct_from(frames, reach)
+            && let Some(next) =
+                lanes::mix_direct(out, gains, fraction, (frames, start), (mono, filter, reach))
+        {
+            self.skip_to(four_before(frames, next), start, next);
+            return false;
         }
+        let mut general = General {
+            reader: self,
+            frames,
+        };
+        mix_frames(out, gains, fraction, &mut general, (mono, filter))
     }
 
     /// Where direct reads can start (the transport's position), if the next
@@ -133,46 +141,31 @@ pub(super) struct Gains {
     pub(super) memory: [f32; 2],
 }
 
-/// Where the frames a step interpolates come from.
-trait Frames {
-    /// The four frames around the playhead.
-    fn ring(&self) -> [Frame; 4];
-    /// Reads the next frame into the ring.
-    fn push(&mut self);
-
-    /// The sound is over and its last frames heard.
-    fn ended(&self) -> bool;
-}
-
-/// Reading through the transport: loops, reversal and the sound's end.
+/// Reading through the transport, frame by frame: loops, reversal and the
+/// sound's end.
 struct General<'a> {
     reader: &'a mut Reader,
     frames: &'a [Frame],
 }
 
-impl Frames for General<'_> {
+impl General<'_> {
+    /// The four frames around the playhead.
     #[inline(always)]
     fn ring(&self) -> [Frame; 4] {
         self.reader.ring
     }
+
+    /// Reads the next frame into the ring.
     #[inline(always)]
     fn push(&mut self) {
         self.reader.push(self.frames);
     }
+
+    /// The sound is over and its last frames heard.
     #[inline(always)]
     fn ended(&self) -> bool {
         !self.reader.transport.playing && self.reader.until_empty == 0
     }
-}
-
-/// Reading forwards where no loop end and no sound end is within reach and
-/// the ring holds the four frames before the transport
-/// ([`Reader::direct_from`]): what [`General`] would read, without its
-/// checks. The ring is the four frames before `next`, read where they are:
-/// moving on by any number of frames is one addition.
-struct Direct<'a> {
-    next: usize,
-    frames: &'a [Frame],
 }
 
 /// The four frames before `next` (`next` is at least 4 and within `frames`:
@@ -185,19 +178,11 @@ fn four_before(frames: &[Frame], next: usize) -> [Frame; 4] {
     }
 }
 
-impl Frames for Direct<'_> {
-    #[inline(always)]
-    fn ring(&self) -> [Frame; 4] {
-        four_before(self.frames, self.next)
-    }
-    #[inline(always)]
-    fn push(&mut self) {
-        self.next += 1;
-    }
-    #[inline(always)]
-    fn ended(&self) -> bool {
-        false
-    }
+/// A step that moves the playhead by exactly one frame a frame from a frame:
+/// the interpolation at 0 is the frame itself.
+#[inline(always)]
+fn unit(gains: &Gains, fraction: f64) -> bool {
+    gains.rate_step == 0.0 && fraction == 0.0 && gains.sample_rate * gains.rate * gains.dt == 1.0
 }
 
 /// Adds `out.len()` frames of a voice to `out` (kira's interpolation, the
@@ -210,7 +195,7 @@ fn mix_frames(
     out: &mut [Frame],
     gains: &mut Gains,
     fraction: &mut f64,
-    read: &mut impl Frames,
+    read: &mut General,
     (mono, filter): (bool, bool),
 ) -> bool {
     // A rate that does not move this step moves the playhead by the same
@@ -218,7 +203,7 @@ fn mix_frames(
     // exactly one frame and the playhead sits on a frame, it stays on one:
     // the interpolation at 0 is the frame itself (`unit`).
     let steady = gains.rate_step == 0.0;
-    let unit = steady && *fraction == 0.0 && gains.sample_rate * gains.rate * gains.dt == 1.0;
+    let unit = unit(gains, *fraction);
     if filter {
         return match (mono, steady) {
             (true, true) => mix_channels::<true, true, false, true>(out, gains, fraction, read),
@@ -244,17 +229,13 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
     out: &mut [Frame],
     gains: &mut Gains,
     fraction: &mut f64,
-    read: &mut impl Frames,
+    read: &mut General,
 ) -> bool {
     let mut g = *gains;
     let mut at = *fraction;
     let mut ended = false;
     let steady = g.sample_rate * g.rate * g.dt;
-    let (mut coef, coef_step) = (g.coef, g.coef_step);
-    let [mut left_memory, mut right_memory] = g.memory;
     for frame in out.iter_mut() {
-        g.left += g.left_step;
-        g.right += g.right_step;
         if !STEADY {
             g.rate += g.rate_step;
         }
@@ -263,38 +244,17 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
         // At 0 the interpolation is the frame plus a signed zero: the same
         // bits once added to the mix (a sum that starts at +0 is never -0,
         // and adding a zero of either sign to it changes nothing).
-        let mut left = if UNIT {
+        let left = if UNIT {
             b.left
         } else {
             hermite(a.left, b.left, c.left, d.left, x)
         };
-        // The filter's memory is the only chain from frame to frame: kept to
-        // one multiplication and one addition (`y (1 - a) + a x`).
-        if FILTER {
-            coef += coef_step;
-        }
-        let keep = 1.0 - coef;
-        if FILTER {
-            left_memory = left_memory * keep + coef * left;
-            left = left_memory;
-        }
-        let right = if MONO {
-            left
+        let right = if MONO || UNIT {
+            b.right
         } else {
-            let right = if UNIT {
-                b.right
-            } else {
-                hermite(a.right, b.right, c.right, d.right, x)
-            };
-            if FILTER {
-                right_memory = right_memory * keep + coef * right;
-                right_memory
-            } else {
-                right
-            }
+            hermite(a.right, b.right, c.right, d.right, x)
         };
-        frame.left += left * g.left;
-        frame.right += right * g.right;
+        weigh::<MONO, FILTER>(frame, left, right, &mut g);
         at += if STEADY {
             steady
         } else {
@@ -309,17 +269,59 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
             break;
         }
     }
-    g.memory = [left_memory, right_memory];
     *gains = g;
     *fraction = at;
     ended
 }
 
+/// Adds a frame of a voice, `left` and `right` as read, to `out`: through the
+/// low-pass (with `FILTER`), then its gains, each a step further. A `MONO`
+/// sound's `right` is its `left`.
+#[inline(always)]
+fn weigh<const MONO: bool, const FILTER: bool>(
+    out: &mut Frame,
+    mut left: f32,
+    mut right: f32,
+    g: &mut Gains,
+) {
+    g.left += g.left_step;
+    g.right += g.right_step;
+    if FILTER {
+        [left, right] = filter::<MONO>(g, [left, right]);
+    }
+    if MONO {
+        right = left;
+    }
+    out.left += left * g.left;
+    out.right += right * g.right;
+}
+
+/// A frame through the one-pole low-pass, its coefficient a step further
+/// (a `MONO` sound's right channel is left as it is).
+#[inline(always)]
+fn filter<const MONO: bool>(g: &mut Gains, [left, right]: [f32; 2]) -> [f32; 2] {
+    // The filter's memory is the only chain from frame to frame: kept to
+    // one multiplication and one addition (`y (1 - a) + a x`).
+    g.coef += g.coef_step;
+    let keep = 1.0 - g.coef;
+    g.memory[0] = g.memory[0] * keep + g.coef * left;
+    if !MONO {
+        g.memory[1] = g.memory[1] * keep + g.coef * right;
+        return g.memory;
+    }
+    [g.memory[0], right]
+}
+
 /// kira's `interpolate_frame` on one channel, operation for operation (the
 /// 4-point, 3rd-order Hermite x-form): the same samples, without the
-/// shuffles its two-channel `Frame` arithmetic compiles to.
+/// shuffles its two-channel `Frame` arithmetic compiles to. Generic over what
+/// a sample is: one (`f32`), or four side by side (`wide::f32x4`, in
+/// [`lanes`]), the same operations on each.
 #[inline(always)]
-pub(super) fn hermite(previous: f32, current: f32, next_1: f32, next_2: f32, x: f32) -> f32 {
+pub(super) fn hermite<S>(previous: S, current: S, next_1: S, next_2: S, x: S) -> S
+where
+    S: Copy + Add<Output = S> + Sub<Output = S> + Mul<Output = S> + Mul<f32, Output = S>,
+{
     let c0 = current;
     let c1 = (next_1 - previous) * 0.5;
     let c2 = previous - current * 2.5 + next_1 * 2.0 - next_2 * 0.5;
