@@ -189,13 +189,12 @@ fn offsets(head: Head) -> i32x4 {
 /// A one-pole low-pass at a steady coefficient `c` over a block of four
 /// frames at once: `y[j] = k^(j+1) m + c (x[j] + k x[j-1] + ... + k^j x[0])`,
 /// `k = 1 - c`, `m` the memory before the block; the memory after it is the
-/// last of them. The sum is a scan: each frame takes `k` of the one before,
-/// then `k^2` of the two before.
+/// last of them. The sum is a scan: each frame takes `c` of its own sample
+/// and `c k` of the one before, then `k^2` of the sum two before.
 #[derive(Clone, Copy)]
 struct Lowpass {
-    /// `c`, `k` and `k^2` in every lane.
-    c: f32x4,
-    k: [f32x4; 2],
+    /// `c`, `c k` and `k^2` in every lane.
+    c: [f32x4; 3],
     /// `k, k^2, k^3, k^4`.
     powers: f32x4,
 }
@@ -205,8 +204,7 @@ impl Lowpass {
     fn new(c: f32) -> Self {
         let k = 1.0 - c;
         Self {
-            c: f32x4::splat(c),
-            k: [f32x4::splat(k), f32x4::splat(k * k)],
+            c: [c, c * k, k * k].map(f32x4::splat),
             powers: f32x4::new([k, k * k, k * k * k, k * k * k * k]),
         }
     }
@@ -215,10 +213,10 @@ impl Lowpass {
     /// block's `len`-th frame.
     #[inline(always)]
     fn block(&self, x: f32x4, m: &mut f32, len: usize) -> f32x4 {
-        let y = (x * self.c).to_array();
-        let y = f32x4::new(y) + self.k[0] * f32x4::new([0.0, y[0], y[1], y[2]]);
-        let y = y.to_array();
-        let y = f32x4::new(y) + self.k[1] * f32x4::new([0.0, 0.0, y[0], y[1]]);
+        let [c, ck, k2] = self.c;
+        let s = x.to_array();
+        let y = (x * c + ck * f32x4::new([0.0, s[0], s[1], s[2]])).to_array();
+        let y = f32x4::new(y) + k2 * f32x4::new([0.0, 0.0, y[0], y[1]]);
         // The memory last: the only chain from block to block.
         let y = y + self.powers * *m;
         *m = y.to_array()[len - 1];
