@@ -19,7 +19,7 @@
 //!
 //! Left to itself, the compiler keeps the interpolation scalar (the windows
 //! are gathered from four places): explicit vectors take a pitched voice
-//! from 1.76x a positioned voice's time to 1.40x (`report --audio`).
+//! from 1.76x a positioned voice's time to 1.38x (`report --audio`).
 //!
 //! [`Reader::mix`]: super::Reader::mix
 //! [`mix_channels`]: super::mix_channels
