@@ -1,12 +1,15 @@
 //! Reading a voice's sound: the playhead moved as kira's static sounds move
 //! it, the frames interpolated as kira interpolates them, and the step's gains
-//! applied frame by frame.
+//! moving frame by frame.
 //!
 //! Two ways through a step: straight from the sound, four frames at a time
-//! ([`lanes`]), wherever nothing within the step's reach is a loop end, the
-//! sound's end or a frame not read yet (almost always); else frame by frame
-//! through the transport ([`mix_frames`]), which knows loops, reversal and
-//! ends. Both hear the same samples, within rounding (tested in `tests.rs`).
+//! ([`lanes`]), wherever the voice plays forwards, nothing within the step's
+//! reach is a loop end, the sound's end or a frame not read yet, the step
+//! moves fewer than 120 frames and 131 frames of the sound lie ahead (almost
+//! always); else frame by frame through the transport ([`mix_frames`]),
+//! which knows loops, reversal and ends. Both hear the same samples within
+//! rounding (tested in `tests.rs`; a gliding low-pass moves its coefficient
+//! a block of four frames at a time in the first).
 
 mod lanes;
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! Where a voice reads straight from its sound (see [`Reader::mix`]), the
 //! four frames a step renders next are read side by side, one a lane of a
 //! four-wide vector (`wide::f32x4`: SSE2 on x86-64, NEON on AArch64, plain
-//! arrays elsewhere), the same arithmetic as [`mix_channels`] frame by frame:
+//! arrays elsewhere), hearing what [`mix_channels`] hears frame by frame,
+//! within rounding (a gliding low-pass's coefficient moves a block at a
+//! time, each block at its middle frame's):
 //! - their playheads first, in fixed point: one integer addition a frame,
 //!   no loop over pushes, the fraction into each window from its low bits;
 //! - the four windows' samples, then kira's Hermite interpolation on the four
@@ -14,8 +16,8 @@
 //! - the gains, two frames a vector, as the output holds them.
 //!
 //! The step's end, where the next step starts, is worked out in `f64` from
-//! the step's start, as kira moves its playhead, so the fixed point never
-//! accumulates from step to step.
+//! the step's start (kira adds a frame's move frame by frame: the same within
+//! rounding), so the fixed point never accumulates from step to step.
 //!
 //! Left to itself, the compiler keeps the interpolation scalar (the windows
 //! are gathered from four places): explicit vectors take a pitched voice
@@ -57,10 +59,10 @@ struct Head {
 /// Adds `out.len()` frames of a voice reading `frames` directly from `start`
 /// (see [`Reader::direct_from`](super::Reader::direct_from): nothing within
 /// `reach` is past a loop end or the sound's end) to `out`, as
-/// [`mix_channels`](super::mix_channels) would, and returns the transport
-/// position where the step ends (`fraction` moved on with it). `None`, with
-/// nothing done, for a step that reaches beyond the span or starts within a
-/// span of the sound's end: those are read frame by frame.
+/// [`mix_channels`](super::mix_channels) would within rounding, and returns
+/// the transport position where the step ends (`fraction` moved on with it).
+/// `None`, with nothing done, for a step that reaches beyond the span or
+/// starts within a span of the sound's end: those are read frame by frame.
 #[inline(always)]
 pub(super) fn mix_direct(
     out: &mut [Frame],
@@ -122,16 +124,25 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
     (out, gains, fraction, span): (&mut [Frame], &mut Gains, &mut f64, &Span),
 ) -> usize {
     let mut g = *gains;
-    let per_frame = g.sample_rate * g.dt;
+    // Frames moved a frame at `rate`, worked out as the frame-by-frame path
+    // and `unit` work it out.
+    let (sample_rate, dt) = (g.sample_rate, g.dt);
+    let advance = |rate: f64| sample_rate * rate * dt;
     // kira moves the rate before a frame is read and the playhead after it.
     let first = if STEADY { g.rate } else { g.rate + g.rate_step };
     let mut head = Head {
         pos: (*fraction * ONE) as u64,
-        inc: (per_frame * first * ONE) as i64,
+        // A frame a frame is exactly one: `advance` is exactly 1 for `unit`,
+        // but the same product in fixed point may fall a hair short of it.
+        inc: if UNIT {
+            1 << 32
+        } else {
+            (advance(first) * ONE) as i64
+        },
         dinc: if STEADY {
             0
         } else {
-            (per_frame * g.rate_step * ONE) as i64
+            (advance(g.rate_step) * ONE) as i64
         },
     };
     let slope = f32x4::new([g.left_step, g.right_step, g.left_step, g.right_step]);
@@ -160,12 +171,15 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
         rest.copy_from_slice(&block[..rest.len()]);
     }
     [g.left, g.right] = [gain.0.to_array()[0], gain.0.to_array()[1]];
-    // Where the step ends, from where it began, in kira's f64.
+    // Where the step ends, from where it began, in f64 (kira adds a frame's
+    // move frame by frame: the same within rounding).
     let n = out.len() as f64;
-    let moved = if STEADY {
-        n * per_frame * g.rate
+    let moved = if UNIT {
+        n
+    } else if STEADY {
+        n * advance(g.rate)
     } else {
-        per_frame * (n * g.rate + g.rate_step * n * (n + 1.0) / 2.0)
+        advance(n * g.rate + g.rate_step * n * (n + 1.0) / 2.0)
     };
     let end = *fraction + moved;
     let pushes = end as usize;
@@ -178,12 +192,10 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
 }
 
 /// The low 32 bits (the fraction) of each lane's playhead past the first's,
-/// at `head`'s rate and glide.
+/// at `head`'s rate, steady.
 #[inline(always)]
 fn offsets(head: Head) -> i32x4 {
-    let (inc, dinc) = (head.inc, head.dinc);
-    let at = [0, inc, 2 * inc + dinc, 3 * inc + 3 * dinc];
-    i32x4::new(at.map(|at| at as i32))
+    i32x4::new([0, 1, 2, 3].map(|lane| (lane * head.inc) as i32))
 }
 
 /// A one-pole low-pass at a steady coefficient `c` over a block of four

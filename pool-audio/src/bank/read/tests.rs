@@ -2,20 +2,31 @@
 //! ([`lanes::mix_direct`]) hears what the same step read frame by frame
 //! through the transport ([`mix_frames`], kira's own walk) hears, and leaves
 //! the voice where that one does, for any rate (steady or gliding, a frame a
-//! frame or not), fraction, gains, low-pass (steady or gliding) and step
-//! length, on mono and two-channel sounds.
+//! frame or not, sounds at the mixer's sample rate or resampled), fraction,
+//! gains, low-pass (steady or gliding) and step length, on mono and
+//! two-channel sounds; and steps through [`Reader::mix`], which picks the
+//! way, agree with the transport alone, step after step, loops and ends
+//! included.
 
 use kira::Frame;
+use kira::sound::PlaybackPosition;
+use kira::sound::static_sound::StaticSoundData;
 use proptest::prelude::*;
 
 use super::{Gains, General, Reader, lanes, mix_frames};
+use crate::attenuation::CopyVolumes;
+use crate::bank::budget::Budget;
+use crate::bank::source::Source;
 use crate::bank::transport::Transport;
+use crate::peak::SoundPeak;
 
 /// A step as the voice hands it to its reader.
 #[derive(Debug, Clone)]
 struct Case {
     frames: Vec<Frame>,
     mono: bool,
+    /// The sound's sample rate (the mixer's is 48 kHz).
+    sample_rate: f64,
     at: usize,
     fraction: f64,
     rate: f64,
@@ -27,30 +38,45 @@ struct Case {
     mix: Vec<Frame>,
 }
 
+/// Sounds at the mixer's rate, and at others: resampled, a frame a frame is
+/// not a rate of one.
+const SAMPLE_RATES: [f64; 5] = [48_000.0, 44_100.0, 37_800.0, 22_050.0, 96_000.0];
+
 fn case() -> impl Strategy<Value = Case> {
     let sample = -1.0f32..1.0;
     let frames = proptest::collection::vec((sample.clone(), sample.clone()), 400);
-    // A rate of exactly one with no fraction reads the frames themselves.
-    let rate = prop_oneof![
-        Just((1.0, 0.0, 0.0)),
-        (0.07f64..4.0, 0.0f64..1.0, Just(0.0)),
-        (0.1f64..4.0, 0.0f64..1.0, -0.005f64..0.005)
+    // Frames moved a frame (up to 7, as far as a step of 16 may reach), and
+    // whether the rate glides; exactly a frame a frame from a frame reads the
+    // frames themselves.
+    let moves = prop_oneof![
+        Just((None, 0.0)),
+        (0.07f64..7.0).prop_map(|moves| (Some(moves), 0.0)),
+        (0.1f64..6.9, -0.005f64..0.005).prop_map(|(moves, glide)| (Some(moves), glide)),
     ];
+    let fraction = prop_oneof![Just(0.0), 0.0f64..1.0, Just(1e-12), Just(1.0 - 1e-12)];
     let gain = 0.0f32..1.0;
     let gain_step = -0.01f32..0.01;
-    let filter = proptest::option::of((0.05f32..=1.0, prop_oneof![Just(0.0f32), -4e-4f32..4e-4]));
+    // Coefficients from a 20 Hz cutoff's (0.0026) to none (1); a glide
+    // reaches its target over 50 ms (2,400 frames) at the most.
+    let filter = proptest::option::of((0.002f32..=1.0, prop_oneof![Just(0.0f32), -4e-4f32..4e-4]));
     (
-        frames,
-        any::<bool>(),
-        4usize..200,
-        rate,
+        (
+            frames,
+            any::<bool>(),
+            proptest::sample::select(SAMPLE_RATES.to_vec()),
+        ),
+        (4usize..200, moves, fraction),
         (gain.clone(), gain, gain_step.clone(), gain_step),
-        filter,
-        (sample.clone(), sample),
-        1usize..=16,
+        (filter, (sample.clone(), sample), 1usize..=16),
     )
         .prop_map(
-            |(frames, mono, at, (rate, fraction, rate_step), gains, filter, memory, len)| {
+            |(
+                (frames, mono, sample_rate),
+                (at, (moves, glide), fraction),
+                gains,
+                (filter, memory, len),
+            )| {
+                let ratio = sample_rate / 48_000.0;
                 let frames = frames
                     .into_iter()
                     .map(|(left, right)| Frame {
@@ -61,10 +87,12 @@ fn case() -> impl Strategy<Value = Case> {
                 Case {
                     frames,
                     mono,
+                    sample_rate,
                     at,
-                    fraction,
-                    rate,
-                    rate_step,
+                    // No moves given: a frame a frame, as a voice asks for it.
+                    fraction: if moves.is_none() { 0.0 } else { fraction },
+                    rate: moves.map_or(48_000.0 / sample_rate, |moves| moves / ratio),
+                    rate_step: glide / ratio,
                     gains: [gains.0, gains.1, gains.2, gains.3],
                     filter,
                     memory: [memory.0, if mono { 0.0 } else { memory.1 }],
@@ -89,7 +117,7 @@ impl Case {
             right_step: self.gains[3],
             rate: self.rate,
             rate_step: self.rate_step,
-            sample_rate: 48_000.0,
+            sample_rate: self.sample_rate,
             dt: 1.0 / 48_000.0,
             coef,
             coef_step,
@@ -126,7 +154,8 @@ struct Heard {
 
 fn four_at_a_time(case: &Case) -> Option<Heard> {
     let (mut mix, mut gains, mut fraction) = (case.mix.clone(), case.gains(), case.fraction);
-    let reach = fraction + mix.len() as f64 * (case.rate.max(case.rate + case.rate_step * 16.0));
+    let fastest = case.rate.max(case.rate + case.rate_step * mix.len() as f64);
+    let reach = fraction + mix.len() as f64 * fastest * case.sample_rate / 48_000.0;
     let next = lanes::mix_direct(
         &mut mix,
         &mut gains,
@@ -174,9 +203,9 @@ proptest! {
         let lanes = four_at_a_time(&case).expect("a step within the span");
         let single = frame_by_frame(&case);
         // A gliding low-pass moves its coefficient a block (four frames) at a
-        // time instead of every frame: each frame hears at most a block of
-        // steps of it away, on samples within 1.5 of the memory.
-        let glide = case.filter.map_or(0.0, |(_, step)| step.abs()) * 4.0 * 3.0;
+        // time, the block's middle frame's: each frame's is at most 1.5 steps
+        // off, on samples within 3 of the memory, and the errors add up.
+        let glide = case.filter.map_or(0.0, |(_, step)| step.abs()) * 1.5 * 3.0;
         let tolerance = 2e-5 + glide * case.mix.len() as f32;
         for (i, (a, b)) in lanes.mix.iter().zip(&single.mix).enumerate() {
             prop_assert!(
@@ -243,4 +272,101 @@ fn a_step_beyond_the_span_or_the_end_is_read_frame_by_frame() {
         (Some(18), 0.5),
         "8 frames on, every frame heard"
     );
+}
+
+/// A voice's reader as a voice starts it at `position`: the frame before
+/// (silence, as kira starts a sound), then three frames read.
+fn started(source: &Source, position: usize) -> Reader {
+    let mut reader = Reader {
+        ring: [Frame::ZERO; 4],
+        ring_at: [position; 4],
+        transport: source.transport(position),
+        until_empty: 0,
+    };
+    for _ in 0..3 {
+        reader.push(source.frames());
+    }
+    reader
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Steps through [`Reader::mix`] (four frames at a time where it can, the
+    /// transport near a loop's end, the sound's end and the first frames)
+    /// hear what the same steps through the transport alone hear, end when
+    /// those end, and leave the reader at the same playhead, step after step.
+    #[test]
+    fn steps_through_the_reader_hear_what_the_transport_alone_hears(
+        (mono, sample_rate, looped) in (any::<bool>(), proptest::sample::select(SAMPLE_RATES.to_vec()), any::<bool>()),
+        (rate, glide) in (0.2f64..3.0, prop_oneof![Just(0.0), -0.002f64..0.002]),
+        filter in proptest::option::of(0.01f32..=1.0),
+        lengths in proptest::collection::vec(1usize..=16, 30..90),
+    ) {
+        let frames: Vec<Frame> = (0..700)
+            .map(|i| {
+                let left = 0.6 * (i as f32 * 0.37).sin();
+                Frame { left, right: if mono { left } else if i % 40 < 20 { 0.4 } else { -0.3 } }
+            })
+            .collect();
+        let data = StaticSoundData {
+            sample_rate: sample_rate as u32,
+            frames: frames.into(),
+            settings: Default::default(),
+            slice: None,
+        };
+        let region = PlaybackPosition::Samples(150)..PlaybackPosition::Samples(500);
+        let data = if looped { data.loop_region(region) } else { data };
+        let levels = CopyVolumes::solve(1, 1.0, 1.0).unwrap();
+        let peak = SoundPeak::measure(&data).unwrap();
+        let source = Source::new(&data, Budget::new(levels, 1.0), peak, 0);
+        let (mut four, mut one) = (started(&source, 0), started(&source, 0));
+        let (mut fraction_four, mut fraction_one) = (0.0, 0.0);
+        let (coef, memory) = (filter.unwrap_or(1.0), [0.0; 2]);
+        let gains = |rate: f64, rate_step: f64| Gains {
+            left: 0.8, right: 0.6, left_step: 0.0, right_step: 0.0,
+            rate, rate_step, sample_rate, dt: 1.0 / 48_000.0,
+            coef, coef_step: 0.0, memory,
+        };
+        let (mut gains_four, mut gains_one) = (gains(rate, 0.0), gains(rate, 0.0));
+        let mut rate = rate;
+        for (step, &len) in lengths.iter().enumerate() {
+            let target = (rate + glide * len as f64).clamp(0.1, 4.0);
+            let rate_step = (target - rate) / len as f64;
+            let dt = 1.0 / 48_000.0;
+            let reach = fraction_four + len as f64 * rate.max(target) * sample_rate * dt;
+            for gains in [&mut gains_four, &mut gains_one] {
+                (gains.rate, gains.rate_step) = (rate, rate_step);
+            }
+            let (mut mix_four, mut mix_one) = (vec![Frame::ZERO; len], vec![Frame::ZERO; len]);
+            let read = (&source, filter.is_some());
+            let ended_four = four.mix(&mut mix_four, &mut gains_four, &mut fraction_four, read, reach);
+            let mut general = General { reader: &mut one, frames: source.frames() };
+            let ended_one = mix_frames(
+                &mut mix_one,
+                &mut gains_one,
+                &mut fraction_one,
+                &mut general,
+                (source.mono, filter.is_some()),
+            );
+            prop_assert_eq!(ended_four, ended_one, "step {}", step);
+            for (i, (a, b)) in mix_four.iter().zip(&mix_one).enumerate() {
+                prop_assert!(
+                    (a.left - b.left).abs() <= 5e-5 && (a.right - b.right).abs() <= 5e-5,
+                    "step {step}, frame {i}: {a:?} against {b:?}"
+                );
+            }
+            if ended_four {
+                break;
+            }
+            let playhead = |reader: &Reader, fraction: f64| reader.ring_at[1] as f64 + fraction;
+            prop_assert!(
+                (playhead(&four, fraction_four) - playhead(&one, fraction_one)).abs() <= 1e-9,
+                "step {step}: playhead {} against {}",
+                playhead(&four, fraction_four),
+                playhead(&one, fraction_one)
+            );
+            rate = target;
+        }
+    }
 }
