@@ -69,23 +69,12 @@ impl Scene {
         self.sfx.play(self.tone, params).unwrap()
     }
 
-    /// The frequency heard from `from` to `to` seconds, by rising zero
-    /// crossings, each placed between its two samples.
+    /// The frequency heard from `from` to `to` seconds.
     fn pitch(&self, from: f64, to: f64) -> f64 {
-        let window = &self.mix[(from * RATE) as usize..(to * RATE) as usize];
-        let crossings: Vec<f64> = window
-            .windows(2)
-            .enumerate()
-            .filter(|(_, pair)| pair[0] < 0.0 && pair[1] >= 0.0)
-            .map(|(i, pair)| i as f64 + f64::from(pair[0] / (pair[0] - pair[1])))
-            .collect();
-        assert!(
-            crossings.len() > 20,
-            "too few crossings: {}",
-            crossings.len()
-        );
-        let span = crossings.last().unwrap() - crossings[0];
-        (crossings.len() - 1) as f64 / span * RATE
+        common::frequency(
+            &self.mix[(from * RATE) as usize..(to * RATE) as usize],
+            RATE,
+        )
     }
 }
 

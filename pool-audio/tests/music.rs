@@ -3,6 +3,8 @@
 //! allocates nothing, and an hour-long piece in bounded memory. Every figure is
 //! measured in the render.
 
+mod common;
+
 use std::f32::consts::TAU;
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
@@ -80,16 +82,6 @@ fn amplitude(samples: &[f32], hz: f32) -> f32 {
     (2.0 * re.hypot(im) / left.len() as f64) as f32
 }
 
-/// The left channel's frequency by rising zero crossings.
-fn frequency(samples: &[f32], rate: u32) -> f32 {
-    let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
-    let crossings: Vec<usize> = (1..left.len())
-        .filter(|&i| left[i - 1] < 0.0 && left[i] >= 0.0)
-        .collect();
-    let (first, last) = (crossings[0], crossings[crossings.len() - 1]);
-    (crossings.len() - 1) as f32 * rate as f32 / (last - first) as f32
-}
-
 #[test]
 fn a_crossfade_keeps_the_level_and_ends_in_its_time() {
     let (mut manager, mut music) = setup();
@@ -134,7 +126,7 @@ fn a_crossfade_keeps_the_level_and_ends_in_its_time() {
     // Done in its time: only the new piece sounds, at its pitch (44.1 kHz
     // resampled to 48 kHz), and one stream is left.
     assert_eq!(music.stats().streams, 1);
-    let hz = frequency(after.samples(), RATE);
+    let hz = common::frequency(&common::left(after.samples()), f64::from(RATE));
     assert!((hz - 330.0).abs() < 0.5, "{hz} Hz");
     assert_eq!(music.piece("music").unwrap(), Some("boss"));
 }

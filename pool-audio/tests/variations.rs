@@ -150,14 +150,9 @@ fn random_choices_follow_the_weights() {
 }
 
 /// The frequency of a steady sine in `samples` (interleaved stereo, left
-/// channel), from its zero crossings.
+/// channel).
 fn frequency(samples: &[f32], rate: f64) -> f64 {
-    let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
-    let crossings: Vec<usize> = (1..left.len())
-        .filter(|i| left[i - 1] < 0.0 && left[*i] >= 0.0)
-        .collect();
-    let (first, last) = (crossings[0], crossings[crossings.len() - 1]);
-    (crossings.len() - 1) as f64 * rate / (last - first) as f64
+    common::frequency(&common::left(samples), rate)
 }
 
 fn peak(samples: &[f32]) -> f32 {

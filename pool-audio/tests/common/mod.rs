@@ -78,3 +78,28 @@ pub(crate) fn proptest_cases(default: u32) -> u32 {
         .and_then(|cases| cases.parse().ok())
         .unwrap_or(default)
 }
+
+/// The frequency of a steady tone in `samples` (one channel) at `rate`, from
+/// its rising zero crossings, each placed between its two samples.
+#[allow(dead_code)]
+pub(crate) fn frequency(samples: &[f32], rate: f64) -> f64 {
+    let crossings: Vec<f64> = samples
+        .windows(2)
+        .enumerate()
+        .filter(|(_, pair)| pair[0] < 0.0 && pair[1] >= 0.0)
+        .map(|(i, pair)| i as f64 + f64::from(pair[0] / (pair[0] - pair[1])))
+        .collect();
+    assert!(
+        crossings.len() > 20,
+        "too few crossings: {}",
+        crossings.len()
+    );
+    let span = crossings[crossings.len() - 1] - crossings[0];
+    (crossings.len() - 1) as f64 / span * rate
+}
+
+/// The left channel of interleaved stereo `samples`.
+#[allow(dead_code)]
+pub(crate) fn left(samples: &[f32]) -> Vec<f32> {
+    samples.iter().step_by(2).copied().collect()
+}
