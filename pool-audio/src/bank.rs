@@ -329,6 +329,11 @@ impl VoiceBank {
                 let (onset, settled) = settle.next(&budget, leaving);
                 if !leaving {
                     voice.level(onset, settled, self.steal_fade);
+                } else if voice.fresh {
+                    // Stopped before it was heard (a copy of a burst that
+                    // its budget does not keep): it starts at its onset and
+                    // its stop fades it out.
+                    voice.level(onset, onset, self.steal_fade);
                 }
             }
             first = end;

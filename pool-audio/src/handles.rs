@@ -174,6 +174,11 @@ pub enum EndReason {
     /// A cap was reached or a more audible voice took its place, and its sound
     /// does not virtualize.
     Stolen,
+    /// Newer copies of its sound took its room: its sound's copy budget could
+    /// no longer keep it at or above the audibility floor (see
+    /// [`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept)). It
+    /// faded out over the steal fade, as its level was settling to nothing.
+    Crowded,
     /// It was virtual, and every virtual voice was taken: the least audible one
     /// gave its record up for a new play.
     Dropped,

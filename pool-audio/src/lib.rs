@@ -137,14 +137,24 @@
 //!    - at every sample, copies take their share oldest first, each at most what
 //!      the older ones leave of the budget: a copy that starts while older ones
 //!      are still fading rises as they fall. The sum never exceeds the budget,
-//!      and nothing is ever cut.
+//!      and nothing is cut: levels move by ramps.
 //!
-//!    No copy volume is under the audibility floor (default -60 dB): copies
-//!    the shares would put under it play at it, the others sharing what is
-//!    left, so a burst starts exactly `max_voices` copies (settings whose
-//!    copies cannot all fit the headroom even at the floor are refused:
-//!    [`SettingsError::InaudibleCopies`] names how many fit). A play whose own
-//!    onset is under the floor (quiet, far) is not started.
+//!    No copy plays under the audibility floor (default -60 dB) and still
+//!    counts. Onsets: copy volumes the shares would put under the floor play
+//!    at it, the others sharing what is left, so a burst starts exactly
+//!    `max_voices` copies (settings whose copies cannot all fit the headroom
+//!    even at the floor are refused: [`SettingsError::InaudibleCopies`] names
+//!    how many fit). Settled levels fall with age, and the settling that
+//!    leaves room for the next onset takes the oldest copies under the floor
+//!    or to nothing: those leave at the next [`update`](SoundEffects::update),
+//!    fading out over the steal fade as they were settling anyway, their
+//!    voices and places (under `max_voices`, an owner's cap, the voice cap)
+//!    free again. They end [`EndReason::Crowded`] (or go virtual, if the
+//!    sound virtualizes) and are counted in [`AudioStats::crowded_copies`];
+//!    [`SoundEffects::copies_kept`] says how many a sound keeps. Full-scale
+//!    data at the default first volume (0.5) keeps one: each new copy takes
+//!    over from the last in a 10 ms crossfade. A play whose own onset is
+//!    under the floor (quiet, far) is not started.
 //! 2. **When a sound's copies are all playing**, its [`WhenFull`] decides:
 //!    recycle the oldest copy (it fades out over the steal fade, 10 ms by
 //!    default, while the new copy starts at once) or refuse. A copy whose start

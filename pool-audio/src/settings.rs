@@ -118,19 +118,39 @@ pub struct SoundSettings {
     /// The first copy's volume, a linear amplitude in `(0, 1]` (default 0.5).
     ///
     /// Why not 1: the newest copy always plays at this volume, and the older ones
-    /// get what it leaves of the headroom. At 1 (or anything at the headroom) the
-    /// newest copy takes all of it but what the older copies need at the
-    /// audibility floor: the sound is heard one copy at a time. At 0.5, one copy alone peaks 6 dB under the
-    /// sound's own peak, and a burst of 8 still sums to -1 dBFS with each older
-    /// copy audible (0.5, 0.22, 0.10, ...). A sound that never stacks (a stinger, a
-    /// line of dialogue) plays at the headroom with `max_voices(1).first_volume(1.0)`.
+    /// get what it leaves of the headroom. At 0.5, one copy alone peaks 6 dB
+    /// under the sound's own peak, and a burst of 8 copies of full-scale data
+    /// starts at -1 dBFS, each copy at its copy volume (0.5, 0.22, 0.10, ...).
+    /// Then the copies settle to leave room for the next one's onset, which
+    /// for full-scale data at 0.5 is room for the newest alone: the seven
+    /// older ones fade out over the steal fade and leave
+    /// ([`EndReason::Crowded`](crate::EndReason::Crowded)); measured, 100 ms
+    /// on the newest plays alone at -6 dBFS. How many copies stay once
+    /// settled ([`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept))
+    /// depends on the data's peak and the first volume; for sines at the
+    /// default headroom:
+    ///
+    /// | peak | first volume | 2 | 4 | 8 | 16 | 32 copies |
+    /// |---|---|---|---|---|---|---|
+    /// | 1.0 | 0.1 | 2 | 4 | 8 | 13 | 18 |
+    /// | 1.0 | 0.2 | 2 | 4 | 5 | 6 | 6 |
+    /// | 1.0 | 0.3 | 2 | 3 | 3 | 3 | 3 |
+    /// | 1.0 | 0.5 and up | 1 | 1 | 1 | 1 | 1 |
+    /// | 0.5 | 0.2 | 2 | 4 | 8 | 13 | 18 |
+    /// | 0.5 | 0.5 | 2 | 3 | 4 | 4 | 4 |
+    /// | 0.25 | 0.5 | 2 | 4 | 7 | 11 | 13 |
+    ///
+    /// A sound that never stacks (a stinger, a line of dialogue) plays at the
+    /// headroom with `max_voices(1).first_volume(1.0)`.
     pub first_volume: f64,
     /// The level all copies together reach at most, in dBFS (default -1).
     pub headroom_db: f64,
-    /// The audibility floor, in dB (default -60): no copy volume is under it
-    /// (copies the shares would put under it play at it), a play whose onset
-    /// (volume, distance) is under it is not started, and a virtualizing
-    /// voice under it goes virtual.
+    /// The audibility floor, in dB (default -60): no copy starts under it
+    /// (copy volumes the shares would put under it play at it), a copy whose
+    /// settled level would be under it leaves at the next update (see
+    /// [`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept)), a play
+    /// whose onset (volume, distance) is under it is not started, and a
+    /// virtualizing voice under it goes virtual.
     pub audibility_floor_db: f64,
     /// Seconds between two plays of this sound, `0..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER) (default 0: none).
     pub min_retrigger: f64,

@@ -59,6 +59,10 @@ pub(crate) struct SoundEntry {
     min_retrigger: u64,
     /// Its real copies, oldest first.
     pub(crate) copies: ArrayVec<VoiceKey, MAX_VOICES_PER_SOUND>,
+    /// How many copies its budget keeps at or above the audibility floor once
+    /// they settle (see `Budget::kept`): the older ones leave at the next
+    /// update.
+    pub(crate) kept: usize,
     /// Game time (microseconds), update count and place of the latest plays,
     /// newest last: one without a retrigger radius, up to [`RECENT_PLAYS`] with
     /// one.
@@ -109,6 +113,7 @@ impl SoundEntry {
                 });
         let first = recordings_of.next().ok_or(AddSoundError::NoRecordings)?;
         let floor_level = amplitude(settings.audibility_floor_db);
+        let kept = budget.kept(floor_level as f32);
         Ok(Self {
             id,
             name: name.to_string(),
@@ -123,6 +128,7 @@ impl SoundEntry {
             volumes,
             min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
             copies: ArrayVec::new(),
+            kept,
             recent: ArrayVec::new(),
             floor: floor_level as f32,
             floor_level,
@@ -175,6 +181,19 @@ impl SoundEntry {
     /// `true` when a new copy needs an older one to give way.
     pub(crate) fn full(&self) -> bool {
         self.copies.len() >= self.settings.max_voices
+    }
+
+    /// `true` when its copies are as many as its budget keeps once settled: a
+    /// virtual copy becomes real only in the place of one of them.
+    pub(crate) fn settled_full(&self) -> bool {
+        self.copies.len() >= self.kept
+    }
+
+    /// Its oldest copy, if it has more than its budget keeps once settled.
+    pub(crate) fn crowded(&self) -> Option<VoiceKey> {
+        (self.copies.len() > self.kept)
+            .then(|| self.oldest())
+            .flatten()
     }
 
     /// The copy that has played longest, if any plays.

@@ -22,6 +22,11 @@ pub struct AudioStats {
     pub plays: u64,
     /// Copies stopped because their sound was at `max_voices` (recycle-oldest).
     pub recycled_copies: u64,
+    /// Copies that left because their sound's newer copies took their room:
+    /// its budget could no longer keep them at or above the audibility floor
+    /// ([`EndReason::Crowded`](crate::EndReason::Crowded), or virtual if the
+    /// sound virtualizes; see [`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept)).
+    pub crowded_copies: u64,
     /// Voices of killing sounds stolen (ended) because a cap was reached or a
     /// more audible voice took their place.
     pub stolen_voices: u64,

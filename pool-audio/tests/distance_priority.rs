@@ -13,9 +13,13 @@ use pool_audio::{
 
 const FRAME: f64 = 1.0 / 60.0;
 
-/// A high-priority explosion whose priority falls by 20 at 100 m.
+/// A high-priority explosion whose priority falls by 20 at 100 m; quiet
+/// enough as a first copy that its budget keeps four copies (five), and heard
+/// down to -80 dB so that it still plays at 80 m.
 fn explosion() -> SoundSettings {
     SoundSettings::default()
+        .first_volume(0.2)
+        .audibility_floor_db(-80.0)
         .priority(10)
         .distance_priority_offset(-20)
         .virtualization(Virtualization::Kill)

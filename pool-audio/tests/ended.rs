@@ -179,7 +179,10 @@ fn each_reason_is_reported_for_the_voice_it_ended() {
         .add_sound(
             "hum",
             common::sine(110.0, 0.5).loop_region(..),
-            SoundSettings::default().virtualization(Virtualization::Kill),
+            // Quiet enough that its budget keeps its copies.
+            SoundSettings::default()
+                .first_volume(0.2)
+                .virtualization(Virtualization::Kill),
         )
         .unwrap();
     let torch = sfx
@@ -242,4 +245,63 @@ fn each_reason_is_reported_for_the_voice_it_ended() {
     sfx.play(torch, PlayParams::default().position([3.0, 0.0, 0.0]))
         .unwrap();
     assert_eq!(frame(&mut sfx), [(waiting, torch, EndReason::Dropped)]);
+}
+
+/// A copy its sound's budget no longer keeps above the audibility floor ends
+/// `Crowded` at the next update, counted; one of a virtualizing sound goes
+/// virtual and stays so while the newer copies take the room.
+#[test]
+fn a_copy_newer_copies_crowd_out_ends_crowded() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, SoundEffectsSettings::default());
+    // Full scale at the default first volume (0.5): the budget keeps one copy.
+    let buzz = sfx
+        .add_sound(
+            "buzz",
+            common::sine(330.0, 0.5).loop_region(..),
+            SoundSettings::default().virtualization(Virtualization::Kill),
+        )
+        .unwrap();
+    let fire = sfx
+        .add_sound(
+            "fire",
+            common::sine(220.0, 0.5).loop_region(..),
+            SoundSettings::default()
+                .virtualization(Virtualization::Virtualize(pool_audio::Resume::FromElapsed)),
+        )
+        .unwrap();
+    assert_eq!(sfx.copies_kept(buzz), Some(1));
+    let mut frame = |sfx: &mut pool_audio::SoundEffects| {
+        sfx.update(1.0 / 60.0).unwrap();
+        manager.backend_mut().render(1.0 / 60.0).unwrap();
+        sfx.ended()
+            .iter()
+            .map(|e| (e.voice, e.sound, e.reason))
+            .collect::<Vec<_>>()
+    };
+    let older = sfx.play(buzz, PlayParams::default()).unwrap();
+    frame(&mut sfx);
+    let newer = sfx.play(buzz, PlayParams::default()).unwrap();
+    assert_eq!(sfx.copies_playing(buzz), 2, "counted until the update");
+    assert_eq!(frame(&mut sfx), [(older, buzz, EndReason::Crowded)]);
+    assert!(sfx.contains(newer));
+    assert_eq!(sfx.copies_playing(buzz), 1);
+    assert_eq!(sfx.stats().crowded_copies, 1);
+    // A loop that virtualizes goes virtual instead, and stays virtual.
+    let first = sfx.play(fire, PlayParams::default()).unwrap();
+    frame(&mut sfx);
+    let second = sfx.play(fire, PlayParams::default()).unwrap();
+    for _ in 0..5 {
+        assert!(frame(&mut sfx).is_empty());
+        assert_eq!(
+            (sfx.state(first), sfx.state(second)),
+            (VoiceState::Virtual, VoiceState::Real)
+        );
+    }
+    assert_eq!(sfx.stats().crowded_copies, 2);
+    // Once the newer copy is gone, the older comes back.
+    sfx.stop(second, Tween::default()).unwrap();
+    for _ in 0..3 {
+        frame(&mut sfx);
+    }
+    assert_eq!(sfx.state(first), VoiceState::Real);
 }

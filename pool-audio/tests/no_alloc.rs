@@ -125,10 +125,13 @@ fn update_with_a_thousand_virtual_voices_does_not_allocate() {
         slice: None,
     }
     .loop_region(..);
+    // 32 copies at 0.2 fit the budget at once: all 32 are kept.
     let settings = SoundSettings::default()
         .max_voices(32)
+        .first_volume(0.2)
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
     let torch = sfx.add_sound("torch", data, settings).unwrap();
+    assert_eq!(sfx.copies_kept(torch), Some(32));
     for i in 0..1032 {
         // A spiral: every torch at its own distance.
         let angle = i as f32 * 0.1;

@@ -47,8 +47,10 @@ impl Game {
     }
 }
 
+/// A loop at amplitude 0.1: its budget keeps every copy the tests play (16
+/// at the default first volume), so each real copy is heard.
 fn looped(seconds: f32) -> StaticSoundData {
-    common::sine(220.0, seconds).loop_region(..)
+    common::sine_at(0.1, 220.0, seconds).loop_region(..)
 }
 
 fn at(x: f32) -> PlayParams {
@@ -263,7 +265,11 @@ fn killing_sounds_keep_the_stealing_policies_and_report_what_they_displaced() {
         .unwrap();
     let bang = game
         .sfx
-        .add_sound("bang", common::sine(220.0, 0.5), SoundSettings::default())
+        .add_sound(
+            "bang",
+            common::sine_at(0.1, 220.0, 0.5),
+            SoundSettings::default(),
+        )
         .unwrap();
     let oldest = game.sfx.play(hum, PlayParams::default()).unwrap();
     game.frame();
@@ -337,7 +343,7 @@ fn groups_cap_steal_within_and_protect_their_voices() {
         .sfx
         .add_group("ui", GroupSettings::default().max_voices(4).protected(true))
         .unwrap();
-    let tone = common::sine(220.0, 2.0);
+    let tone = common::sine_at(0.1, 220.0, 2.0);
     let sound = |game: &mut Game, name: &str, group| {
         game.sfx
             .add_sound(name, tone.clone(), SoundSettings::default().group(group))

@@ -23,6 +23,13 @@
 //!    A copy that starts while the older ones are still ramping down starts
 //!    lower and rises as they fall: a crossfade, never a sum above the budget.
 //!    Levels only fall by ramps, so nothing is ever cut.
+//!
+//! Settled levels fall with age, and past some rank they fall under the
+//! audibility floor (or to nothing, once the newer copies have taken the
+//! whole pool): [`Budget::kept`] is how many copies stay at or above it. The
+//! game side lets no more than that many copies keep their voices once
+//! settled (the older ones leave, see `SoundEffects::update`), so no copy
+//! that is still counted plays under the floor.
 
 use crate::attenuation::CopyVolumes;
 
@@ -53,6 +60,20 @@ impl Budget {
     /// The level of the copy of rank `rank` (0 is the newest) as it starts.
     pub(crate) fn onset(&self, rank: u32) -> f32 {
         self.levels.volume(rank) as f32
+    }
+
+    /// How many copies, newest first, settle at or above `floor` (an
+    /// amplitude; a level of 0 never counts): at least 1 when the first
+    /// copy's volume reaches the floor, at most the sound's `max_voices`.
+    pub(crate) fn kept(&self, floor: f32) -> usize {
+        let mut settle = Settle::default();
+        let copies = self.levels.copies();
+        (0..copies)
+            .take_while(|_| {
+                let (_, settled) = settle.next(self, false);
+                settled > 0.0 && settled >= floor
+            })
+            .count()
     }
 }
 
@@ -99,6 +120,11 @@ mod tests {
 
     fn budget(copies: usize, first: f64, total: f64) -> Budget {
         Budget::new(CopyVolumes::solve(copies, first, total).unwrap(), total)
+    }
+
+    /// A 0.5-amplitude sine's budget at the defaults.
+    fn b_half() -> Budget {
+        budget(8, 0.5, 0.891 / 0.5)
     }
 
     /// Settled levels of `n` sounding copies, newest first.
@@ -152,6 +178,23 @@ mod tests {
         let mut settle = Settle::default();
         assert_eq!(settle.next(&b, true), (b.onset(0), 0.0));
         assert_eq!(settle.next(&b, false), (b.onset(1), b.onset(1)));
+    }
+
+    #[test]
+    fn kept_counts_the_copies_that_settle_at_or_above_the_floor() {
+        // A 0.5-amplitude sine at the defaults (8 copies, the first at 0.5,
+        // -1 dBFS): 0.5, 0.37, 0.28, then what is left of the pool.
+        let b = budget(8, 0.5, 0.891 / 0.5);
+        let levels = settled(&b, 8);
+        let above = levels.iter().filter(|l| **l >= 0.001).count();
+        assert_eq!(b.kept(0.001), above);
+        assert!((2..8).contains(&above), "{levels:?}");
+        // Full-scale data: the first copy takes more than half the budget.
+        assert_eq!(budget(8, 0.5, 0.891).kept(0.001), 1);
+        // A higher floor keeps fewer; copies that all fit at the first
+        // volume are all kept.
+        assert!(b_half().kept(0.2) < b_half().kept(0.001));
+        assert_eq!(budget(10, 0.05, 3.0).kept(0.001), 10);
     }
 
     #[test]

@@ -554,9 +554,11 @@ impl Voice {
         (self.copy.value() * self.fade.value()) as f32
     }
 
-    /// What it asked as it started (see [`level`](Self::level)).
+    /// What it asked as it started (see [`level`](Self::level)), through its
+    /// fade as it started: nothing for a fade-in, all of its onset for a
+    /// copy stopped before it was heard (it fades out from there).
     pub(super) fn wanted_at_onset(&self) -> f32 {
-        if self.faded { self.onset } else { 0.0 }
+        (f64::from(self.onset) * self.fade.previous_value()) as f32
     }
 
     /// Adds its next `out.len()` frames to `out`, its gains moving from the last

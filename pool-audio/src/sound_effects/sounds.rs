@@ -209,6 +209,43 @@ impl SoundEffects {
         self.voices.fading_of(sound)
     }
 
+    /// How many copies of `sound` its budget keeps at or above the audibility
+    /// floor once they settle (`None` for an unknown sound). A burst starts up
+    /// to `max_voices` copies at their copy volumes; the copies then settle to
+    /// levels that leave room for the next one's onset (see the crate docs on
+    /// the mix chain), and at the next [`update`](Self::update) the copies past
+    /// this many, whose settled level would be under the floor, leave: they
+    /// fade out over the steal fade and end [`EndReason::Crowded`](crate::EndReason::Crowded)
+    /// (or go virtual, if the sound virtualizes), counted in
+    /// [`AudioStats::crowded_copies`](crate::AudioStats::crowded_copies). So a
+    /// copy that still counts (in `copies_playing`, the voice cap, an owner's
+    /// cap) is always audible.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 48_000].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// // A one-second sound at half scale, at the defaults (8 copies, the
+    /// // first at 0.5): the budget keeps 4 of them once settled.
+    /// let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
+    /// assert_eq!(sfx.copies_kept(id), Some(4));
+    /// // Seven plays 50 ms apart: the older copies leave as newer ones come.
+    /// for _ in 0..7 {
+    ///     sfx.play(id, PlayParams::default())?;
+    ///     sfx.update(0.05)?;
+    ///     manager.backend_mut().render(0.05)?;
+    /// }
+    /// assert_eq!(sfx.copies_playing(id), 4);
+    /// assert_eq!(sfx.stats().crowded_copies, 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn copies_kept(&self, sound: SoundId) -> Option<usize> {
+        self.sounds.get(sound).map(|s| s.kept)
+    }
+
     /// The copy volumes of a sound: its solved attenuation, before the pan law
     /// compensation of a panned play.
     ///

@@ -72,6 +72,7 @@ impl SoundEffects {
         self.stats.ended_virtual += done.ended;
         self.stats.virtualized += done.virtualized;
         self.stats.queue_full += done.deferred;
+        self.crowd_out();
 
         // Only candidates that could become real are sorted, most audible first.
         let mut candidates = self.voices.take_candidates();
@@ -85,6 +86,46 @@ impl SoundEffects {
         self.voices.turn_reports();
         self.update_mix(dt);
         Ok(())
+    }
+
+    /// Copies their sound's budget no longer keeps at or above the audibility
+    /// floor leave, oldest first: newer copies took their room. Each fades
+    /// out over the steal fade (its level was already settling towards
+    /// nothing) and goes virtual if its sound virtualizes, else ends
+    /// [`EndReason::Crowded`](crate::EndReason::Crowded). Bounded by the real
+    /// voices; one with no room in the bank's queue waits for the next update.
+    fn crowd_out(&mut self) {
+        while let Some(key) = self.next_crowded() {
+            if self.voices.queue_room() < 1 {
+                self.stats.queue_full += 1;
+                return;
+            }
+            let Some(settings) = self
+                .voices
+                .get(key)
+                .and_then(|voice| self.sounds.entry(voice.sound))
+                .map(|entry| entry.settings)
+            else {
+                return;
+            };
+            let fade = self.rules.steal_tween();
+            self.stats.crowded_copies += 1;
+            if settings.virtualization.virtualizes() {
+                self.voices.virtualize(key, fade, &mut self.sounds);
+                self.stats.virtualized += 1;
+            } else {
+                let reason = crate::handles::EndReason::Crowded;
+                self.voices.end(key, fade, reason, &mut self.sounds);
+            }
+        }
+    }
+
+    /// The oldest copy of a sound with more real copies than its budget keeps.
+    fn next_crowded(&self) -> Option<VoiceKey> {
+        self.voices.real().iter().find_map(|real| {
+            let voice = self.voices.get(real.key)?;
+            self.sounds.entry(voice.sound)?.crowded()
+        })
     }
 
     /// Keeps the candidates that have room in every limit that applies to them, or
@@ -106,7 +147,7 @@ impl SoundEffects {
                 return false;
             };
             let (copies, sound_min) = sounds.tally[sound as usize];
-            let threshold = if copies >= entry.settings.max_voices {
+            let threshold = if copies >= entry.kept {
                 sound_min
             } else if let Some(group) = entry.settings.group {
                 let (real, group_min) = groups.tally[group.index as usize];
@@ -179,9 +220,9 @@ impl SoundEffects {
                 Some(victim) => Some(victim),
                 None => return,
             }
-        } else if entry.full() {
-            // The sound's copies are all real: its least audible one may give its
-            // place over.
+        } else if entry.settled_full() {
+            // The sound has all the copies its budget keeps: its least audible
+            // one may give its place over.
             match view.least_audible_copy(voice.sound, None) {
                 Some(victim) => Some(victim),
                 None => return,

@@ -23,6 +23,17 @@ pub(crate) fn sine(frequency: f32, seconds: f32) -> StaticSoundData {
     )
 }
 
+/// A sine of `frequency` Hz at amplitude `level`, lasting `seconds`: a sound
+/// quiet enough that its budget keeps many copies (at 0.1, 17 copies at the
+/// default first volume fit in -1 dBFS).
+#[allow(dead_code)]
+pub(crate) fn sine_at(level: f32, frequency: f32, seconds: f32) -> StaticSoundData {
+    mono(
+        (0..(seconds * RATE as f32) as usize)
+            .map(|i| level * (i as f32 / RATE as f32 * frequency * std::f32::consts::TAU).sin()),
+    )
+}
+
 /// `seconds` of a constant (DC) level at [`RATE`]: every sample of its render
 /// is its gain.
 #[allow(dead_code)]
@@ -102,4 +113,39 @@ pub(crate) fn frequency(samples: &[f32], rate: f64) -> f64 {
 #[allow(dead_code)]
 pub(crate) fn left(samples: &[f32]) -> Vec<f32> {
     samples.iter().step_by(2).copied().collect()
+}
+
+/// How many copies of `sound` settle at or above its audibility floor, worked
+/// out again from what the crate says of its budget (a model, not the
+/// crate's code): the budget is the headroom (`headroom_db`) over the sound's
+/// measured peak; copies settle newest first, each at most its copy volume,
+/// all together at most the budget less the room kept for the next onset (a
+/// first copy's volume, or what is left beside one when it takes more than
+/// half); a copy whose settled level is nothing or under `floor_db` is not
+/// kept, nor is any older one.
+#[allow(dead_code)]
+pub(crate) fn kept_copies(
+    sfx: &SoundEffects,
+    sound: pool_audio::SoundId,
+    headroom_db: f64,
+    floor_db: f64,
+) -> usize {
+    let volumes = sfx.copy_volumes(sound).unwrap();
+    let peak = f64::from(sfx.sound_peak(sound).unwrap().max());
+    let total = 10f64.powf(headroom_db / 20.0) / peak;
+    let first = volumes.volume(0).min(total);
+    let pool = total - first.min(total - first);
+    let floor = 10f64.powf(floor_db / 20.0);
+    let mut used = 0.0;
+    let mut kept = 0;
+    for rank in 0..volumes.copies() {
+        let settled = volumes.volume(rank).min(pool - used).max(0.0);
+        // The mixer works in f32: a level within rounding of the floor counts.
+        if settled <= 0.0 || settled < floor * (1.0 - 1e-6) {
+            break;
+        }
+        used += settled;
+        kept += 1;
+    }
+    kept
 }
