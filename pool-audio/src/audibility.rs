@@ -21,7 +21,10 @@
 const SILENCE_DB: f32 = -60.0;
 
 /// How a positioned sound fades with distance: full level within `min`
-/// metres, silent from `max` on, and in between kira's spatial-track curve:
+/// metres, silent from `max` on, and in between kira's spatial-track curve
+/// (the distance gain; the ears then turn each channel with the voice's
+/// direction, and move it to the unpositioned level, centred, as it nears the
+/// listener: see the crate docs on positioned voices):
 /// at relative distance `r = (d - min) / (max - min)` the level is
 /// `-60 dB x (1 - curve(1 - r))`, so [`Easing::Linear`](kira::Easing::Linear)
 /// is linear in dB. The default is kira's spatial track's: 1 m, 100 m,

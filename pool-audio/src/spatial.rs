@@ -20,6 +20,20 @@
 //!   a stereo sound keeps its stereo image (a spatial track mixes it to mono
 //!   first).
 //!
+//! kira's ears sit 10 cm either side of the head's centre and hear the
+//! direction from themselves, so a voice at the listener's own position (a
+//! player's gun, footsteps or voice) would be behind both ears, 28 dB down, and
+//! one passing through the head would jump from one side to the other. Within
+//! [`NEAR_FIELD`] (2 m) of the listener the gains move instead from kira's at
+//! the near field's edge, in the voice's direction, to the unpositioned play's
+//! (both channels at 1, centred) at the listener: by `sin(pi/2 * d / 2 m)`,
+//! so each channel falls steadily with distance and meets kira's model at
+//! 2 m without a corner. Beyond 2 m the gains are kira's; 2 m is where
+//! kira's parallax (a voice in front or behind gets louder as it moves away,
+//! its direction from each ear closing on its direction from the centre) is
+//! outweighed by the default distance curve's fall, so the level never rises
+//! with distance with the default [`Distances`].
+//!
 //! No channel is ever louder than the unpositioned play: the distance gain and the
 //! ear gains are at most 1. A positioned copy therefore stays inside its copy
 //! budget, which already allows for the play's panning.
@@ -28,6 +42,9 @@ use crate::audibility::{Distances, distance};
 
 /// How far each ear is from the head's centre (kira's `EAR_DISTANCE`).
 const EAR_DISTANCE: f32 = 0.1;
+/// Within this distance of the listener (metres) a voice moves towards the
+/// centre and the unpositioned level.
+pub(crate) const NEAR_FIELD: f64 = 2.0;
 /// How far forward each ear is turned (kira's `EAR_ANGLE_FROM_HEAD`, pi / 8).
 const EAR_ANGLE: f64 = std::f64::consts::FRAC_PI_8;
 
@@ -74,7 +91,7 @@ pub(crate) fn spatial_gains(
     (blend, distances): (f32, &Distances),
     listener: Listener,
 ) -> [f32; 2] {
-    let [left_ear, right_ear] = ears(position, listener);
+    let [left_ear, right_ear] = heard(position, listener);
     let attenuation = f64::from(distances.gain(distance(position, listener.position)));
     let blend = f64::from(blend.clamp(0.0, 1.0));
     let spatial = |ear: f64| ((1.0 - blend) + blend * attenuation * ear) as f32;
@@ -89,6 +106,25 @@ pub(crate) fn pan_law(panning: f32) -> [f32; 2] {
     }
     let mix = (panning.clamp(-1.0, 1.0) + 1.0) * 0.5;
     [(1.0 - mix).sqrt(), mix.sqrt()].map(|g| g * std::f32::consts::SQRT_2)
+}
+
+/// Each ear's gain: kira's beyond [`NEAR_FIELD`]; within it, from kira's at
+/// the near field's edge in the voice's direction to 1 at the listener.
+fn heard(position: [f32; 3], listener: Listener) -> [f64; 2] {
+    let offset: [f64; 3] =
+        [0, 1, 2].map(|axis| f64::from(position[axis]) - f64::from(listener.position[axis]));
+    let d = offset.iter().map(|c| c * c).sum::<f64>().sqrt();
+    // Far, or not a number (every position is checked where it enters).
+    if d >= NEAR_FIELD || d.is_nan() {
+        return ears(position, listener);
+    }
+    if d == 0.0 {
+        return [1.0, 1.0];
+    }
+    let edge = [0, 1, 2]
+        .map(|axis| (f64::from(listener.position[axis]) + offset[axis] * NEAR_FIELD / d) as f32);
+    let far = (std::f64::consts::FRAC_PI_2 * d / NEAR_FIELD).sin();
+    ears(edge, listener).map(|ear| 1.0 + (ear - 1.0) * far)
 }
 
 /// kira's ear model: each ear's gain, in `[0, 1]`. With the identity
@@ -151,6 +187,30 @@ mod tests {
             0.5,
             "at the ear itself"
         );
+    }
+
+    #[test]
+    fn the_near_field_meets_kiras_ears_at_its_edge_and_the_centre_at_the_listener() {
+        let listener = Listener {
+            position: [3.0, -1.0, 2.0],
+            ..Listener::ORIGIN
+        };
+        assert_eq!(heard(listener.position, listener), [1.0, 1.0]);
+        for direction in [[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.6, 0.0, 0.8]] {
+            let at = |d: f32| [0, 1, 2].map(|i| listener.position[i] + direction[i] * d);
+            let inside = heard(at(2.0 - 1e-4), listener);
+            let edge = ears(at(2.0), listener);
+            for c in 0..2 {
+                assert!((inside[c] - edge[c]).abs() < 1e-4, "{direction:?}");
+            }
+            // Each channel falls all the way in.
+            let mut before = [1.0, 1.0];
+            for cm in 1..=200 {
+                let now = heard(at(cm as f32 / 100.0), listener);
+                assert!(now[0] <= before[0] + 1e-12 && now[1] <= before[1] + 1e-12);
+                before = now;
+            }
+        }
     }
 
     #[test]
