@@ -38,7 +38,8 @@ impl PoolDiagnosticsPlugin {
     pub const PLAYS: DiagnosticPath = DiagnosticPath::const_new("bevy_pool/plays");
     /// Voices stolen (ended) by a cap or a more audible voice, so far.
     pub const STOLEN_VOICES: DiagnosticPath = DiagnosticPath::const_new("bevy_pool/stolen_voices");
-    /// Plays refused for any reason, so far (`Sfx::stats()` has them by reason).
+    /// Plays refused, so far, for any reason but a full command queue
+    /// (`AudioStats::refused`; `Sfx::stats()` has them by reason).
     pub const REFUSED_PLAYS: DiagnosticPath = DiagnosticPath::const_new("bevy_pool/refused_plays");
     /// The limiter's gain reduction now, in dB (0 when it does nothing).
     pub const LIMITER_GAIN_REDUCTION_DB: DiagnosticPath =
@@ -97,13 +98,7 @@ fn measure(
         diagnostics.add_measurement(&P::VIRTUAL_VOICES, || stats.virtual_voices as f64);
         diagnostics.add_measurement(&P::PLAYS, || stats.plays as f64);
         diagnostics.add_measurement(&P::STOLEN_VOICES, || stats.stolen_voices as f64);
-        let refused = stats.refused_sound_limit
-            + stats.refused_owner_limit
-            + stats.refused_voice_cap
-            + stats.refused_no_free_voice
-            + stats.refused_group_cap
-            + stats.refused_retrigger
-            + stats.refused_inaudible;
+        let refused = stats.refused();
         diagnostics.add_measurement(&P::REFUSED_PLAYS, || refused as f64);
         if let Some(limiter) = sfx.limiter() {
             let db = f64::from(limiter.gain_reduction_db());

@@ -12,7 +12,8 @@ use crate::settings::SettingsError;
 use crate::sound_error::SoundError;
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each
-/// refusal is also counted in [`AudioStats`](crate::AudioStats).
+/// refusal is also counted in [`AudioStats`](crate::AudioStats) (see
+/// [`AudioStats::refused`](crate::AudioStats::refused)).
 ///
 /// ```
 /// use pool_audio::PlayError;
@@ -50,6 +51,12 @@ pub enum PlayError {
     /// The copy would start quieter than the sound's audibility floor (its
     /// volume, its distance): not started.
     Inaudible,
+    /// The copy would be heard more than the loudness window's height under
+    /// its top ([`LoudnessWindow`](crate::LoudnessWindow)): not started. (A
+    /// voice already playing that falls out of the window goes virtual, or
+    /// ends [`EndReason::Stolen`](crate::EndReason::Stolen) if its sound does
+    /// not virtualize.)
+    OutOfWindow,
     /// The voice bank's command queue is full: the mixer has not read what was
     /// sent since its last block (is it running?).
     QueueFull,
@@ -84,6 +91,9 @@ impl fmt::Display for PlayError {
                 f.write_str("the sound was played more recently than its retrigger interval")
             }
             Self::Inaudible => f.write_str("the copy would be below the audibility floor"),
+            Self::OutOfWindow => {
+                f.write_str("the copy would be heard below the loudness window's bottom")
+            }
             Self::QueueFull => f.write_str(
                 "the voice bank's command queue is full: the mixer has not read it since its last block",
             ),

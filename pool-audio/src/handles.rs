@@ -171,8 +171,8 @@ pub enum EndReason {
     /// Its sound's copies were all playing and a new copy took its place
     /// (`WhenFull::RecycleOldest`).
     Recycled,
-    /// A cap was reached or a more audible voice took its place, and its sound
-    /// does not virtualize.
+    /// A cap was reached, a more audible voice took its place, or it fell
+    /// under the loudness window, and its sound does not virtualize.
     Stolen,
     /// Newer copies of its sound took its room: its sound's copy budget could
     /// no longer keep it at or above the audibility floor (see

@@ -13,6 +13,8 @@ use crate::limits::{
 use crate::stealing::{Stealing, Tie};
 use crate::variations::Pick;
 
+/// The lowest headroom a sound may ask for, dBFS: quieter is silence.
+const MIN_HEADROOM_DB: f64 = -200.0;
 /// What a sound does when all its `max_voices` copies are playing.
 ///
 /// ```
@@ -504,7 +506,7 @@ impl SoundSettings {
     /// # Errors
     /// [`SettingsError`] naming the value out of range.
     pub(crate) fn copy_volumes(&self, peak: f32) -> Result<CopyVolumes, SettingsError> {
-        if !(self.headroom_db.is_finite() && self.headroom_db <= 0.0) {
+        if !(MIN_HEADROOM_DB..=0.0).contains(&self.headroom_db) {
             return Err(SettingsError::Headroom(self.headroom_db));
         }
         if !(self.audibility_floor_db.is_finite() || self.audibility_floor_db == f64::NEG_INFINITY)
@@ -544,9 +546,15 @@ impl SoundSettings {
             .map_err(|error| match error {
                 AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
                 AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
-                AttenuationError::Floor { fits: 0 } => {
+                AttenuationError::Floor { fits: 0 } if self.first_volume < floor => {
                     SettingsError::FirstVolumeUnderFloor(self.first_volume)
                 }
+                // The first volume reaches the floor; capped at the budget,
+                // it does not.
+                AttenuationError::Floor { fits: 0 } => SettingsError::HeadroomUnderFloor {
+                    headroom_db: self.headroom_db,
+                    floor_db: self.audibility_floor_db,
+                },
                 AttenuationError::Floor { fits } => SettingsError::InaudibleCopies {
                     max_voices: self.max_voices,
                     fits,
@@ -589,7 +597,7 @@ pub enum SettingsError {
     MaxVoices(usize),
     /// First-copy volume not an amplitude in `(0, 1]`.
     FirstVolume(f64),
-    /// Headroom not finite or above 0 dBFS.
+    /// Headroom not in `-200..=0` dBFS (NaN included).
     Headroom(f64),
     /// Audibility floor NaN or +infinity.
     AudibilityFloor(f64),
@@ -599,9 +607,18 @@ pub enum SettingsError {
     RetriggerRadius(f32),
     /// Copies per owner not in `1..=max_voices`.
     MaxVoicesPerOwner(usize),
-    /// The first copy's volume (capped at the headroom over the sound's peak)
-    /// is under the audibility floor: no play at full volume would ever start.
+    /// The first copy's volume is under the audibility floor: no play at
+    /// full volume would ever start.
     FirstVolumeUnderFloor(f64),
+    /// The headroom over the sound's peak is under the audibility floor: the
+    /// first copy, capped at it, would be under the floor, and no play would
+    /// ever start.
+    HeadroomUnderFloor {
+        /// The headroom asked for, dBFS.
+        headroom_db: f64,
+        /// The audibility floor, dB.
+        floor_db: f64,
+    },
     /// `max_voices` copies cannot all start above the audibility floor: even
     /// at the floor each, they sum above the headroom. At most `fits` can; ask
     /// for `max_voices(fits)` or a lower floor.
@@ -658,7 +675,7 @@ impl std::fmt::Display for SettingsError {
         match self {
             Self::MaxVoices(n) => write!(f, "max_voices {n} is not in 1..=64"),
             Self::FirstVolume(v) => write!(f, "first_volume {v} is not an amplitude in (0, 1]"),
-            Self::Headroom(db) => write!(f, "headroom {db} dBFS must be finite and at most 0"),
+            Self::Headroom(db) => write!(f, "headroom {db} dBFS is not in -200..=0"),
             Self::AudibilityFloor(db) => write!(f, "audibility floor {db} dB is not a level"),
             Self::MinRetrigger(s) => {
                 write!(f, "min_retrigger {s} s is not in 0..={MAX_RETRIGGER}")
@@ -670,6 +687,15 @@ impl std::fmt::Display for SettingsError {
             Self::FirstVolumeUnderFloor(v) => write!(
                 f,
                 "first_volume {v} is under the audibility floor: no play would start"
+            ),
+            Self::HeadroomUnderFloor {
+                headroom_db,
+                floor_db,
+            } => write!(
+                f,
+                "headroom {headroom_db} dBFS over the sound's peak leaves its first copy under \
+                 the audibility floor ({floor_db} dB): no play would start (raise the headroom \
+                 or lower the floor)"
             ),
             Self::InaudibleCopies { max_voices, fits } => write!(
                 f,

@@ -27,8 +27,9 @@ pub struct AudioStats {
     /// ([`EndReason::Crowded`](crate::EndReason::Crowded), or virtual if the
     /// sound virtualizes; see [`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept)).
     pub crowded_copies: u64,
-    /// Voices of killing sounds stolen (ended) because a cap was reached or a
-    /// more audible voice took their place.
+    /// Voices of killing sounds stolen (ended) because a cap was reached, a
+    /// more audible voice took their place, or they fell under the loudness
+    /// window.
     pub stolen_voices: u64,
     /// Real voices that went virtual (displaced, or under the audibility floor).
     pub virtualized: u64,
@@ -54,6 +55,13 @@ pub struct AudioStats {
     pub refused_retrigger: u64,
     /// Copies not started because they would be below the audibility floor.
     pub refused_inaudible: u64,
+    /// Copies not started because they would be heard under the loudness
+    /// window's bottom.
+    pub refused_out_of_window: u64,
+    /// Plays refused before anything was decided: an unknown or removed
+    /// sound, a parameter out of range, a recording the sound does not have,
+    /// or the voice bank refusing.
+    pub refused_invalid: u64,
     /// Calls refused, and promotions or virtualizations put off to a later
     /// update, because the voice bank's command queue was full.
     pub queue_full: u64,
@@ -71,14 +79,41 @@ impl AudioStats {
         let counter = match refusal {
             PlayError::Retrigger => &mut self.refused_retrigger,
             PlayError::Inaudible => &mut self.refused_inaudible,
+            PlayError::OutOfWindow => &mut self.refused_out_of_window,
             PlayError::SoundLimit => &mut self.refused_sound_limit,
             PlayError::OwnerLimit => &mut self.refused_owner_limit,
             PlayError::VoiceCap => &mut self.refused_voice_cap,
             PlayError::GroupCap => &mut self.refused_group_cap,
             PlayError::NoFreeVoice => &mut self.refused_no_free_voice,
             PlayError::QueueFull => &mut self.queue_full,
-            _ => return,
+            PlayError::UnknownSound
+            | PlayError::InvalidParam(_)
+            | PlayError::UnknownRecording(_)
+            | PlayError::Backend => &mut self.refused_invalid,
         };
         *counter += 1;
+    }
+
+    /// Every refused play but those refused for a full queue: one per
+    /// [`PlayError`](crate::PlayError) a play returned. (Plays refused with
+    /// [`PlayError::QueueFull`](crate::PlayError::QueueFull) are counted in
+    /// [`queue_full`](Self::queue_full), with the other calls a full queue
+    /// refused or put off.)
+    ///
+    /// ```
+    /// # use pool_audio::AudioStats;
+    /// assert_eq!(AudioStats::default().refused(), 0);
+    /// ```
+    #[must_use]
+    pub fn refused(&self) -> u64 {
+        self.refused_sound_limit
+            + self.refused_owner_limit
+            + self.refused_voice_cap
+            + self.refused_no_free_voice
+            + self.refused_group_cap
+            + self.refused_retrigger
+            + self.refused_inaudible
+            + self.refused_out_of_window
+            + self.refused_invalid
     }
 }

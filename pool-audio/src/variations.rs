@@ -25,11 +25,16 @@ use crate::level::amplitude;
 use crate::limits::MAX_RECORDINGS;
 use crate::params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 
-/// The recordings of one sound, each with a weight (how often
-/// [`Pick::Random`] and [`Pick::Shuffle`] pick it, relative to the others; 0
-/// never, unless a play names it). One recording converts, and so does a
-/// `Vec` or an array of them (each of weight 1). Recordings may differ in
-/// length, sample rate, channels and kira settings.
+/// The recordings of one sound, each with a weight: its odds in each draw of
+/// [`Pick::Random`] among the recordings not avoided, and in the order of a
+/// [`Pick::Shuffle`] round (0: never, unless a play names it). The long-run
+/// shares follow the weights exactly only under `Random { avoid_last: 0 }`:
+/// avoiding the last picks pulls them towards equal (1:2:3:4 under the
+/// default `avoid_last: 1` gives about .13/.23/.30/.34, measured by a test),
+/// and a shuffle plays every recording once a round whatever its weight. One
+/// recording converts, and so does a `Vec` or an array of them (each of
+/// weight 1). Recordings may differ in length, sample rate, channels and
+/// kira settings.
 ///
 /// ```
 /// # let shot = |seconds: f64| kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); (seconds * 48_000.0) as usize].into(), settings: Default::default(), slice: None };
@@ -115,10 +120,13 @@ impl FromIterator<StaticSoundData> for Recordings {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pick {
-    /// By weight, never one of the last `avoid_last` picks (the default avoids
-    /// the last one). The window is at most all but one of the recordings that
-    /// can be picked: with 4 recordings, `avoid_last: 3` plays them in a
-    /// random order without ever repeating within 4; with one, it always plays.
+    /// By weight among the recordings that are not one of the last
+    /// `avoid_last` picks (the default avoids the last one). The window is at
+    /// most all but one of the recordings that can be picked, and at all but
+    /// one a single recording is left each time: with 4 recordings,
+    /// `avoid_last: 3` draws an order for the first 4 plays and then repeats
+    /// it (use [`Pick::Shuffle`] for a new order every round); with one
+    /// recording, it always plays.
     Random {
         /// How many of the latest picks are not picked again.
         avoid_last: usize,

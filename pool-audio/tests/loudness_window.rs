@@ -282,8 +282,19 @@ fn a_one_shot_out_of_the_window_ends_and_says_why() {
     assert_eq!(scene.sfx.state(voice), VoiceState::Gone);
     let ended = scene.sfx.ended().iter().find(|e| e.voice == voice).copied();
     assert_eq!(ended.map(|e| e.reason), Some(pool_audio::EndReason::Stolen));
-    // A new play of it under the window is refused: it would not be heard.
-    assert!(scene.sfx.play(click, PlayParams::default()).is_err());
+    // A new play of it under the window is refused for the window, and
+    // counted there: it would not be heard.
+    let before = scene.sfx.stats();
+    assert_eq!(
+        scene.sfx.play(click, PlayParams::default()),
+        Err(pool_audio::PlayError::OutOfWindow)
+    );
+    let after = scene.sfx.stats();
+    assert_eq!(
+        after.refused_out_of_window,
+        before.refused_out_of_window + 1
+    );
+    assert_eq!(after.refused_inaudible, before.refused_inaudible);
 }
 
 #[test]
@@ -364,7 +375,7 @@ fn a_sound_without_a_loudness_in_the_window_plays_at_its_floor() {
     scene.play(scene.step, -1.0);
     assert_eq!(
         scene.sfx.play(plain, PlayParams::default()),
-        Err(pool_audio::PlayError::Inaudible)
+        Err(pool_audio::PlayError::OutOfWindow)
     );
 }
 

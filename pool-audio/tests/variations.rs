@@ -108,6 +108,70 @@ fn shuffle_plays_every_recording_before_any_repeats() {
     );
 }
 
+/// The long-run shares of `Pick::Random` with `weights` avoiding the last
+/// pick, worked out from the docs' rule (by weight among the recordings but
+/// the last one): the stationary distribution of that Markov chain.
+fn shares_avoiding_the_last(weights: &[f64]) -> Vec<f64> {
+    let n = weights.len();
+    let mut p = vec![1.0 / n as f64; n];
+    for _ in 0..1_000 {
+        let mut next = vec![0.0; n];
+        for (last, share) in p.iter().enumerate() {
+            let others: f64 = (0..n).filter(|j| *j != last).map(|j| weights[j]).sum();
+            for j in (0..n).filter(|j| *j != last) {
+                next[j] += share * weights[j] / others;
+            }
+        }
+        p = next;
+    }
+    p
+}
+
+#[test]
+fn weights_under_the_default_repeat_window_give_the_shares_the_docs_say() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let weights = [1.0, 2.0, 3.0, 4.0];
+    let recordings = weights
+        .iter()
+        .enumerate()
+        .fold(Recordings::new(), |set, (i, w)| {
+            set.with(click(0.1, 48 + i), *w)
+        });
+    let shot = sfx
+        .add_sound("shot", recordings, SoundSettings::default())
+        .unwrap();
+    let n = 8_000;
+    let picked = picks(&mut manager, &mut sfx, shot, n);
+    let expected = shares_avoiding_the_last(&weights);
+    for (r, documented) in [0.13, 0.23, 0.30, 0.34].iter().enumerate() {
+        let share = picked.iter().filter(|p| **p == r).count() as f64 / n as f64;
+        assert!(
+            (share - expected[r]).abs() < 0.02,
+            "{r}: {share} against {expected:?}"
+        );
+        assert!((expected[r] - documented).abs() < 0.005, "{expected:?}");
+    }
+    assert!(
+        picked.windows(2).all(|w| w[0] != w[1]),
+        "never twice in a row"
+    );
+}
+
+#[test]
+fn a_window_of_all_but_one_repeats_its_first_round() {
+    let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
+    let takes: Vec<_> = (0..4).map(|i| click(0.1, 48 + i)).collect();
+    let settings = SoundSettings::default().pick(Pick::Random { avoid_last: 3 });
+    let shot = sfx.add_sound("shot", takes, settings).unwrap();
+    let picked = picks(&mut manager, &mut sfx, shot, 40);
+    let mut first = picked[..4].to_vec();
+    for round in picked.chunks(4) {
+        assert_eq!(round, &picked[..4], "{picked:?}");
+    }
+    first.sort_unstable();
+    assert_eq!(first, [0, 1, 2, 3], "every recording in the first round");
+}
+
 #[test]
 fn random_choices_follow_the_weights() {
     let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
@@ -393,7 +457,13 @@ fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
         sfx.play(good, PlayParams::default().volume(f64::NAN)),
         Err(PlayError::InvalidParam(ParamError::Volume(_)))
     ));
-    assert_eq!(sfx.stats(), before, "refused plays change nothing");
+    let after = sfx.stats();
+    assert_eq!(after.refused_invalid, before.refused_invalid + 2, "counted");
+    assert_eq!(after.plays, before.plays, "refused plays change nothing");
+    assert_eq!(
+        (after.real_voices, after.virtual_voices),
+        (before.real_voices, before.virtual_voices)
+    );
     assert_eq!(sfx.recordings(good), 2);
 }
 

@@ -17,8 +17,12 @@
 //! - what counts is what is heard: a voice's loudness plus its distance
 //!   attenuation (a far grenade does not push the footsteps down);
 //! - a voice more than the window's height below the top is out of the window:
-//!   it goes virtual, or ends if its sound does not virtualize, and comes back
-//!   when the falling top brings it into the window again.
+//!   it goes virtual, or ends if its sound does not virtualize (reported
+//!   [`EndReason::Stolen`](crate::EndReason::Stolen)), and comes back when the
+//!   falling top brings it into the window again; a new play under the window
+//!   starts virtual, or is refused
+//!   [`PlayError::OutOfWindow`](crate::PlayError::OutOfWindow) (not started,
+//!   so never in `ended()`).
 //!
 //! Inside the voice bank the window is one gain per group that opts in
 //! (`floor - top`, in dB) and a fixed gain per voice (`loudness - floor`), so

@@ -16,6 +16,8 @@ pub(crate) struct PlayFacts {
     pub(crate) held_back: bool,
     /// Its onset reaches the sound's audibility floor.
     pub(crate) audible: bool,
+    /// It is heard inside the loudness window (or there is none).
+    pub(crate) in_window: bool,
     /// Its sound keeps voices it cannot make real as virtual ones.
     pub(crate) virtualizes: bool,
     /// The sound's `max_voices` copies are all playing.
@@ -120,12 +122,13 @@ pub(crate) fn plan(facts: &PlayFacts, seats: &impl Seats) -> Plan {
     let victim = match seat(facts, seats) {
         Ok(Some(victim)) => victim,
         Ok(None) if facts.virtualizes => {
-            return Plan::Virtual(if facts.audible {
+            return Plan::Virtual(if facts.audible && facts.in_window {
                 WhyVirtual::Outranked
             } else {
                 WhyVirtual::Inaudible
             });
         }
+        Ok(None) if !facts.in_window => return Plan::Refuse(PlayError::OutOfWindow),
         Ok(None) => return Plan::Refuse(PlayError::Inaudible),
         Err(refusal) => return Plan::Refuse(refusal),
     };
@@ -157,7 +160,7 @@ fn seat(facts: &PlayFacts, seats: &impl Seats) -> Result<Option<Option<Victim>>,
         key,
         leaves: Leaves::Recycled,
     };
-    if !facts.audible {
+    if !facts.audible || !facts.in_window {
         Ok(None)
     } else if facts.owner_full {
         // The owner's own cap first: recycling its oldest copy also makes room
@@ -270,6 +273,7 @@ mod tests {
         let facts = PlayFacts {
             held_back: false,
             audible: true,
+            in_window: true,
             virtualizes: false,
             full: false,
             strict: false,
@@ -338,6 +342,34 @@ mod tests {
                 "inaudible, virtualizing",
                 PlayFacts {
                     audible: false,
+                    ..virt
+                },
+                answers,
+                Plan::Virtual(WhyVirtual::Inaudible),
+            ),
+            (
+                "under the loudness window, killing",
+                PlayFacts {
+                    in_window: false,
+                    ..facts
+                },
+                answers,
+                Plan::Refuse(PlayError::OutOfWindow),
+            ),
+            (
+                "under the window and the floor, killing: the window's reason",
+                PlayFacts {
+                    in_window: false,
+                    audible: false,
+                    ..facts
+                },
+                answers,
+                Plan::Refuse(PlayError::OutOfWindow),
+            ),
+            (
+                "under the loudness window, virtualizing",
+                PlayFacts {
+                    in_window: false,
                     ..virt
                 },
                 answers,

@@ -105,11 +105,17 @@ impl SoundEffects {
         sound: SoundId,
         params: PlayParams,
     ) -> Result<Played, PlayError> {
-        params.validate()?;
-        let Some(entry) = self.sounds.get(sound) else {
-            return Err(PlayError::UnknownSound);
+        let checked = params.validate().map_err(PlayError::from).and_then(|()| {
+            let entry = self.sounds.get(sound).ok_or(PlayError::UnknownSound)?;
+            Ok((entry, entry.variation(&params, &mut self.dice)?))
+        });
+        let (entry, (recording, variation)) = match checked {
+            Ok(checked) => checked,
+            Err(refusal) => {
+                self.stats.count_refusal(refusal);
+                return Err(refusal);
+            }
         };
-        let (recording, variation) = entry.variation(&params, &mut self.dice)?;
         // A louder sound in the loudness window raises its top first: it
         // plays as loud as it is, and the rest make room.
         let mut saved = None;
@@ -283,6 +289,7 @@ impl SoundEffects {
                 Ok(()) => state = VoiceState::Real,
                 Err(error) if !play.facts.virtualizes => {
                     self.voices.release(key);
+                    self.stats.count_refusal(error);
                     return Err(error);
                 }
                 Err(_) => {}
@@ -470,7 +477,8 @@ impl<'a> Play<'a> {
         let onset = entry.onset(recording, volume, params.panning, gain);
         let facts = PlayFacts {
             held_back: entry.held_back(here, now.micros, now.frame),
-            audible: !below && entry.reaches_floor(onset * f64::from(window_gain)),
+            audible: entry.reaches_floor(onset * f64::from(window_gain)),
+            in_window: !below,
             virtualizes: settings.virtualization.virtualizes(),
             full: entry.full(),
             strict: settings.when_full == WhenFull::Strict,
