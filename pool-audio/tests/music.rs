@@ -458,3 +458,46 @@ fn a_decoding_thread_feeds_the_mixer() {
     }
     assert!(music.position("music").unwrap().is_some());
 }
+
+/// A WAV whose frame `i` holds `i % 1000` (in 16-bit steps): each output
+/// sample names the frame it plays.
+fn counter(seconds: f32) -> Vec<u8> {
+    let mut bytes = Cursor::new(Vec::new());
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: RATE,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
+    for i in 0..(seconds * RATE as f32) as usize {
+        writer.write_sample((i % 1000) as i16 * 8).unwrap();
+    }
+    writer.finalize().unwrap();
+    bytes.into_inner()
+}
+
+/// The frame an output sample of [`counter`] plays.
+fn frame_of(sample: f32) -> i64 {
+    (f64::from(sample) * 32_768.0 / 8.0).round() as i64
+}
+
+#[test]
+fn a_piece_is_heard_from_its_first_frame_at_the_first_sample() {
+    for start in [0.0, 0.5] {
+        let (mut manager, mut music) = setup();
+        let piece = MusicSource::encoded("counter", counter(1.0));
+        let params = MusicParams::default().start_at(start);
+        music.play("music", &piece, params).unwrap();
+        let out = render(&mut manager, &mut music, 0.05);
+        let left: Vec<i64> = out
+            .samples()
+            .iter()
+            .step_by(2)
+            .map(|s| frame_of(*s))
+            .collect();
+        let first = (start * f64::from(RATE)) as i64 % 1000;
+        let expected: Vec<i64> = (0..200).map(|n| (first + n) % 1000).collect();
+        assert_eq!(left[..200], expected, "from {start} s");
+    }
+}

@@ -76,14 +76,16 @@ impl SoundData for StreamData {
 
     fn into_sound(self) -> Result<(Box<dyn Sound>, ()), Infallible> {
         let phase = if self.fade_in > 0.0 { 0.0 } else { 1.0 };
+        let start = self.shared.position.load(Ordering::Relaxed);
         Ok((
             Box::new(StreamSound {
                 consumer: self.consumer,
                 shared: self.shared,
                 rate: f64::from(self.sample_rate),
                 history: [Frame::ZERO; 4],
-                indices: [0; 4],
+                indices: [start; 4],
                 fraction: 0.0,
+                primed: false,
                 started: false,
                 drained: 0,
                 phase,
@@ -116,6 +118,8 @@ struct StreamSound {
     indices: [u64; 4],
     /// Where between the frame playing and the next.
     fraction: f64,
+    /// The history holds the piece's first frames (see [`prime`](Self::prime)).
+    primed: bool,
     /// A first frame has arrived (until then the sound waits silently).
     started: bool,
     /// Frames pushed in after the end (0 before it).
@@ -147,6 +151,29 @@ impl StreamSound {
         }
     }
 
+    /// Starts the piece as kira starts a sound: a silent frame before the
+    /// first, the first playing, the two after it next, so the first sample
+    /// out is the piece's first frame. Waits (silently, not counted late)
+    /// until the feed has three frames in, or the piece's end.
+    fn prime(&mut self) -> bool {
+        let available = self.consumer.slots();
+        let ready = available >= 3
+            || self.consumer.read_chunk(available).is_ok_and(|chunk| {
+                let (a, b) = chunk.as_slices();
+                a.iter().chain(b).any(|item| item.index == END)
+            });
+        if ready {
+            for _ in 0..3 {
+                let (incoming, index) = self.next().unwrap_or((Frame::ZERO, self.indices[3]));
+                let (h, i) = (self.history, self.indices);
+                self.history = [h[1], h[2], h[3], incoming];
+                self.indices = [i[1], i[2], i[3], index];
+            }
+            self.primed = true;
+        }
+        ready
+    }
+
     fn finish(&mut self) {
         self.finished = true;
         self.shared.finished.store(true, Ordering::Release);
@@ -176,6 +203,10 @@ impl Sound for StreamSound {
             }
             if self.stopping && self.phase <= 0.0 {
                 self.finish();
+                *frame = Frame::ZERO;
+                continue;
+            }
+            if !self.primed && !self.prime() {
                 *frame = Frame::ZERO;
                 continue;
             }
