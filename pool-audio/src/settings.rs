@@ -803,9 +803,10 @@ pub struct SoundEffectsSettings {
     /// on the track (default: on, at -1 dBFS). `None` leaves the track unlimited.
     pub limiter: Option<LimiterSettings>,
     /// The seed of the one generator every random choice draws from (which
-    /// recording a play picks, its pitch and volume; default 0). The same seed
-    /// and the same calls render the same samples: give a replay its recorded
-    /// seed, or a game a new one per session
+    /// recording a play picks, its pitch and volume; default 0). The same seed,
+    /// the same calls and the same render sizes render the same samples: give
+    /// a replay its recorded seed and frame times, or a game a new seed per
+    /// session
     /// ([`SoundEffects::reseed`](crate::SoundEffects::reseed)).
     pub seed: u64,
     /// The loudness window (Wwise's HDR audio) over the groups that opt in
