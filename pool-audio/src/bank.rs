@@ -89,6 +89,11 @@ pub(crate) struct VoiceBank {
     mix: MixGains,
     /// The speed of sound, m/s, for doppler.
     speed: f64,
+    /// Seconds rendered before the current step, and the time a voice that
+    /// ends now is reported to end at (the end of the step under way, or the
+    /// chunk's start while commands are read).
+    clock: f64,
+    now: f64,
 }
 
 impl VoiceBank {
@@ -111,6 +116,8 @@ impl VoiceBank {
             relevel: false,
             mix: MixGains::new(),
             speed,
+            clock: 0.0,
+            now: 0.0,
         }
     }
 
@@ -295,10 +302,17 @@ impl VoiceBank {
 
     /// The voice on `slot` is over: its slot is free.
     fn end(&mut self, slot: u32) {
+        self.end_at(slot, self.now);
+    }
+
+    /// The voice on `slot` is over, reported ended at `seconds` on the
+    /// bank's clock: its slot is free.
+    fn end_at(&mut self, slot: u32, seconds: f64) {
         self.forget(slot);
         let voice = &mut self.voices[slot as usize];
         let ticket = voice.ticket;
         voice.clear();
+        self.shared.record_end(slot, seconds);
         self.shared.publish(slot, ticket, Phase::Done);
     }
 
@@ -368,6 +382,7 @@ impl VoiceBank {
     /// One step of `out.len()` frames (at most [`STEP`]), at `along` of the chunk.
     fn step(&mut self, out: &mut [Frame], dt: f64, along: f32, info: &Info) {
         let seconds = dt * out.len() as f64;
+        self.now = self.clock + seconds;
         let mut i = 0;
         while i < self.waiting.len() {
             let slot = self.waiting[i];
@@ -415,18 +430,28 @@ impl VoiceBank {
             let mut i = 0;
             while i < self.order.len() {
                 let slot = self.order[i];
-                if self.voices[slot as usize].state == State::Idle {
-                    self.end(slot);
+                let voice = &self.voices[slot as usize];
+                if voice.state == State::Idle {
+                    // Its sound ended this many frames into the step (a
+                    // stop's fade ends with the step).
+                    let frames = if voice.ended_in > 0 {
+                        voice.ended_in
+                    } else {
+                        out.len()
+                    };
+                    self.end_at(slot, self.clock + dt * frames as f64);
                 } else {
                     i += 1;
                 }
             }
         }
+        self.clock = self.now;
     }
 }
 
 impl Sound for VoiceBank {
     fn on_start_processing(&mut self) {
+        self.now = self.clock;
         while let Ok(command) = self.commands.pop() {
             self.apply(command);
         }
@@ -449,6 +474,7 @@ impl Sound for VoiceBank {
             self.step(&mut out[at..at + len], dt, along, info);
             at += len;
         }
+        self.shared.set_clock(self.clock);
     }
 
     fn finished(&self) -> bool {

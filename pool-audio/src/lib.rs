@@ -364,6 +364,15 @@
 //!   the window go virtual. Inside the bank it is one gain per group and a fixed
 //!   gain per voice, so it costs the mixer nothing per voice beyond a group gain.
 //!
+//! Ends are known at the sample: the voice bank reports where in the audio a
+//! voice's sound ended, so a duck's hold and the window's fall are counted
+//! from there, not from the update that learns of the end (up to a game frame
+//! later). Measured: the window's fall follows its line from the end's sample
+//! within a frame once the mixer joins it at its next block, and a duck's
+//! release starts within one 16-frame step of end plus hold, for ends on a
+//! block's boundary and inside one. (A duck on a named kira track starts its
+//! delayed release at kira's next 128-frame chunk.)
+//!
 //! The mixer allocates and frees nothing for any of them.
 //!
 //! # Nothing a game passes in can break the mix

@@ -86,7 +86,12 @@ pub struct DuckSettings {
     /// How long it takes to get there (Wwise's fade out; default 0.1 s).
     pub attack: Duration,
     /// How long the target stays down after the source's last voice ends
-    /// (Wwise's recovery time; default 0.25 s).
+    /// (Wwise's recovery time; default 0.25 s), counted from the sample the
+    /// voice bank reports that voice's sound ended on when it played to its
+    /// end (from the update that learns of it when it was stopped, stolen or
+    /// went virtual). The release then starts within one 16-frame step of
+    /// that time; a hold shorter than the time an update took to learn of the
+    /// end (at most one frame of the game) releases at once.
     pub hold: Duration,
     /// How long it takes to come back (Wwise's fade in; default 0.5 s).
     pub release: Duration,

@@ -684,24 +684,9 @@ impl std::fmt::Display for SettingsError {
             Self::MaxVoicesPerOwner(n) => {
                 write!(f, "max_voices_per_owner {n} is not in 1..=max_voices")
             }
-            Self::FirstVolumeUnderFloor(v) => write!(
-                f,
-                "first_volume {v} is under the audibility floor: no play would start"
-            ),
-            Self::HeadroomUnderFloor {
-                headroom_db,
-                floor_db,
-            } => write!(
-                f,
-                "headroom {headroom_db} dBFS over the sound's peak leaves its first copy under \
-                 the audibility floor ({floor_db} dB): no play would start (raise the headroom \
-                 or lower the floor)"
-            ),
-            Self::InaudibleCopies { max_voices, fits } => write!(
-                f,
-                "max_voices {max_voices}: at most {fits} copies fit the headroom at the \
-                 audibility floor (ask for max_voices({fits}) or a lower floor)"
-            ),
+            Self::FirstVolumeUnderFloor(_)
+            | Self::HeadroomUnderFloor { .. }
+            | Self::InaudibleCopies { .. } => self.fmt_floor(f),
             Self::PitchSemitones(low, high) => write!(
                 f,
                 "pitch range ({low}, {high}) semitones is not low <= high within ±{MAX_PITCH_SEMITONES}"
@@ -756,6 +741,33 @@ impl std::fmt::Display for SettingsError {
                 f,
                 "distances {d:?} are not finite with 0 <= min < max and a safe curve"
             ),
+        }
+    }
+}
+
+impl SettingsError {
+    /// The errors of copies under the audibility floor, said.
+    fn fmt_floor(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::FirstVolumeUnderFloor(v) => write!(
+                f,
+                "first_volume {v} is under the audibility floor: no play would start"
+            ),
+            Self::HeadroomUnderFloor {
+                headroom_db,
+                floor_db,
+            } => write!(
+                f,
+                "headroom {headroom_db} dBFS over the sound's peak leaves its first copy under \
+                 the audibility floor ({floor_db} dB): no play would start (raise the headroom \
+                 or lower the floor)"
+            ),
+            Self::InaudibleCopies { max_voices, fits } => write!(
+                f,
+                "max_voices {max_voices}: at most {fits} copies fit the headroom at the \
+                 audibility floor (ask for max_voices({fits}) or a lower floor)"
+            ),
+            _ => Ok(()),
         }
     }
 }

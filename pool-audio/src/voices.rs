@@ -44,6 +44,10 @@ pub(crate) struct Voices {
     /// Scratch for `update`'s choice of real voices: the virtual voices that
     /// may become real, as long as the voice pool.
     candidates: Vec<Promotable>,
+    /// Scratch for `update`: the real voices the last pass found played to
+    /// their end, by group (`u32::MAX`: none) and how long ago they ended in
+    /// the audio; at most one per slot of the bank.
+    ends: Vec<(u32, f64)>,
     /// Start order of the next voice: a sound's oldest copy has the lowest.
     next_order: u64,
     /// Removed sounds whose samples the mixer may still hold.
@@ -84,6 +88,7 @@ impl Voices {
             bank,
             reports: Reports::new(owner, records),
             candidates: Vec::with_capacity(records),
+            ends: Vec::with_capacity(slots),
             next_order: 0,
             retiring: Vec::new(),
         })

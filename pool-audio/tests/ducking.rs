@@ -167,7 +167,11 @@ fn dialogue_ducks_a_group_and_a_named_track_within_the_attack_and_returns_after_
     }
     // Group and track follow one timeline: the group is heard through the
     // sound-effects track's limiter, whose look-ahead delays it; shifted
-    // back by that, the two agree within 0.05 dB at every 1 ms.
+    // back by that, the two agree within 0.07 dB at every 1 ms. (The release
+    // starts hold after the line's end, a delay into the block that sends
+    // it: kira starts a delayed tween at its next 128-frame chunk, the bank
+    // at its next 16-frame step, so the track may follow up to 2.7 ms late,
+    // 0.064 dB on this release's slope of 24 dB a second.)
     let latency = LimiterSettings::default().lookahead.as_secs_f64();
     for at in (frames(0.2)..frames(1.6)).step_by(48) {
         let t = at as f64 / RATE as f64;
@@ -176,7 +180,7 @@ fn dialogue_ducks_a_group_and_a_named_track_within_the_attack_and_returns_after_
             scene.db(&scene.right, t),
         );
         assert!(
-            (l - r).abs() <= 0.05,
+            (l - r).abs() <= 0.07,
             "at {t} s: group {l} dB, track {r} dB"
         );
     }

@@ -33,8 +33,8 @@ pub(super) struct Reader {
 impl Reader {
     /// Adds a step of the voice to `out`, reading `source` directly
     /// ([`lanes::mix_direct`]) where no loop end and no sound end is within
-    /// `reach` frames, else through the transport ([`mix_frames`]); `true` if
-    /// the sound ended.
+    /// `reach` frames, else through the transport ([`mix_frames`]); if the
+    /// sound ended, after how many frames of `out`.
     #[inline(always)]
     pub(super) fn mix(
         &mut self,
@@ -43,7 +43,7 @@ impl Reader {
         fraction: &mut f64,
         (source, filter): (&Source, bool),
         reach: f64,
-    ) -> bool {
+    ) -> Option<usize> {
         let frames = source.frames();
         let mono = source.mono;
         if let Some(start) = self.direct_from(frames, reach)
@@ -51,7 +51,7 @@ impl Reader {
                 lanes::mix_direct(out, gains, fraction, (frames, start), (mono, filter, reach))
         {
             self.skip_to(four_before(frames, next), start, next);
-            return false;
+            return None;
         }
         let mut general = General {
             reader: self,
@@ -189,8 +189,8 @@ fn unit(gains: &Gains, fraction: f64) -> bool {
 }
 
 /// Adds `out.len()` frames of a voice to `out` (kira's interpolation, the
-/// playhead moved as kira's static sounds move it); `true` if its sound ended
-/// (the rest of `out` is left as it was). A `mono` sound's frames have the
+/// playhead moved as kira's static sounds move it); if its sound ended, after
+/// how many frames (the rest of `out` is left as it was). A `mono` sound's frames have the
 /// same left and right: one channel is interpolated and heard in both. With
 /// `filter`, each channel goes through the one-pole low-pass first.
 #[inline(always)]
@@ -200,7 +200,7 @@ fn mix_frames(
     fraction: &mut f64,
     read: &mut General,
     (mono, filter): (bool, bool),
-) -> bool {
+) -> Option<usize> {
     // A rate that does not move this step moves the playhead by the same
     // amount every frame: computed once, the same value. When that amount is
     // exactly one frame and the playhead sits on a frame, it stays on one:
@@ -233,12 +233,12 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
     gains: &mut Gains,
     fraction: &mut f64,
     read: &mut General,
-) -> bool {
+) -> Option<usize> {
     let mut g = *gains;
     let mut at = *fraction;
-    let mut ended = false;
+    let mut ended = None;
     let steady = g.sample_rate * g.rate * g.dt;
-    for frame in out.iter_mut() {
+    for (i, frame) in out.iter_mut().enumerate() {
         if !STEADY {
             g.rate += g.rate_step;
         }
@@ -268,7 +268,7 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
             read.push();
         }
         if read.ended() {
-            ended = true;
+            ended = Some(i + 1);
             break;
         }
     }

@@ -74,6 +74,9 @@ struct SlotReport {
     /// `f64` bits: the playhead (transport frames) when the voice was stopped
     /// or ended.
     stopped_at: AtomicU64,
+    /// `f64` bits: the mixer's clock (see [`Shared::clock`]) when the voice
+    /// ended, at the end of the 16-frame step it ended in.
+    ended_at: AtomicU64,
 }
 
 /// Shared between the bank on the audio thread and the manager.
@@ -82,6 +85,10 @@ pub(crate) struct Shared {
     slots: Box<[SlotReport]>,
     /// `false` once the game side is dropped: the bank is finished.
     alive: AtomicBool,
+    /// `f64` bits: the seconds of audio the bank has rendered, stored at the
+    /// end of each chunk: where the commands sent now take effect (offline,
+    /// exactly; on a device, the block after the one under way).
+    clock: AtomicU64,
     /// Times the mixer has read the whole command queue: counted after every
     /// command of the read was carried out, so every start sent before a read
     /// began has been played or dropped once the count is past that read.
@@ -105,9 +112,11 @@ impl Shared {
                 .map(|_| SlotReport {
                     status: AtomicU64::new(done),
                     stopped_at: AtomicU64::new(0),
+                    ended_at: AtomicU64::new(0),
                 })
                 .collect(),
             alive: AtomicBool::new(true),
+            clock: AtomicU64::new(0),
             drains: AtomicU64::new(0),
             kept: Mutex::new(Vec::new()),
         }
@@ -185,6 +194,36 @@ impl Shared {
         self.slots[slot as usize]
             .stopped_at
             .store(playhead.to_bits(), Ordering::Relaxed);
+    }
+
+    /// Mixer side: a voice ended at `seconds` of the mixer's clock,
+    /// published before its phase.
+    pub(crate) fn record_end(&self, slot: u32, seconds: f64) {
+        self.slots[slot as usize]
+            .ended_at
+            .store(seconds.to_bits(), Ordering::Relaxed);
+    }
+
+    /// When the voice on `slot` ended, on the mixer's clock (read after its
+    /// status says [`Phase::Done`] for its ticket).
+    pub(crate) fn ended_at(&self, slot: u32) -> f64 {
+        f64::from_bits(self.slots[slot as usize].ended_at.load(Ordering::Relaxed))
+    }
+
+    /// Mixer side: `seconds` of audio rendered so far.
+    pub(crate) fn set_clock(&self, seconds: f64) {
+        self.clock.store(seconds.to_bits(), Ordering::Release);
+    }
+
+    /// Game side: the seconds of audio the bank has rendered.
+    pub(crate) fn clock(&self) -> f64 {
+        f64::from_bits(self.clock.load(Ordering::Acquire))
+    }
+
+    /// Game side: how long ago, in audio seconds, the voice on `slot` ended
+    /// (read after its status says [`Phase::Done`]): 0 at the latest.
+    pub(crate) fn ended_ago(&self, slot: u32) -> f64 {
+        (self.clock() - self.ended_at(slot)).max(0.0)
     }
 
     /// Mixer side: the command queue was read to its end; `count` reads so

@@ -191,6 +191,8 @@ pub(super) struct Voice {
     coef_was: f32,
     /// The low-pass filter's memory, per channel.
     memory: [f32; 2],
+    /// How many frames into the step it last rendered its sound ended.
+    pub(super) ended_in: usize,
 }
 
 impl Voice {
@@ -246,6 +248,7 @@ impl Voice {
             coef_due: false,
             coef_was: 1.0,
             memory: [0.0; 2],
+            ended_in: 0,
         }
     }
 
@@ -612,6 +615,9 @@ impl Voice {
         let reach =
             fraction + f64::from(n) * self.rate_was.abs().max(rate.abs()) * sample_rate * dt;
         let ended = reader.mix(out, &mut gains, &mut fraction, (&source, filter), reach);
+        if let Some(frames) = ended {
+            self.ended_in = frames;
+        }
         self.ring = reader.ring;
         self.ring_at = reader.ring_at;
         self.transport = reader.transport;
@@ -622,7 +628,7 @@ impl Voice {
         self.source = Some(source);
         self.gain = gain;
         self.rate_was = rate;
-        self.settle(ended)
+        self.settle(ended.is_some())
     }
 
     /// The per-channel gain and the playback rate this step ends at (`weight`

@@ -76,6 +76,11 @@ pub(crate) struct Mix {
     values: Vec<Value>,
     /// Scratch: sounding voices per group.
     pub(crate) sounding: Vec<u32>,
+    /// Sounding voices per group at the last update.
+    was_sounding: Vec<u32>,
+    /// Scratch: per group, the voices that played to their end since the last
+    /// update and how long ago (audio seconds) the latest of them ended.
+    pub(crate) ended: Vec<(u32, f64)>,
     /// The loudness window, if on.
     pub(crate) window: Option<Window>,
 }
@@ -91,6 +96,8 @@ impl Mix {
             order: Vec::with_capacity(MAX_MIX_ITEMS),
             values: Vec::new(),
             sounding: Vec::new(),
+            was_sounding: Vec::new(),
+            ended: Vec::new(),
             window: window.map(Window::new),
         }
     }
@@ -277,21 +284,28 @@ impl Mix {
     }
 
     /// Moves the ducks on by `dt` seconds given which groups sound now
-    /// (`sounding`, filled by the caller), and decides their targets' values.
+    /// (`sounding`) and which voices played to their end (`ended`), both
+    /// filled by the caller, and decides their targets' values.
     ///
     /// A duck whose source went quiet holds, and still counts, until its hold
-    /// is over. Its hold ends before the next update (taken as `dt` away)
-    /// when it has less than `dt` left: it goes off then, and its release
-    /// is sent delayed by what is left, so the mixer starts it on time.
+    /// is over. The hold starts when the source went quiet in the audio: the
+    /// end of its last voice, if every voice that left it since the last
+    /// update played to its end (else now). Its hold ends before the next
+    /// update (taken as `dt` away) when it has less than `dt` left: it goes
+    /// off then, and its release is sent delayed by what is left, so the
+    /// mixer starts it on time.
     pub(crate) fn update_ducks(&mut self, dt: f64) {
         for duck in &mut self.ducks {
-            let sounding = self
-                .sounding
-                .get(duck.source as usize)
-                .is_some_and(|&n| n > 0);
+            let source = duck.source as usize;
+            let sounding = self.sounding.get(source).is_some_and(|&n| n > 0);
+            // How long ago the source went quiet in the audio.
+            let quiet_for = match (self.ended.get(source), self.was_sounding.get(source)) {
+                (Some(&(ended, ago)), Some(&was)) if ended > 0 && ended >= was => ago,
+                _ => 0.0,
+            };
             let left = match (duck.state, sounding) {
                 (_, true) => None,
-                (DuckState::On, false) => Some(duck.settings.hold.as_secs_f64()),
+                (DuckState::On, false) => Some(duck.settings.hold.as_secs_f64() - quiet_for),
                 (DuckState::Holding(left), false) => Some(left - dt),
                 (DuckState::Off, false) => Some(0.0),
             };
@@ -306,6 +320,7 @@ impl Mix {
             duck.changed = (duck.state == DuckState::Off) != (next == DuckState::Off);
             duck.state = next;
         }
+        self.was_sounding.clone_from(&self.sounding);
         self.decide_ducks();
     }
 

@@ -56,7 +56,11 @@ pub struct LoudnessWindow {
     /// (default 40).
     pub height_db: f64,
     /// How long the top takes to fall to its new value once the loudest voice
-    /// has ended, at most an hour (default 1 s).
+    /// has ended, at most an hour (default 1 s). A voice that played to its
+    /// end starts the fall from the sample the voice bank reports it ended on:
+    /// the update that learns of the end (up to a game frame later) puts the
+    /// top on the fall's line there, and the groups join it in the mixer's
+    /// next block (a jump the mixer spreads over one 16-frame step).
     pub release: Duration,
     /// The lowest the top goes, in the game's loudness scale, finite and at
     /// most 200 in size (default 0): a quiet scene plays each voice at its
@@ -339,13 +343,23 @@ impl Window {
     /// relative to the floor (0 for none): the top rises to it, or starts
     /// falling to it (or the floor) over the release time. Compared as
     /// amplitudes: an update where nothing changed computes no logarithm.
-    pub(crate) fn settle(&mut self, loudest: f32) {
+    ///
+    /// `ended` is the loudest voice that played to its end since the last
+    /// update (as heard, and how long ago it ended in the audio): if it was
+    /// the top, the fall starts from its end, not from now. The groups then
+    /// join the fall where it is by now (a jump the mixer spreads over one
+    /// 16-frame step) and follow it from there.
+    pub(crate) fn settle(&mut self, loudest: f32, ended: (f32, f64)) {
         let heard = loudest.max(1.0);
         let to_db = |gain: f32| self.settings.floor_db + crate::level::decibels(f64::from(gain));
         if heard > self.now.top_gain * (1.0 + SAME) {
             self.raise(to_db(heard));
         } else if heard < self.now.top_gain && (heard / self.target_gain - 1.0).abs() > RETARGET {
             let target = to_db(heard);
+            let release = self.settings.release.as_secs_f64();
+            let (ended_heard, ago) = ended;
+            let was_top = ended_heard * (1.0 + SAME) >= self.now.top_gain;
+            let elapsed = if was_top { ago.min(release) } else { 0.0 };
             self.fall = Some(Fall {
                 from: self.now.top,
                 to: target,
@@ -353,7 +367,15 @@ impl Window {
             });
             self.target = target;
             self.target_gain = heard;
-            self.changed(linear(self.settings.release));
+            if elapsed > 0.0 {
+                // Every group joins the fall where it is now.
+                self.advance(elapsed);
+                self.unsent.clear();
+                self.fresh.clear();
+                self.fresh.extend_from_slice(&self.groups);
+            } else {
+                self.changed(linear(self.settings.release));
+            }
         }
     }
 

@@ -205,15 +205,25 @@ impl SoundEffects {
             self.flush_mix();
             return;
         }
+        let groups = self.groups.tally.len();
         let sounding = &mut self.mix.sounding;
         sounding.clear();
-        sounding.resize(self.groups.tally.len(), 0);
+        sounding.resize(groups, 0);
         for real in self.voices.real() {
             let Some(group) = real.group else { continue };
             let heard = self.voices.get(real.key).is_some_and(|v| !v.paused);
             match sounding.get_mut(group as usize) {
                 Some(n) if heard => *n += 1,
                 _ => {}
+            }
+        }
+        let ended = &mut self.mix.ended;
+        ended.clear();
+        ended.resize(groups, (0, f64::INFINITY));
+        for &(group, ago) in self.voices.ends() {
+            if let Some((count, latest)) = ended.get_mut(group as usize) {
+                *count += 1;
+                *latest = latest.min(ago);
             }
         }
         self.mix.update_ducks(dt);

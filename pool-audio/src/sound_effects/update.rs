@@ -65,7 +65,7 @@ impl SoundEffects {
             .voices
             .advance(dt, heard, (fade, teleport), &mut self.sounds);
         if let Some(window) = &mut self.mix.window {
-            window.settle(done.loudest);
+            window.settle(done.loudest, done.ended_loudest);
             self.now.window = Some(window.now());
         }
         self.stats.stolen_voices += done.ended_below;

@@ -34,6 +34,10 @@ pub(crate) struct Advanced {
     /// (its loudness and its distance attenuation), an amplitude relative to
     /// the window's floor (0 for none).
     pub(crate) loudest: f32,
+    /// The loudest voice in the window that played to its end since the last
+    /// pass, as heard (as `loudest`), and how long ago it ended in the audio
+    /// (seconds); 0 and 0 for none.
+    pub(crate) ended_loudest: (f32, f64),
 }
 
 /// The parts of the voices a pass touches beside the records.
@@ -43,6 +47,7 @@ struct Pass<'a> {
     reports: &'a mut Reports,
     sounds: &'a mut SoundTable,
     candidates: &'a mut Vec<Promotable>,
+    ends: &'a mut Vec<(u32, f64)>,
     /// Room left in the queue for voices going virtual.
     room: usize,
     listener: [f32; 3],
@@ -71,6 +76,7 @@ impl Voices {
         sounds: &mut SoundTable,
     ) -> Advanced {
         self.candidates.clear();
+        self.ends.clear();
         let mut pass = Pass {
             room: self.bank.room(),
             slots: &mut self.slots,
@@ -78,6 +84,7 @@ impl Voices {
             reports: &mut self.reports,
             sounds,
             candidates: &mut self.candidates,
+            ends: &mut self.ends,
             listener,
             window: window.unwrap_or(WindowNow::OFF),
             fade,
@@ -89,6 +96,7 @@ impl Voices {
                 deferred: 0,
                 ended_below: 0,
                 loudest: 0.0,
+                ended_loudest: (0.0, 0.0),
             },
         };
         // Without a window the pass is compiled without its checks.
@@ -114,6 +122,13 @@ impl Voices {
     pub(crate) fn restore_candidates(&mut self, candidates: Vec<Promotable>) {
         self.candidates = candidates;
     }
+
+    /// The real voices the last [`advance`](Self::advance) found played to
+    /// their end: their group (`u32::MAX` for none) and how long ago, in
+    /// audio seconds, each ended.
+    pub(crate) fn ends(&self) -> &[(u32, f64)] {
+        &self.ends
+    }
 }
 
 impl Pass<'_> {
@@ -132,21 +147,22 @@ impl Pass<'_> {
         };
         let floor = sound.floor;
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
+        let group = sound.settings.group.map_or(u32::MAX, |g| g.index);
         if record.cues.doppler != 0.0 {
             self.derive_velocity(record);
         }
         let (rank, gain) = record.heard_from(self.listener);
         record.rank = rank;
+        if let Place::Real { slot, ticket } = record.place
+            && self.played_out(slot, ticket)
+        {
+            // It played to its end: no longer counted in the window.
+            self.finished((key, id), record, (slot, group), WINDOW.then_some(gain));
+            return true;
+        }
         let below = WINDOW && self.weigh_in_window(record, gain);
         match record.place {
-            Place::Real { slot, ticket } => {
-                let status = self.bank.status(slot);
-                if status.ticket == ticket && status.phase == Phase::Done {
-                    // It played to its end.
-                    Voices::retire(self.slots, self.bank, self.sounds, key, record, None);
-                    self.reports.push(key, id, EndReason::Finished);
-                    return true;
-                }
+            Place::Real { .. } => {
                 if below {
                     // Out of the window: virtual, or over if its sound kills.
                     if record.paused {
@@ -195,6 +211,38 @@ impl Pass<'_> {
                     self.candidates.push((record.rank, key, record.sound));
                 }
                 false
+            }
+        }
+    }
+
+    /// The voice `ticket` on `slot` played to its end (the mixer says so).
+    fn played_out(&self, slot: u32, ticket: u32) -> bool {
+        let status = self.bank.status(slot);
+        status.ticket == ticket && status.phase == Phase::Done
+    }
+
+    /// The real voice `key` (of sound `id`, group `group`, on `slot`) played
+    /// to its end:
+    /// retired, and when it ended in the audio kept for the mix (for the
+    /// loudness window, through a distance attenuation of `gain`).
+    fn finished(
+        &mut self,
+        (key, id): (VoiceKey, crate::SoundId),
+        record: &VoiceRecord,
+        (slot, group): (u32, u32),
+        gain: Option<f32>,
+    ) {
+        let ago = self.bank.shared().ended_ago(slot);
+        Voices::retire(self.slots, self.bank, self.sounds, key, record, None);
+        self.reports.push(key, id, EndReason::Finished);
+        // At most one end per slot between two passes: no allocation.
+        if self.ends.len() < self.ends.capacity() {
+            self.ends.push((group, ago));
+        }
+        if let Some(gain) = gain.filter(|_| record.window_db.is_some()) {
+            let heard = record.loudness * gain;
+            if heard > self.done.ended_loudest.0 {
+                self.done.ended_loudest = (heard, ago);
             }
         }
     }

@@ -186,7 +186,7 @@ fn frame_by_frame(case: &Case) -> Heard {
         &mut general,
         (case.mono, case.filter.is_some()),
     );
-    assert!(!ended, "the sound goes on");
+    assert!(ended.is_none(), "the sound goes on");
     let playhead = reader.ring_at[1] as f64 + fraction;
     Heard {
         mix,
@@ -356,7 +356,7 @@ proptest! {
                     "step {step}, frame {i}: {a:?} against {b:?}"
                 );
             }
-            if ended_four {
+            if ended_four.is_some() {
                 break;
             }
             let playhead = |reader: &Reader, fraction: f64| reader.ring_at[1] as f64 + fraction;
