@@ -243,10 +243,11 @@
 //! the listener on the player) would be behind both ears, 28 dB down, and
 //! louder as it moved away. Within 2 m of the listener (the near field) the
 //! gains move steadily from kira's at 2 m to the unpositioned play's, centred,
-//! at the listener: measured, a voice in front is 1.2 dB under the unpositioned
-//! play at 50 cm, 2.3 dB at 1 m and 4.1 dB at 2 m (beside: 1.6, 2.8, 4.0;
-//! behind: 2.8, 6.1, 11.5); the level never rises as a voice moves away from 0
-//! to 2 m, no 1 cm step changes it by more than 0.5 dB, and a voice passing
+//! at the listener: measured as both channels' power together, a voice in
+//! front is 1.2 dB under the unpositioned play at 50 cm, 2.3 dB at 1 m and
+//! 4.1 dB at 2 m (behind: 2.8, 6.1, 11.5; beside: 1.6, 2.8, 4.0, the near ear
+//! 0.1, 0.2, 0.9 dB down and the far one 4.0, 9.9, 29.0); that level never
+//! rises as a voice moves away from 0 to 2 m, no 1 cm step changes it by more than 0.5 dB, and a voice passing
 //! through the listener moves without a jump. Beyond 2 m the gains are kira's
 //! (where a voice's [`Distances`] hold it at full level beyond 2 m, kira's
 //! parallax makes it up to 0.7 dB louder far away than at 2 m, behind the
@@ -299,7 +300,6 @@
 //! | `virtual_margin_db` | (none) | (none) | (none) |
 //! | `min_retrigger` + `retrigger_radius` | event cooldown (no radius) | (none) | concurrency retrigger time (no radius) |
 //! | `max_voices_per_owner` + [`PlayParams::owner`], [`SoundEffects::stop_owner`] | (none) | playback limit "per game object" | sound concurrency "limit to owner" |
-//!
 //! | [`Recordings`] + [`Pick`] (`Random { avoid_last }`, `Shuffle`, `Sequential`) | multi instrument (shuffle, random, sequential) | random container ("avoid repeating last N", standard or shuffle), sequence container | random node |
 //! | `pitch_semitones`, `volume_db` | random modulators on pitch and volume | randomizer on pitch and volume | (per-node modulators) |
 //! | `distance_priority_offset` | (priority is fixed) | "offset priority by ... at max distance" | (priority is fixed) |

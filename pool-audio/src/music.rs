@@ -243,6 +243,11 @@ pub struct MusicStats {
 
 /// Music and ambience on named kira tracks beside the sound effects.
 ///
+/// A piece starts in the mixer's next block, its first output sample the
+/// frame at its start position (kira's own sounds start the same way; the
+/// sound-effects track is heard 1.5 ms later, through its limiter's
+/// look-ahead).
+///
 /// ```
 /// use pool_audio::kira::{AudioManager, AudioManagerSettings};
 /// use pool_audio::{Decode, Music, MusicParams, MusicSettings, MusicSource, OfflineBackend};

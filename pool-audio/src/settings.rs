@@ -121,16 +121,20 @@ pub struct SoundSettings {
     ///
     /// Why not 1: the newest copy always plays at this volume, and the older ones
     /// get what it leaves of the headroom. At 0.5, one copy alone peaks 6 dB
-    /// under the sound's own peak, and a burst of 8 copies of full-scale data
-    /// starts at -1 dBFS, each copy at its copy volume (0.5, 0.22, 0.10, ...).
+    /// under the sound's own peak, and a burst of 8 copies of a full-scale
+    /// sine starts at -1 dBFS, each copy at its copy volume (0.5, 0.22, 0.10,
+    /// ...). The budget is the headroom over the sound's measured peak
+    /// ([`SoundPeak::max`](crate::SoundPeak::max)), which for data with sharp
+    /// edges includes the resampler's overshoot: a full-scale square or
+    /// constant (peak 1.074) starts at -1.6 dBFS, 0.5, 0.2, 0.08, ...
     /// Then the copies settle to leave room for the next one's onset, which
     /// for full-scale data at 0.5 is room for the newest alone: the seven
     /// older ones fade out over the steal fade and leave
     /// ([`EndReason::Crowded`](crate::EndReason::Crowded)); measured, 100 ms
     /// on the newest plays alone at -6 dBFS. How many copies stay once
     /// settled ([`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept))
-    /// depends on the data's peak and the first volume; for sines at the
-    /// default headroom:
+    /// depends on the data's measured peak and the first volume; for sines at
+    /// the default headroom:
     ///
     /// | peak | first volume | 2 | 4 | 8 | 16 | 32 copies |
     /// |---|---|---|---|---|---|---|
@@ -283,7 +287,7 @@ impl SoundSettings {
         self
     }
 
-    /// What all copies together may reach, in dBFS (`<= 0`; default -1).
+    /// What all copies together may reach, in dBFS (`-200..=0`; default -1).
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
@@ -296,7 +300,7 @@ impl SoundSettings {
         self
     }
 
-    /// Copies quieter than this (dB, default -60) are not started at all.
+    /// The audibility floor, dB (default -60): see the field's docs.
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
@@ -610,9 +614,10 @@ pub enum SettingsError {
     /// The first copy's volume is under the audibility floor: no play at
     /// full volume would ever start.
     FirstVolumeUnderFloor(f64),
-    /// The headroom over the sound's peak is under the audibility floor: the
-    /// first copy, capped at it, would be under the floor, and no play would
-    /// ever start.
+    /// The headroom over the sound's peak (a peak of 1 for
+    /// [`SoundSettings::validate`], which has no sound) is under the audibility
+    /// floor: the first copy, capped at it, would be under the floor, and no
+    /// play would ever start.
     HeadroomUnderFloor {
         /// The headroom asked for, dBFS.
         headroom_db: f64,

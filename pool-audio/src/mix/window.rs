@@ -56,7 +56,7 @@ pub struct LoudnessWindow {
     /// (default 40).
     pub height_db: f64,
     /// How long the top takes to fall to its new value once the loudest voice
-    /// has ended, at most an hour (default 1 s). A voice that played to its
+    /// has ended, linear in dB, at most an hour (default 1 s). A voice that played to its
     /// end starts the fall from the sample the voice bank reports it ended on:
     /// the update that learns of the end (up to a game frame later) puts the
     /// top on the fall's line there, and the groups join it in the mixer's
