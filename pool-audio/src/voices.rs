@@ -48,6 +48,9 @@ pub(crate) struct Voices {
     /// their end, by group (`u32::MAX`: none) and how long ago they ended in
     /// the audio; at most one per slot of the bank.
     ends: Vec<(u32, f64)>,
+    /// A real voice started since the last [`take_crowding`](Self::take_crowding)
+    /// gave its sound more copies than its budget keeps.
+    crowding: bool,
     /// Start order of the next voice: a sound's oldest copy has the lowest.
     next_order: u64,
     /// Removed sounds whose samples the mixer may still hold.
@@ -89,6 +92,7 @@ impl Voices {
             reports: Reports::new(owner, records),
             candidates: Vec::with_capacity(records),
             ends: Vec::with_capacity(slots),
+            crowding: false,
             next_order: 0,
             retiring: Vec::new(),
         })
@@ -164,6 +168,17 @@ impl Voices {
             }
             _ => false,
         }
+    }
+
+    /// Whether a sound may have more copies than its budget keeps (a real
+    /// voice started since the last call gave it one more); cleared.
+    pub(crate) fn take_crowding(&mut self) -> bool {
+        std::mem::take(&mut self.crowding)
+    }
+
+    /// A crowded sound is left for the next update.
+    pub(crate) fn keep_crowding(&mut self) {
+        self.crowding = true;
     }
 
     /// The voices that ended by the last [`turn_reports`](Self::turn_reports).
@@ -383,6 +398,7 @@ impl Voices {
             return Err(crate::PlayError::QueueFull);
         }
         entry.add_copy(key);
+        self.crowding |= entry.crowded().is_some();
         slots.real.push(Real { key, order, group });
         Ok(slots.real.len())
     }

@@ -95,9 +95,14 @@ impl SoundEffects {
     /// [`EndReason::Crowded`](crate::EndReason::Crowded). Bounded by the real
     /// voices; one with no room in the bank's queue waits for the next update.
     fn crowd_out(&mut self) {
+        if !self.voices.take_crowding() {
+            return;
+        }
         while let Some(key) = self.next_crowded() {
             if self.voices.queue_room() < 1 {
+                // Tried again at the next update.
                 self.stats.queue_full += 1;
+                self.voices.keep_crowding();
                 return;
             }
             let Some(settings) = self
