@@ -147,7 +147,6 @@ impl Pass<'_> {
         };
         let floor = sound.floor;
         let (virtualizes, id) = (sound.settings.virtualization.virtualizes(), sound.id);
-        let group = sound.settings.group.map_or(u32::MAX, |g| g.index);
         if record.cues.doppler != 0.0 {
             self.derive_velocity(record);
         }
@@ -157,7 +156,7 @@ impl Pass<'_> {
             && self.played_out(slot, ticket)
         {
             // It played to its end: no longer counted in the window.
-            self.finished((key, id), record, (slot, group), WINDOW.then_some(gain));
+            self.finished((key, id), record, slot, WINDOW.then_some(gain));
             return true;
         }
         let below = WINDOW && self.weigh_in_window(record, gain);
@@ -221,18 +220,22 @@ impl Pass<'_> {
         status.ticket == ticket && status.phase == Phase::Done
     }
 
-    /// The real voice `key` (of sound `id`, group `group`, on `slot`) played
-    /// to its end:
+    /// The real voice `key` (of sound `id`, on `slot`) played to its end:
     /// retired, and when it ended in the audio kept for the mix (for the
     /// loudness window, through a distance attenuation of `gain`).
     fn finished(
         &mut self,
         (key, id): (VoiceKey, crate::SoundId),
         record: &VoiceRecord,
-        (slot, group): (u32, u32),
+        slot: u32,
         gain: Option<f32>,
     ) {
         let ago = self.bank.shared().ended_ago(slot);
+        let group = self
+            .sounds
+            .entry(record.sound)
+            .and_then(|sound| sound.settings.group)
+            .map_or(u32::MAX, |g| g.index);
         Voices::retire(self.slots, self.bank, self.sounds, key, record, None);
         self.reports.push(key, id, EndReason::Finished);
         // At most one end per slot between two passes: no allocation.
