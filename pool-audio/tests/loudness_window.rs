@@ -21,6 +21,8 @@ use pool_audio::{
 };
 
 mod common;
+#[path = "loudness_window/ends.rs"]
+mod ends;
 
 const RATE: usize = 48_000;
 const BLOCK: f64 = 0.01;
@@ -153,7 +155,7 @@ fn a_louder_event_raises_the_top_at_once_and_the_rest_make_room_until_the_releas
         );
         assert!(right(t).abs() < 0.05, "grenade at {t} s: {} dB", right(t));
     }
-    // The grenade ends at 0.5 s and the fall starts there (ends.rs measures
+    // The grenade ends at 0.5 s and the fall starts there (loudness_window/ends.rs measures
     // it to the sample): 20 dB over the release, linear in dB.
     let half = 0.5 + latency + RELEASE / 2.0;
     assert!(

@@ -1,7 +1,7 @@
 //! Positioned voices are heard as kira's own spatial tracks hear a sound: the same
 //! distance curve and the same ears, measured channel by channel against a kira
 //! spatial track rendered beside them (beyond the near field, 2 m from the
-//! listener, inside which `near_field.rs` holds the gains). Plus what a spatial track cannot do: a
+//! listener, inside which `spatial/near_field.rs` holds the gains). Plus what a spatial track cannot do: a
 //! spatial blend of 0 that really plays the sound as if at the listener, and a
 //! play's own panning on top of its position.
 
@@ -17,6 +17,8 @@ use pool_audio::{
 use pool_audio::mint;
 
 mod common;
+#[path = "spatial/near_field.rs"]
+mod near_field;
 
 use common::RATE;
 
@@ -182,7 +184,7 @@ fn a_positioned_voice_is_heard_channel_by_channel_as_kira_hears_a_spatial_track(
         ([0.0, 0.0, -5.0], ORIGIN),
         ([0.0, 0.0, 5.0], ORIGIN),
         ([2.0, 1.0, -2.0], ORIGIN),
-        // Beyond the near field (2 m; inside it, see near_field.rs).
+        // Beyond the near field (2 m; inside it, see spatial/near_field.rs).
         ([0.0, 0.0, 2.5], ORIGIN),
         ([40.0, 0.0, 10.0], ORIGIN),
         ([-70.0, 0.0, -20.0], ORIGIN),

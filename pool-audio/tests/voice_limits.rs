@@ -12,6 +12,10 @@ use pool_audio::{
 use proptest::prelude::*;
 
 mod common;
+#[path = "voice_limits/crowding.rs"]
+mod crowding;
+#[path = "voice_limits/refusals.rs"]
+mod refusals;
 
 use common::RATE;
 

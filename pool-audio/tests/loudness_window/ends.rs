@@ -18,7 +18,7 @@ use pool_audio::{
     SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
 };
 
-mod common;
+use crate::common;
 
 const RATE: f64 = 48_000.0;
 const BLOCK: f64 = 0.01;

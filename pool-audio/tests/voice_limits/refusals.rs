@@ -4,7 +4,7 @@
 //! under the audibility floor; settings whose headroom is out of range or
 //! leaves the first copy under the floor.
 
-mod common;
+use crate::common;
 
 use pool_audio::{
     AddSoundError, ParamError, PlayError, PlayParams, SettingsError, SoundEffectsSettings,

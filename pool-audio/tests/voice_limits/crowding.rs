@@ -9,7 +9,7 @@
 //! - the same plays of constant data (every copy in phase, the worst case)
 //!   never sum above the headroom at any sample.
 
-mod common;
+use crate::common;
 
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::kira::{AudioManager, Frame};

@@ -7,7 +7,7 @@
 //! Measured in the render, with constant data: every sample of a channel is
 //! that channel's gain.
 
-mod common;
+use crate::common;
 
 use kira::{AudioManager, Tween};
 use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
