@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+mod error;
+pub use error::SettingsError;
+
 use crate::attenuation::{AttenuationError, CopyVolumes};
 use crate::handles::GroupId;
 use crate::level::amplitude;
@@ -15,6 +18,7 @@ use crate::variations::Pick;
 
 /// The lowest headroom a sound may ask for, dBFS: quieter is silence.
 const MIN_HEADROOM_DB: f64 = -200.0;
+
 /// What a sound does when all its `max_voices` copies are playing.
 ///
 /// ```
@@ -585,199 +589,6 @@ impl SoundSettings {
         }
     }
 }
-
-/// A setting out of range, naming the value.
-///
-/// ```
-/// use pool_audio::{SettingsError, SoundSettings};
-///
-/// let err = SoundSettings::default().max_voices(100).validate().unwrap_err();
-/// assert_eq!(err, SettingsError::MaxVoices(100));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub enum SettingsError {
-    /// `max_voices` not in `1..=64`.
-    MaxVoices(usize),
-    /// First-copy volume not an amplitude in `(0, 1]`.
-    FirstVolume(f64),
-    /// Headroom not in `-200..=0` dBFS (NaN included).
-    Headroom(f64),
-    /// Audibility floor NaN or +infinity.
-    AudibilityFloor(f64),
-    /// Retrigger interval negative, NaN, or above an hour.
-    MinRetrigger(f64),
-    /// Retrigger radius not finite and above 0.
-    RetriggerRadius(f32),
-    /// Copies per owner not in `1..=max_voices`.
-    MaxVoicesPerOwner(usize),
-    /// The first copy's volume is under the audibility floor: no play at
-    /// full volume would ever start.
-    FirstVolumeUnderFloor(f64),
-    /// The headroom over the sound's peak (a peak of 1 for
-    /// [`SoundSettings::validate`], which has no sound) is under the audibility
-    /// floor: the first copy, capped at it, would be under the floor, and no
-    /// play would ever start.
-    HeadroomUnderFloor {
-        /// The headroom asked for, dBFS.
-        headroom_db: f64,
-        /// The audibility floor, dB.
-        floor_db: f64,
-    },
-    /// `max_voices` copies cannot all start above the audibility floor: even
-    /// at the floor each, they sum above the headroom. At most `fits` can; ask
-    /// for `max_voices(fits)` or a lower floor.
-    InaudibleCopies {
-        /// The copies asked for.
-        max_voices: usize,
-        /// The most copies whose volumes reach the floor.
-        fits: usize,
-    },
-    /// A pitch range `(low, high)` in semitones that is not finite, not
-    /// ordered, or wider than
-    /// `±`[`MAX_PITCH_SEMITONES`](crate::MAX_PITCH_SEMITONES).
-    PitchSemitones(f64, f64),
-    /// A volume range `(low, high)` in dB that is not finite, not ordered, or
-    /// above 0 dB.
-    VolumeDb(f64, f64),
-    /// [`SoundEffectsSettings::voice_cap`] not in `1..=`[`MAX_VOICE_CAP`].
-    VoiceCap(usize),
-    /// [`SoundEffectsSettings::steal_fade`] not in
-    /// [`MIN_STEAL_FADE`]`..=`[`MAX_STEAL_FADE`].
-    StealFade(Duration),
-    /// [`SoundEffectsSettings::virtual_voices`] above [`MAX_VIRTUAL_VOICES`].
-    VirtualVoices(usize),
-    /// [`SoundEffectsSettings::virtual_margin_db`] not in
-    /// `0..=`[`MAX_VIRTUAL_MARGIN_DB`].
-    VirtualMargin(f64),
-    /// [`SoundSettings::loudness_db`] not finite or larger than
-    /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size.
-    LoudnessDb(f64),
-    /// [`LoudnessWindow::height_db`](crate::LoudnessWindow::height_db) not in
-    /// `(0, 200]`.
-    WindowHeight(f64),
-    /// [`LoudnessWindow::release`](crate::LoudnessWindow::release) over an hour.
-    WindowRelease(Duration),
-    /// [`LoudnessWindow::floor_db`](crate::LoudnessWindow::floor_db) not finite
-    /// or larger than 200 in size.
-    WindowFloor(f64),
-    /// The limiter's settings are out of range.
-    Limiter(LimiterError),
-    /// A doppler scale not in `0..=MAX_DOPPLER_SCALE`.
-    DopplerScale(f64),
-    /// An obstruction or occlusion curve out of range.
-    Muffle(crate::Muffle),
-    /// A speed of sound not finite and above 0.
-    SpeedOfSound(f32),
-    /// A teleport speed not finite and above 0.
-    TeleportSpeed(f32),
-    /// Distances not finite with `0 <= min < max`, or an unsafe curve.
-    Distances(crate::Distances),
-}
-
-impl std::fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::MaxVoices(n) => write!(f, "max_voices {n} is not in 1..=64"),
-            Self::FirstVolume(v) => write!(f, "first_volume {v} is not an amplitude in (0, 1]"),
-            Self::Headroom(db) => write!(f, "headroom {db} dBFS is not in -200..=0"),
-            Self::AudibilityFloor(db) => write!(f, "audibility floor {db} dB is not a level"),
-            Self::MinRetrigger(s) => {
-                write!(f, "min_retrigger {s} s is not in 0..={MAX_RETRIGGER}")
-            }
-            Self::RetriggerRadius(r) => write!(f, "retrigger radius {r} is not a distance above 0"),
-            Self::MaxVoicesPerOwner(n) => {
-                write!(f, "max_voices_per_owner {n} is not in 1..=max_voices")
-            }
-            Self::FirstVolumeUnderFloor(_)
-            | Self::HeadroomUnderFloor { .. }
-            | Self::InaudibleCopies { .. } => self.fmt_floor(f),
-            Self::PitchSemitones(low, high) => write!(
-                f,
-                "pitch range ({low}, {high}) semitones is not low <= high within ±{MAX_PITCH_SEMITONES}"
-            ),
-            Self::VolumeDb(low, high) => write!(
-                f,
-                "volume range ({low}, {high}) dB is not finite with low <= high <= 0"
-            ),
-            Self::VoiceCap(n) => write!(f, "voice_cap {n} is not in 1..={MAX_VOICE_CAP}"),
-            Self::StealFade(fade) => write!(
-                f,
-                "steal_fade {fade:?} is not in {MIN_STEAL_FADE:?}..={MAX_STEAL_FADE:?}"
-            ),
-            Self::VirtualVoices(n) => {
-                write!(f, "virtual_voices {n} is above {MAX_VIRTUAL_VOICES}")
-            }
-            Self::VirtualMargin(db) => write!(
-                f,
-                "virtual_margin_db {db} is not in 0..={MAX_VIRTUAL_MARGIN_DB}"
-            ),
-            Self::LoudnessDb(db) => write!(
-                f,
-                "loudness_db {db} is not finite within ±{}",
-                crate::MAX_LOUDNESS_DB
-            ),
-            Self::WindowHeight(db) => write!(
-                f,
-                "loudness window height_db {db} is not in (0, {}]",
-                crate::MAX_LOUDNESS_DB
-            ),
-            Self::WindowRelease(release) => {
-                write!(f, "loudness window release {release:?} is over an hour")
-            }
-            Self::WindowFloor(db) => write!(
-                f,
-                "loudness window floor_db {db} is not finite within ±{}",
-                crate::MAX_LOUDNESS_DB
-            ),
-            Self::Limiter(error) => error.fmt(f),
-            Self::DopplerScale(scale) => write!(
-                f,
-                "doppler_scale {scale} is not in 0..={}",
-                crate::MAX_DOPPLER_SCALE
-            ),
-            Self::Muffle(m) => write!(
-                f,
-                "muffle curve {m:?} is not volume_db in -60..=0, cutoff_hz in 20..=20000 with a safe easing"
-            ),
-            Self::SpeedOfSound(c) => write!(f, "speed_of_sound {c} m/s is not finite and > 0"),
-            Self::TeleportSpeed(v) => write!(f, "teleport_speed {v} m/s is not finite and > 0"),
-            Self::Distances(d) => write!(
-                f,
-                "distances {d:?} are not finite with 0 <= min < max and a safe curve"
-            ),
-        }
-    }
-}
-
-impl SettingsError {
-    /// The errors of copies under the audibility floor, said.
-    fn fmt_floor(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::FirstVolumeUnderFloor(v) => write!(
-                f,
-                "first_volume {v} is under the audibility floor: no play would start"
-            ),
-            Self::HeadroomUnderFloor {
-                headroom_db,
-                floor_db,
-            } => write!(
-                f,
-                "headroom {headroom_db} dBFS over the sound's peak leaves its first copy under \
-                 the audibility floor ({floor_db} dB): no play would start (raise the headroom \
-                 or lower the floor)"
-            ),
-            Self::InaudibleCopies { max_voices, fits } => write!(
-                f,
-                "max_voices {max_voices}: at most {fits} copies fit the headroom at the \
-                 audibility floor (ask for max_voices({fits}) or a lower floor)"
-            ),
-            _ => Ok(()),
-        }
-    }
-}
-
-impl std::error::Error for SettingsError {}
 
 /// Settings of the whole sound-effects layer.
 ///
