@@ -14,8 +14,9 @@ use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    LimiterBuilder, LimiterHandle, LimiterSettings, OfflineBackend, PlayParams, Recordings, Resume,
-    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization, linear_fade,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    dsp::LimiterBuilder, dsp::LimiterHandle, dsp::LimiterSettings, linear_fade, sound::Recordings,
+    voices::Resume, voices::Virtualization,
 };
 
 use crate::{Sample, Workload};

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use kira::AudioManager;
 use pool_audio::{
-    DuckSettings, GroupSettings, LoudnessWindow, MixTarget, OfflineBackend, PlayParams, Snapshot,
-    SnapshotId, SnapshotMode, SoundEffects, SoundEffectsSettings, SoundSettings, linear_fade,
+    GroupSettings, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings,
+    linear_fade, mix::DuckSettings, mix::LoudnessWindow, mix::MixTarget, mix::Snapshot,
+    mix::SnapshotId, mix::SnapshotMode,
 };
 
 use crate::Workload;

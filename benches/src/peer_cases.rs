@@ -28,8 +28,8 @@ use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{MainTrackBuilder, TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Decibels, Frame};
 use pool_audio::{
-    MeterBuilder, MeterHandle, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings,
-    SoundId, SoundSettings,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    dsp::MeterBuilder, dsp::MeterHandle,
 };
 
 use crate::{Sample, Workload};

@@ -32,7 +32,8 @@ use bevy_pool::{
     ReleaseSnapshot, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, VoiceEnded,
 };
 use pool_audio::{
-    LimiterSettings, MusicParams, MusicSource, OfflineSettings, PlayParams, SnapshotId, linear_fade,
+    PlayParams, dsp::LimiterSettings, linear_fade, mix::SnapshotId, music::MusicParams,
+    music::MusicSource, offline::OfflineSettings,
 };
 use showcase::content::{
     self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,

@@ -13,7 +13,8 @@ use bevy::ecs::prelude::*;
 use bevy::reflect::TypePath;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
-    DEFAULT_MAX_FRAMES, MemoryLoader, Resume, SoundId, SoundLoader, SoundSettings, Virtualization,
+    SoundId, SoundSettings, loader::DEFAULT_MAX_FRAMES, loader::MemoryLoader, loader::SoundLoader,
+    voices::Resume, voices::Virtualization,
 };
 use serde::{Deserialize, Serialize};
 
@@ -91,8 +92,8 @@ impl SoundAssetSettings {
 }
 
 /// Loads WAV, Ogg, FLAC and MP3 files as [`SoundAsset`]s, through
-/// `pool_audio::MemoryLoader`: decoded within `max_frames`, data kira cannot
-/// play refused with `pool_audio::LoadError`.
+/// `pool_audio::loader::MemoryLoader`: decoded within `max_frames`, data kira cannot
+/// play refused with `pool_audio::loader::LoadError`.
 #[derive(TypePath, Default)]
 pub struct SoundAssetLoader;
 

@@ -11,9 +11,9 @@ use bevy::transform::components::GlobalTransform;
 use pool_audio::kira::track::MainTrackBuilder;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
-    Decode, Ended, LimiterBuilder, LimiterHandle, LimiterSettings, Music, MusicSettings,
-    OfflineBackend, OfflineSettings, PlayError, PlayParams, Rendered, SoundEffects,
-    SoundEffectsSettings, SoundId,
+    Ended, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
+    dsp::LimiterBuilder, dsp::LimiterHandle, dsp::LimiterSettings, music::Decode, music::Music,
+    music::MusicSettings, offline::OfflineSettings, offline::Rendered,
 };
 
 use crate::emitters::{EmitterStats, follow_emitters, start_and_react, stop_gone_emitter};
@@ -237,7 +237,7 @@ pub enum SoundSystems {
 
 /// # Panics
 /// When the plugin is added, if its `settings` are out of range (a typed
-/// [`SetupError`](pool_audio::SetupError) in the message), as Bevy's own plugins
+/// [`SetupError`](pool_audio::error::SetupError) in the message), as Bevy's own plugins
 /// do with a configuration they cannot run.
 impl Plugin for SoundEffectsPlugin {
     fn build(&self, app: &mut App) {

@@ -44,7 +44,7 @@
 //! }
 //!
 //! fn setup(mut commands: Commands, mut sfx: ResMut<Sfx>) {
-//!     // Load time: add the sounds (from a `pool_audio::FileLoader` in a game).
+//!     // Load time: add the sounds (from a `pool_audio::loader::FileLoader` in a game).
 //!     let engine = sfx.add_sound("engine", engine_hum(), Default::default()).unwrap();
 //!     commands.spawn((SoundListener, Transform::default())); // the ears: a camera, the player
 //!     commands.spawn((SoundEmitter::new(engine), Transform::from_xyz(10.0, 0.0, 0.0))); // follows its transform
@@ -175,7 +175,7 @@
 //!
 //! The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`], [`Fx`] the
 //! plain [`pool_effects::Effects`] and [`MusicTracks`] the plain
-//! [`pool_audio::Music`]: everything their docs say holds here.
+//! [`pool_audio::music::Music`]: everything their docs say holds here.
 
 mod assets;
 mod audio;
@@ -255,10 +255,11 @@ pub mod prelude {
     pub use pool_audio::kira::sound::static_sound::StaticSoundData;
     #[doc(no_inline)]
     pub use pool_audio::{
-        Distances, DuckSettings, FileLoader, GroupSettings, LoudnessWindow, MemoryLoader,
-        MixTarget, Muffle, MusicParams, MusicSettings, MusicSource, Pick, PlayParams, Recordings,
-        Snapshot, SnapshotId, SoundEffectsSettings, SoundId, SoundSettings, Stealing,
-        TrackSettings, VoiceHandle, VoiceState, WhenFull,
+        GroupSettings, PlayParams, SoundEffectsSettings, SoundId, SoundSettings, VoiceHandle,
+        VoiceState, loader::FileLoader, loader::MemoryLoader, mix::DuckSettings,
+        mix::LoudnessWindow, mix::MixTarget, mix::Snapshot, mix::SnapshotId, music::MusicParams,
+        music::MusicSettings, music::MusicSource, music::TrackSettings, sound::Pick,
+        sound::Recordings, spatial::Distances, spatial::Muffle, voices::Stealing, voices::WhenFull,
     };
     #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};

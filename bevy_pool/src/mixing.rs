@@ -7,7 +7,7 @@
 
 use bevy::prelude::*;
 use pool_audio::kira::Tween;
-use pool_audio::{MixError, SnapshotId};
+use pool_audio::{mix::MixError, mix::SnapshotId};
 
 use crate::Sfx;
 

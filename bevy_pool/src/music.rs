@@ -1,14 +1,14 @@
 //! Music and ambience in Bevy: the [`MusicTracks`] resource (the plain
-//! [`pool_audio::Music`]), [`PlayMusic`] and [`StopMusic`] messages, refusals as
+//! [`pool_audio::music::Music`]), [`PlayMusic`] and [`StopMusic`] messages, refusals as
 //! [`MusicRefused`], and tracks that pause with the game's virtual time.
 
 use bevy::prelude::*;
-use pool_audio::{Music, MusicError, MusicParams, MusicSource};
+use pool_audio::{music::Music, music::MusicError, music::MusicParams, music::MusicSource};
 
 /// The music and ambience tracks (`"music"` and `"ambience"` by default: the
 /// plugin's `music` settings): play, crossfade, stop, seek, pause and set
 /// volumes from any system (`ResMut<MusicTracks>`). Derefs to
-/// [`pool_audio::Music`]. Tracks set to `pause_with_game` pause while
+/// [`pool_audio::music::Music`]. Tracks set to `pause_with_game` pause while
 /// `Time<Virtual>` is paused. Offline, the plugin decodes each piece ahead of
 /// every render (the same mix on every run); on a sound card, on a thread per
 /// piece.

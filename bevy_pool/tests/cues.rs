@@ -8,7 +8,7 @@
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use bevy_pool::pool_audio::{
-    GroupSettings, LoudnessWindow, ParamError, PlayError, SoundEffectsSettings,
+    GroupSettings, PlayError, SoundEffectsSettings, error::ParamError, mix::LoudnessWindow,
 };
 use bevy_pool::prelude::*;
 

@@ -9,7 +9,7 @@ use bevy::app::App;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::pool_audio::{OfflineSettings, ParamError, PlayError};
+use bevy_pool::pool_audio::{PlayError, error::ParamError, offline::OfflineSettings};
 use bevy_pool::prelude::*;
 
 const DT: f64 = 1.0 / 60.0;

@@ -5,7 +5,7 @@
 
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
-use bevy_pool::pool_audio::{DuckSettings, MixError};
+use bevy_pool::pool_audio::{mix::DuckSettings, mix::MixError};
 use bevy_pool::prelude::*;
 
 mod common;

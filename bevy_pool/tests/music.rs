@@ -7,7 +7,7 @@
 use bevy::app::App;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
-use bevy_pool::pool_audio::{LimiterSettings, MusicError};
+use bevy_pool::pool_audio::{dsp::LimiterSettings, music::MusicError};
 use bevy_pool::prelude::*;
 
 mod common;

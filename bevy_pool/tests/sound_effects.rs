@@ -13,8 +13,8 @@ use bevy_pool::{
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    OfflineBackend, OfflineSettings, PlayParams, Rendered, SoundEffects, SoundEffectsSettings,
-    SoundId, SoundSettings, VoiceHandle, VoiceState, WhenFull,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    VoiceHandle, VoiceState, offline::OfflineSettings, offline::Rendered, voices::WhenFull,
 };
 
 const DT: f64 = 1.0 / 60.0;

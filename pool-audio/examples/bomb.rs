@@ -30,8 +30,8 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning, PlaybackRate};
 use pool_audio::{
-    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayParams, Rendered, SoundEffects,
-    SoundEffectsSettings, SoundId, SoundSettings,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    dsp::MeterBuilder, dsp::MeterHandle, offline::OfflineSettings, offline::Rendered,
 };
 
 const RATE: u32 = 48_000;

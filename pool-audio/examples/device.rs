@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, DefaultBackend, Frame};
-use pool_audio::{MeterBuilder, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+use pool_audio::{
+    PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, dsp::MeterBuilder,
+};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let meter = MeterBuilder::new();

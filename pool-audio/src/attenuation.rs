@@ -5,14 +5,12 @@
 
 use core::fmt;
 
-/// The most copies of one sound that may play at once (the copy slots of a sound
-/// live in a fixed-size array).
-pub const MAX_VOICES_PER_SOUND: usize = 64;
+use crate::MAX_VOICES_PER_SOUND;
 
 /// A per-sound setting out of range.
 ///
 /// ```
-/// use pool_audio::{AttenuationError, CopyVolumes};
+/// use pool_audio::{error::AttenuationError, sound::CopyVolumes};
 ///
 /// assert_eq!(CopyVolumes::solve(0, 0.5, 0.9), Err(AttenuationError::MaxVoices(0)));
 /// ```
@@ -57,14 +55,14 @@ impl std::error::Error for AttenuationError {}
 /// `headroom / peak`, the peak being the sound's [`SoundPeak::max`](crate::SoundPeak::max).
 ///
 /// ```
-/// use pool_audio::CopyVolumes;
+/// use pool_audio::sound::CopyVolumes;
 ///
 /// // 64 copies, the first at 0.2, summing to 1.
 /// let volumes = CopyVolumes::solve(64, 0.2, 1.0)?;
 /// let total: f64 = (0..64).map(|i| volumes.volume(i)).sum();
 /// assert!((total - 1.0).abs() < 1e-9);
 /// assert!(volumes.volume(1) < volumes.volume(0));
-/// # Ok::<(), pool_audio::AttenuationError>(())
+/// # Ok::<(), pool_audio::error::AttenuationError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CopyVolumes {
@@ -90,13 +88,13 @@ impl CopyVolumes {
     /// above 0.
     ///
     /// ```
-    /// use pool_audio::CopyVolumes;
+    /// use pool_audio::sound::CopyVolumes;
     ///
     /// let quiet = CopyVolumes::solve(10, 0.05, 0.891)?; // 10 x 0.05 = 0.5 fits
     /// assert_eq!(quiet.ratio(), 1.0);
     /// let loud = CopyVolumes::solve(10, 0.5, 0.891)?;
     /// assert!(loud.ratio() < 1.0);
-    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// # Ok::<(), pool_audio::error::AttenuationError>(())
     /// ```
     pub fn solve(
         max_voices: usize,
@@ -142,7 +140,7 @@ impl CopyVolumes {
     /// or (`fits: 0`) when the first copy, capped at the budget, is under it.
     ///
     /// ```
-    /// use pool_audio::CopyVolumes;
+    /// use pool_audio::sound::CopyVolumes;
     ///
     /// // 12 copies, the first at 0.5: the oldest would fall under -60 dB.
     /// assert!(CopyVolumes::solve(12, 0.5, 0.891)?.volume(11) < 0.001);
@@ -151,7 +149,7 @@ impl CopyVolumes {
     /// assert!(floored.total() <= 0.891 + 1e-9);
     /// // Ten copies at -20 dB (0.1) alone exceed the budget: nine fit.
     /// assert!(CopyVolumes::solve_above(10, 0.5, 0.891, 0.1).is_err());
-    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// # Ok::<(), pool_audio::error::AttenuationError>(())
     /// ```
     pub fn solve_above(
         max_voices: usize,
@@ -198,11 +196,11 @@ impl CopyVolumes {
     /// The volume (linear amplitude) of copy `index`; 0 past the last copy.
     ///
     /// ```
-    /// # use pool_audio::CopyVolumes;
+    /// # use pool_audio::sound::CopyVolumes;
     /// let volumes = CopyVolumes::solve(4, 0.5, 0.9)?;
     /// assert_eq!(volumes.volume(0), 0.5);
     /// assert_eq!(volumes.volume(4), 0.0);
-    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// # Ok::<(), pool_audio::error::AttenuationError>(())
     /// ```
     pub fn volume(&self, index: u32) -> f64 {
         if index >= self.copies {
@@ -215,9 +213,9 @@ impl CopyVolumes {
     /// The first copy's volume: the requested one, or the budget if that was lower.
     ///
     /// ```
-    /// # use pool_audio::CopyVolumes;
+    /// # use pool_audio::sound::CopyVolumes;
     /// assert_eq!(CopyVolumes::solve(4, 1.0, 0.9)?.first(), 0.9);
-    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// # Ok::<(), pool_audio::error::AttenuationError>(())
     /// ```
     pub fn first(&self) -> f64 {
         self.first
@@ -226,10 +224,10 @@ impl CopyVolumes {
     /// `p`: each copy is this much quieter than the one before, in `[0, 1]`.
     ///
     /// ```
-    /// # use pool_audio::CopyVolumes;
+    /// # use pool_audio::sound::CopyVolumes;
     /// let volumes = CopyVolumes::solve(8, 0.3, 0.9)?;
     /// assert!(volumes.ratio() > 0.0 && volumes.ratio() < 1.0);
-    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// # Ok::<(), pool_audio::error::AttenuationError>(())
     /// ```
     pub fn ratio(&self) -> f64 {
         self.ratio
@@ -238,9 +236,9 @@ impl CopyVolumes {
     /// The number of copies, `max_voices`.
     ///
     /// ```
-    /// # use pool_audio::CopyVolumes;
+    /// # use pool_audio::sound::CopyVolumes;
     /// assert_eq!(CopyVolumes::solve(8, 0.3, 0.9)?.copies(), 8);
-    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// # Ok::<(), pool_audio::error::AttenuationError>(())
     /// ```
     pub fn copies(&self) -> u32 {
         self.copies
@@ -249,10 +247,10 @@ impl CopyVolumes {
     /// The volume of all copies together: the loudest the stack can get.
     ///
     /// ```
-    /// # use pool_audio::CopyVolumes;
+    /// # use pool_audio::sound::CopyVolumes;
     /// let volumes = CopyVolumes::solve(30, 0.2, 0.891)?;
     /// assert!((volumes.total() - 0.891).abs() < 1e-9);
-    /// # Ok::<(), pool_audio::AttenuationError>(())
+    /// # Ok::<(), pool_audio::error::AttenuationError>(())
     /// ```
     pub fn total(&self) -> f64 {
         (0..self.copies).map(|i| self.volume(i)).sum()

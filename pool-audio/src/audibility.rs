@@ -32,7 +32,7 @@ const SILENCE_DB: f32 = -60.0;
 /// and per play ([`PlayParams::distances`](crate::PlayParams::distances)).
 ///
 /// ```
-/// use pool_audio::Distances;
+/// use pool_audio::spatial::Distances;
 ///
 /// let near = Distances { min: 2.0, max: 30.0, ..Distances::default() };
 /// assert_eq!(near.gain(1.0), 1.0);

@@ -61,7 +61,7 @@ pub const MIN_MUFFLE_DB: f64 = -60.0;
 /// between them.
 ///
 /// ```
-/// use pool_audio::Muffle;
+/// use pool_audio::spatial::Muffle;
 ///
 /// let wall = Muffle::OCCLUSION;
 /// assert_eq!(wall.at(1.0), (-15.0, Some(800.0)));
@@ -148,7 +148,7 @@ pub(crate) fn ease(easing: Easing, x: f64) -> f64 {
 /// scale of 0.
 ///
 /// ```
-/// use pool_audio::doppler_factor;
+/// use pool_audio::spatial::doppler_factor;
 ///
 /// // A car 50 m ahead (the listener faces -z) coming at 30 m/s.
 /// let approaching = doppler_factor(([0.0, 0.0, -50.0], [0.0, 0.0, 30.0]), ([0.0; 3], [0.0; 3]), 1.0, 343.0);
@@ -330,7 +330,7 @@ impl crate::SoundSettings {
     /// What obstruction does to the sound.
     ///
     /// ```
-    /// # use pool_audio::{Muffle, SoundSettings};
+    /// # use pool_audio::{spatial::Muffle, SoundSettings};
     /// let pillar = Muffle { volume_db: -3.0, ..Muffle::OBSTRUCTION };
     /// assert_eq!(SoundSettings::default().obstruction(pillar).obstruction, pillar);
     /// ```
@@ -342,7 +342,7 @@ impl crate::SoundSettings {
     /// What occlusion does to the sound.
     ///
     /// ```
-    /// # use pool_audio::{Muffle, SoundSettings};
+    /// # use pool_audio::{spatial::Muffle, SoundSettings};
     /// let thin_wall = Muffle { cutoff_hz: 3_000.0, ..Muffle::OCCLUSION };
     /// assert_eq!(SoundSettings::default().occlusion(thin_wall).occlusion.cutoff_hz, 3_000.0);
     /// assert!(SoundSettings::default().occlusion(Muffle { cutoff_hz: 5.0, ..thin_wall }).validate().is_err());
@@ -355,7 +355,7 @@ impl crate::SoundSettings {
     /// How a positioned play of the sound fades with distance.
     ///
     /// ```
-    /// # use pool_audio::{Distances, SoundSettings};
+    /// # use pool_audio::{spatial::Distances, SoundSettings};
     /// let footstep = SoundSettings::default().distances(Distances { min: 0.5, max: 25.0, ..Default::default() });
     /// assert_eq!(footstep.distances.max, 25.0);
     /// assert!(footstep.distances(Distances { min: 3.0, max: 1.0, ..Default::default() }).validate().is_err());

@@ -3,13 +3,18 @@
 
 use std::fmt;
 
-use pool_core::StaleHandle;
+pub use crate::attenuation::AttenuationError;
+pub use crate::params::ParamError;
+pub use crate::settings::SettingsError;
+pub use crate::sound_error::SoundError;
+// The workspace's shared errors, from `pool_core`: a stale handle (inside
+// `VoiceError::Stale`) and a bad time step (from `SoundEffects::update`).
+// Not inlined: their docs stay on pool_core's pages, whose links they use.
+#[doc(no_inline)]
+pub use pool_core::{StaleHandle, TimeError};
 
+use crate::LoadError;
 use crate::limits::{MAX_GROUPS, MAX_VOICE_CAP};
-use crate::loader::LoadError;
-use crate::params::ParamError;
-use crate::settings::SettingsError;
-use crate::sound_error::SoundError;
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each
 /// refusal is also counted in [`AudioStats`](crate::AudioStats) (see
@@ -35,8 +40,8 @@ pub enum PlayError {
     /// and the sound refuses when full.
     OwnerLimit,
     /// The voice cap is reached and no voice may give way: stealing is
-    /// [`Stealing::Strict`](crate::Stealing::Strict), or
-    /// [`Stealing::LowestPriority`](crate::Stealing::LowestPriority) finds every
+    /// [`Stealing::Strict`](crate::stealing::Stealing::Strict), or
+    /// [`Stealing::LowestPriority`](crate::stealing::Stealing::LowestPriority) finds every
     /// voice outranking the play.
     VoiceCap,
     /// Every voice of the voice bank is playing or still fading out (stopped or
@@ -52,7 +57,7 @@ pub enum PlayError {
     /// volume, its distance): not started.
     Inaudible,
     /// The copy would be heard more than the loudness window's height under
-    /// its top ([`LoudnessWindow`](crate::LoudnessWindow)): not started (this
+    /// its top ([`LoudnessWindow`](crate::mix::LoudnessWindow)): not started (this
     /// reason wins when it is under the audibility floor too). (A
     /// voice already playing that falls out of the window goes virtual, or
     /// ends [`EndReason::Stolen`](crate::EndReason::Stolen) if its sound does
@@ -116,7 +121,7 @@ impl From<ParamError> for PlayError {
 /// listener) did nothing.
 ///
 /// ```
-/// use pool_audio::{StaleHandle, VoiceError};
+/// use pool_audio::{error::StaleHandle, VoiceError};
 ///
 /// assert!(VoiceError::Stale(StaleHandle).to_string().contains("stale"));
 /// ```
@@ -142,7 +147,7 @@ impl VoiceError {
     /// have lost matches on this instead of ending its frame with `?`:
     ///
     /// ```
-    /// # use pool_audio::{StaleHandle, VoiceError};
+    /// # use pool_audio::{error::StaleHandle, VoiceError};
     /// fn forget_if_gone(result: Result<(), VoiceError>) -> Result<(), VoiceError> {
     ///     match result {
     ///         Err(error) if error.is_stale() => Ok(()),
@@ -188,7 +193,7 @@ impl From<ParamError> for VoiceError {
 /// Why a sound could not be added.
 ///
 /// ```
-/// # use pool_audio::{AddSoundError, SettingsError};
+/// # use pool_audio::{error::AddSoundError, error::SettingsError};
 /// let err = AddSoundError::Settings(SettingsError::MaxVoices(0));
 /// assert!(err.to_string().contains("max_voices"));
 /// ```
@@ -210,7 +215,7 @@ pub enum AddSoundError {
     },
     /// It was given no recording.
     NoRecordings,
-    /// It was given more than [`MAX_RECORDINGS`](crate::MAX_RECORDINGS) recordings.
+    /// It was given more than [`MAX_RECORDINGS`](crate::limits::MAX_RECORDINGS) recordings.
     TooManyRecordings(usize),
     /// A recording's weight is NaN, infinite or negative.
     Weight {
@@ -256,7 +261,7 @@ impl std::error::Error for AddSoundError {}
 /// Why [`SoundEffects::add_group`](crate::SoundEffects::add_group) added nothing.
 ///
 /// ```
-/// # use pool_audio::AddGroupError;
+/// # use pool_audio::error::AddGroupError;
 /// assert!(AddGroupError::MaxVoices(0).to_string().contains("1..=4096"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,9 +269,9 @@ impl std::error::Error for AddSoundError {}
 pub enum AddGroupError {
     /// A group of that name exists.
     DuplicateName(String),
-    /// Its cap is not in `1..=`[`MAX_VOICE_CAP`](crate::MAX_VOICE_CAP).
+    /// Its cap is not in `1..=`[`MAX_VOICE_CAP`].
     MaxVoices(usize),
-    /// The manager holds [`MAX_GROUPS`](crate::MAX_GROUPS) groups already.
+    /// The manager holds [`MAX_GROUPS`] groups already.
     TooMany,
 }
 
@@ -286,7 +291,7 @@ impl std::error::Error for AddGroupError {}
 /// removed nothing.
 ///
 /// ```
-/// # use pool_audio::RemoveSoundError;
+/// # use pool_audio::error::RemoveSoundError;
 /// assert!(RemoveSoundError::UnknownSound.to_string().contains("removed"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -326,7 +331,7 @@ impl From<ParamError> for RemoveSoundError {
 /// Why [`SoundEffects::new`](crate::SoundEffects::new) failed.
 ///
 /// ```
-/// # use pool_audio::SetupError;
+/// # use pool_audio::error::SetupError;
 /// assert!(SetupError::TrackLimit.to_string().contains("track"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]

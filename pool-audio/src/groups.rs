@@ -4,17 +4,17 @@
 //! voice cap, with its own stealing policy; a protected group is never stolen from
 //! by another group's plays.
 
-use crate::error::AddGroupError;
+use crate::AddGroupError;
+use crate::Stealing;
 use crate::handles::GroupId;
 use crate::limits::{MAX_GROUPS, MAX_VOICE_CAP};
 use crate::sound_table::Tally;
-use crate::stealing::Stealing;
 
 /// How a voice group limits its sounds. Fields are public, with builder methods of
 /// the same names.
 ///
 /// ```
-/// use pool_audio::{GroupSettings, Stealing};
+/// use pool_audio::{GroupSettings, voices::Stealing};
 ///
 /// let barks = GroupSettings::default().max_voices(2).stealing(Stealing::Oldest);
 /// assert_eq!((barks.max_voices, barks.protected), (2, false));
@@ -67,7 +67,7 @@ impl GroupSettings {
     /// Which voice a full group gives up.
     ///
     /// ```
-    /// # use pool_audio::{GroupSettings, Stealing};
+    /// # use pool_audio::{GroupSettings, voices::Stealing};
     /// assert_eq!(GroupSettings::default().stealing(Stealing::Strict).stealing, Stealing::Strict);
     /// ```
     pub fn stealing(mut self, stealing: Stealing) -> Self {
@@ -101,7 +101,7 @@ impl GroupSettings {
 /// Counters of one voice group, from [`SoundEffects::group_stats`](crate::SoundEffects::group_stats).
 ///
 /// ```
-/// # use pool_audio::GroupStats;
+/// # use pool_audio::voices::GroupStats;
 /// assert_eq!(GroupStats::default().refused, 0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

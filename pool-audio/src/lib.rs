@@ -67,7 +67,7 @@
 //! ```
 //! use pool_audio::kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 //! use pool_audio::kira::sound::static_sound::StaticSoundData;
-//! use pool_audio::{GroupSettings, OfflineBackend, PlayParams, Rendered, SoundEffects, SoundEffectsSettings, SoundSettings};
+//! use pool_audio::{GroupSettings, OfflineBackend, PlayParams, offline::Rendered, SoundEffects, SoundEffectsSettings, SoundSettings};
 //!
 //! // Sounds come from a `FileLoader` or `MemoryLoader` (WAV, Ogg, FLAC, MP3); here,
 //! // tones made in code: `tone(hz, seconds)`.
@@ -402,17 +402,17 @@ mod audibility;
 mod bank;
 mod clock;
 mod cues;
-mod error;
+pub mod error;
 mod groups;
 mod handles;
 mod level;
 mod limiter;
-mod limits;
-mod loader;
+pub mod limits;
+pub mod loader;
 mod meter;
-mod mix;
-mod music;
-mod offline;
+pub mod mix;
+pub mod music;
+pub mod offline;
 mod params;
 mod peak;
 mod playhead;
@@ -420,58 +420,103 @@ mod settings;
 mod sound_effects;
 mod sound_error;
 mod sound_table;
-mod spatial;
+pub mod spatial;
 mod stats;
 mod stealing;
 mod variations;
-mod voices;
+mod voice_pool;
 
-pub use attenuation::{AttenuationError, CopyVolumes, MAX_VOICES_PER_SOUND};
-pub use audibility::Distances;
-pub use cues::{
-    MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
-    SPEED_OF_SOUND, doppler_factor,
-};
-pub use error::{
-    AddGroupError, AddSoundError, PlayError, RemoveSoundError, SetupError, VoiceError,
-};
-pub use groups::{GroupSettings, GroupStats};
+pub use error::{PlayError, VoiceError};
+pub use groups::GroupSettings;
 pub use handles::{EndReason, Ended, GroupId, Played, SoundId, VoiceHandle, VoiceState};
 /// kira, whose types ([`kira::Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html), [`kira::AudioManager`](https://docs.rs/kira/0.12/kira/manager/struct.AudioManager.html), sound data) this
 /// crate's signatures take: the version this crate is built against.
 pub use kira;
-pub use limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
-pub use limits::{
-    MAX_GROUPS, MAX_PITCH_SEMITONES, MAX_RECORDINGS, MAX_RETRIGGER, MAX_STEAL_FADE,
-    MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES, MAX_VOICE_CAP, MIN_STEAL_FADE,
-};
-pub use loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader};
-pub use meter::{MeterBuilder, MeterHandle};
 /// The vector types positions are given in (`impl Into<mint::Vector3<f32>>`).
 pub use mint;
-pub use mix::{
-    DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS_DB, MAX_MIX_DB, MAX_MIX_ITEMS,
-    MAX_MIX_TIME, MIN_MIX_DB, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
-};
-pub use music::{
-    Decode, MAX_FADE_SECONDS, MAX_TRACK_DB, Music, MusicError, MusicParams, MusicSettings,
-    MusicSource, MusicStats, SEEK_FADE_SECONDS, TrackSettings,
-};
-pub use offline::{
-    MAX_OFFLINE_SAMPLE_RATE, OfflineBackend, OfflineError, OfflineSettings, Rendered,
-};
-pub use params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, ParamError, PlayParams, linear_fade};
-pub use peak::SoundPeak;
-// The workspace's shared errors, from `pool_core`: a stale handle (inside
-// `VoiceError::Stale`) and a bad time step (from `SoundEffects::update`).
-// Not inlined: their docs stay on pool_core's pages, whose links they use.
-#[doc(no_inline)]
-pub use pool_core::{StaleHandle, TimeError};
-pub use settings::{
-    Resume, SettingsError, SoundEffectsSettings, SoundSettings, Virtualization, WhenFull,
-};
+pub use offline::OfflineBackend;
+pub use params::{PlayParams, linear_fade};
+pub use settings::{SoundEffectsSettings, SoundSettings};
 pub use sound_effects::SoundEffects;
-pub use sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
 pub use stats::AudioStats;
-pub use stealing::{Stealing, Tie};
-pub use variations::{Pick, Recordings};
+
+// Inside the crate, every public item is named by its root path
+// (`crate::Distances`), whichever module shows it to users: in code and in
+// doc links, so the modules depend on each other no more than they did.
+#[allow(unused_imports)]
+use {
+    attenuation::{AttenuationError, CopyVolumes},
+    audibility::Distances,
+    cues::{
+        MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
+        SPEED_OF_SOUND, doppler_factor,
+    },
+    error::{AddGroupError, AddSoundError, RemoveSoundError, SetupError},
+    groups::GroupStats,
+    limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings},
+    limits::{
+        MAX_GROUPS, MAX_PITCH_SEMITONES, MAX_PLAYBACK_RATE, MAX_RECORDINGS, MAX_RETRIGGER,
+        MAX_SOUND_SAMPLE_RATE, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES,
+        MAX_VOICE_CAP, MAX_VOICES_PER_SOUND, MIN_PLAYBACK_RATE, MIN_STEAL_FADE,
+    },
+    loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader},
+    meter::{MeterBuilder, MeterHandle},
+    mix::{
+        DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS_DB, MAX_MIX_DB, MAX_MIX_ITEMS,
+        MAX_MIX_TIME, MIN_MIX_DB, MixError, MixStats, MixTarget, Snapshot, SnapshotId,
+        SnapshotMode,
+    },
+    music::{
+        Decode, MAX_FADE_SECONDS, MAX_TRACK_DB, Music, MusicError, MusicParams, MusicSettings,
+        MusicSource, MusicStats, SEEK_FADE_SECONDS, TrackSettings,
+    },
+    offline::{MAX_OFFLINE_SAMPLE_RATE, OfflineError, OfflineSettings, Rendered},
+    params::ParamError,
+    peak::SoundPeak,
+    pool_core::{StaleHandle, TimeError},
+    settings::{Resume, SettingsError, Virtualization, WhenFull},
+    sound_error::SoundError,
+    stealing::{Stealing, Tie},
+    variations::{Pick, Recordings},
+};
+
+/// What a sound is made of and how its copies share a budget: its
+/// recordings and how a play picks one, the copy volumes and the measured
+/// peak they are solved against.
+pub mod sound {
+    pub use crate::attenuation::CopyVolumes;
+    pub use crate::peak::SoundPeak;
+    pub use crate::variations::{Pick, Recordings};
+}
+
+/// How voices are kept and given up: what a full sound does, which voice a
+/// cap steals, what becomes of a voice that loses its place (virtual voices)
+/// and how it comes back, a group's counts.
+pub mod voices {
+    pub use crate::groups::GroupStats;
+    pub use crate::settings::{Resume, Virtualization, WhenFull};
+    pub use crate::stealing::{Stealing, Tie};
+}
+
+/// The limiter that is the mix's ceiling and the meter the tests measure
+/// with: kira effects, for any track.
+pub mod dsp {
+    pub use crate::limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings};
+    pub use crate::meter::{MeterBuilder, MeterHandle};
+}
+
+/// What a game names in its first hour, in one `use`:
+/// `use pool_audio::prelude::*;`.
+pub mod prelude {
+    #[doc(no_inline)]
+    pub use crate::kira::{AudioManager, AudioManagerSettings, Tween};
+    pub use crate::loader::{FileLoader, MemoryLoader, SoundLoader};
+    pub use crate::offline::Rendered;
+    pub use crate::sound::{Pick, Recordings};
+    pub use crate::voices::{Resume, Stealing, Virtualization, WhenFull};
+    pub use crate::{
+        AudioStats, EndReason, Ended, GroupId, GroupSettings, OfflineBackend, PlayError,
+        PlayParams, Played, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, VoiceError,
+        VoiceHandle, VoiceState, linear_fade,
+    };
+}

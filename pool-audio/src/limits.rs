@@ -1,7 +1,7 @@
-//! The limits of the manager's settings (voices, fades, margins, groups),
-//! named once for the checks, the errors and the docs. A sound's own limits sit
-//! beside what they limit: `MAX_VOICES_PER_SOUND` with the copy volumes,
-//! `MAX_PLAYBACK_RATE` with the play parameters, `MAX_RETRIGGER` here.
+//! The limits of the manager's settings, a sound's and a play's (voices,
+//! fades, margins, groups, rates), named once for the checks, the errors and
+//! the docs. The mix's, the music's and the spatial cues' limits sit in their
+//! modules (`mix`, `music`, `spatial`).
 
 use std::time::Duration;
 
@@ -37,3 +37,23 @@ pub const MAX_GROUPS: usize = 256;
 
 // Every voice record of the largest manager fits in one pool.
 const _: () = assert!(MAX_VOICE_CAP + MAX_VIRTUAL_VOICES <= pool_core::MAX_OBJECTS_LIMIT);
+
+/// The slowest playback rate a play may ask for: 1/16, four octaves down.
+pub const MIN_PLAYBACK_RATE: f64 = 1.0 / 16.0;
+
+/// The fastest playback rate a play may ask for: 16, four octaves up. kira's
+/// resampler reads this many source frames per output frame (times the sound's
+/// sample rate over the output's): far above, rendering falls behind real time.
+/// The worst case allowed, 64 voices of 192 kHz sounds at rate 16, rendered one
+/// second of 48 kHz audio in one second on the 2-core machine this crate is
+/// measured on: about real time, for one audio thread.
+pub const MAX_PLAYBACK_RATE: f64 = 16.0;
+
+/// The most copies of one sound that may play at once (the copy slots of a sound
+/// live in a fixed-size array).
+pub const MAX_VOICES_PER_SOUND: usize = 64;
+
+/// The highest sample rate a sound may have. kira's resampler reads
+/// `sample rate x playback rate / output rate` frames per output frame; with this
+/// and the highest playback rate (16) that stays at most 64 at a 48 kHz output.
+pub const MAX_SOUND_SAMPLE_RATE: u32 = 192_000;

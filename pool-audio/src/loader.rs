@@ -27,7 +27,7 @@ pub const DEFAULT_MAX_FRAMES: usize = 1 << 23;
 /// Why a sound could not be loaded. Every variant names the key asked for.
 ///
 /// ```
-/// use pool_audio::{LoadError, MemoryLoader, SoundLoader};
+/// use pool_audio::{loader::LoadError, loader::MemoryLoader, loader::SoundLoader};
 ///
 /// let mut loader = MemoryLoader::new();
 /// let err = loader.load("boom").unwrap_err();
@@ -106,7 +106,7 @@ impl std::error::Error for LoadError {}
 ///
 /// ```
 /// use kira::sound::static_sound::StaticSoundData;
-/// use pool_audio::{LoadError, SoundLoader};
+/// use pool_audio::{loader::LoadError, loader::SoundLoader};
 ///
 /// /// Every key is the same click, made on the fly.
 /// struct Clicks;
@@ -137,7 +137,7 @@ pub trait SoundLoader {
 /// symbolic link to elsewhere). Decoded sounds are cached.
 ///
 /// ```
-/// use pool_audio::{FileLoader, LoadError, SoundLoader};
+/// use pool_audio::{loader::FileLoader, loader::LoadError, loader::SoundLoader};
 ///
 /// # let dir = std::env::temp_dir().join(format!("pool-audio-loader-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
@@ -164,7 +164,7 @@ impl FileLoader {
     /// A loader for the files under `root`.
     ///
     /// ```
-    /// # use pool_audio::FileLoader;
+    /// # use pool_audio::loader::FileLoader;
     /// let loader = FileLoader::new("assets/sfx");
     /// assert_eq!(loader.root(), std::path::Path::new("assets/sfx"));
     /// ```
@@ -183,7 +183,7 @@ impl FileLoader {
     /// the decoder's own buffers.
     ///
     /// ```
-    /// # use pool_audio::{FileLoader, LoadError, SoundLoader};
+    /// # use pool_audio::{loader::FileLoader, loader::LoadError, loader::SoundLoader};
     /// # let dir = std::env::temp_dir().join(format!("pool-audio-limit-doc-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let spec = hound::WavSpec { channels: 1, sample_rate: 48_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
@@ -205,7 +205,7 @@ impl FileLoader {
     /// The folder keys are relative to.
     ///
     /// ```
-    /// # use pool_audio::FileLoader;
+    /// # use pool_audio::loader::FileLoader;
     /// assert_eq!(FileLoader::new("sfx").root(), std::path::Path::new("sfx"));
     /// ```
     pub fn root(&self) -> &Path {
@@ -260,7 +260,7 @@ enum Stored {
 /// first use and cached, or sounds already decoded or synthesized.
 ///
 /// ```
-/// use pool_audio::{MemoryLoader, SoundLoader};
+/// use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
 ///
 /// let mut loader = MemoryLoader::new();
 /// loader.insert_encoded("broken", b"not audio".to_vec());
@@ -285,7 +285,7 @@ impl MemoryLoader {
     /// An empty loader.
     ///
     /// ```
-    /// # use pool_audio::{MemoryLoader, SoundLoader};
+    /// # use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
     /// let mut loader = MemoryLoader::new();
     /// assert!(loader.load("anything").is_err());
     /// ```
@@ -298,7 +298,7 @@ impl MemoryLoader {
     /// decoded are not counted: they are in memory already.
     ///
     /// ```
-    /// # use pool_audio::{LoadError, MemoryLoader, SoundLoader};
+    /// # use pool_audio::{loader::LoadError, loader::MemoryLoader, loader::SoundLoader};
     /// # let mut bytes = std::io::Cursor::new(Vec::new());
     /// # let spec = hound::WavSpec { channels: 2, sample_rate: 44_100, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
     /// # let mut wav = hound::WavWriter::new(&mut bytes, spec)?;
@@ -317,7 +317,7 @@ impl MemoryLoader {
     /// Registers an encoded sound file's bytes under `key`, decoded on first load.
     ///
     /// ```
-    /// # use pool_audio::{MemoryLoader, SoundLoader};
+    /// # use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
     /// let mut loader = MemoryLoader::new();
     /// loader.insert_encoded("click", vec![0u8; 16]);
     /// // Sixteen zero bytes are no sound file: a typed error that names the key.
@@ -331,7 +331,7 @@ impl MemoryLoader {
     /// Registers a decoded (or synthesized) sound under `key`.
     ///
     /// ```
-    /// # use pool_audio::{MemoryLoader, SoundLoader};
+    /// # use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
     /// use kira::sound::static_sound::StaticSoundData;
     ///
     /// let mut loader = MemoryLoader::new();
@@ -342,7 +342,7 @@ impl MemoryLoader {
     ///     slice: None,
     /// });
     /// assert_eq!(loader.load("beep")?.num_frames(), 480);
-    /// # Ok::<(), pool_audio::LoadError>(())
+    /// # Ok::<(), pool_audio::loader::LoadError>(())
     /// ```
     pub fn insert_sound(&mut self, key: impl Into<String>, sound: StaticSoundData) {
         self.sources

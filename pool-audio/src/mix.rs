@@ -70,7 +70,7 @@ impl From<&str> for MixTarget {
 ///
 /// ```
 /// use std::time::Duration;
-/// use pool_audio::DuckSettings;
+/// use pool_audio::mix::DuckSettings;
 ///
 /// let under_dialogue = DuckSettings::default()
 ///     .amount_db(-12.0)
@@ -201,7 +201,7 @@ pub enum SnapshotMode {
 /// one to `value + its_db * i`.
 ///
 /// ```
-/// use pool_audio::{MixTarget, Snapshot, SnapshotMode};
+/// use pool_audio::{mix::MixTarget, mix::Snapshot, mix::SnapshotMode};
 ///
 /// let storm = Snapshot::new("storm")
 ///     .priority(1)
@@ -284,7 +284,7 @@ pub struct MixStats {
 /// Why a mix call changed nothing.
 ///
 /// ```
-/// # use pool_audio::MixError;
+/// # use pool_audio::mix::MixError;
 /// assert!(MixError::Amount(f32::NAN).to_string().contains("NaN"));
 /// ```
 #[derive(Debug, Clone, PartialEq)]

@@ -250,7 +250,7 @@ pub struct MusicStats {
 ///
 /// ```
 /// use pool_audio::kira::{AudioManager, AudioManagerSettings};
-/// use pool_audio::{Decode, Music, MusicParams, MusicSettings, MusicSource, OfflineBackend};
+/// use pool_audio::{music::Decode, music::Music, music::MusicParams, music::MusicSettings, music::MusicSource, OfflineBackend};
 /// # let wav = |hz: f32| { let mut c = std::io::Cursor::new(Vec::new()); let mut w = hound::WavWriter::new(&mut c, hound::WavSpec { channels: 1, sample_rate: 48_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int }).unwrap(); for i in 0..48_000 { w.write_sample(((i as f32 * hz * std::f32::consts::TAU / 48_000.0).sin() * 16_000.0) as i16).unwrap(); } w.finalize().unwrap(); c.into_inner() };
 ///
 /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
@@ -629,7 +629,7 @@ impl Music {
     ///
     /// ```
     /// # use pool_audio::kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{Music, MusicSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # use pool_audio::{music::Music, music::MusicSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut music = Music::new(&mut manager, MusicSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;

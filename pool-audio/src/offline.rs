@@ -11,7 +11,7 @@ pub const MAX_OFFLINE_SAMPLE_RATE: u32 = 384_000;
 /// Settings for the [`OfflineBackend`].
 ///
 /// ```
-/// use pool_audio::OfflineSettings;
+/// use pool_audio::offline::OfflineSettings;
 ///
 /// assert_eq!(OfflineSettings::default().sample_rate, 48_000);
 /// ```
@@ -33,7 +33,7 @@ impl Default for OfflineSettings {
 ///
 /// ```
 /// use kira::{AudioManager, AudioManagerSettings};
-/// use pool_audio::{OfflineBackend, OfflineError, OfflineSettings};
+/// use pool_audio::{OfflineBackend, offline::OfflineError, offline::OfflineSettings};
 ///
 /// let settings = AudioManagerSettings {
 ///     backend_settings: OfflineSettings { sample_rate: 0 },
@@ -148,7 +148,7 @@ impl OfflineBackend {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, OfflineSettings};
+    /// # use pool_audio::{OfflineBackend, offline::OfflineSettings};
     /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
     ///     backend_settings: OfflineSettings { sample_rate: 1000 },
     ///     ..Default::default()
@@ -178,7 +178,7 @@ impl OfflineBackend {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, OfflineSettings};
+    /// # use pool_audio::{OfflineBackend, offline::OfflineSettings};
     /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
     ///     backend_settings: OfflineSettings { sample_rate: 1000 },
     ///     ..Default::default()
@@ -297,7 +297,7 @@ impl Rendered {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, Rendered};
+    /// # use pool_audio::{OfflineBackend, offline::Rendered};
     /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut samples = Vec::new();
     /// for _ in 0..3 {

@@ -5,22 +5,13 @@ use std::fmt;
 
 use kira::Tween;
 
-/// The slowest playback rate a play may ask for: 1/16, four octaves down.
-pub const MIN_PLAYBACK_RATE: f64 = 1.0 / 16.0;
-
-/// The fastest playback rate a play may ask for: 16, four octaves up. kira's
-/// resampler reads this many source frames per output frame (times the sound's
-/// sample rate over the output's): far above, rendering falls behind real time.
-/// The worst case allowed, 64 voices of 192 kHz sounds at rate 16, rendered one
-/// second of 48 kHz audio in one second on the 2-core machine this crate is
-/// measured on: about real time, for one audio thread.
-pub const MAX_PLAYBACK_RATE: f64 = 16.0;
+use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 
 /// A number given to the manager that is NaN, infinite or out of range. Nothing
 /// changes when one is refused, and no bad value ever reaches kira's audio thread.
 ///
 /// ```
-/// use pool_audio::{ParamError, PlayError, PlayParams};
+/// use pool_audio::{error::ParamError, PlayError, PlayParams};
 ///
 /// let err = PlayParams::default().spatial_blend(f32::NAN).validate().unwrap_err();
 /// assert!(matches!(err, ParamError::SpatialBlend(_)));
@@ -306,7 +297,7 @@ impl PlayParams {
     /// per-source min and max distance).
     ///
     /// ```
-    /// # use pool_audio::{Distances, PlayParams};
+    /// # use pool_audio::{spatial::Distances, PlayParams};
     /// let far_cry = PlayParams::default().distances(Distances { min: 5.0, max: 400.0, ..Default::default() });
     /// assert_eq!(far_cry.distances.unwrap().max, 400.0);
     /// assert!(far_cry.distances(Distances { max: f32::NAN, ..Default::default() }).validate().is_err());
@@ -339,7 +330,7 @@ impl PlayParams {
     /// [`ParamError`] naming the first field out of range, with its value.
     ///
     /// ```
-    /// use pool_audio::{ParamError, PlayParams};
+    /// use pool_audio::{error::ParamError, PlayParams};
     ///
     /// assert!(PlayParams::default().panning(-1.0).validate().is_ok());
     /// assert_eq!(PlayParams::default().playback_rate(0.0).validate(), Err(ParamError::PlaybackRate(0.0)));

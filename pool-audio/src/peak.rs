@@ -21,7 +21,7 @@ use crate::sound_error::{SoundError, loop_region, samples};
 ///
 /// ```
 /// use kira::{Frame, sound::static_sound::StaticSoundData};
-/// use pool_audio::SoundPeak;
+/// use pool_audio::sound::SoundPeak;
 ///
 /// // A full-scale square wave: its samples never exceed 1.0, kira's resampling does.
 /// let frames: Vec<Frame> = (0..480).map(|i| Frame::from_mono(if i % 8 < 4 { 1.0 } else { -1.0 })).collect();
@@ -29,7 +29,7 @@ use crate::sound_error::{SoundError, loop_region, samples};
 /// let peak = SoundPeak::measure(&square)?;
 /// assert_eq!(peak.sample(), 1.0);
 /// assert!(peak.max() > 1.1);
-/// # Ok::<(), pool_audio::SoundError>(())
+/// # Ok::<(), pool_audio::error::SoundError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SoundPeak {
@@ -55,7 +55,7 @@ impl SoundPeak {
     ///
     /// ```
     /// use kira::{Frame, sound::static_sound::StaticSoundData};
-    /// use pool_audio::{SoundError, SoundPeak};
+    /// use pool_audio::{error::SoundError, sound::SoundPeak};
     ///
     /// let bad = StaticSoundData { sample_rate: 0, frames: vec![Frame::ZERO; 4].into(), settings: Default::default(), slice: None };
     /// assert_eq!(SoundPeak::measure(&bad), Err(SoundError::SampleRate(0)));
@@ -93,10 +93,10 @@ impl SoundPeak {
     ///
     /// ```
     /// # use kira::{Frame, sound::static_sound::StaticSoundData};
-    /// # use pool_audio::SoundPeak;
+    /// # use pool_audio::sound::SoundPeak;
     /// let half = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.5); 10].into(), settings: Default::default(), slice: None };
     /// assert_eq!(SoundPeak::measure(&half)?.sample(), 0.5);
-    /// # Ok::<(), pool_audio::SoundError>(())
+    /// # Ok::<(), pool_audio::error::SoundError>(())
     /// ```
     pub fn sample(&self) -> f32 {
         self.sample
@@ -106,11 +106,11 @@ impl SoundPeak {
     ///
     /// ```
     /// # use kira::{Frame, sound::static_sound::StaticSoundData};
-    /// # use pool_audio::SoundPeak;
+    /// # use pool_audio::sound::SoundPeak;
     /// let left_only = StaticSoundData { sample_rate: 48_000, frames: vec![Frame { left: 0.5, right: 0.0 }; 10].into(), settings: Default::default(), slice: None };
     /// let peak = SoundPeak::measure(&left_only)?;
     /// assert!(peak.left() >= 0.5 && peak.right() == 0.0);
-    /// # Ok::<(), pool_audio::SoundError>(())
+    /// # Ok::<(), pool_audio::error::SoundError>(())
     /// ```
     pub fn left(&self) -> f32 {
         self.left
@@ -120,10 +120,10 @@ impl SoundPeak {
     ///
     /// ```
     /// # use kira::{Frame, sound::static_sound::StaticSoundData};
-    /// # use pool_audio::SoundPeak;
+    /// # use pool_audio::sound::SoundPeak;
     /// let right_only = StaticSoundData { sample_rate: 48_000, frames: vec![Frame { left: 0.0, right: 0.25 }; 10].into(), settings: Default::default(), slice: None };
     /// assert!(SoundPeak::measure(&right_only)?.right() >= 0.25);
-    /// # Ok::<(), pool_audio::SoundError>(())
+    /// # Ok::<(), pool_audio::error::SoundError>(())
     /// ```
     pub fn right(&self) -> f32 {
         self.right
@@ -133,12 +133,12 @@ impl SoundPeak {
     ///
     /// ```
     /// # use kira::{Frame, sound::static_sound::StaticSoundData};
-    /// # use pool_audio::SoundPeak;
+    /// # use pool_audio::sound::SoundPeak;
     /// let dc = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.8); 100].into(), settings: Default::default(), slice: None };
     /// let peak = SoundPeak::measure(&dc)?;
     /// // The step up from the silence before the first frame overshoots by 7%.
     /// assert!(peak.max() > 0.85 && peak.max() < 0.86);
-    /// # Ok::<(), pool_audio::SoundError>(())
+    /// # Ok::<(), pool_audio::error::SoundError>(())
     /// ```
     pub fn max(&self) -> f32 {
         self.left.max(self.right)
@@ -151,12 +151,12 @@ impl SoundPeak {
     ///
     /// ```
     /// # use kira::{Frame, sound::static_sound::StaticSoundData};
-    /// # use pool_audio::SoundPeak;
+    /// # use pool_audio::sound::SoundPeak;
     /// let mono = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.5); 100].into(), settings: Default::default(), slice: None };
     /// let peak = SoundPeak::measure(&mono)?;
     /// assert_eq!(peak.pan_gain(0.0), 1.0);
     /// assert!((peak.pan_gain(1.0) - 2f64.sqrt()).abs() < 1e-6);
-    /// # Ok::<(), pool_audio::SoundError>(())
+    /// # Ok::<(), pool_audio::error::SoundError>(())
     /// ```
     pub fn pan_gain(&self, panning: f32) -> f64 {
         let max = f64::from(self.max());

@@ -5,6 +5,7 @@ use std::time::Duration;
 mod error;
 pub use error::SettingsError;
 
+use crate::Pick;
 use crate::attenuation::{AttenuationError, CopyVolumes};
 use crate::handles::GroupId;
 use crate::level::amplitude;
@@ -14,7 +15,6 @@ use crate::limits::{
     MAX_VOICE_CAP, MIN_STEAL_FADE,
 };
 use crate::stealing::{Stealing, Tie};
-use crate::variations::Pick;
 
 /// The lowest headroom a sound may ask for, dBFS: quieter is silence.
 const MIN_HEADROOM_DB: f64 = -200.0;
@@ -22,7 +22,7 @@ const MIN_HEADROOM_DB: f64 = -200.0;
 /// What a sound does when all its `max_voices` copies are playing.
 ///
 /// ```
-/// use pool_audio::{SoundSettings, WhenFull};
+/// use pool_audio::{SoundSettings, voices::WhenFull};
 ///
 /// let settings = SoundSettings::default().when_full(WhenFull::Strict);
 /// assert_eq!(settings.when_full, WhenFull::Strict);
@@ -49,7 +49,7 @@ pub enum WhenFull {
 /// own is killed, since a one-shot heard late is a one-shot heard wrong.
 ///
 /// ```
-/// use pool_audio::{Resume, SoundSettings, Virtualization};
+/// use pool_audio::{voices::Resume, SoundSettings, voices::Virtualization};
 ///
 /// assert_eq!(SoundSettings::default().virtualization, Virtualization::Auto);
 /// let always = SoundSettings::default().virtualization(Virtualization::Virtualize(Resume::FromElapsed));
@@ -347,7 +347,7 @@ impl SoundSettings {
     /// What to do when all copies are playing.
     ///
     /// ```
-    /// # use pool_audio::{SoundSettings, WhenFull};
+    /// # use pool_audio::{SoundSettings, voices::WhenFull};
     /// let settings = SoundSettings::default().when_full(WhenFull::Strict);
     /// assert_eq!(settings.when_full, WhenFull::Strict);
     /// ```
@@ -359,7 +359,7 @@ impl SoundSettings {
     /// What happens when a voice of this sound cannot be real.
     ///
     /// ```
-    /// # use pool_audio::{Resume, SoundSettings, Virtualization};
+    /// # use pool_audio::{voices::Resume, SoundSettings, voices::Virtualization};
     /// let settings = SoundSettings::default().virtualization(Virtualization::Virtualize(Resume::FromStart));
     /// assert_eq!(settings.virtualization, Virtualization::Virtualize(Resume::FromStart));
     /// ```
@@ -416,7 +416,7 @@ impl SoundSettings {
     /// How a sound with several recordings picks one per play.
     ///
     /// ```
-    /// # use pool_audio::{Pick, SoundSettings};
+    /// # use pool_audio::{sound::Pick, SoundSettings};
     /// let settings = SoundSettings::default().pick(Pick::Random { avoid_last: 2 });
     /// assert_eq!(settings.pick, Pick::Random { avoid_last: 2 });
     /// ```
@@ -482,7 +482,7 @@ impl SoundSettings {
     /// Which loses a tie in priority under [`Stealing::LowestPriority`].
     ///
     /// ```
-    /// # use pool_audio::{SoundSettings, Tie};
+    /// # use pool_audio::{SoundSettings, voices::Tie};
     /// let settings = SoundSettings::default().tie(Tie::NewestLoses);
     /// assert_eq!(settings.tie, Tie::NewestLoses);
     /// ```
@@ -497,7 +497,7 @@ impl SoundSettings {
     /// [`SettingsError`] naming the value out of range.
     ///
     /// ```
-    /// # use pool_audio::{SettingsError, SoundSettings};
+    /// # use pool_audio::{error::SettingsError, SoundSettings};
     /// assert!(matches!(
     ///     SoundSettings::default().headroom_db(3.0).validate(),
     ///     Err(SettingsError::Headroom(_))

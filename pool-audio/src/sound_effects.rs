@@ -35,7 +35,7 @@ use crate::settings::{SettingsError, SoundEffectsSettings};
 use crate::sound_table::SoundTable;
 use crate::stats::AudioStats;
 use crate::variations::Dice;
-use crate::voices::{SLOTS_PER_VOICE, Voices};
+use crate::voice_pool::{SLOTS_PER_VOICE, Voices};
 
 /// Sound-effect voices on the game's own kira [`AudioManager`](https://docs.rs/kira/0.12/kira/manager/struct.AudioManager.html): per-sound copy
 /// limits with attenuation, a global voice cap with stealing, and a limiter as the

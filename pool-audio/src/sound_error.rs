@@ -9,16 +9,13 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::sound::{EndPosition, PlaybackPosition};
 use kira::{Easing, Tween};
 
-/// The highest sample rate a sound may have. kira's resampler reads
-/// `sample rate x playback rate / output rate` frames per output frame; with this
-/// and the highest playback rate (16) that stays at most 64 at a 48 kHz output.
-pub const MAX_SOUND_SAMPLE_RATE: u32 = 192_000;
+use crate::MAX_SOUND_SAMPLE_RATE;
 
 /// Why a sound's data was refused, before kira ever sees it.
 ///
 /// ```
 /// use kira::{Frame, sound::static_sound::StaticSoundData};
-/// use pool_audio::{SoundError, SoundPeak};
+/// use pool_audio::{error::SoundError, sound::SoundPeak};
 ///
 /// let data = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::ZERO; 10].into(), settings: Default::default(), slice: Some((4, 20)) };
 /// let err = SoundPeak::measure(&data).unwrap_err();

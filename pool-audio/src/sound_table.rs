@@ -16,20 +16,20 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 use pool_core::seconds_to_micros;
 
-use crate::attenuation::{CopyVolumes, MAX_VOICES_PER_SOUND};
+use crate::AddSoundError;
+use crate::MAX_RECORDINGS;
+use crate::SoundPeak;
 use crate::audibility::{Rank, distance};
 use crate::bank::{Budget, Source};
 use crate::clock;
-use crate::error::AddSoundError;
 use crate::error::PlayError;
 use crate::handles::{GroupId, SoundId, VoiceKey};
 use crate::level::amplitude;
-use crate::limits::MAX_RECORDINGS;
 use crate::params::PlayParams;
-use crate::peak::SoundPeak;
 use crate::playhead::Timeline;
 use crate::settings::{SoundSettings, reaches};
 use crate::variations::{Dice, Picker, Recordings, Variation, vary};
+use crate::{CopyVolumes, MAX_VOICES_PER_SOUND};
 
 /// One recording of a sound, as the voice bank and the playheads read it.
 pub(crate) struct Recording {

@@ -9,7 +9,7 @@
 //! as a spatial track interpolates a move.
 //!
 //! The model is kira's spatial track at full strength, so a voice sounds the same
-//! as it would on one: distance attenuation by [`distance_gain`], and each ear's
+//! as it would on one: distance attenuation by [`Distances::gain`], and each ear's
 //! gain `(1 + cos(angle)) / 2` between the ear's direction (90 degrees to its
 //! side, turned 22.5 degrees forward) and the direction from the ear (10 cm from
 //! the head's centre) to the voice. Two things differ, on purpose:
@@ -24,7 +24,7 @@
 //! direction from themselves, so a voice at the listener's own position (a
 //! player's gun, footsteps or voice) would be behind both ears, 28 dB down, and
 //! one passing through the head would jump from one side to the other. Within
-//! [`NEAR_FIELD`] (2 m) of the listener the gains move instead from kira's at
+//! the near field (2 m) of the listener the gains move instead from kira's at
 //! the near field's edge, in the voice's direction, to the unpositioned play's
 //! (both channels at 1, centred) at the listener: by `sin(pi/2 * d / 2 m)`,
 //! so each channel falls steadily with distance and meets kira's model at
@@ -38,7 +38,12 @@
 //! ear gains are at most 1. A positioned copy therefore stays inside its copy
 //! budget, which already allows for the play's panning.
 
-use crate::audibility::{Distances, distance};
+pub use crate::audibility::Distances;
+use crate::audibility::distance;
+pub use crate::cues::{
+    MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
+    SPEED_OF_SOUND, doppler_factor,
+};
 
 /// How far each ear is from the head's centre (kira's `EAR_DISTANCE`).
 const EAR_DISTANCE: f32 = 0.1;

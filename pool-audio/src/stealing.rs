@@ -7,7 +7,7 @@ use crate::handles::VoiceKey;
 /// How a full voice cap picks the voice to steal.
 ///
 /// ```
-/// use pool_audio::{SoundEffectsSettings, Stealing};
+/// use pool_audio::{SoundEffectsSettings, voices::Stealing};
 ///
 /// let settings = SoundEffectsSettings { stealing: Stealing::Quietest, ..Default::default() };
 /// assert!(settings.validate().is_ok());
@@ -39,7 +39,7 @@ pub enum Stealing {
 /// play's sound.
 ///
 /// ```
-/// use pool_audio::{SoundSettings, Tie};
+/// use pool_audio::{SoundSettings, voices::Tie};
 ///
 /// assert_eq!(SoundSettings::default().tie, Tie::OldestLoses);
 /// let announcer = SoundSettings::default().priority(5).tie(Tie::NewestLoses);

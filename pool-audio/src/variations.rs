@@ -21,9 +21,9 @@
 
 use kira::sound::static_sound::StaticSoundData;
 
+use crate::MAX_RECORDINGS;
 use crate::level::amplitude;
-use crate::limits::MAX_RECORDINGS;
-use crate::params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
+use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 
 /// The recordings of one sound, each with a weight: its odds in each draw of
 /// [`Pick::Random`] among the recordings not avoided, and in the order of a
@@ -38,7 +38,7 @@ use crate::params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 ///
 /// ```
 /// # let shot = |seconds: f64| kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); (seconds * 48_000.0) as usize].into(), settings: Default::default(), slice: None };
-/// use pool_audio::Recordings;
+/// use pool_audio::sound::Recordings;
 ///
 /// let one: Recordings = shot(0.2).into();
 /// let three: Recordings = [shot(0.2), shot(0.25), shot(0.3)].into();
@@ -112,7 +112,7 @@ impl FromIterator<StaticSoundData> for Recordings {
 /// Recordings of weight 0 are never picked.
 ///
 /// ```
-/// use pool_audio::{Pick, SoundSettings};
+/// use pool_audio::{sound::Pick, SoundSettings};
 ///
 /// assert_eq!(SoundSettings::default().pick, Pick::Random { avoid_last: 1 });
 /// let footsteps = SoundSettings::default().pick(Pick::Shuffle);

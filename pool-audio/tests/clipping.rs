@@ -4,7 +4,10 @@
 
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Decibels};
-use pool_audio::{CopyVolumes, MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings};
+use pool_audio::{
+    OfflineBackend, dsp::MeterBuilder, dsp::MeterHandle, offline::OfflineSettings,
+    sound::CopyVolumes,
+};
 
 mod common;
 

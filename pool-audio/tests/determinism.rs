@@ -11,7 +11,8 @@ use std::sync::Arc;
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
-    Pick, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, Stealing, linear_fade,
+    PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, linear_fade, sound::Pick,
+    voices::Stealing,
 };
 
 const FRAME: f64 = 1.0 / 60.0;

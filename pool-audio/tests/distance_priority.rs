@@ -7,8 +7,8 @@
 mod common;
 
 use pool_audio::{
-    PlayError, PlayParams, Resume, SoundEffectsSettings, SoundSettings, Stealing, Tie,
-    Virtualization, VoiceHandle, VoiceState, linear_fade,
+    PlayError, PlayParams, SoundEffectsSettings, SoundSettings, VoiceHandle, VoiceState,
+    linear_fade, voices::Resume, voices::Stealing, voices::Tie, voices::Virtualization,
 };
 
 const FRAME: f64 = 1.0 / 60.0;

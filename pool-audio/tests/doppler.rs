@@ -7,8 +7,8 @@
 
 use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{
-    OfflineBackend, PlayParams, SettingsError, SoundEffects, SoundEffectsSettings, SoundId,
-    SoundSettings, VoiceError, VoiceHandle,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    VoiceError, VoiceHandle, error::SettingsError,
 };
 
 mod common;

@@ -13,8 +13,8 @@ use kira::effect::volume_control::VolumeControlBuilder;
 use kira::track::TrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Decibels, Panning};
 use pool_audio::{
-    DuckRule, DuckSettings, GroupSettings, LimiterSettings, MixError, OfflineBackend, PlayParams,
-    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    GroupSettings, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
+    SoundSettings, dsp::LimiterSettings, mix::DuckRule, mix::DuckSettings, mix::MixError,
 };
 
 mod common;

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use kira::Tween;
 use pool_audio::{
-    EndReason, PlayParams, Resume, SoundEffectsSettings, SoundSettings, Stealing, Virtualization,
-    VoiceHandle, VoiceState, WhenFull,
+    EndReason, PlayParams, SoundEffectsSettings, SoundSettings, VoiceHandle, VoiceState,
+    voices::Resume, voices::Stealing, voices::Virtualization, voices::WhenFull,
 };
 use proptest::prelude::*;
 
@@ -265,8 +265,9 @@ fn a_copy_newer_copies_crowd_out_ends_crowded() {
         .add_sound(
             "fire",
             common::sine(220.0, 0.5).loop_region(..),
-            SoundSettings::default()
-                .virtualization(Virtualization::Virtualize(pool_audio::Resume::FromElapsed)),
+            SoundSettings::default().virtualization(Virtualization::Virtualize(
+                pool_audio::voices::Resume::FromElapsed,
+            )),
         )
         .unwrap();
     assert_eq!(sfx.copies_kept(buzz), Some(1));

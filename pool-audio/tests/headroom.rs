@@ -11,9 +11,10 @@ use kira::sound::static_sound::StaticSoundData;
 
 use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
-    MemoryLoader, MeterHandle, OfflineBackend, OfflineError, OfflineSettings, ParamError,
-    PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundError, SoundLoader,
-    SoundSettings, StaleHandle, VoiceError, linear_fade,
+    OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings,
+    VoiceError, dsp::MeterHandle, error::ParamError, error::SoundError, error::StaleHandle,
+    linear_fade, loader::MemoryLoader, loader::SoundLoader, offline::OfflineError,
+    offline::OfflineSettings,
 };
 
 mod common;
@@ -543,7 +544,7 @@ fn sound_data_kira_cannot_play_is_refused_when_added() {
             .add_sound(&format!("bad{i}"), data, SoundSettings::default());
         assert_eq!(
             added,
-            Err(pool_audio::AddSoundError::Sound(expected)),
+            Err(pool_audio::error::AddSoundError::Sound(expected)),
             "case {i}"
         );
     }

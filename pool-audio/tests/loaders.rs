@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
-    DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundError, SoundLoader,
+    error::SoundError, loader::DEFAULT_MAX_FRAMES, loader::FileLoader, loader::LoadError,
+    loader::MemoryLoader, loader::SoundLoader,
 };
 
 #[global_allocator]

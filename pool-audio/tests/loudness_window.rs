@@ -15,9 +15,9 @@ use std::time::Duration;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    GroupSettings, LimiterSettings, LoudnessWindow, OfflineBackend, PlayParams, SettingsError,
-    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization, VoiceHandle,
-    VoiceState,
+    GroupSettings, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
+    SoundSettings, VoiceHandle, VoiceState, dsp::LimiterSettings, error::SettingsError,
+    mix::LoudnessWindow, voices::Virtualization,
 };
 
 mod common;

@@ -10,8 +10,8 @@ use std::io::{Cursor, Read, Seek, SeekFrom};
 
 use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{
-    Decode, Music, MusicError, MusicParams, MusicSettings, MusicSource, OfflineBackend,
-    OfflineSettings, Rendered,
+    OfflineBackend, music::Decode, music::Music, music::MusicError, music::MusicParams,
+    music::MusicSettings, music::MusicSource, offline::OfflineSettings, offline::Rendered,
 };
 
 #[global_allocator]

@@ -12,8 +12,8 @@ use std::time::Duration;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    OfflineBackend, PlayParams, Resume, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
-    Virtualization, linear_fade,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    linear_fade, voices::Resume, voices::Virtualization,
 };
 
 #[global_allocator]
@@ -431,9 +431,9 @@ fn varied_plays_and_reseeding_allocate_and_free_nothing() {
         .pitch_semitones(-3.0, 3.0)
         .volume_db(-6.0, 0.0);
     let sounds: Vec<SoundId> = [
-        pool_audio::Pick::Random { avoid_last: 2 },
-        pool_audio::Pick::Shuffle,
-        pool_audio::Pick::Sequential,
+        pool_audio::sound::Pick::Random { avoid_last: 2 },
+        pool_audio::sound::Pick::Shuffle,
+        pool_audio::sound::Pick::Sequential,
     ]
     .into_iter()
     .enumerate()
@@ -442,7 +442,7 @@ fn varied_plays_and_reseeding_allocate_and_free_nothing() {
             .unwrap()
     })
     .collect();
-    let weighted = pool_audio::Recordings::new()
+    let weighted = pool_audio::sound::Recordings::new()
         .with(take(2_400, 48_000), 3.0)
         .with(take(2_400, 48_000), 1.0)
         .with(take(2_400, 48_000), 0.5);
@@ -483,7 +483,9 @@ fn varied_plays_and_reseeding_allocate_and_free_nothing() {
 fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
     use kira::effect::volume_control::VolumeControlBuilder;
     use kira::track::TrackBuilder;
-    use pool_audio::{DuckSettings, GroupSettings, LoudnessWindow, Snapshot, SnapshotMode};
+    use pool_audio::{
+        GroupSettings, mix::DuckSettings, mix::LoudnessWindow, mix::Snapshot, mix::SnapshotMode,
+    };
 
     let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
     let mut music = TrackBuilder::new();
@@ -516,7 +518,7 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
     let menu = Snapshot::new("menu")
         .priority(1)
         .mode(SnapshotMode::Blend)
-        .set(pool_audio::MixTarget::SoundEffects, -9.0);
+        .set(pool_audio::mix::MixTarget::SoundEffects, -9.0);
     let menu = sfx.add_snapshot(menu).unwrap();
     let sounds: Vec<SoundId> = (0..3)
         .map(|i| {
@@ -585,7 +587,7 @@ fn doppler_obstruction_and_occlusion_allocate_and_free_nothing() {
     let settings = SoundSettings::default()
         .max_voices(16)
         .doppler_scale(1.0)
-        .distances(pool_audio::Distances {
+        .distances(pool_audio::spatial::Distances {
             min: 2.0,
             max: 200.0,
             curve: kira::Easing::InPowi(2),

@@ -12,8 +12,8 @@ use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{
-    Muffle, OfflineBackend, ParamError, PlayParams, SettingsError, SoundEffects,
-    SoundEffectsSettings, SoundId, SoundSettings, VoiceError, VoiceState,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    VoiceError, VoiceState, error::ParamError, error::SettingsError, spatial::Muffle,
 };
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;

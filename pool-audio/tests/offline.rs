@@ -2,7 +2,7 @@
 //! and rendering into a reused buffer allocates nothing.
 
 use kira::{AudioManager, AudioManagerSettings};
-use pool_audio::{OfflineBackend, OfflineSettings};
+use pool_audio::{OfflineBackend, offline::OfflineSettings};
 
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;

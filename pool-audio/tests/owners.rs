@@ -9,8 +9,8 @@ mod common;
 use std::collections::VecDeque;
 
 use pool_audio::{
-    EndReason, PlayError, PlayParams, SettingsError, SoundEffectsSettings, SoundSettings,
-    Virtualization, VoiceHandle, WhenFull, linear_fade,
+    EndReason, PlayError, PlayParams, SoundEffectsSettings, SoundSettings, VoiceHandle,
+    error::SettingsError, linear_fade, voices::Virtualization, voices::WhenFull,
 };
 use proptest::prelude::*;
 

@@ -12,8 +12,8 @@ use std::time::Duration;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, Frame};
 use pool_audio::{
-    EndReason, OfflineBackend, PlayError, PlayParams, RemoveSoundError, SoundEffects,
-    SoundEffectsSettings, SoundSettings, VoiceError, linear_fade,
+    EndReason, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings,
+    SoundSettings, VoiceError, error::RemoveSoundError, linear_fade,
 };
 
 use common::RATE;
@@ -70,7 +70,7 @@ fn a_removed_sound_fades_out_and_its_samples_are_freed_once_the_mixer_lets_go() 
     assert!(!sfx.contains(voice));
     assert_eq!(
         sfx.stop(voice, linear_fade(Duration::ZERO)),
-        Err(VoiceError::Stale(pool_audio::StaleHandle))
+        Err(VoiceError::Stale(pool_audio::error::StaleHandle))
     );
     assert_eq!(
         sfx.play(hum, PlayParams::default()),

@@ -17,8 +17,9 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, MeterBuilder, OfflineBackend, OfflineSettings,
-    PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, WhenFull, linear_fade,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings,
+    dsp::MeterBuilder, limits::MAX_PLAYBACK_RATE, limits::MIN_PLAYBACK_RATE, linear_fade,
+    offline::OfflineSettings, voices::WhenFull,
 };
 use proptest::prelude::*;
 

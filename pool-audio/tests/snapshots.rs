@@ -11,8 +11,9 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::track::TrackBuilder;
 use kira::{AudioManager, AudioManagerSettings, Decibels, Panning, Tween};
 use pool_audio::{
-    GroupId, GroupSettings, MixError, MixTarget, OfflineBackend, PlayParams, Snapshot, SnapshotId,
-    SnapshotMode, SoundEffects, SoundEffectsSettings, SoundSettings,
+    GroupId, GroupSettings, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings,
+    SoundSettings, mix::MixError, mix::MixTarget, mix::Snapshot, mix::SnapshotId,
+    mix::SnapshotMode,
 };
 
 mod common;

@@ -10,8 +10,9 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::track::{MainTrackBuilder, SpatialTrackBuilder, SpatialTrackDistances};
 use kira::{AudioManager, AudioManagerSettings, Decibels, Tween};
 use pool_audio::{
-    Distances, MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, ParamError, PlayParams,
-    SoundEffects, SoundEffectsSettings, SoundSettings,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings,
+    dsp::MeterBuilder, dsp::MeterHandle, error::ParamError, offline::OfflineSettings,
+    spatial::Distances,
 };
 
 use pool_audio::mint;
@@ -489,7 +490,7 @@ fn a_plays_or_its_sounds_own_distances_and_curve_are_heard_as_kiras_track_with_t
         );
         assert!(matches!(
             SoundSettings::default().distances(bad).validate(),
-            Err(pool_audio::SettingsError::Distances(_))
+            Err(pool_audio::error::SettingsError::Distances(_))
         ));
     }
     assert_eq!(sfx.stats().real_voices, 0);

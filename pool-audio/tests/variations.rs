@@ -12,8 +12,9 @@ use std::sync::Arc;
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
-    AddSoundError, AudioStats, ParamError, Pick, PlayError, PlayParams, Recordings, SettingsError,
-    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Virtualization,
+    AudioStats, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    error::AddSoundError, error::ParamError, error::SettingsError, sound::Pick, sound::Recordings,
+    voices::Virtualization,
 };
 
 const FRAME: f64 = 1.0 / 60.0;
@@ -479,7 +480,9 @@ fn ramp_render(recordings: Vec<StaticSoundData>, recording: usize, interrupt: bo
     let (mut manager, mut sfx, _) = common::metered(common::RATE, settings);
     let loops = SoundSettings::default()
         .max_voices(1)
-        .virtualization(Virtualization::Virtualize(pool_audio::Resume::FromElapsed));
+        .virtualization(Virtualization::Virtualize(
+            pool_audio::voices::Resume::FromElapsed,
+        ));
     let ramps = sfx.add_sound("ramps", recordings, loops).unwrap();
     let alarm = sfx
         .add_sound(

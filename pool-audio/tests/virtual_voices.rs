@@ -9,9 +9,9 @@ mod common;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
-    GroupSettings, OfflineBackend, PlayError, PlayParams, Resume, SoundEffects,
-    SoundEffectsSettings, SoundId, SoundSettings, Stealing, Virtualization, VoiceHandle,
-    VoiceState,
+    GroupSettings, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings,
+    SoundId, SoundSettings, VoiceHandle, VoiceState, voices::Resume, voices::Stealing,
+    voices::Virtualization,
 };
 
 const FRAME: f64 = 1.0 / 60.0;

@@ -18,8 +18,8 @@ use std::time::Duration;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, Frame, Tween};
 use pool_audio::{
-    MeterHandle, OfflineBackend, PlayParams, Resume, SoundEffects, SoundEffectsSettings,
-    SoundSettings, Virtualization, VoiceState,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceState,
+    dsp::MeterHandle, voices::Resume, voices::Virtualization,
 };
 
 use common::RATE;

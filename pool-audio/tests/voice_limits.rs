@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use kira::{AudioManager, Tween};
 use pool_audio::{
-    AddSoundError, MeterHandle, OfflineBackend, PlayError, PlayParams, SettingsError, SoundEffects,
-    SoundEffectsSettings, SoundId, SoundSettings, Stealing, WhenFull, linear_fade,
+    OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
+    SoundSettings, dsp::MeterHandle, error::AddSoundError, error::SettingsError, linear_fade,
+    voices::Stealing, voices::WhenFull,
 };
 use proptest::prelude::*;
 
@@ -351,7 +352,7 @@ fn a_burst_starts_exactly_max_voices_copies_or_the_settings_are_refused() {
     // Before the floor lifted the copies, the default first volume's 10 copies
     // started only those above -60 dB.
     let budget = 10f64.powf(-1.0 / 20.0);
-    let unlifted = pool_audio::CopyVolumes::solve(10, 0.5, budget).unwrap();
+    let unlifted = pool_audio::sound::CopyVolumes::solve(10, 0.5, budget).unwrap();
     let above = (0..10).filter(|i| unlifted.volume(*i) >= 0.001).count();
     eprintln!("max_voices(10) at the default first volume: {above} copies before, 10 now");
     assert!(above < 10);
@@ -584,9 +585,9 @@ fn the_manager_handles_and_readings_cross_threads() {
     fn send_sync<T: Send + Sync>() {}
     send_sync::<SoundEffects>();
     send_sync::<pool_audio::VoiceHandle>();
-    send_sync::<pool_audio::LimiterHandle>();
+    send_sync::<pool_audio::dsp::LimiterHandle>();
     send_sync::<MeterHandle>();
-    send_sync::<pool_audio::SoundPeak>();
+    send_sync::<pool_audio::sound::SoundPeak>();
 }
 
 #[test]

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
 use pool_audio::{
-    AddSoundError, Distances, OfflineBackend, OfflineSettings, PlayParams, SoundEffects,
-    SoundEffectsSettings, SoundId, SoundSettings, doppler_factor,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    error::AddSoundError, offline::OfflineSettings, spatial::Distances, spatial::doppler_factor,
 };
 
 use crate::content::{FPS, RATE, listener_at};
@@ -133,7 +133,7 @@ pub fn pitch(track: &Track) -> (Curve, Curve) {
                 (world(car), velocity(car, car_was)),
                 (world(listener), velocity(listener, listener_was)),
                 1.0,
-                f64::from(pool_audio::SPEED_OF_SOUND),
+                f64::from(pool_audio::spatial::SPEED_OF_SOUND),
             );
             expected.push(((frame as f64 + 0.5) * dt, ENGINE_HZ * factor));
         }

@@ -11,9 +11,9 @@ use kira::sound::static_sound::StaticSoundData;
 use std::time::Duration;
 
 use pool_audio::{
-    DuckSettings, GroupId, GroupSettings, LoudnessWindow, MixError, Pick, PlayParams, Resume,
-    Snapshot, SnapshotId, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, Stealing,
-    Virtualization,
+    GroupId, GroupSettings, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    mix::DuckSettings, mix::LoudnessWindow, mix::MixError, mix::Snapshot, mix::SnapshotId,
+    sound::Pick, voices::Resume, voices::Stealing, voices::Virtualization,
 };
 use pool_effects::{AddKindError, EffectKind, Effects, KindId};
 

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use pool_audio::SoundId;
 use pool_audio::{
-    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, PlayParams, Rendered, SnapshotId,
-    SoundEffects, VoiceHandle, VoiceState, linear_fade,
+    OfflineBackend, PlayParams, SoundEffects, VoiceHandle, VoiceState, dsp::MeterBuilder,
+    dsp::MeterHandle, linear_fade, mix::SnapshotId, offline::OfflineSettings, offline::Rendered,
 };
 use pool_core::{Pool, Strict};
 use pool_effects::{DrawList, Effects};

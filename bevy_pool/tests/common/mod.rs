@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use bevy::app::App;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::pool_audio::{LimiterSettings, OfflineSettings};
+use bevy_pool::pool_audio::{dsp::LimiterSettings, offline::OfflineSettings};
 use bevy_pool::prelude::*;
 
 pub(crate) const DT: f64 = 1.0 / 60.0;

@@ -31,7 +31,7 @@
 //! settled (the older ones leave, see `SoundEffects::update`), so no copy
 //! that is still counted plays under the floor.
 
-use crate::attenuation::CopyVolumes;
+use crate::CopyVolumes;
 
 /// A sound's budget as the mixer applies it.
 #[derive(Debug, Clone, Copy, PartialEq)]

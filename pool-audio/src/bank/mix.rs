@@ -11,8 +11,8 @@
 use kira::info::Info;
 use kira::{Parameter, Tween, Value};
 
+use crate::MAX_GROUPS;
 use crate::level::amplitude;
-use crate::limits::MAX_GROUPS;
 
 /// The entry of every voice: the sound-effects track's mix (after the groups).
 pub(crate) const ALL: u16 = MAX_GROUPS as u16;

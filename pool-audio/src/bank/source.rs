@@ -9,7 +9,7 @@ use kira::{Frame, StartTime, Tween};
 
 use super::budget::Budget;
 use super::transport::Transport;
-use crate::peak::SoundPeak;
+use crate::SoundPeak;
 use crate::sound_error::{loop_region, samples};
 use crate::spatial::pan_law;
 

@@ -10,7 +10,7 @@ use kira::sound::{PlaybackPosition, Region};
 use kira::{AudioManager, AudioManagerSettings, Decibels, Frame, Panning};
 
 use super::*;
-use crate::attenuation::CopyVolumes;
+use crate::CopyVolumes;
 use crate::offline::{OfflineBackend, OfflineSettings};
 use crate::params::linear_fade;
 
@@ -80,7 +80,7 @@ fn source(data: &StaticSoundData, copies: usize, first: f64, total: f64) -> Arc<
     static NEXT_KEY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let key = NEXT_KEY.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let levels = CopyVolumes::solve(copies, first, total).unwrap();
-    let peak = crate::peak::SoundPeak::measure(data).unwrap();
+    let peak = crate::SoundPeak::measure(data).unwrap();
     Arc::new(Source::new(data, Budget::new(levels, total), peak, key))
 }
 
@@ -196,7 +196,7 @@ fn a_voice_plays_what_a_kira_static_sound_plays() {
         // The bank lowers a panned play by the pan law's gain on its louder
         // channel: kira is asked for the same.
         let compensation = 1.0
-            / crate::peak::SoundPeak::measure(&data)
+            / crate::SoundPeak::measure(&data)
                 .unwrap()
                 .pan_gain(panning)
                 .max(1.0);

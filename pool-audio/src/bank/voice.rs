@@ -15,8 +15,9 @@ use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
 use crate::cues::{MUFFLE_FADE, doppler_factor, one_pole};
-use crate::params::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE, linear_fade};
+use crate::params::linear_fade;
 use crate::spatial::{Listener, spatial_gains};
+use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 
 /// What a voice is doing.
 #[derive(Debug, Clone, Copy, PartialEq)]

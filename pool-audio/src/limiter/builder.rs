@@ -17,7 +17,7 @@ use crate::level::amplitude;
 /// ```
 /// use kira::{AudioManager, AudioManagerSettings, Frame, track::MainTrackBuilder};
 /// use kira::sound::static_sound::StaticSoundData;
-/// use pool_audio::{LimiterBuilder, LimiterSettings, OfflineBackend};
+/// use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings, OfflineBackend};
 ///
 /// let limiter = LimiterBuilder::new(LimiterSettings::default())?;
 /// let reading = limiter.handle();
@@ -49,7 +49,7 @@ impl LimiterBuilder {
     /// [`LimiterError`] if a setting is out of range.
     ///
     /// ```
-    /// use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     ///
     /// assert!(LimiterBuilder::new(LimiterSettings { ceiling_db: 3.0, ..Default::default() }).is_err());
     /// ```
@@ -65,10 +65,10 @@ impl LimiterBuilder {
     /// (adding it to a track returns the same handle).
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// let limiter = LimiterBuilder::new(LimiterSettings::default())?;
     /// assert_eq!(limiter.handle().frames(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn handle(&self) -> LimiterHandle {
         LimiterHandle {

@@ -21,10 +21,10 @@ pub(super) struct LimiterReadings {
 /// Reads a limiter's gain reduction from any thread.
 ///
 /// ```
-/// # use pool_audio::{LimiterBuilder, LimiterSettings};
+/// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
 /// let reading = LimiterBuilder::new(LimiterSettings::default())?.handle();
 /// assert_eq!((reading.gain_reduction_db(), reading.active_fraction()), (0.0, 0.0));
-/// # Ok::<(), pool_audio::LimiterError>(())
+/// # Ok::<(), pool_audio::dsp::LimiterError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct LimiterHandle {
@@ -36,10 +36,10 @@ impl LimiterHandle {
     /// The ceiling, as a linear amplitude.
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// let reading = LimiterBuilder::new(LimiterSettings { ceiling_db: -6.0, ..Default::default() })?.handle();
     /// assert!((reading.ceiling() - 0.501).abs() < 1e-3);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn ceiling(&self) -> f32 {
         self.ceiling
@@ -49,9 +49,9 @@ impl LimiterHandle {
     /// the limiter is not acting).
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().gain_reduction_db(), 0.0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn gain_reduction_db(&self) -> f32 {
         f32::from_bits(self.readings.now_db.load(Ordering::Relaxed))
@@ -60,10 +60,10 @@ impl LimiterHandle {
     /// The deepest gain reduction since the last call, in dB; starts afresh.
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// let reading = LimiterBuilder::new(LimiterSettings::default())?.handle();
     /// assert_eq!(reading.take_max_gain_reduction_db(), 0.0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn take_max_gain_reduction_db(&self) -> f32 {
         f32::from_bits(self.readings.max_db.swap(0, Ordering::Relaxed))
@@ -72,9 +72,9 @@ impl LimiterHandle {
     /// Frames processed since the last [`reset`](Self::reset).
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().frames(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn frames(&self) -> u64 {
         self.readings.frames.load(Ordering::Relaxed)
@@ -84,9 +84,9 @@ impl LimiterHandle {
     /// [`reset`](Self::reset).
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().limited_frames(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn limited_frames(&self) -> u64 {
         self.readings.limited.load(Ordering::Relaxed)
@@ -96,9 +96,9 @@ impl LimiterHandle {
     /// before any audio).
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().active_fraction(), 0.0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn active_fraction(&self) -> f64 {
         match self.frames() {
@@ -110,9 +110,9 @@ impl LimiterHandle {
     /// NaN or infinite input samples, which the limiter replaced with silence.
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().non_finite_samples(), 0);
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn non_finite_samples(&self) -> u64 {
         self.readings.non_finite.load(Ordering::Relaxed)
@@ -121,11 +121,11 @@ impl LimiterHandle {
     /// Starts the counts afresh.
     ///
     /// ```
-    /// # use pool_audio::{LimiterBuilder, LimiterSettings};
+    /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// let limiter = LimiterBuilder::new(LimiterSettings::default())?.handle();
     /// limiter.reset();
     /// assert_eq!((limiter.frames(), limiter.take_max_gain_reduction_db()), (0, 0.0));
-    /// # Ok::<(), pool_audio::LimiterError>(())
+    /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn reset(&self) {
         let r = &self.readings;

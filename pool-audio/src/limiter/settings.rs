@@ -7,7 +7,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use pool_audio::LimiterSettings;
+/// use pool_audio::dsp::LimiterSettings;
 ///
 /// let settings = LimiterSettings { ceiling_db: -0.5, ..Default::default() };
 /// assert!(settings.validate().is_ok());
@@ -38,7 +38,7 @@ impl Default for LimiterSettings {
 /// A limiter setting out of range.
 ///
 /// ```
-/// use pool_audio::{LimiterError, LimiterSettings};
+/// use pool_audio::{dsp::LimiterError, dsp::LimiterSettings};
 ///
 /// let bad = LimiterSettings { ceiling_db: f64::NAN, ..Default::default() };
 /// assert!(matches!(bad.validate(), Err(LimiterError::Ceiling(_))));
@@ -74,7 +74,7 @@ impl LimiterSettings {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use pool_audio::{LimiterError, LimiterSettings};
+    /// use pool_audio::{dsp::LimiterError, dsp::LimiterSettings};
     ///
     /// let bad = LimiterSettings { release: Duration::ZERO, ..Default::default() };
     /// assert_eq!(bad.validate(), Err(LimiterError::Release(Duration::ZERO)));

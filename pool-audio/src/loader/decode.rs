@@ -21,7 +21,7 @@ use symphonia::core::formats::{FormatReader, TrackType};
 use symphonia::core::io::{MediaSource, MediaSourceStream};
 
 use super::LoadError;
-use crate::sound_error::{MAX_SOUND_SAMPLE_RATE, SoundError};
+use crate::{MAX_SOUND_SAMPLE_RATE, SoundError};
 
 /// A file being decoded: its reader, its audio track's decoder, what the header
 /// says. The loaders decode it whole; music streams it a packet at a time.

@@ -13,7 +13,7 @@ use super::handle::{MeterHandle, MeterReadings};
 ///
 /// ```
 /// use kira::{AudioManager, AudioManagerSettings, track::MainTrackBuilder};
-/// use pool_audio::{MeterBuilder, OfflineBackend, OfflineSettings};
+/// use pool_audio::{dsp::MeterBuilder, OfflineBackend, offline::OfflineSettings};
 ///
 /// let meter = MeterBuilder::new();
 /// let reading = meter.handle();
@@ -35,7 +35,7 @@ impl MeterBuilder {
     /// A meter with nothing measured yet.
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// let meter = MeterBuilder::new();
     /// assert_eq!((meter.handle().peak(), meter.handle().samples()), (0.0, 0));
     /// ```
@@ -47,7 +47,7 @@ impl MeterBuilder {
     /// (adding it to a track returns the same handle).
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// let meter = MeterBuilder::new();
     /// assert_eq!(meter.handle().samples(), 0);
     /// ```

@@ -21,7 +21,7 @@ pub(super) struct MeterReadings {
 /// Reads a [`MeterBuilder`](super::MeterBuilder)'s measurements from any thread.
 ///
 /// ```
-/// # use pool_audio::MeterBuilder;
+/// # use pool_audio::dsp::MeterBuilder;
 /// let reading = MeterBuilder::new().handle();
 /// assert_eq!((reading.peak(), reading.clipped_samples(), reading.clipped_fraction()), (0.0, 0, 0.0));
 /// ```
@@ -35,7 +35,7 @@ impl MeterHandle {
     /// infinite once a NaN or infinite sample has been seen.
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// assert_eq!(MeterBuilder::new().handle().peak(), 0.0);
     /// ```
     pub fn peak(&self) -> f32 {
@@ -46,7 +46,7 @@ impl MeterHandle {
     /// infinite: the ones kira's clamp cut (or could not make sense of).
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// assert_eq!(MeterBuilder::new().handle().clipped_samples(), 0);
     /// ```
     pub fn clipped_samples(&self) -> u64 {
@@ -57,7 +57,7 @@ impl MeterHandle {
     /// [`clipped_samples`](Self::clipped_samples) too.
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// assert_eq!(MeterBuilder::new().handle().non_finite_samples(), 0);
     /// ```
     pub fn non_finite_samples(&self) -> u64 {
@@ -67,7 +67,7 @@ impl MeterHandle {
     /// Samples (per channel) metered since the last reset.
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// assert_eq!(MeterBuilder::new().handle().samples(), 0);
     /// ```
     pub fn samples(&self) -> u64 {
@@ -77,7 +77,7 @@ impl MeterHandle {
     /// `clipped_samples / samples` (0 before anything was metered).
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// assert_eq!(MeterBuilder::new().handle().clipped_fraction(), 0.0);
     /// ```
     pub fn clipped_fraction(&self) -> f64 {
@@ -90,7 +90,7 @@ impl MeterHandle {
     /// Starts measuring afresh.
     ///
     /// ```
-    /// # use pool_audio::MeterBuilder;
+    /// # use pool_audio::dsp::MeterBuilder;
     /// let reading = MeterBuilder::new().handle();
     /// reading.reset();
     /// assert_eq!((reading.peak(), reading.clipped_samples()), (0.0, 0));

@@ -32,8 +32,8 @@ use std::time::Duration;
 
 use kira::Tween;
 
+use crate::SettingsError;
 use crate::bank::{Command, MixPart};
-use crate::settings::SettingsError;
 
 /// The highest window height, and the largest loudness or floor, in dB.
 pub const MAX_LOUDNESS_DB: f64 = 200.0;
@@ -43,7 +43,7 @@ pub const MAX_LOUDNESS_DB: f64 = 200.0;
 ///
 /// ```
 /// use std::time::Duration;
-/// use pool_audio::LoudnessWindow;
+/// use pool_audio::mix::LoudnessWindow;
 ///
 /// let window = LoudnessWindow::default().height_db(30.0).release(Duration::from_secs(2));
 /// assert!(window.validate().is_ok());
@@ -232,7 +232,7 @@ fn linear(duration: Duration) -> Tween {
 
 impl Window {
     pub(crate) fn new(settings: LoudnessWindow) -> Self {
-        let groups = crate::limits::MAX_GROUPS;
+        let groups = crate::MAX_GROUPS;
         let mut window = Self {
             settings,
             now: WindowNow::OFF,

@@ -18,7 +18,7 @@ type Open = dyn Fn() -> io::Result<Box<dyn MediaSource>> + Send + Sync;
 /// length). Cloning shares it.
 ///
 /// ```
-/// use pool_audio::MusicSource;
+/// use pool_audio::music::MusicSource;
 ///
 /// let theme = MusicSource::file("assets/music/theme.ogg");
 /// assert_eq!(theme.name(), "assets/music/theme.ogg");

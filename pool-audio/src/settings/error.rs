@@ -5,7 +5,7 @@ use super::*;
 /// A setting out of range, naming the value.
 ///
 /// ```
-/// use pool_audio::{SettingsError, SoundSettings};
+/// use pool_audio::{error::SettingsError, SoundSettings};
 ///
 /// let err = SoundSettings::default().max_voices(100).validate().unwrap_err();
 /// assert_eq!(err, SettingsError::MaxVoices(100));

@@ -12,7 +12,7 @@ use crate::error::VoiceError;
 use crate::handles::{EndReason, SoundId, VoiceHandle, VoiceKey};
 use crate::level::kira_volume;
 use crate::params::{check_fade, check_panning, check_playback_rate, check_position, check_volume};
-use crate::voices::VoiceRecord;
+use crate::voice_pool::VoiceRecord;
 
 impl SoundEffects {
     /// Makes sure the queue has room for `commands` commands.
@@ -50,7 +50,7 @@ impl SoundEffects {
     /// # use kira::{AudioManager, AudioManagerSettings, Tween};
     /// # use std::time::Duration;
     /// # use kira::Easing;
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, StaleHandle, VoiceError};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, error::StaleHandle, VoiceError};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
@@ -144,7 +144,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{OfflineBackend, ParamError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceError};
+    /// # use pool_audio::{OfflineBackend, error::ParamError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceError};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;

@@ -47,7 +47,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{DuckSettings, GroupSettings, MixError, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # use pool_audio::{mix::DuckSettings, GroupSettings, mix::MixError, OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let dialogue = sfx.add_group("dialogue", GroupSettings::default())?;
@@ -103,7 +103,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{GroupSettings, MixError, OfflineBackend, Snapshot, SoundEffects, SoundEffectsSettings};
+    /// # use pool_audio::{GroupSettings, mix::MixError, OfflineBackend, mix::Snapshot, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let rain = sfx.add_group("rain", GroupSettings::default())?;
@@ -178,7 +178,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{GroupSettings, OfflineBackend, Snapshot, SoundEffects, SoundEffectsSettings};
+    /// # use pool_audio::{GroupSettings, OfflineBackend, mix::Snapshot, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let rain = sfx.add_group("rain", GroupSettings::default())?;

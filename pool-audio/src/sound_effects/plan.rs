@@ -4,10 +4,10 @@
 //! what the play is ([`PlayFacts`]) and what the manager answers about its
 //! places ([`Seats`]); the executor in `play.rs` carries the plan out.
 
+use crate::Tie;
 use crate::audibility::Rank;
 use crate::error::PlayError;
 use crate::handles::VoiceKey;
-use crate::stealing::Tie;
 
 /// What a play is, computed from the sound and the parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]

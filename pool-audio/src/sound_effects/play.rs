@@ -6,20 +6,20 @@
 use super::plan::{Leaves, Plan, PlayFacts, Victim, WhyVirtual, plan};
 use super::seats::{ForPlay, View};
 use super::{Now, SoundEffects};
-use crate::audibility::Distances;
+use crate::Distances;
 use crate::audibility::{Rank, attenuation, heard_priority};
 use crate::cues::{Motion, Muffled, VoiceCues};
 use std::sync::Arc;
 
+use crate::WhenFull;
 use crate::bank::{Begin, Source};
 use crate::error::PlayError;
 use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceState};
 use crate::mix::{Saved, Window, WindowNow, heard_db};
 use crate::params::PlayParams;
-use crate::settings::WhenFull;
 use crate::sound_table::SoundEntry;
 use crate::variations::Variation;
-use crate::voices::{Place, Playhead, VoiceRecord};
+use crate::voice_pool::{Place, Playhead, VoiceRecord};
 
 impl SoundEffects {
     /// Plays one copy of `sound`: a pooled voice, and a command to the voice bank
@@ -56,7 +56,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, ParamError, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{OfflineBackend, error::ParamError, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
@@ -82,7 +82,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, PlayParams, Resume, SoundEffects, SoundEffectsSettings, SoundSettings, Virtualization, VoiceState};
+    /// # use pool_audio::{OfflineBackend, PlayParams, voices::Resume, SoundEffects, SoundEffectsSettings, SoundSettings, voices::Virtualization, VoiceState};
     /// # let hum = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let settings = SoundEffectsSettings { voice_cap: 1, ..Default::default() };
@@ -329,7 +329,7 @@ impl SoundEffects {
     }
 
     /// `play` takes over `victim`, a copy of its sound whose start the mixer
-    /// has not read yet (see [`Voices::take_over`](crate::voices::Voices::take_over)).
+    /// has not read yet (see [`Voices::take_over`](crate::voice_pool::Voices::take_over)).
     /// `None` if the mixer has read it meanwhile.
     fn take_over(&mut self, play: &Play, victim: VoiceKey) -> Option<Result<Played, PlayError>> {
         let record = |place, order| play.record(order, place);
@@ -349,7 +349,7 @@ impl SoundEffects {
         Some(Ok(self.played(play, key, VoiceState::Real, displaced)))
     }
 
-    /// Makes the record `key` real (see [`Voices::start_real`](crate::voices::Voices::start_real)),
+    /// Makes the record `key` real (see [`Voices::start_real`](crate::voice_pool::Voices::start_real)),
     /// with its sound's reference for the mixer if the caller took it already.
     #[inline]
     pub(super) fn start_real(

@@ -12,7 +12,7 @@ use crate::groups::Groups;
 use crate::handles::VoiceKey;
 use crate::sound_table::{SoundEntry, SoundTable};
 use crate::stealing::{Candidate, Stealing, Tie, steal};
-use crate::voices::{Real, Voices, least_audible};
+use crate::voice_pool::{Real, Voices, least_audible};
 
 /// The manager's voices, sounds and groups, read.
 #[derive(Clone, Copy)]

@@ -4,12 +4,12 @@
 use kira::Tween;
 
 use super::SoundEffects;
-use crate::attenuation::CopyVolumes;
+use crate::CopyVolumes;
+use crate::SoundLoader;
+use crate::SoundPeak;
 use crate::error::{AddSoundError, RemoveSoundError};
 use crate::handles::{EndReason, SoundId};
-use crate::loader::SoundLoader;
 use crate::params::check_fade;
-use crate::peak::SoundPeak;
 use crate::settings::SoundSettings;
 use crate::variations::{Dice, Recordings};
 
@@ -33,7 +33,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{AddSoundError, OfflineBackend, Recordings, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{error::AddSoundError, OfflineBackend, sound::Recordings, SoundEffects, SoundEffectsSettings, SoundSettings};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
@@ -83,7 +83,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{MemoryLoader, OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{loader::MemoryLoader, OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let mut loader = MemoryLoader::new();
@@ -298,7 +298,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{EndReason, OfflineBackend, PlayError, PlayParams, RemoveSoundError, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # use pool_audio::{EndReason, OfflineBackend, PlayError, PlayParams, error::RemoveSoundError, SoundEffects, SoundEffectsSettings, SoundSettings};
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;

@@ -11,7 +11,7 @@ use crate::bank::Begin;
 use crate::handles::{VoiceHandle, VoiceKey, VoiceState};
 use crate::settings::{Resume, Virtualization};
 use crate::sound_table::Tally;
-use crate::voices::{Place, Playhead, Promotable};
+use crate::voice_pool::{Place, Playhead, Promotable};
 
 impl SoundEffects {
     /// Once per frame: advances the game clock by `dt` seconds (for retrigger

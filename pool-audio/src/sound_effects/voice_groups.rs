@@ -1,7 +1,7 @@
 //! Voice groups: adding them, finding them, and their counters.
 
 use super::SoundEffects;
-use crate::error::AddGroupError;
+use crate::AddGroupError;
 use crate::groups::{GroupSettings, GroupStats};
 use crate::handles::GroupId;
 
@@ -16,7 +16,7 @@ impl SoundEffects {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{AddGroupError, GroupSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # use pool_audio::{error::AddGroupError, GroupSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let ui = sfx.add_group("ui", GroupSettings::default().max_voices(4).protected(true))?;
@@ -64,7 +64,7 @@ impl SoundEffects {
     /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let barks = sfx.add_group("barks", GroupSettings::default().max_voices(2).stealing(pool_audio::Stealing::Strict))?;
+    /// let barks = sfx.add_group("barks", GroupSettings::default().max_voices(2).stealing(pool_audio::voices::Stealing::Strict))?;
     /// let bark = sfx.add_sound("bark", click, SoundSettings::default().group(barks))?;
     /// for _ in 0..3 {
     ///     let _ = sfx.play(bark, PlayParams::default());

@@ -8,7 +8,8 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{
-    MeterBuilder, MeterHandle, OfflineBackend, OfflineSettings, SoundEffects, SoundEffectsSettings,
+    OfflineBackend, SoundEffects, SoundEffectsSettings, dsp::MeterBuilder, dsp::MeterHandle,
+    offline::OfflineSettings,
 };
 
 /// The offline sample rate the tests render at.

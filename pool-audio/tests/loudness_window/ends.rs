@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{
-    DuckSettings, GroupSettings, LimiterSettings, LoudnessWindow, OfflineBackend, PlayParams,
-    SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    GroupSettings, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
+    SoundSettings, dsp::LimiterSettings, mix::DuckSettings, mix::LoudnessWindow,
 };
 
 use crate::common;

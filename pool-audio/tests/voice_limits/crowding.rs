@@ -14,8 +14,8 @@ use crate::common;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::kira::{AudioManager, Frame};
 use pool_audio::{
-    OfflineBackend, PlayParams, Recordings, SoundEffects, SoundEffectsSettings, SoundId,
-    SoundSettings, VoiceHandle, VoiceState,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
+    VoiceHandle, VoiceState, sound::Recordings,
 };
 
 const RATE: u32 = common::RATE;

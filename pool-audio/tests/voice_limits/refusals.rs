@@ -7,8 +7,8 @@
 use crate::common;
 
 use pool_audio::{
-    AddSoundError, ParamError, PlayError, PlayParams, SettingsError, SoundEffectsSettings,
-    SoundSettings,
+    PlayError, PlayParams, SoundEffectsSettings, SoundSettings, error::AddSoundError,
+    error::ParamError, error::SettingsError,
 };
 
 #[test]

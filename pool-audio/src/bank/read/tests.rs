@@ -14,11 +14,11 @@ use kira::sound::static_sound::StaticSoundData;
 use proptest::prelude::*;
 
 use super::{Gains, General, Reader, lanes, mix_frames};
-use crate::attenuation::CopyVolumes;
+use crate::CopyVolumes;
+use crate::SoundPeak;
 use crate::bank::budget::Budget;
 use crate::bank::source::Source;
 use crate::bank::transport::Transport;
-use crate::peak::SoundPeak;
 
 /// A step as the voice hands it to its reader.
 #[derive(Debug, Clone)]
