@@ -230,9 +230,9 @@ impl Default for PlainFrame {
 impl Workload for PlainFrame {
     fn cycle(&mut self) {
         self.t += DT as f32;
-        let _ = self.sfx.set_listener([0.0; 3]);
+        let _ = self.sfx.listener().set_position([0.0; 3]);
         for (i, voice) in self.voices.iter().enumerate() {
-            let _ = self.sfx.set_position(*voice, place(i, self.t));
+            let _ = self.sfx.voice(*voice).set_position(place(i, self.t));
         }
         let _ = self.sfx.update(DT);
         let _ = self.effects.update(DT);

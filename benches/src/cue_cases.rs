@@ -52,7 +52,8 @@ impl CuesRender {
                 sfx.play(torch, params).expect("a voice")
             })
             .collect();
-        sfx.set_listener_velocity([3.0, 0.0, -2.0])
+        sfx.listener()
+            .set_velocity([3.0, 0.0, -2.0])
             .expect("room in the queue");
         settle(&mut manager, &mut sfx);
         Self {
@@ -87,9 +88,13 @@ impl Workload for CuesRender {
         let odd = self.cycles % 2 == 1;
         let _ = self
             .sfx
-            .set_listener_velocity([if odd { 5.0 } else { 3.0 }, 0.0, -2.0]);
+            .listener()
+            .set_velocity([if odd { 5.0 } else { 3.0 }, 0.0, -2.0]);
         for voice in &self.voices {
-            let _ = self.sfx.set_occlusion(*voice, if odd { 0.7 } else { 0.5 });
+            let _ = self
+                .sfx
+                .voice(*voice)
+                .set_occlusion(if odd { 0.7 } else { 0.5 });
         }
         let _ = self.manager.backend_mut().render_into(&mut self.buffer);
         black_box(&self.buffer);

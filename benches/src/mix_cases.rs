@@ -72,7 +72,7 @@ impl MixedRender {
 
     /// Real voices, active ducks and snapshots (for the tests).
     pub fn state(&self) -> (usize, usize, usize) {
-        let mix = self.sfx.mix_stats();
+        let mix = self.sfx.mix().stats();
         let real = self.sfx.stats().real_voices;
         (real, mix.ducks_active, mix.snapshots_active)
     }
@@ -87,22 +87,27 @@ impl MixedRender {
 /// `groups`; returns the overriding snapshot.
 fn mix(sfx: &mut SoundEffects, groups: &[pool_audio::GroupId]) -> SnapshotId {
     for pair in groups.windows(2) {
-        sfx.add_duck(pair[0], pair[1], DuckSettings::default().amount_db(-6.0))
+        sfx.mix_mut()
+            .add_duck(pair[0], pair[1], DuckSettings::default().amount_db(-6.0))
             .expect("a duck");
     }
     let storm = Snapshot::new("storm")
         .set(groups[0], -3.0)
         .set(groups[3], -2.0);
-    let storm = sfx.add_snapshot(storm).expect("a snapshot");
+    let storm = sfx.mix_mut().add_snapshot(storm).expect("a snapshot");
     let night = Snapshot::new("night")
         .priority(1)
         .mode(SnapshotMode::Blend)
         .set(MixTarget::SoundEffects, -1.0)
         .set(groups[1], -2.0);
-    let night = sfx.add_snapshot(night).expect("a snapshot");
+    let night = sfx.mix_mut().add_snapshot(night).expect("a snapshot");
     let now = linear_fade(Duration::ZERO);
-    sfx.apply_snapshot(storm, 1.0, now).expect("applied");
-    sfx.apply_snapshot(night, 0.5, now).expect("applied");
+    sfx.mix_mut()
+        .apply_snapshot(storm, 1.0, now)
+        .expect("applied");
+    sfx.mix_mut()
+        .apply_snapshot(night, 0.5, now)
+        .expect("applied");
     storm
 }
 
@@ -116,7 +121,7 @@ impl Workload for MixedRender {
         };
         let tween = linear_fade(Duration::from_secs(1));
         if let Some(storm) = self.storm {
-            let _ = self.sfx.apply_snapshot(storm, intensity, tween);
+            let _ = self.sfx.mix_mut().apply_snapshot(storm, intensity, tween);
         }
         let _ = self.manager.backend_mut().render_into(&mut self.buffer);
         black_box(&self.buffer);
@@ -171,7 +176,7 @@ impl AudioUpdateWindow {
     pub fn state(&self) -> (usize, Option<f64>) {
         (
             self.sfx.stats().real_voices,
-            self.sfx.mix_stats().window_top_db,
+            self.sfx.mix().stats().window_top_db,
         )
     }
 }

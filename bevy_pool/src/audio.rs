@@ -308,7 +308,8 @@ impl Plugin for SoundEffectsPlugin {
         let names: Vec<String> = music.track_names().map(String::from).collect();
         for name in names {
             if let Some(control) = music.take_mix_control(&name) {
-                sfx.add_mix_track(&name, control)
+                sfx.mix_mut()
+                    .add_track(&name, control)
                     .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music tracks: {error}"));
             }
         }
@@ -484,7 +485,7 @@ fn follow_listener(
         return;
     };
     // A NaN transform is the game's bug; the listener stays where it was.
-    if sfx.set_listener(position(transform)).is_err() {
+    if sfx.listener().set_position(position(transform)).is_err() {
         if state.bad != Some(entity) {
             warn(&mut warnings, SoundWarning::NonFiniteListener(entity));
             state.bad = Some(entity);
@@ -494,7 +495,7 @@ fn follow_listener(
     state.bad = None;
     // Bevy's cameras face -z with +x to the right, as kira's listener does.
     let rotation = transform.rotation();
-    if rotation != state.turned && sfx.set_listener_orientation(quaternion(rotation)).is_ok() {
+    if rotation != state.turned && sfx.listener().set_orientation(quaternion(rotation)).is_ok() {
         state.turned = rotation;
     }
 }

@@ -89,13 +89,13 @@ pub(crate) fn emitter_cues(
         let new = emitter.cued != Some(voice);
         let mut results = [None, None, None];
         if let Some(v) = velocity.filter(|v| new || v.is_changed()) {
-            results[0] = Some(sfx.set_velocity(voice, v.0.to_array()));
+            results[0] = Some(sfx.voice(voice).set_velocity(v.0.to_array()));
         }
         if let Some(o) = obstruction.filter(|o| new || o.is_changed()) {
-            results[1] = Some(sfx.set_obstruction(voice, o.0));
+            results[1] = Some(sfx.voice(voice).set_obstruction(o.0));
         }
         if let Some(o) = occlusion.filter(|o| new || o.is_changed()) {
-            results[2] = Some(sfx.set_occlusion(voice, o.0));
+            results[2] = Some(sfx.voice(voice).set_occlusion(o.0));
         }
         report(&mut refused, emitter, entity, results);
         if new {
@@ -107,21 +107,21 @@ pub(crate) fn emitter_cues(
         if let Ok((_, emitter, ..)) = emitters.get(entity)
             && let Some(voice) = emitter.voice()
         {
-            let _ = sfx.derive_velocity(voice);
+            let _ = sfx.voice(voice).derive_velocity();
         }
     }
     for entity in obstructions.read() {
         if let Ok((_, emitter, ..)) = emitters.get(entity)
             && let Some(voice) = emitter.voice()
         {
-            let _ = sfx.set_obstruction(voice, 0.0);
+            let _ = sfx.voice(voice).set_obstruction(0.0);
         }
     }
     for entity in occlusions.read() {
         if let Ok((_, emitter, ..)) = emitters.get(entity)
             && let Some(voice) = emitter.voice()
         {
-            let _ = sfx.set_occlusion(voice, 0.0);
+            let _ = sfx.voice(voice).set_occlusion(0.0);
         }
     }
 }
@@ -161,13 +161,13 @@ pub(crate) fn listener_velocity(
     all: Query<(), With<SoundListener>>,
 ) {
     if removed.read().any(|entity| all.contains(entity)) && listeners.is_empty() {
-        sfx.derive_listener_velocity();
+        sfx.listener().derive_velocity();
     }
     let used = listeners.iter().min_by_key(|(entity, _)| entity.index());
     if let Some((_, velocity)) = used
         && velocity.is_changed()
     {
         // A NaN velocity is refused and changes nothing.
-        let _ = sfx.set_listener_velocity(velocity.0.to_array());
+        let _ = sfx.listener().set_velocity(velocity.0.to_array());
     }
 }

@@ -175,7 +175,7 @@ pub(crate) fn start_and_react(
         // The systems' own writes below do not count as the game's changes.
         let emitter = emitter.bypass_change_detection();
         if let Some(voice) = emitter.voice
-            && !sfx.contains(voice)
+            && !sfx.state(voice).is_live()
         {
             // Its voice ended (played out, stolen, stopped, its sound
             // removed): silent until the game changes the emitter.
@@ -219,7 +219,7 @@ fn react(
         ..now
     };
     if sound != emitter.sound || tunable != before {
-        let _ = sfx.stop(voice, linear_fade(emitter.fade_out));
+        let _ = sfx.voice(voice).stop(linear_fade(emitter.fade_out));
         start(sfx, (entity, cues), emitter, transform, refused);
         return;
     }
@@ -227,10 +227,10 @@ fn react(
     // A voice that ended (a one-shot emitter) is stale: there is nothing to
     // tune, and nothing to start again.
     let tuned = [
-        (now.volume != before.volume).then(|| sfx.set_volume(voice, now.volume, fade)),
+        (now.volume != before.volume).then(|| sfx.voice(voice).set_volume(now.volume, fade)),
         (now.playback_rate != before.playback_rate)
-            .then(|| sfx.set_playback_rate(voice, now.playback_rate, fade)),
-        (now.panning != before.panning).then(|| sfx.set_panning(voice, now.panning, fade)),
+            .then(|| sfx.voice(voice).set_playback_rate(now.playback_rate, fade)),
+        (now.panning != before.panning).then(|| sfx.voice(voice).set_panning(now.panning, fade)),
     ];
     // A value out of range reaches the game as a message, not silence.
     let error = tuned.into_iter().flatten().find_map(|result| match result {
@@ -266,7 +266,7 @@ pub(crate) fn follow_emitters(
             && finite
         {
             // A voice that ended (a one-shot emitter) is forgotten.
-            let _ = sfx.set_position(voice, at);
+            let _ = sfx.voice(voice).set_position(at);
         }
     }
 }
@@ -285,6 +285,6 @@ pub(crate) fn stop_gone_emitter(
     };
     if let Some(voice) = emitter.voice {
         // A voice that ended already is stale: nothing to stop.
-        let _ = sfx.stop(voice, linear_fade(emitter.fade_out));
+        let _ = sfx.voice(voice).stop(linear_fade(emitter.fade_out));
     }
 }

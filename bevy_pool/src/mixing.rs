@@ -15,7 +15,7 @@ use crate::Sfx;
 /// the tween; again with another intensity, moves it there.
 #[derive(Message, Debug, Clone, Copy)]
 pub struct ApplySnapshot {
-    /// The snapshot ([`SoundEffects::snapshot`](pool_audio::SoundEffects::snapshot) resolves a name once).
+    /// The snapshot ([`Mix::snapshot`](pool_audio::mix::Mix::snapshot) resolves a name once).
     pub snapshot: SnapshotId,
     /// How much of it, `0..=1`.
     pub intensity: f32,
@@ -50,7 +50,10 @@ pub(crate) fn mix_messages(
     mut refused: MessageWriter<MixRefused>,
 ) {
     for apply in applies.read() {
-        if let Err(error) = sfx.apply_snapshot(apply.snapshot, apply.intensity, apply.tween) {
+        if let Err(error) =
+            sfx.mix_mut()
+                .apply_snapshot(apply.snapshot, apply.intensity, apply.tween)
+        {
             refused.write(MixRefused {
                 snapshot: apply.snapshot,
                 error,
@@ -58,7 +61,10 @@ pub(crate) fn mix_messages(
         }
     }
     for release in releases.read() {
-        if let Err(error) = sfx.release_snapshot(release.snapshot, release.tween) {
+        if let Err(error) = sfx
+            .mix_mut()
+            .release_snapshot(release.snapshot, release.tween)
+        {
             refused.write(MixRefused {
                 snapshot: release.snapshot,
                 error,

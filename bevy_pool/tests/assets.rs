@@ -87,8 +87,12 @@ fn a_sound_file_loads_with_its_settings_and_plays_from_an_emitter() {
     let sound = app.world().resource::<SoundIds>().get(&handle).unwrap();
     app.update();
     let sfx = app.world().resource::<Sfx>();
-    assert_eq!(sfx.name(sound), Some("hum.wav"), "added under its path");
-    assert_eq!(sfx.copy_volumes(sound).unwrap().copies(), 3);
+    assert_eq!(
+        sfx.sound_info(sound).name(),
+        Some("hum.wav"),
+        "added under its path"
+    );
+    assert_eq!(sfx.sound_info(sound).copy_volumes().unwrap().copies(), 3);
     let voice = app
         .world()
         .get::<SoundEmitter>(car)
@@ -105,7 +109,7 @@ fn a_sound_file_loads_with_its_settings_and_plays_from_an_emitter() {
         app.update();
     }
     let sfx = app.world().resource::<Sfx>();
-    assert!(sfx.contains(voice));
+    assert!(sfx.state(voice).is_live());
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -236,7 +236,7 @@ fn an_emitter_spawned_occluded_is_heard_occluded_from_its_play() {
         Occlusion(1.0),
     ));
     app.update();
-    let top = app.world().resource::<Sfx>().mix_stats().window_top_db;
+    let top = app.world().resource::<Sfx>().mix().stats().window_top_db;
     assert!(
         top.is_some_and(|db| (db - 65.0).abs() < 0.01),
         "top {top:?}"

@@ -150,7 +150,13 @@ fn a_changed_volume_and_a_changed_sound_are_heard_within_the_frame() {
     let now = app.world().get::<SoundEmitter>(emitter).unwrap().voice();
     assert!(now.is_some() && now != voice);
     let sfx = app.world().resource::<Sfx>();
-    assert_eq!((sfx.copies_playing(low), sfx.copies_playing(high)), (0, 1));
+    assert_eq!(
+        (
+            sfx.sound_info(low).copies_playing(),
+            sfx.sound_info(high).copies_playing()
+        ),
+        (0, 1)
+    );
 }
 
 #[test]
@@ -289,7 +295,13 @@ fn a_replaced_emitter_stops_its_voice_and_an_ended_one_waits_for_a_change() {
         .insert(SoundEmitter::new(high));
     frames(&mut app, 5);
     let sfx = app.world().resource::<Sfx>();
-    assert_eq!((sfx.copies_playing(low), sfx.copies_playing(high)), (0, 1));
+    assert_eq!(
+        (
+            sfx.sound_info(low).copies_playing(),
+            sfx.sound_info(high).copies_playing()
+        ),
+        (0, 1)
+    );
     // A one-shot emitter plays out: its voice is gone, and it stays silent
     // until the game changes it.
     let click = StaticSoundData {
@@ -317,7 +329,13 @@ fn a_replaced_emitter_stops_its_voice_and_an_ended_one_waits_for_a_change() {
     frames(&mut app, 5);
     let state = app.world().get::<SoundEmitter>(once).unwrap();
     assert!(state.voice().is_none() && state.refused().is_none());
-    assert_eq!(app.world().resource::<Sfx>().copies_playing(click), 0);
+    assert_eq!(
+        app.world()
+            .resource::<Sfx>()
+            .sound_info(click)
+            .copies_playing(),
+        0
+    );
     app.world_mut()
         .get_mut::<SoundEmitter>(once)
         .unwrap()

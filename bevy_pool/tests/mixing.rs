@@ -22,7 +22,8 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
     let (line, storm) = {
         let mut sfx = app.world_mut().resource_mut::<Sfx>();
         let dialogue = sfx.add_group("dialogue", GroupSettings::default()).unwrap();
-        sfx.add_duck(dialogue, "music", DuckSettings::default().amount_db(-12.0))
+        sfx.mix_mut()
+            .add_duck(dialogue, "music", DuckSettings::default().amount_db(-12.0))
             .unwrap();
         let silence = StaticSoundData {
             sample_rate: RATE,
@@ -34,6 +35,7 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
             .add_sound("line", silence, SoundSettings::default().group(dialogue))
             .unwrap();
         let storm = sfx
+            .mix_mut()
             .add_snapshot(
                 Snapshot::new("storm")
                     .set("ambience", -6.0)
@@ -72,7 +74,7 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
     let stormy = db(amplitude(&last(&app, 0.2), 300.0) / own);
     assert!((stormy + 6.0).abs() < 0.2, "storm: {stormy} dB");
     assert_eq!(
-        app.world().resource::<Sfx>().mix_stats().snapshots_active,
+        app.world().resource::<Sfx>().mix().stats().snapshots_active,
         1
     );
     // A bad intensity changes nothing and says why.
@@ -89,5 +91,8 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
         .collect();
     assert_eq!(refused.len(), 1);
     assert!(matches!(refused[0].error, MixError::Intensity(i) if i.is_nan()));
-    assert_eq!(app.world().resource::<Sfx>().mix_db("music").unwrap(), -6.0);
+    assert_eq!(
+        app.world().resource::<Sfx>().mix().db("music").unwrap(),
+        -6.0
+    );
 }

@@ -139,11 +139,14 @@ fn a_thousand_plays_in_one_frame_behave_as_the_plain_api() {
 
         let ours = app.world().resource::<Sfx>();
         assert_eq!(ours.stats(), sfx.stats(), "{when_full:?}");
-        assert_eq!(ours.copies_playing(boom), sfx.copies_playing(plain));
+        assert_eq!(
+            ours.sound_info(boom).copies_playing(),
+            sfx.sound_info(plain).copies_playing()
+        );
         // Ten started; the update let go of those the budget does not keep.
-        let kept = sfx.copies_kept(plain).unwrap();
+        let kept = sfx.sound_info(plain).copies_kept().unwrap();
         assert!((5..10).contains(&kept), "{kept}");
-        assert_eq!(ours.copies_playing(boom), kept);
+        assert_eq!(ours.sound_info(boom).copies_playing(), kept);
         let refused = app.world().resource::<Messages<PlayRefused>>();
         assert_eq!(
             refused.len(),
@@ -212,12 +215,13 @@ fn transforms_move_the_listener_and_the_emitter_as_the_plain_api_does() {
     let mut voice = None;
     for (frame, dt) in deltas.iter().enumerate() {
         let (car_at, ears, turn) = path(frame);
-        sfx.set_listener(ears).unwrap();
-        sfx.set_listener_orientation(pool_audio::mint::Quaternion {
-            v: [turn.x, turn.y, turn.z].into(),
-            s: turn.w,
-        })
-        .unwrap();
+        sfx.listener().set_position(ears).unwrap();
+        sfx.listener()
+            .set_orientation(pool_audio::mint::Quaternion {
+                v: [turn.x, turn.y, turn.z].into(),
+                s: turn.w,
+            })
+            .unwrap();
         match voice {
             None => {
                 voice = Some(
@@ -225,7 +229,7 @@ fn transforms_move_the_listener_and_the_emitter_as_the_plain_api_does() {
                         .unwrap(),
                 )
             }
-            Some(voice) => sfx.set_position(voice, car_at).unwrap(),
+            Some(voice) => sfx.voice(voice).set_position(car_at).unwrap(),
         }
         sfx.update(*dt).unwrap();
         samples.extend_from_slice(manager.backend_mut().render(*dt).unwrap().samples());
@@ -400,7 +404,7 @@ fn a_pause_refused_by_a_full_queue_is_retried_next_frame() {
     let fill = |app: &mut App| {
         let mut sfx = app.world_mut().resource_mut::<Sfx>();
         let fade = pool_audio::linear_fade(Duration::ZERO);
-        while sfx.set_volume(voice, 1.0, fade).is_ok() {}
+        while sfx.voice(voice).set_volume(1.0, fade).is_ok() {}
     };
     app.world_mut().resource_mut::<Time<Virtual>>().pause();
     fill(&mut app);
@@ -516,7 +520,12 @@ fn every_ended_voice_is_one_message_with_its_reason() {
     }
     let seen = &app.world().resource::<Seen>().0;
     let count = |reason| seen.iter().filter(|m| m.0.reason == reason).count();
-    let kept = app.world().resource::<Sfx>().copies_kept(boom).unwrap();
+    let kept = app
+        .world()
+        .resource::<Sfx>()
+        .sound_info(boom)
+        .copies_kept()
+        .unwrap();
     assert!((5..10).contains(&kept), "{kept}");
     assert_eq!(count(EndReason::Recycled), 90);
     assert_eq!(count(EndReason::Crowded), 10 - kept);

@@ -264,7 +264,7 @@ fn storm(
         for _ in 0..n {
             let _ = effects.play(id, PlayParams::default());
         }
-        effects.copies_playing(id)
+        effects.sound_info(id).copies_playing()
     };
     let started = Instant::now();
     let audio = manager.backend_mut().render(1.0)?;

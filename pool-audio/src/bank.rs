@@ -59,7 +59,7 @@ pub(crate) use mix::{ALL, MixPart, NO_GROUP};
 pub(crate) use shared::{Phase, Shared};
 pub(crate) use source::Source;
 
-use crate::spatial::Listener;
+use crate::ears::ListenerState;
 use budget::{Room, Settle};
 use mix::MixGains;
 use voice::{Change, State, Voice};
@@ -79,7 +79,7 @@ pub(crate) struct VoiceBank {
     order: Vec<u32>,
     /// Voices waiting for their start time.
     waiting: Vec<u32>,
-    listener: Listener,
+    listener: ListenerState,
     /// The listener moved since the last chunk.
     listener_moved: bool,
     steal_fade: Duration,
@@ -110,7 +110,7 @@ impl VoiceBank {
             voices: (0..slots).map(|_| Voice::idle()).collect(),
             order: Vec::with_capacity(slots),
             waiting: Vec::with_capacity(slots),
-            listener: Listener::ORIGIN,
+            listener: ListenerState::ORIGIN,
             listener_moved: false,
             steal_fade,
             relevel: false,

@@ -3,8 +3,8 @@
 //!
 //! - **Doppler.** A positioned voice and the listener have velocities, given
 //!   by the game ([`PlayParams::velocity`](crate::PlayParams::velocity),
-//!   [`SoundEffects::set_velocity`](crate::SoundEffects::set_velocity),
-//!   [`SoundEffects::set_listener_velocity`](crate::SoundEffects::set_listener_velocity))
+//!   [`Voice::set_velocity`](crate::Voice::set_velocity),
+//!   [`Listener::set_velocity`](crate::Listener::set_velocity))
 //!   or derived at each [`update`](crate::SoundEffects::update) from how far
 //!   it moved in that time step. A move faster than
 //!   [`SoundEffectsSettings::teleport_speed`](crate::SoundEffectsSettings::teleport_speed)
@@ -15,8 +15,8 @@
 //!   [`doppler_scale`](crate::SoundSettings::doppler_scale) scales the
 //!   velocities (FMOD's doppler scale); 0, the default, is off.
 //! - **Obstruction and occlusion.** Amounts from 0 (clear) to 1, set by the
-//!   game's own ray tests ([`SoundEffects::set_obstruction`](crate::SoundEffects::set_obstruction),
-//!   [`SoundEffects::set_occlusion`](crate::SoundEffects::set_occlusion)).
+//!   game's own ray tests ([`Voice::set_obstruction`](crate::Voice::set_obstruction),
+//!   [`Voice::set_occlusion`](crate::Voice::set_occlusion)).
 //!   Each goes through its sound's [`Muffle`] curve to a volume and a
 //!   low-pass cutoff; the volumes add, the lower cutoff wins, and one
 //!   one-pole low-pass per channel filters the voice. Changes glide over

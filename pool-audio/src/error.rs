@@ -57,7 +57,7 @@ pub enum PlayError {
     /// volume, its distance): not started.
     Inaudible,
     /// The copy would be heard more than the loudness window's height under
-    /// its top ([`LoudnessWindow`](crate::mix::LoudnessWindow)): not started (this
+    /// its top ([`LoudnessWindow`](crate::mix_core::LoudnessWindow)): not started (this
     /// reason wins when it is under the audibility floor too). (A
     /// voice already playing that falls out of the window goes virtual, or
     /// ends [`EndReason::Stolen`](crate::EndReason::Stolen) if its sound does

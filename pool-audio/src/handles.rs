@@ -176,7 +176,7 @@ pub enum EndReason {
     Stolen,
     /// Newer copies of its sound took its room: its sound's copy budget could
     /// no longer keep it at or above the audibility floor (see
-    /// [`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept)). It
+    /// [`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept)). It
     /// faded out over the steal fade, as its level was settling to nothing.
     Crowded,
     /// It was virtual, and every virtual voice was taken: the least audible one

@@ -33,7 +33,7 @@
 //! for _ in 0..100 {
 //!     sfx.play(explosion, PlayParams::default())?;
 //! }
-//! assert_eq!(sfx.copies_playing(explosion), 10);
+//! assert_eq!(sfx.sound_info(explosion).copies_playing(), 10);
 //! sfx.update(1.0 / 60.0)?; // once per frame
 //!
 //! // The stack of copies peaks at -1 dBFS at most: nothing clips.
@@ -94,10 +94,10 @@
 //! let dt = 1.0 / 60.0;
 //! for frame in 0..60 {
 //!     let t = frame as f32 * dt as f32;
-//!     sfx.set_listener([0.0, 0.0, 0.0])?; // the player's ears, every frame
+//!     sfx.listener().set_position([0.0, 0.0, 0.0])?; // the player's ears, every frame
 //!     // The car drives past at 30 m/s. It is looping, so it never ends on its own,
 //!     // and when it loses its voice it goes virtual: its handle stays good.
-//!     sfx.set_position(car, [-30.0 + 30.0 * 2.0 * t, 0.0, 5.0])?;
+//!     sfx.voice(car).set_position([-30.0 + 30.0 * 2.0 * t, 0.0, 5.0])?;
 //!     if frame % 8 == 0 {
 //!         sfx.play(step, PlayParams::default().position([0.5, -1.0, 0.0]))?;
 //!     }
@@ -108,7 +108,7 @@
 //!     // With a device, kira plays on its own; offline, render the frame's audio.
 //!     audio.extend_from_slice(manager.backend_mut().render(dt)?.samples());
 //! }
-//! sfx.stop(car, Tween::default())?;
+//! sfx.voice(car).stop(Tween::default())?;
 //!
 //! let level = Rendered::from_samples(manager.backend_mut().sample_rate(), audio);
 //! assert!(level.peak() > 0.1 && level.peak() <= 10f32.powf(-1.0 / 20.0)); // loud, at most -1 dBFS
@@ -151,7 +151,7 @@
 //!    voices and places (under `max_voices`, an owner's cap, the voice cap)
 //!    free again. They end [`EndReason::Crowded`] (or go virtual, if the
 //!    sound virtualizes) and are counted in [`AudioStats::crowded_copies`];
-//!    [`SoundEffects::copies_kept`] says how many a sound keeps. Full-scale
+//!    [`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept) says how many a sound keeps. Full-scale
 //!    data at the default first volume (0.5) keeps one: each new copy takes
 //!    over from the last in a 10 ms crossfade. A play whose own onset is
 //!    under the floor (quiet, far) is not started.
@@ -232,7 +232,7 @@
 //! # Positioned voices
 //! Positioned voices are spatialized per voice, as FMOD and Wwise do it: each
 //! voice's gain per channel follows a listener the manager owns
-//! ([`SoundEffects::set_listener`]). The distance curve and the ears are kira's own
+//! ([`Listener::set_position`](crate::Listener::set_position)). The distance curve and the ears are kira's own
 //! spatial track's (a test compares them channel by channel), with a spatial blend
 //! per play like Unity's (0 plays the sound as if at the listener) and the play's
 //! own panning on top. A positioned voice costs the mix what an unpositioned one
@@ -257,8 +257,8 @@
 //! [`Muffle`] and [`doppler_factor`]): a sound with a
 //! [`doppler_scale`](SoundSettings::doppler_scale) shifts in pitch with its and
 //! the listener's velocities, given or derived from their moves at each update
-//! ([`SoundEffects::derive_velocity`] takes a given one back);
-//! [`SoundEffects::set_obstruction`] and [`SoundEffects::set_occlusion`] lower a
+//! ([`Voice::derive_velocity`](crate::Voice::derive_velocity) takes a given one back);
+//! [`Voice::set_obstruction`](crate::Voice::set_obstruction) and [`Voice::set_occlusion`](crate::Voice::set_occlusion) lower a
 //! voice and close a one-pole low-pass on it, gliding over [`MUFFLE_FADE`], and
 //! occlusion lowers its audibility. A reused slot starts with nothing of the
 //! voice before it (a test compares every slot of a full bank with a fresh
@@ -350,12 +350,12 @@
 //! What the player hears first is decided by three tools, set by the game side
 //! and applied inside the voice bank (one gain per group, tweened every 16
 //! frames) or on a named kira track (a volume-control effect handed over with
-//! [`SoundEffects::add_mix_track`]; [`Music`] tracks carry one):
-//! - **ducks** ([`SoundEffects::add_duck`], [`DuckSettings`]): a group's voices
+//! [`MixMut::add_track`](crate::MixMut::add_track); [`Music`] tracks carry one):
+//! - **ducks** ([`MixMut::add_duck`](crate::MixMut::add_duck), [`DuckSettings`]): a group's voices
 //!   lower a group, a track or every sound effect, with attack, hold, release
 //!   and curve; several on one target by [`DuckRule`] (the deepest, or Wwise's
 //!   sum down to a maximum);
-//! - **snapshots** ([`Snapshot`], [`SoundEffects::apply_snapshot`]): mix states
+//! - **snapshots** ([`Snapshot`], [`MixMut::apply_snapshot`](crate::MixMut::apply_snapshot)): mix states
 //!   with an intensity and a tween, combined by priority, [`SnapshotMode::Override`]
 //!   or [`SnapshotMode::Blend`] (FMOD's modes);
 //! - **the loudness window** ([`LoudnessWindow`], Wwise's HDR audio): sounds
@@ -402,6 +402,7 @@ mod audibility;
 mod bank;
 mod clock;
 mod cues;
+mod ears;
 pub mod error;
 mod groups;
 mod handles;
@@ -410,7 +411,7 @@ mod limiter;
 pub mod limits;
 pub mod loader;
 mod meter;
-pub mod mix;
+mod mix_core;
 pub mod music;
 pub mod offline;
 mod params;
@@ -420,7 +421,6 @@ mod settings;
 mod sound_effects;
 mod sound_error;
 mod sound_table;
-pub mod spatial;
 mod stats;
 mod stealing;
 mod variations;
@@ -461,7 +461,7 @@ use {
     },
     loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader},
     meter::{MeterBuilder, MeterHandle},
-    mix::{
+    mix_core::{
         DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS_DB, MAX_MIX_DB, MAX_MIX_ITEMS,
         MAX_MIX_TIME, MIN_MIX_DB, MixError, MixStats, MixTarget, Snapshot, SnapshotId,
         SnapshotMode,
@@ -475,6 +475,7 @@ use {
     peak::SoundPeak,
     pool_core::{StaleHandle, TimeError},
     settings::{Resume, SettingsError, Virtualization, WhenFull},
+    sound_effects::{Listener, Mix, MixMut, SoundInfo, Voice},
     sound_error::SoundError,
     stealing::{Stealing, Tie},
     variations::{Pick, Recordings},
@@ -486,6 +487,7 @@ use {
 pub mod sound {
     pub use crate::attenuation::CopyVolumes;
     pub use crate::peak::SoundPeak;
+    pub use crate::sound_effects::SoundInfo;
     pub use crate::variations::{Pick, Recordings};
 }
 
@@ -495,7 +497,58 @@ pub mod sound {
 pub mod voices {
     pub use crate::groups::GroupStats;
     pub use crate::settings::{Resume, Virtualization, WhenFull};
+    pub use crate::sound_effects::Voice;
     pub use crate::stealing::{Stealing, Tie};
+}
+
+/// The mix that makes room: ducks, snapshots and the loudness window.
+///
+/// A copy budget and a limiter keep the mix under its ceiling; these decide
+/// what the player hears first.
+///
+/// - A **duck** lowers a target (a voice group, a named kira track, or every
+///   sound effect) while any voice of its source group sounds: Wwise's
+///   auto-ducking, with its attack (fade out), hold (recovery time), release
+///   (fade in) and curve.
+/// - A **snapshot** is a mix state (a pause menu, underwater, a boss fight):
+///   volumes of groups and tracks, applied with an intensity and a tween and
+///   released with a tween; FMOD's snapshots, overriding or blending by
+///   priority.
+/// - The **loudness window** ([`LoudnessWindow`],
+///   Wwise's HDR audio) plays every voice at its loudness minus the loudest.
+///
+/// The game side decides the values at each [`update`](SoundEffects::update)
+/// (ducks) or call (snapshots); the mixer applies them: a group's gains are
+/// kira parameters inside the voice bank, tweened block by block; a named
+/// track's gain is a kira volume-control effect on that track. A target's
+/// ducking and its snapshots' volume add in decibels. The game reaches the mix
+/// through [`SoundEffects::mix`] and [`SoundEffects::mix_mut`].
+pub mod mix {
+    pub use crate::mix_core::{
+        DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS_DB, MAX_MIX_DB, MAX_MIX_ITEMS,
+        MAX_MIX_TIME, MIN_MIX_DB, MixError, MixStats, MixTarget, Snapshot, SnapshotId,
+        SnapshotMode,
+    };
+    pub use crate::sound_effects::{Mix, MixMut};
+}
+
+/// Positioned voices: where the listener is ([`SoundEffects::listener`]), how
+/// a sound fades with distance, doppler, obstruction and occlusion.
+///
+/// Each positioned voice gets a gain per channel from where it is, as kira's
+/// spatial track at full strength would give it (distance by
+/// [`Distances::gain`](spatial::Distances::gain), and kira's ears 10 cm either
+/// side of the head), with a spatial blend and the play's own panning on top,
+/// computed in the voice bank. Within 2 m of the listener the gains move
+/// steadily to the unpositioned play's, centred, so a sound at the listener
+/// plays at full level (see the crate docs on positioned voices).
+pub mod spatial {
+    pub use crate::audibility::Distances;
+    pub use crate::cues::{
+        MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
+        SPEED_OF_SOUND, doppler_factor,
+    };
+    pub use crate::sound_effects::Listener;
 }
 
 /// The limiter that is the mix's ceiling and the meter the tests measure

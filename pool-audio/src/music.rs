@@ -623,7 +623,7 @@ impl Music {
     }
 
     /// The handle of `track`'s mix gain, a kira volume-control effect after
-    /// its pieces, for [`SoundEffects::add_mix_track`](crate::SoundEffects::add_mix_track):
+    /// its pieces, for [`MixMut::add_track`](crate::MixMut::add_track):
     /// ducks and snapshots then set it, and [`set_volume`](Self::set_volume)
     /// stays the game's. `None` once taken, or for an unknown track.
     ///
@@ -634,7 +634,7 @@ impl Music {
     /// let mut music = Music::new(&mut manager, MusicSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let control = music.take_mix_control("music").expect("the default track");
-    /// sfx.add_mix_track("music", control)?;
+    /// sfx.mix_mut().add_track("music", control)?;
     /// assert!(music.take_mix_control("music").is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

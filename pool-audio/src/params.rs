@@ -179,7 +179,7 @@ impl PlayParams {
     }
 
     /// Where the sound is in the world: it is heard from the listener with kira's
-    /// distance curve and ears (see [`SoundEffects::set_listener`](crate::SoundEffects::set_listener)), and
+    /// distance curve and ears (see [`Listener::set_position`](crate::Listener::set_position)), and
     /// [`Stealing::Furthest`](crate::Stealing::Furthest) uses it.
     /// Any `mint` vector converts (glam's `Vec3` with its `mint` feature,
     /// nalgebra's `Point3`), and so does `[f32; 3]`.
@@ -310,7 +310,7 @@ impl PlayParams {
     /// Where the sound is in a flat world: `(x, y)` is `(x, y, 0)`, heard
     /// by a listener facing -z with +x to its right and +y up, as Bevy's 2-D
     /// camera looks at its world (give the listener its place with
-    /// [`SoundEffects::set_listener_2d`](crate::SoundEffects::set_listener_2d)).
+    /// [`Listener::set_position_2d`](crate::Listener::set_position_2d)).
     ///
     /// ```
     /// # use pool_audio::PlayParams;

@@ -136,7 +136,7 @@ pub struct SoundSettings {
     /// older ones fade out over the steal fade and leave
     /// ([`EndReason::Crowded`](crate::EndReason::Crowded)); measured, 100 ms
     /// on the newest plays alone at -6 dBFS. How many copies stay once
-    /// settled ([`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept))
+    /// settled ([`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept))
     /// depends on the data's measured peak and the first volume; for sines at
     /// the default headroom:
     ///
@@ -158,7 +158,7 @@ pub struct SoundSettings {
     /// The audibility floor, in dB (default -60): no copy starts under it
     /// (copy volumes the shares would put under it play at it), a copy whose
     /// settled level would be under it leaves at the next update (see
-    /// [`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept)), a play
+    /// [`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept)), a play
     /// whose onset (volume, distance) is under it is not started, and a
     /// virtualizing voice under it goes virtual.
     pub audibility_floor_db: f64,

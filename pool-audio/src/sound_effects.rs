@@ -16,7 +16,10 @@ mod play;
 mod seats;
 mod sounds;
 mod update;
+mod views;
 mod voice_groups;
+
+pub use views::{Listener, Mix, MixMut, SoundInfo, Voice};
 
 use kira::backend::Backend;
 use kira::track::{TrackBuilder, TrackHandle};
@@ -29,7 +32,7 @@ use crate::groups::Groups;
 use crate::handles::{Ended, VoiceHandle, VoiceKey, next_owner};
 use crate::level::{amplitude, kira_volume};
 use crate::limiter::{LimiterBuilder, LimiterHandle};
-use crate::mix::{Mix, WindowNow};
+use crate::mix_core::{MixEngine, WindowNow};
 use crate::params::{ParamError, check_fade, check_volume, linear_fade};
 use crate::settings::{SettingsError, SoundEffectsSettings};
 use crate::sound_table::SoundTable;
@@ -68,7 +71,7 @@ use crate::voice_pool::{SLOTS_PER_VOICE, Voices};
 /// for _ in 0..100 {
 ///     let _ = sfx.play(explosion, PlayParams::default());
 /// }
-/// assert_eq!(sfx.copies_playing(explosion), 10);
+/// assert_eq!(sfx.sound_info(explosion).copies_playing(), 10);
 /// sfx.update(1.0 / 60.0)?; // once per frame: ended voices go back to the pool
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -86,7 +89,7 @@ pub struct SoundEffects {
     /// Every random choice's source (see `variations.rs`).
     dice: Dice,
     /// Ducks, snapshots and the mix's named tracks (see `mix.rs`).
-    mix: Mix,
+    mix: MixEngine,
 }
 
 /// The sound-effects sub-track on the game's manager, and its limiter. Dropping
@@ -211,7 +214,7 @@ impl SoundEffects {
         // fits); were it ever refused, the voice cap is what sized it.
         let voices = Voices::new(bank, settings.voice_cap, records, owner)
             .map_err(|_| SetupError::Settings(SettingsError::VoiceCap(settings.voice_cap)))?;
-        let mix = Mix::new(owner, settings.loudness_window);
+        let mix = MixEngine::new(owner, settings.loudness_window);
         let now = Now {
             window: mix.window.as_ref().map(|w| w.now()),
             ..Now::default()
@@ -252,7 +255,7 @@ impl SoundEffects {
     /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let short = sfx.play(id, PlayParams::default())?;
     /// let long = sfx.play(id, PlayParams::default())?;
-    /// sfx.stop(long, Tween::default())?;
+    /// sfx.voice(long).stop(Tween::default())?;
     /// sfx.update(1.0 / 60.0)?;
     /// assert_eq!(sfx.ended().len(), 1);
     /// assert_eq!((sfx.ended()[0].voice, sfx.ended()[0].reason), (long, EndReason::Stopped));
@@ -273,27 +276,6 @@ impl SoundEffects {
         } else {
             Err(VoiceError::Stale(StaleHandle))
         }
-    }
-
-    /// `true` while the voice is live (real or virtual, playing or paused); `false`
-    /// once it ended, was stopped or stolen, and for another manager's handle.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default())?;
-    /// assert!(sfx.contains(voice));
-    /// sfx.stop(voice, kira::Tween::default())?;
-    /// assert!(!sfx.contains(voice));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn contains(&self, voice: VoiceHandle) -> bool {
-        self.own_voice(voice)
-            .is_ok_and(|key| self.voices.contains(key))
     }
 
     /// Counters and levels for a profiler overlay.

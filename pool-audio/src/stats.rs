@@ -25,7 +25,7 @@ pub struct AudioStats {
     /// Copies that left because their sound's newer copies took their room:
     /// its budget could no longer keep them at or above the audibility floor
     /// ([`EndReason::Crowded`](crate::EndReason::Crowded), or virtual if the
-    /// sound virtualizes; see [`SoundEffects::copies_kept`](crate::SoundEffects::copies_kept)).
+    /// sound virtualizes; see [`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept)).
     pub crowded_copies: u64,
     /// Voices of killing sounds stolen (ended) because a cap was reached, a
     /// more audible voice took their place, or they fell under the loudness

@@ -99,7 +99,9 @@ fn battle(
     let _ = sfx.play(engine, PlayParams::default().position([0.0, 0.0, -10.0]));
     for frame in 0..SECONDS * 60 {
         let t = frame as f32 * FRAME as f32;
-        sfx.set_listener([t * 2.0 - 30.0, 0.0, 0.0]).unwrap();
+        sfx.listener()
+            .set_position([t * 2.0 - 30.0, 0.0, 0.0])
+            .unwrap();
         if frame % 6 == 0 {
             let _ = sfx.play(gun, PlayParams::default().position([5.0, 0.0, -2.0]));
         }
@@ -248,7 +250,7 @@ fn rendered_in(chunks: &[f64]) -> Vec<f32> {
         duration: std::time::Duration::from_millis(700),
         ..Default::default()
     };
-    sfx.set_volume(fading, 0.2, fade).unwrap();
+    sfx.voice(fading).set_volume(0.2, fade).unwrap();
     sfx.update(0.0).unwrap();
     let mut out = Vec::new();
     for seconds in chunks {

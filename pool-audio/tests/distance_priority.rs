@@ -61,7 +61,7 @@ fn footstep_after_explosions_at(distance: f32, tie: Tie) -> (Vec<bool>, Result<(
         .collect();
     let played = sfx.play(step, at(1.0)).map(|_| ());
     (
-        explosions.iter().map(|v| sfx.contains(*v)).collect(),
+        explosions.iter().map(|v| sfx.state(*v).is_live()).collect(),
         played,
     )
 }
@@ -125,7 +125,9 @@ fn the_heard_priority_decides_which_loops_are_real_as_the_listener_moves() {
     // The listener walks to the fire: heard at 10 again, it is real, the
     // stream (now 88 m away) virtual.
     for step in 1..=10 {
-        sfx.set_listener([9.0 * step as f32, 0.0, 0.0]).unwrap();
+        sfx.listener()
+            .set_position([9.0 * step as f32, 0.0, 0.0])
+            .unwrap();
         frame(&mut sfx);
     }
     frame(&mut sfx);

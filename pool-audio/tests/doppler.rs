@@ -97,7 +97,7 @@ fn passing(scale: f64, given: bool) -> Scene {
         params = params.velocity([30.0, 0.0, 0.0]);
     }
     let car = scene.sfx.play(scene.tone, params).unwrap();
-    scene.run(4.0, |sfx, t| sfx.set_position(car, at(t)).unwrap());
+    scene.run(4.0, |sfx, t| sfx.voice(car).set_position(at(t)).unwrap());
     scene
 }
 
@@ -141,7 +141,9 @@ fn a_listener_driving_towards_a_still_source_hears_the_textbook_shift() {
         .unwrap();
     // Towards it (-z) at 20 m/s, derived from the listener's moves.
     scene.run(2.0, |sfx, t| {
-        sfx.set_listener([0.0, 0.0, (-20.0 * t) as f32]).unwrap()
+        sfx.listener()
+            .set_position([0.0, 0.0, (-20.0 * t) as f32])
+            .unwrap()
     });
     assert_near(
         scene.pitch(0.5, 1.5),
@@ -161,8 +163,10 @@ fn a_listener_moving_with_the_source_hears_it_unshifted() {
         .play(scene.tone, PlayParams::default().position(source(0.0)))
         .unwrap();
     scene.run(2.0, |sfx, t| {
-        sfx.set_position(voice, source(t)).unwrap();
-        sfx.set_listener([(30.0 * t) as f32, 0.0, 0.0]).unwrap();
+        sfx.voice(voice).set_position(source(t)).unwrap();
+        sfx.listener()
+            .set_position([(30.0 * t) as f32, 0.0, 0.0])
+            .unwrap();
     });
     assert_near(scene.pitch(0.5, 1.5), TONE, 0.0005, "moving together");
 }
@@ -177,7 +181,7 @@ fn a_teleport_shifts_nothing() {
     // At 0.5 s it jumps 50 m away in one frame (5 km/s): a teleport.
     scene.run(1.5, |sfx, t| {
         let z = if t < 0.5 { -5.0 } else { -55.0 };
-        sfx.set_position(voice, [0.0, 0.0, z]).unwrap();
+        sfx.voice(voice).set_position([0.0, 0.0, z]).unwrap();
     });
     assert_near(scene.pitch(0.1, 0.49), TONE, 0.0005, "before the jump");
     assert_near(scene.pitch(0.45, 0.6), TONE, 0.0005, "across the jump");
@@ -190,11 +194,15 @@ fn a_teleport_shifts_nothing() {
 fn a_velocity_taken_back_is_derived_from_the_moves_again() {
     let mut scene = Scene::new(1.0);
     let voice = scene.approaching_at_30();
-    scene.sfx.set_listener_velocity([0.0, 0.0, -20.0]).unwrap();
+    scene
+        .sfx
+        .listener()
+        .set_velocity([0.0, 0.0, -20.0])
+        .unwrap();
     scene.run(1.0, |_, _| {});
     let both = TONE * (C + 20.0) / (C - 30.0);
     assert_near(scene.pitch(0.2, 0.9), both, 0.005, "both given");
-    scene.sfx.derive_velocity(voice).unwrap();
+    scene.sfx.voice(voice).derive_velocity().unwrap();
     scene.run(1.0, |_, _| {});
     let listener = TONE * (C + 20.0) / C;
     assert_near(
@@ -203,11 +211,18 @@ fn a_velocity_taken_back_is_derived_from_the_moves_again() {
         0.005,
         "the source's taken back",
     );
-    scene.sfx.derive_listener_velocity();
+    scene.sfx.listener().derive_velocity();
     scene.run(1.0, |_, _| {});
     assert_near(scene.pitch(2.2, 2.9), TONE, 0.0005, "both taken back");
-    scene.sfx.stop(voice, Default::default()).unwrap();
-    assert!(scene.sfx.derive_velocity(voice).unwrap_err().is_stale());
+    scene.sfx.voice(voice).stop(Default::default()).unwrap();
+    assert!(
+        scene
+            .sfx
+            .voice(voice)
+            .derive_velocity()
+            .unwrap_err()
+            .is_stale()
+    );
 }
 
 /// A flat game gives velocities as it gives positions, `(x, y)`: the same
@@ -215,7 +230,7 @@ fn a_velocity_taken_back_is_derived_from_the_moves_again() {
 #[test]
 fn a_flat_game_gives_velocities_in_two_dimensions() {
     let mut scene = Scene::new(1.0);
-    scene.sfx.set_listener_2d([0.0, 0.0]).unwrap();
+    scene.sfx.listener().set_position_2d([0.0, 0.0]).unwrap();
     // 40 m up the screen, coming down at 30 m/s; the listener going up at 20.
     let voice = scene
         .sfx
@@ -226,17 +241,17 @@ fn a_flat_game_gives_velocities_in_two_dimensions() {
                 .velocity_2d([0.0, -30.0]),
         )
         .unwrap();
-    scene.sfx.set_listener_velocity_2d([0.0, 20.0]).unwrap();
+    scene.sfx.listener().set_velocity_2d([0.0, 20.0]).unwrap();
     scene.run(1.0, |_, _| {});
     let both = TONE * (C + 20.0) / (C - 30.0);
     assert_near(scene.pitch(0.2, 0.9), both, 0.005, "both given in 2-D");
     // The source now leaves at 30 m/s: the listener's 20 still towards it.
-    scene.sfx.set_velocity_2d(voice, [0.0, 30.0]).unwrap();
+    scene.sfx.voice(voice).set_velocity_2d([0.0, 30.0]).unwrap();
     scene.run(1.0, |_, _| {});
     let leaving = TONE * (C + 20.0) / (C + 30.0);
     assert_near(scene.pitch(1.2, 1.9), leaving, 0.005, "the source leaving");
-    scene.sfx.set_listener_velocity_2d([0.0, 0.0]).unwrap();
-    scene.sfx.set_velocity_2d(voice, [30.0, 0.0]).unwrap();
+    scene.sfx.listener().set_velocity_2d([0.0, 0.0]).unwrap();
+    scene.sfx.voice(voice).set_velocity_2d([30.0, 0.0]).unwrap();
     scene.run(1.0, |_, _| {});
     // Across the line to the listener: no part of it along that line.
     assert_near(scene.pitch(2.2, 2.9), TONE, 0.0005, "across");
@@ -248,12 +263,12 @@ fn bad_velocities_and_settings_are_refused_and_change_nothing() {
     let voice: VoiceHandle = scene.approaching_at_30();
     for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
         assert!(matches!(
-            scene.sfx.set_velocity(voice, [0.0, bad, 0.0]),
+            scene.sfx.voice(voice).set_velocity([0.0, bad, 0.0]),
             Err(VoiceError::InvalidParam(_))
         ));
-        assert!(scene.sfx.set_velocity_2d(voice, [bad, 0.0]).is_err());
-        assert!(scene.sfx.set_listener_velocity([bad, 0.0, 0.0]).is_err());
-        assert!(scene.sfx.set_listener_velocity_2d([0.0, bad]).is_err());
+        assert!(scene.sfx.voice(voice).set_velocity_2d([bad, 0.0]).is_err());
+        assert!(scene.sfx.listener().set_velocity([bad, 0.0, 0.0]).is_err());
+        assert!(scene.sfx.listener().set_velocity_2d([0.0, bad]).is_err());
         assert!(
             scene
                 .sfx

@@ -52,7 +52,7 @@ impl Scene {
         let control = music_track.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
         let mut music_track = manager.add_sub_track(music_track).unwrap();
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
-        sfx.add_mix_track("music", control).unwrap();
+        sfx.mix_mut().add_track("music", control).unwrap();
         let dialogue = sfx.add_group("dialogue", GroupSettings::default()).unwrap();
         let steps = sfx
             .add_group("footsteps", GroupSettings::default())
@@ -60,10 +60,12 @@ impl Scene {
         let explosions = sfx
             .add_group("explosions", GroupSettings::default())
             .unwrap();
-        sfx.add_duck(dialogue, steps, SETTINGS).unwrap();
-        sfx.add_duck(dialogue, "music", SETTINGS).unwrap();
+        sfx.mix_mut().add_duck(dialogue, steps, SETTINGS).unwrap();
+        sfx.mix_mut().add_duck(dialogue, "music", SETTINGS).unwrap();
         let under_boom = SETTINGS.amount_db(-6.0);
-        sfx.add_duck(explosions, steps, under_boom).unwrap();
+        sfx.mix_mut()
+            .add_duck(explosions, steps, under_boom)
+            .unwrap();
         let step = common::constant(0.25, 0.1).loop_region(..);
         let step = sfx
             .add_sound("step", step, SoundSettings::default().group(steps))
@@ -184,7 +186,7 @@ fn dialogue_ducks_a_group_and_a_named_track_within_the_attack_and_returns_after_
             "at {t} s: group {l} dB, track {r} dB"
         );
     }
-    assert_eq!(scene.sfx.mix_stats().ducks_active, 0);
+    assert_eq!(scene.sfx.mix().stats().ducks_active, 0);
 }
 
 #[test]
@@ -210,6 +212,7 @@ fn two_ducks_take_the_deepest_by_default_and_sum_to_the_maximum_by_rule() {
     let mut scene = Scene::new();
     scene
         .sfx
+        .mix_mut()
         .set_duck_rule(DuckRule::Sum { max_db: -15.0 })
         .unwrap();
     scene.run(0.2);
@@ -224,7 +227,10 @@ fn two_ducks_take_the_deepest_by_default_and_sum_to_the_maximum_by_rule() {
         "the music has one duck: {music}"
     );
     assert_eq!(
-        scene.sfx.set_duck_rule(DuckRule::Sum { max_db: 3.0 }),
+        scene
+            .sfx
+            .mix_mut()
+            .set_duck_rule(DuckRule::Sum { max_db: 3.0 }),
         Err(MixError::Amount(3.0))
     );
 }
@@ -288,30 +294,36 @@ fn bad_ducks_are_typed_errors_and_add_nothing() {
     let b = sfx.add_group("b", GroupSettings::default()).unwrap();
     let foreign = other.add_group("a", GroupSettings::default()).unwrap();
     let ok = DuckSettings::default();
-    assert_eq!(sfx.add_duck(foreign, b, ok), Err(MixError::UnknownGroup));
-    assert_eq!(sfx.add_duck(a, foreign, ok), Err(MixError::UnknownGroup));
     assert_eq!(
-        sfx.add_duck(a, "music", ok),
+        sfx.mix_mut().add_duck(foreign, b, ok),
+        Err(MixError::UnknownGroup)
+    );
+    assert_eq!(
+        sfx.mix_mut().add_duck(a, foreign, ok),
+        Err(MixError::UnknownGroup)
+    );
+    assert_eq!(
+        sfx.mix_mut().add_duck(a, "music", ok),
         Err(MixError::UnknownTrack("music".into()))
     );
     for amount in [f32::NAN, f32::INFINITY, 1.0, -61.0] {
         assert!(matches!(
-            sfx.add_duck(a, b, ok.amount_db(amount)),
+            sfx.mix_mut().add_duck(a, b, ok.amount_db(amount)),
             Err(MixError::Amount(_))
         ));
     }
     let long = Duration::from_secs(7200);
     for bad in [ok.attack(long), ok.hold(long), ok.release(long)] {
-        assert_eq!(sfx.add_duck(a, b, bad), Err(MixError::Time(long)));
+        assert_eq!(sfx.mix_mut().add_duck(a, b, bad), Err(MixError::Time(long)));
     }
     let nan_curve = ok.easing(kira::Easing::InPowf(f64::NAN));
     assert!(matches!(
-        sfx.add_duck(a, b, nan_curve),
+        sfx.mix_mut().add_duck(a, b, nan_curve),
         Err(MixError::Easing(_))
     ));
     // Nothing was added: the first duck gets the first id, and no voice of
     // `a` ducks anything yet.
-    let duck = sfx.add_duck(a, b, ok).unwrap();
-    assert!(!sfx.duck_active(duck).unwrap());
-    assert_eq!(other.duck_active(duck), Err(MixError::Unknown));
+    let duck = sfx.mix_mut().add_duck(a, b, ok).unwrap();
+    assert!(!sfx.mix().duck_active(duck).unwrap());
+    assert_eq!(other.mix().duck_active(duck), Err(MixError::Unknown));
 }

@@ -89,19 +89,19 @@ proptest! {
                 }
                 Op::Stop(i) if !played.is_empty() => {
                     let voice = played[i % played.len()];
-                    if sfx.stop(voice, Tween::default()).is_ok() {
+                    if sfx.voice(voice).stop(Tween::default()).is_ok() {
                         stopped_by_game.push(voice);
                     }
                 }
                 Op::Stop(_) => {}
                 Op::StopAll => {
-                    let live: Vec<_> = played.iter().copied().filter(|v| sfx.contains(*v)).collect();
+                    let live: Vec<_> = played.iter().copied().filter(|v| sfx.state(*v).is_live()).collect();
                     if sfx.stop_all(Tween::default()).is_ok() {
                         stopped_by_game.extend(live);
                     }
                 }
                 Op::StopSound(s) => {
-                    let live: Vec<_> = played.iter().copied().filter(|v| sfx.contains(*v)).collect();
+                    let live: Vec<_> = played.iter().copied().filter(|v| sfx.state(*v).is_live()).collect();
                     if sfx.stop_sound(sounds[s], Tween::default()).is_ok() {
                         // Only the voices of that sound: checked through the report below.
                         stopped_by_game.extend(live);
@@ -112,11 +112,11 @@ proptest! {
                     let live: Vec<_> = played
                         .iter()
                         .copied()
-                        .filter(|v| sfx.contains(*v) && sound_of[v] == sounds[s])
+                        .filter(|v| sfx.state(*v).is_live() && sound_of[v] == sounds[s])
                         .collect();
                     if sfx.remove_sound(sounds[s], Tween::default()).is_ok() {
                         for voice in &live {
-                            prop_assert!(!sfx.contains(*voice), "its voices end with it");
+                            prop_assert!(!sfx.state(*voice).is_live(), "its voices end with it");
                         }
                         removed_voices.extend(live);
                         prop_assert!(sfx.play(sounds[s], PlayParams::default()).is_err());
@@ -134,7 +134,7 @@ proptest! {
                                 reported.insert(end.voice, end.reason).is_none(),
                                 "{:?} reported twice", end.voice
                             );
-                            prop_assert!(!sfx.contains(end.voice), "a reported voice is not live");
+                            prop_assert!(!sfx.state(end.voice).is_live(), "a reported voice is not live");
                             prop_assert_eq!(end.sound, sound_of[&end.voice]);
                             if end.reason == EndReason::Stopped {
                                 prop_assert!(stopped_by_game.contains(&end.voice), "stopped only by the game");
@@ -147,7 +147,7 @@ proptest! {
                         }
                         for voice in &played {
                             prop_assert!(
-                                sfx.contains(*voice) != reported.contains_key(voice),
+                                sfx.state(*voice).is_live() != reported.contains_key(voice),
                                 "{voice:?} is live or reported, exactly one of the two"
                             );
                         }
@@ -270,7 +270,7 @@ fn a_copy_newer_copies_crowd_out_ends_crowded() {
             )),
         )
         .unwrap();
-    assert_eq!(sfx.copies_kept(buzz), Some(1));
+    assert_eq!(sfx.sound_info(buzz).copies_kept(), Some(1));
     let mut frame = |sfx: &mut pool_audio::SoundEffects| {
         sfx.update(1.0 / 60.0).unwrap();
         manager.backend_mut().render(1.0 / 60.0).unwrap();
@@ -282,10 +282,14 @@ fn a_copy_newer_copies_crowd_out_ends_crowded() {
     let older = sfx.play(buzz, PlayParams::default()).unwrap();
     frame(&mut sfx);
     let newer = sfx.play(buzz, PlayParams::default()).unwrap();
-    assert_eq!(sfx.copies_playing(buzz), 2, "counted until the update");
+    assert_eq!(
+        sfx.sound_info(buzz).copies_playing(),
+        2,
+        "counted until the update"
+    );
     assert_eq!(frame(&mut sfx), [(older, buzz, EndReason::Crowded)]);
-    assert!(sfx.contains(newer));
-    assert_eq!(sfx.copies_playing(buzz), 1);
+    assert!(sfx.state(newer).is_live());
+    assert_eq!(sfx.sound_info(buzz).copies_playing(), 1);
     assert_eq!(sfx.stats().crowded_copies, 1);
     // A loop that virtualizes goes virtual instead, and stays virtual.
     let first = sfx.play(fire, PlayParams::default()).unwrap();
@@ -300,7 +304,7 @@ fn a_copy_newer_copies_crowd_out_ends_crowded() {
     }
     assert_eq!(sfx.stats().crowded_copies, 2);
     // Once the newer copy is gone, the older comes back.
-    sfx.stop(second, Tween::default()).unwrap();
+    sfx.voice(second).stop(Tween::default()).unwrap();
     for _ in 0..3 {
         frame(&mut sfx);
     }

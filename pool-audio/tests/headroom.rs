@@ -150,14 +150,16 @@ fn a_stack_whose_panning_moves_stays_under_the_headroom_on_each_channel() {
     for (target, millis) in [(-1.0, 100), (1.0, 300)] {
         for voice in &voices {
             let fade = linear_fade(Duration::from_millis(millis));
-            game.sfx.set_panning(*voice, target, fade).unwrap();
+            game.sfx.voice(*voice).set_panning(target, fade).unwrap();
         }
         game.render(millis as f64 / 1000.0 + 0.05);
     }
     game.assert_under(HEADROOM, "a moving panning");
     assert!(game.meter.peak() > HEADROOM * 0.9, "{}", game.meter.peak());
     assert!(matches!(
-        game.sfx.set_panning(voices[0], f32::NAN, Tween::default()),
+        game.sfx
+            .voice(voices[0])
+            .set_panning(f32::NAN, Tween::default()),
         Err(VoiceError::InvalidParam(ParamError::Panning(_)))
     ));
 }
@@ -170,7 +172,7 @@ fn a_pitched_square_wave_and_a_resampled_file_stay_under_the_headroom() {
         let buzz = game.stack("buzz", square(rate, 4, 0.2), 8, |_| {
             PlayParams::default().playback_rate(playback_rate)
         });
-        assert!(game.sfx.sound_peak(buzz).unwrap().max() > 1.2);
+        assert!(game.sfx.sound_info(buzz).peak().unwrap().max() > 1.2);
         game.render(0.25);
         game.assert_under(HEADROOM, &format!("{rate} Hz at rate {playback_rate}"));
     }
@@ -188,7 +190,7 @@ fn a_decoded_vorbis_file_that_peaks_above_full_scale_stays_under_the_headroom() 
     let square = game.stack("square", data, 8, |i| {
         PlayParams::default().playback_rate(rates[i])
     });
-    let peak = game.sfx.sound_peak(square).unwrap();
+    let peak = game.sfx.sound_info(square).peak().unwrap();
     assert!(peak.sample() > 1.0, "decoded peak {}", peak.sample());
     game.render(0.3);
     game.assert_under(HEADROOM, "decoded vorbis");
@@ -277,9 +279,10 @@ fn a_stopped_copy_with_a_long_fade_does_not_stack_with_the_next_one() {
     let first = game.sfx.play(tone, PlayParams::default()).unwrap();
     game.frame(FRAME);
     game.sfx
-        .stop(first, linear_fade(Duration::from_secs(1)))
+        .voice(first)
+        .stop(linear_fade(Duration::from_secs(1)))
         .unwrap();
-    assert_eq!(game.sfx.copies_fading(tone), 1);
+    assert_eq!(game.sfx.sound_info(tone).copies_fading(), 1);
     game.sfx.play(tone, PlayParams::default()).unwrap();
     game.render(0.5);
     game.assert_under(HEADROOM, "a long fade cut short by the next copy");
@@ -322,7 +325,7 @@ fn a_one_sound_storm_never_wakes_the_limiter() {
             .playback_rate(0.8 + (i % 7) as f64 * 0.07);
         game.sfx.play(buzz, params).unwrap();
     }
-    assert_eq!(game.sfx.copies_playing(buzz), 8);
+    assert_eq!(game.sfx.sound_info(buzz).copies_playing(), 8);
     game.render(0.4);
     game.assert_under(HEADROOM, "storm");
     let limiter = game.sfx.limiter().unwrap();
@@ -395,17 +398,27 @@ fn a_nan_spatial_blend_position_or_listener_is_refused_and_the_mix_stays_finite(
     ));
     let voice = game.sfx.play(tone, here).unwrap();
     assert!(matches!(
-        game.sfx.set_position(voice, [0.0, f32::INFINITY, 0.0]),
+        game.sfx
+            .voice(voice)
+            .set_position([0.0, f32::INFINITY, 0.0]),
         Err(VoiceError::InvalidParam(ParamError::Position(_)))
     ));
-    assert!(game.sfx.set_listener([0.0, 0.0, f32::NAN]).is_err());
+    assert!(
+        game.sfx
+            .listener()
+            .set_position([0.0, 0.0, f32::NAN])
+            .is_err()
+    );
     assert!(matches!(
-        game.sfx.set_volume(voice, f64::NAN, Tween::default()),
+        game.sfx.voice(voice).set_volume(f64::NAN, Tween::default()),
         Err(VoiceError::InvalidParam(ParamError::Volume(_)))
     ));
     // Extreme but finite positions are fine: kira's spatialization stays finite.
-    game.sfx.set_listener([-3e38, 0.0, 0.0]).unwrap();
-    game.sfx.set_position(voice, [3e38, 3e38, -3e38]).unwrap();
+    game.sfx.listener().set_position([-3e38, 0.0, 0.0]).unwrap();
+    game.sfx
+        .voice(voice)
+        .set_position([3e38, 3e38, -3e38])
+        .unwrap();
     game.render(0.2);
     assert_eq!(game.meter.non_finite_samples(), 0);
     assert!(game.meter.peak().is_finite());
@@ -598,28 +611,31 @@ fn ids_and_handles_from_another_manager_are_refused() {
         b.sfx.play(tone_a, PlayParams::default()),
         Err(PlayError::UnknownSound)
     );
-    assert_eq!(b.sfx.copies_playing(tone_a), 0);
-    assert!(b.sfx.name(tone_a).is_none());
+    assert_eq!(b.sfx.sound_info(tone_a).copies_playing(), 0);
+    assert!(b.sfx.sound_info(tone_a).name().is_none());
     let voice_a = a.sfx.play(tone_a, PlayParams::default()).unwrap();
     let voice_b = b.sfx.play(tone_b, PlayParams::default()).unwrap();
-    assert!(!b.sfx.contains(voice_a));
+    assert!(!b.sfx.state(voice_a).is_live());
     assert_eq!(
-        b.sfx.stop(voice_a, linear_fade(Duration::ZERO)),
+        b.sfx.voice(voice_a).stop(linear_fade(Duration::ZERO)),
         Err(VoiceError::Stale(StaleHandle))
     );
     assert_eq!(
-        b.sfx.set_volume(voice_a, 0.1, Tween::default()),
+        b.sfx.voice(voice_a).set_volume(0.1, Tween::default()),
         Err(VoiceError::Stale(StaleHandle))
     );
     assert_eq!(
-        b.sfx.pause(voice_a, Tween::default()),
+        b.sfx.voice(voice_a).pause(Tween::default()),
         Err(VoiceError::Stale(StaleHandle))
     );
     b.sfx
         .stop_sound(tone_a, linear_fade(Duration::ZERO))
         .expect("a linear fade is valid");
-    assert!(b.sfx.contains(voice_b), "b's own voice was not touched");
-    assert!(a.sfx.contains(voice_a));
+    assert!(
+        b.sfx.state(voice_b).is_live(),
+        "b's own voice was not touched"
+    );
+    assert!(a.sfx.state(voice_a).is_live());
 }
 
 #[test]
@@ -657,19 +673,23 @@ fn fading_up_from_a_volume_of_zero_stays_finite() {
         .unwrap();
     let voice = game.sfx.play(tone, PlayParams::default()).unwrap();
     game.sfx
-        .set_volume(voice, 0.0, linear_fade(Duration::ZERO))
+        .voice(voice)
+        .set_volume(0.0, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
-        .set_volume(voice, 1.0, linear_fade(Duration::from_millis(50)))
+        .voice(voice)
+        .set_volume(1.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.render(0.1);
     game.sfx
-        .set_volume(voice, 0.0, linear_fade(Duration::ZERO))
+        .voice(voice)
+        .set_volume(0.0, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
-        .set_volume(voice, 1.0, linear_fade(Duration::from_millis(50)))
+        .voice(voice)
+        .set_volume(1.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.sfx
         .set_track_volume(0.0, linear_fade(Duration::ZERO))

@@ -131,7 +131,7 @@ fn update_with_a_thousand_virtual_voices_does_not_allocate() {
         .first_volume(0.2)
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
     let torch = sfx.add_sound("torch", data, settings).unwrap();
-    assert_eq!(sfx.copies_kept(torch), Some(32));
+    assert_eq!(sfx.sound_info(torch).copies_kept(), Some(32));
     for i in 0..1032 {
         // A spiral: every torch at its own distance.
         let angle = i as f32 * 0.1;
@@ -164,9 +164,11 @@ fn update_with_a_thousand_virtual_voices_does_not_allocate() {
     let moving = alloc_counter::allocations_during(|| {
         for step in 0..60 {
             let x = step as f32 * 0.002;
-            sfx.set_listener([x, 0.0, 0.0]).unwrap();
+            sfx.listener().set_position([x, 0.0, 0.0]).unwrap();
             for voice in &voices {
-                sfx.set_position(*voice, [x + 1.0, 0.0, -1.0]).unwrap();
+                sfx.voice(*voice)
+                    .set_position([x + 1.0, 0.0, -1.0])
+                    .unwrap();
             }
             sfx.update(1.0 / 60.0).unwrap();
         }
@@ -198,28 +200,28 @@ fn busy_game_frame(frame: usize, sfx: &mut SoundEffects, sounds: &[SoundId], tor
     }
     let x = (frame % 40) as f32;
     if let Ok(voice) = sfx.play(torch, PlayParams::default().position([x, 0.0, 1.0])) {
-        sfx.set_position(voice, [x, 1.0, 2.0]).unwrap();
+        sfx.voice(voice).set_position([x, 1.0, 2.0]).unwrap();
         if frame.is_multiple_of(3) {
-            sfx.set_volume(voice, 0.5, linear_fade(Duration::from_millis(30)))
+            sfx.voice(voice)
+                .set_volume(0.5, linear_fade(Duration::from_millis(30)))
                 .unwrap();
         }
         if frame.is_multiple_of(4) {
-            sfx.pause(voice, linear_fade(Duration::from_millis(5)))
+            sfx.voice(voice)
+                .pause(linear_fade(Duration::from_millis(5)))
                 .unwrap();
         }
         if frame.is_multiple_of(7) {
-            sfx.stop(
-                voice,
-                linear_fade(Duration::from_millis((frame % 50) as u64)),
-            )
-            .unwrap();
+            sfx.voice(voice)
+                .stop(linear_fade(Duration::from_millis((frame % 50) as u64)))
+                .unwrap();
         }
     }
     if frame.is_multiple_of(9) {
         sfx.stop_sound(sounds[2], linear_fade(Duration::ZERO))
             .unwrap();
     }
-    sfx.set_listener([x * 0.5, 0.0, 0.0]).unwrap();
+    sfx.listener().set_position([x * 0.5, 0.0, 0.0]).unwrap();
     sfx.update(1.0 / 60.0).unwrap();
 }
 
@@ -287,10 +289,10 @@ fn the_mixer_neither_allocates_nor_frees_while_sounds_are_removed_under_it() {
             // own, takes its name. The test keeps no copy of the old samples:
             // the last reference to them is the mixer's voices.
             let which = (1..4)
-                .max_by_key(|i| sfx.copies_playing(sounds[*i]))
+                .max_by_key(|i| sfx.sound_info(sounds[*i]).copies_playing())
                 .unwrap();
             assert!(
-                sfx.copies_playing(sounds[which]) > 0,
+                sfx.sound_info(sounds[which]).copies_playing() > 0,
                 "removed while playing"
             );
             sfx.remove_sound(sounds[which], linear_fade(Duration::from_millis(30)))
@@ -497,18 +499,20 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
         ..Default::default()
     };
     let mut sfx = SoundEffects::new(&mut manager, settings).unwrap();
-    sfx.add_mix_track("music", control).unwrap();
+    sfx.mix_mut().add_track("music", control).unwrap();
     let world = GroupSettings::default().loudness_window(true);
     let groups: Vec<_> = ["dialogue", "steps", "explosions"]
         .iter()
         .map(|name| sfx.add_group(name, world).unwrap())
         .collect();
     let duck = DuckSettings::default().hold(Duration::from_millis(30));
-    sfx.add_duck(groups[0], groups[1], duck).unwrap();
-    sfx.add_duck(groups[0], "music", duck).unwrap();
-    sfx.add_duck(groups[2], groups[1], duck.amount_db(-6.0))
+    sfx.mix_mut().add_duck(groups[0], groups[1], duck).unwrap();
+    sfx.mix_mut().add_duck(groups[0], "music", duck).unwrap();
+    sfx.mix_mut()
+        .add_duck(groups[2], groups[1], duck.amount_db(-6.0))
         .unwrap();
     let storm = sfx
+        .mix_mut()
         .add_snapshot(
             Snapshot::new("storm")
                 .set(groups[1], -3.0)
@@ -519,7 +523,7 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
         .priority(1)
         .mode(SnapshotMode::Blend)
         .set(pool_audio::mix::MixTarget::SoundEffects, -9.0);
-    let menu = sfx.add_snapshot(menu).unwrap();
+    let menu = sfx.mix_mut().add_snapshot(menu).unwrap();
     let sounds: Vec<SoundId> = (0..3)
         .map(|i| {
             let data = StaticSoundData {
@@ -547,14 +551,14 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
             }
             let tween = linear_fade(Duration::from_millis(50));
             match frame % 60 {
-                0 => sfx.apply_snapshot(storm, 1.0, tween).unwrap(),
-                10 => sfx.apply_snapshot(menu, 0.5, tween).unwrap(),
-                30 => sfx.release_snapshot(storm, tween).unwrap(),
-                40 => sfx.release_snapshot(menu, tween).unwrap(),
+                0 => sfx.mix_mut().apply_snapshot(storm, 1.0, tween).unwrap(),
+                10 => sfx.mix_mut().apply_snapshot(menu, 0.5, tween).unwrap(),
+                30 => sfx.mix_mut().release_snapshot(storm, tween).unwrap(),
+                40 => sfx.mix_mut().release_snapshot(menu, tween).unwrap(),
                 _ => {}
             }
             sfx.update(1.0 / 60.0).unwrap();
-            ducked += usize::from(sfx.mix_stats().ducks_active > 0);
+            ducked += usize::from(sfx.mix().stats().ducks_active > 0);
             manager.backend_mut().render_into(&mut buffer);
         };
     for i in 0..200 {
@@ -568,7 +572,12 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
     assert_eq!(calls, (0, 0), "allocations and frees in 600 frames");
     // The frames did what they say: ducks came on, the window rose.
     assert!(ducked > 100, "frames with a duck on: {ducked}");
-    assert!(sfx.mix_stats().window_top_db.is_some_and(|top| top >= 70.0));
+    assert!(
+        sfx.mix()
+            .stats()
+            .window_top_db
+            .is_some_and(|top| top >= 70.0)
+    );
 }
 
 #[test]
@@ -609,20 +618,23 @@ fn doppler_obstruction_and_occlusion_allocate_and_free_nothing() {
     let mut buffer = Vec::with_capacity(4_096);
     let mut frame = |sfx: &mut SoundEffects, i: usize| {
         let t = i as f32 / 60.0;
-        sfx.set_listener([10.0 * t.sin(), 0.0, 3.0 * t.cos()])
+        sfx.listener()
+            .set_position([10.0 * t.sin(), 0.0, 3.0 * t.cos()])
             .unwrap();
         for (n, voice) in voices.iter().enumerate() {
             let z = -10.0 + 8.0 * (2.0 * t + n as f32).sin();
-            let _ = sfx.set_position(*voice, [n as f32 * 5.0 - 40.0, 0.0, z]);
+            let _ = sfx
+                .voice(*voice)
+                .set_position([n as f32 * 5.0 - 40.0, 0.0, z]);
             let amount = ((i + n) % 30) as f32 / 29.0;
-            let _ = sfx.set_occlusion(*voice, amount);
-            let _ = sfx.set_obstruction(*voice, 1.0 - amount);
+            let _ = sfx.voice(*voice).set_occlusion(amount);
+            let _ = sfx.voice(*voice).set_obstruction(1.0 - amount);
             if (i + n).is_multiple_of(20) {
-                let _ = sfx.set_velocity(*voice, [1.0, 0.0, -(i as f32)]);
+                let _ = sfx.voice(*voice).set_velocity([1.0, 0.0, -(i as f32)]);
             }
         }
         if i.is_multiple_of(40) {
-            sfx.set_listener_velocity([0.0, 0.0, 4.0]).unwrap();
+            sfx.listener().set_velocity([0.0, 0.0, 4.0]).unwrap();
         }
         buffer.clear();
         manager

@@ -127,7 +127,7 @@ fn occlusion_lowers_the_noise_above_4_khz_by_its_curve_and_below_its_cutoff_by_i
     let noise = scene.add(noise(), SoundSettings::default());
     let voice = scene.sfx.play(noise, PlayParams::default()).unwrap();
     scene.run(1.0);
-    scene.sfx.set_occlusion(voice, 1.0).unwrap();
+    scene.sfx.voice(voice).set_occlusion(1.0).unwrap();
     scene.run(1.5);
     // Clear from 0.1 s; occluded from 1.2 s (the glide is 50 ms).
     let clear = scene.spectrum(0.1, 8);
@@ -177,11 +177,11 @@ fn obstruction_and_occlusion_from_0_to_1_in_one_frame_make_no_step_larger_than_t
     let voice = scene.sfx.play(tone, PlayParams::default()).unwrap();
     scene.run(0.5);
     let own = largest_step(&scene.left[4800..]);
-    scene.sfx.set_obstruction(voice, 1.0).unwrap();
-    scene.sfx.set_occlusion(voice, 1.0).unwrap();
+    scene.sfx.voice(voice).set_obstruction(1.0).unwrap();
+    scene.sfx.voice(voice).set_occlusion(1.0).unwrap();
     scene.run(0.3);
-    scene.sfx.set_occlusion(voice, 0.0).unwrap();
-    scene.sfx.set_obstruction(voice, 0.0).unwrap();
+    scene.sfx.voice(voice).set_occlusion(0.0).unwrap();
+    scene.sfx.voice(voice).set_obstruction(0.0).unwrap();
     scene.run(0.3);
     let during = largest_step(&scene.left[24_000..]);
     // The glides add their own slope to the tone's (at most 0.82 x 0.5 over
@@ -223,7 +223,7 @@ fn a_voice_occluded_under_its_audibility_floor_goes_virtual_and_returns_when_cle
     scene.run(0.2);
     assert_eq!(scene.sfx.state(voice), VoiceState::Real);
     // Occluded: 15 dB further down, under the floor.
-    scene.sfx.set_occlusion(voice, 1.0).unwrap();
+    scene.sfx.voice(voice).set_occlusion(1.0).unwrap();
     scene.run(0.01);
     assert_eq!(scene.sfx.state(voice), VoiceState::Virtual);
     scene.run(0.2);
@@ -232,11 +232,11 @@ fn a_voice_occluded_under_its_audibility_floor_goes_virtual_and_returns_when_cle
         .all(|s| *s == 0.0);
     assert!(silent, "a virtual voice is not heard");
     // Obstruction does not lower audibility: an obstructed voice stays real.
-    scene.sfx.set_occlusion(voice, 0.0).unwrap();
+    scene.sfx.voice(voice).set_occlusion(0.0).unwrap();
     scene.run(0.01);
     // Real again, fading in over the steal fade.
     assert_eq!(scene.sfx.state(voice), VoiceState::Fading);
-    scene.sfx.set_obstruction(voice, 1.0).unwrap();
+    scene.sfx.voice(voice).set_obstruction(1.0).unwrap();
     scene.run(0.1);
     assert_eq!(scene.sfx.state(voice), VoiceState::Real);
     // A new play behind the wall is not started: it would be inaudible.
@@ -258,11 +258,11 @@ fn bad_amounts_curves_and_handles_are_refused_and_change_nothing() {
     scene.run(0.2);
     for bad in [f32::NAN, -0.01, 1.01, f32::INFINITY] {
         assert!(matches!(
-            scene.sfx.set_occlusion(voice, bad),
+            scene.sfx.voice(voice).set_occlusion(bad),
             Err(VoiceError::InvalidParam(ParamError::Amount(_)))
         ));
         assert!(matches!(
-            scene.sfx.set_obstruction(voice, bad),
+            scene.sfx.voice(voice).set_obstruction(bad),
             Err(VoiceError::InvalidParam(ParamError::Amount(_)))
         ));
         assert!(matches!(
@@ -274,7 +274,7 @@ fn bad_amounts_curves_and_handles_are_refused_and_change_nothing() {
     let mut other = Scene::new();
     let foreign = other.add(common::sine(200.0, 1.0), SoundSettings::default());
     let foreign = other.sfx.play(foreign, PlayParams::default()).unwrap();
-    assert!(scene.sfx.set_occlusion(foreign, 1.0).is_err());
+    assert!(scene.sfx.voice(foreign).set_occlusion(1.0).is_err());
     scene.run(0.2);
     let before = scene.left[scene.left.len() - 2400..].to_vec();
     scene.run(0.2);
@@ -283,9 +283,9 @@ fn bad_amounts_curves_and_handles_are_refused_and_change_nothing() {
     for (a, b) in before.iter().zip(after) {
         assert!((a - b).abs() < 1e-4);
     }
-    scene.sfx.stop(voice, Default::default()).unwrap();
+    scene.sfx.voice(voice).stop(Default::default()).unwrap();
     assert!(matches!(
-        scene.sfx.set_occlusion(voice, 1.0),
+        scene.sfx.voice(voice).set_occlusion(1.0),
         Err(VoiceError::Stale(_))
     ));
     for curve in [

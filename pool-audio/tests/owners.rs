@@ -43,7 +43,7 @@ fn four_tanks_firing_every_frame_each_hold_two_copies_of_the_cannon() {
         sfx.update(FRAME).unwrap();
         manager.backend_mut().render(FRAME).unwrap();
         for shots in &fired {
-            let live: Vec<_> = shots.iter().filter(|v| sfx.contains(**v)).collect();
+            let live: Vec<_> = shots.iter().filter(|v| sfx.state(**v).is_live()).collect();
             let held = (frame + 1).min(2);
             assert_eq!(
                 live.len(),
@@ -53,7 +53,7 @@ fn four_tanks_firing_every_frame_each_hold_two_copies_of_the_cannon() {
             assert_eq!(live, shots[shots.len() - held..].iter().collect::<Vec<_>>());
         }
         assert_eq!(
-            sfx.copies_playing(boom),
+            sfx.sound_info(boom).copies_playing(),
             4 * (frame + 1).min(2),
             "within the cannon's cap"
         );
@@ -78,12 +78,12 @@ fn a_strict_sound_refuses_an_owner_at_its_cap_and_nothing_changes() {
     let first = sfx.play(boom, tank).unwrap();
     let second = sfx.play(boom, tank).unwrap();
     assert_eq!(sfx.play(boom, tank), Err(PlayError::OwnerLimit));
-    assert!(sfx.contains(first) && sfx.contains(second));
+    assert!(sfx.state(first).is_live() && sfx.state(second).is_live());
     assert_eq!(sfx.stats().refused_owner_limit, 1);
     // Another owner, and a play without one, still play.
     sfx.play(boom, PlayParams::default().owner(4)).unwrap();
     sfx.play(boom, PlayParams::default()).unwrap();
-    assert_eq!(sfx.copies_playing(boom), 4);
+    assert_eq!(sfx.sound_info(boom).copies_playing(), 4);
 }
 
 #[test]
@@ -111,8 +111,8 @@ fn stopping_an_owner_stops_exactly_its_voices_of_every_sound() {
     ];
     sfx.stop_owner(1, linear_fade(std::time::Duration::from_millis(5)))
         .unwrap();
-    assert!(doomed.iter().all(|v| !sfx.contains(*v)));
-    assert!(kept.iter().all(|v| sfx.contains(*v)));
+    assert!(doomed.iter().all(|v| !sfx.state(*v).is_live()));
+    assert!(kept.iter().all(|v| sfx.state(*v).is_live()));
     sfx.update(FRAME).unwrap();
     let mut ended: Vec<_> = sfx.ended().iter().map(|e| (e.voice, e.reason)).collect();
     ended.sort_by_key(|(voice, _)| doomed.iter().position(|v| v == voice));
@@ -179,7 +179,7 @@ proptest! {
         // 120 steps render at most 2 s: no copy ends by itself.
         let boom = sfx.add_sound("cannon", common::sine(110.0, 2.5), cannon().first_volume(0.2)).unwrap();
         let kept = common::kept_copies(&sfx, boom, -1.0, -60.0);
-        prop_assert_eq!(Some(kept), sfx.copies_kept(boom));
+        prop_assert_eq!(Some(kept), sfx.sound_info(boom).copies_kept());
         prop_assert!(kept < 8);
         let mut model: VecDeque<(VoiceHandle, Option<u64>)> = VecDeque::new();
         let mut gone: Vec<VoiceHandle> = Vec::new();
@@ -218,12 +218,12 @@ proptest! {
                 }
             }
             for (voice, _) in &model {
-                prop_assert!(sfx.contains(*voice), "{voice:?} should be live");
+                prop_assert!(sfx.state(*voice).is_live(), "{voice:?} should be live");
             }
             for voice in &gone {
-                prop_assert!(!sfx.contains(*voice), "{voice:?} should have ended");
+                prop_assert!(!sfx.state(*voice).is_live(), "{voice:?} should have ended");
             }
-            prop_assert_eq!(sfx.copies_playing(boom), model.len());
+            prop_assert_eq!(sfx.sound_info(boom).copies_playing(), model.len());
             for owner in 0..4 {
                 prop_assert!(model.iter().filter(|(_, o)| *o == Some(owner)).count() <= 2);
             }

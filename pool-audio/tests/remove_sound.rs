@@ -67,9 +67,9 @@ fn a_removed_sound_fades_out_and_its_samples_are_freed_once_the_mixer_lets_go() 
 
     sfx.remove_sound(hum, linear_fade(Duration::from_millis(50)))
         .unwrap();
-    assert!(!sfx.contains(voice));
+    assert!(!sfx.state(voice).is_live());
     assert_eq!(
-        sfx.stop(voice, linear_fade(Duration::ZERO)),
+        sfx.voice(voice).stop(linear_fade(Duration::ZERO)),
         Err(VoiceError::Stale(pool_audio::error::StaleHandle))
     );
     assert_eq!(
@@ -176,10 +176,19 @@ fn a_sound_in_its_place_has_its_own_budget_and_the_old_id_reaches_none_of_it() {
 
     // The old id names nothing any more.
     sfx.stop_sound(old, linear_fade(Duration::ZERO)).unwrap();
-    assert!(sfx.contains(voice));
-    assert_eq!((sfx.copies_playing(old), sfx.copies_playing(new)), (0, 1));
-    assert_eq!((sfx.name(old), sfx.name(new)), (None, Some("new")));
-    assert!(sfx.copy_volumes(old).is_none() && sfx.sound_peak(old).is_none());
+    assert!(sfx.state(voice).is_live());
+    assert_eq!(
+        (
+            sfx.sound_info(old).copies_playing(),
+            sfx.sound_info(new).copies_playing()
+        ),
+        (0, 1)
+    );
+    assert_eq!(
+        (sfx.sound_info(old).name(), sfx.sound_info(new).name()),
+        (None, Some("new"))
+    );
+    assert!(sfx.sound_info(old).copy_volumes().is_none() && sfx.sound_info(old).peak().is_none());
     assert_eq!(
         sfx.remove_sound(old, linear_fade(Duration::ZERO)),
         Err(RemoveSoundError::UnknownSound)
@@ -216,17 +225,18 @@ fn a_refused_removal_changes_nothing() {
     );
     // The mixer has not run: the queue fills up.
     while sfx
-        .set_volume(voice, 0.5, linear_fade(Duration::ZERO))
+        .voice(voice)
+        .set_volume(0.5, linear_fade(Duration::ZERO))
         .is_ok()
     {}
     assert_eq!(
         sfx.remove_sound(hum, linear_fade(Duration::ZERO)),
         Err(RemoveSoundError::QueueFull)
     );
-    assert!(sfx.contains(voice));
+    assert!(sfx.state(voice).is_live());
     assert_eq!(sfx.sound("hum"), Some(hum));
     render(&mut manager, FRAME);
     sfx.remove_sound(hum, linear_fade(Duration::ZERO)).unwrap();
-    assert!(!sfx.contains(voice));
+    assert!(!sfx.state(voice).is_live());
     render(&mut other_manager, FRAME);
 }

@@ -228,10 +228,9 @@ fn render(
                 }
             }
             Op::Stop(i, ms) if !voices.is_empty() => {
-                let _ = sfx.stop(
-                    voices[i % voices.len()],
-                    linear_fade(Duration::from_millis(*ms)),
-                );
+                let _ = sfx
+                    .voice(voices[i % voices.len()])
+                    .stop(linear_fade(Duration::from_millis(*ms)));
             }
             Op::Stop(..) => {}
             Op::Frame(ms) => {

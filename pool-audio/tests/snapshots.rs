@@ -42,7 +42,7 @@ impl Scene {
         track.play(constant(0.1).panning(Panning::RIGHT)).unwrap();
         std::mem::forget(track);
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
-        sfx.add_mix_track("music", control).unwrap();
+        sfx.mix_mut().add_track("music", control).unwrap();
         let rain = sfx.add_group("rain", GroupSettings::default()).unwrap();
         let loop_ = sfx
             .add_sound("rain", constant(0.1), SoundSettings::default().group(rain))
@@ -80,7 +80,7 @@ impl Scene {
     }
 
     fn add(&mut self, snapshot: Snapshot) -> SnapshotId {
-        self.sfx.add_snapshot(snapshot).unwrap()
+        self.sfx.mix_mut().add_snapshot(snapshot).unwrap()
     }
 }
 
@@ -107,27 +107,27 @@ fn override_and_blend_combine_by_priority_and_intensity() {
             .set(rain, -3.0),
     );
     // Override by intensity: half of +6 and of -6.
-    scene.sfx.apply_snapshot(storm, 0.5, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(storm, 0.5, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(close(got, (3.0, -3.0)), "storm at 0.5: {got:?}");
     // A higher priority overrides what it names, and only that.
-    scene.sfx.apply_snapshot(storm, 1.0, NOW).unwrap();
-    scene.sfx.apply_snapshot(menu, 1.0, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(storm, 1.0, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(menu, 1.0, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(close(got, (-20.0, -6.0)), "menu over storm: {got:?}");
-    scene.sfx.apply_snapshot(menu, 0.5, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(menu, 0.5, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(close(got, (-7.0, -6.0)), "half of menu over storm: {got:?}");
     // A blend adds its volume times its intensity on top.
-    scene.sfx.apply_snapshot(wind, 1.0, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(wind, 1.0, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(close(got, (-10.0, -6.0)), "wind over both: {got:?}");
-    scene.sfx.release_snapshot(menu, NOW).unwrap();
+    scene.sfx.mix_mut().release_snapshot(menu, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(close(got, (3.0, -6.0)), "storm and wind: {got:?}");
-    assert_eq!(scene.sfx.mix_stats().snapshots_active, 2);
-    scene.sfx.release_snapshot(storm, NOW).unwrap();
-    scene.sfx.release_snapshot(wind, NOW).unwrap();
+    assert_eq!(scene.sfx.mix().stats().snapshots_active, 2);
+    scene.sfx.mix_mut().release_snapshot(storm, NOW).unwrap();
+    scene.sfx.mix_mut().release_snapshot(wind, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(close(got, (0.0, 0.0)), "all released: {got:?}");
 
@@ -136,8 +136,8 @@ fn override_and_blend_combine_by_priority_and_intensity() {
     let rain = scene.rain;
     let storm = scene.add(Snapshot::new("storm").set(rain, 6.0));
     let menu = scene.add(Snapshot::new("menu").priority(1).set(rain, -20.0));
-    scene.sfx.apply_snapshot(menu, 1.0, NOW).unwrap();
-    scene.sfx.apply_snapshot(storm, 1.0, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(menu, 1.0, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(storm, 1.0, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(
         close(got, (-20.0, 0.0)),
@@ -153,13 +153,17 @@ fn a_snapshot_fades_with_its_tween_and_sets_every_sound_effect() {
         duration: Duration::from_millis(200),
         ..Default::default()
     };
-    scene.sfx.apply_snapshot(pause, 1.0, fade).unwrap();
+    scene
+        .sfx
+        .mix_mut()
+        .apply_snapshot(pause, 1.0, fade)
+        .unwrap();
     let half = scene.db(0.1);
     assert!((half.0 + 6.0).abs() < 0.3, "half way at 100 ms: {half:?}");
     assert!(half.1.abs() < 0.01, "the music is no sound effect");
     let got = scene.db(0.15);
     assert!(close(got, (-12.0, 0.0)), "there after 200 ms: {got:?}");
-    scene.sfx.release_snapshot(pause, fade).unwrap();
+    scene.sfx.mix_mut().release_snapshot(pause, fade).unwrap();
     let got = scene.db(0.25);
     assert!(close(got, (0.0, 0.0)), "back: {got:?}");
 }
@@ -172,17 +176,21 @@ fn applying_reapplying_and_releasing_in_one_frame() {
             .set(scene.rain, 6.0)
             .set("music", 6.0),
     );
-    scene.sfx.apply_snapshot(storm, 1.0, NOW).unwrap();
-    scene.sfx.apply_snapshot(storm, 0.5, NOW).unwrap();
-    scene.sfx.release_snapshot(storm, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(storm, 1.0, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(storm, 0.5, NOW).unwrap();
+    scene.sfx.mix_mut().release_snapshot(storm, NOW).unwrap();
     let got = scene.db(0.03);
     assert!(
         close(got, (0.0, 0.0)),
         "released in the same frame: {got:?}"
     );
-    assert_eq!(scene.sfx.mix_stats().snapshots_active, 0);
-    scene.sfx.apply_snapshot(storm, 1.0, NOW).unwrap();
-    scene.sfx.apply_snapshot(storm, 0.25, NOW).unwrap();
+    assert_eq!(scene.sfx.mix().stats().snapshots_active, 0);
+    scene.sfx.mix_mut().apply_snapshot(storm, 1.0, NOW).unwrap();
+    scene
+        .sfx
+        .mix_mut()
+        .apply_snapshot(storm, 0.25, NOW)
+        .unwrap();
     let got = scene.db(0.03);
     assert!(close(got, (1.5, 1.5)), "the last intensity: {got:?}");
 }
@@ -198,9 +206,9 @@ fn blends_add_up_to_the_loudest_a_snapshot_may_set() {
     };
     let a = scene.add(blend("a"));
     let b = scene.add(blend("b"));
-    scene.sfx.apply_snapshot(a, 1.0, NOW).unwrap();
-    scene.sfx.apply_snapshot(b, 1.0, NOW).unwrap();
-    assert_eq!(scene.sfx.mix_db(rain).unwrap(), 12.0, "+24 held at +12");
+    scene.sfx.mix_mut().apply_snapshot(a, 1.0, NOW).unwrap();
+    scene.sfx.mix_mut().apply_snapshot(b, 1.0, NOW).unwrap();
+    assert_eq!(scene.sfx.mix().db(rain).unwrap(), 12.0, "+24 held at +12");
     let got = scene.db(0.03);
     assert!(close(got, (12.0, 0.0)), "{got:?}");
 }
@@ -213,30 +221,33 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
     let rain = scene.rain;
     let sfx = &mut scene.sfx;
     assert_eq!(
-        sfx.add_snapshot(Snapshot::new("a").set(foreign, -6.0)),
+        sfx.mix_mut()
+            .add_snapshot(Snapshot::new("a").set(foreign, -6.0)),
         Err(MixError::UnknownGroup)
     );
     assert_eq!(
-        sfx.add_snapshot(Snapshot::new("a").set("ambience", -6.0)),
+        sfx.mix_mut()
+            .add_snapshot(Snapshot::new("a").set("ambience", -6.0)),
         Err(MixError::UnknownTrack("ambience".into()))
     );
     for db in [f32::NAN, f32::INFINITY, 13.0, -61.0] {
         assert!(matches!(
-            sfx.add_snapshot(Snapshot::new("a").set(rain, db)),
+            sfx.mix_mut().add_snapshot(Snapshot::new("a").set(rain, db)),
             Err(MixError::Volume(_))
         ));
     }
     let storm = sfx
+        .mix_mut()
         .add_snapshot(Snapshot::new("storm").set(rain, 6.0))
         .unwrap();
-    assert_eq!(sfx.snapshot("storm"), Some(storm));
+    assert_eq!(sfx.mix().snapshot("storm"), Some(storm));
     assert_eq!(
-        sfx.add_snapshot(Snapshot::new("storm")),
+        sfx.mix_mut().add_snapshot(Snapshot::new("storm")),
         Err(MixError::DuplicateSnapshot("storm".into()))
     );
     for intensity in [f32::NAN, -0.1, 1.5] {
         assert!(matches!(
-            sfx.apply_snapshot(storm, intensity, NOW),
+            sfx.mix_mut().apply_snapshot(storm, intensity, NOW),
             Err(MixError::Intensity(_))
         ));
     }
@@ -245,7 +256,7 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
         ..NOW
     };
     assert!(matches!(
-        sfx.apply_snapshot(storm, 1.0, long),
+        sfx.mix_mut().apply_snapshot(storm, 1.0, long),
         Err(MixError::Time(_))
     ));
     let late = Tween {
@@ -253,7 +264,7 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
         ..NOW
     };
     assert!(matches!(
-        sfx.apply_snapshot(storm, 1.0, late),
+        sfx.mix_mut().apply_snapshot(storm, 1.0, late),
         Err(MixError::Time(_))
     ));
     let clock = scene
@@ -266,19 +277,22 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
     };
     let sfx = &mut scene.sfx;
     assert_eq!(
-        sfx.apply_snapshot(storm, 1.0, on_clock),
+        sfx.mix_mut().apply_snapshot(storm, 1.0, on_clock),
         Err(MixError::ClockStart)
     );
-    let other_storm = other.add_snapshot(Snapshot::new("storm")).unwrap();
+    let other_storm = other
+        .mix_mut()
+        .add_snapshot(Snapshot::new("storm"))
+        .unwrap();
     assert_eq!(
-        sfx.apply_snapshot(other_storm, 1.0, NOW),
+        sfx.mix_mut().apply_snapshot(other_storm, 1.0, NOW),
         Err(MixError::Unknown)
     );
     assert_eq!(
-        sfx.release_snapshot(other_storm, NOW),
+        sfx.mix_mut().release_snapshot(other_storm, NOW),
         Err(MixError::Unknown)
     );
-    assert_eq!(sfx.mix_stats().snapshots_active, 0);
+    assert_eq!(sfx.mix().stats().snapshots_active, 0);
     let got = scene.db(0.03);
     assert!(close(got, (0.0, 0.0)), "nothing changed: {got:?}");
 }

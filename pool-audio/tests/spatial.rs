@@ -95,8 +95,9 @@ fn pool_audio_with(
     let id = sfx.add_sound("tone", tone(), settings).unwrap();
     sfx.play(id, params).unwrap();
     manager.backend_mut().render(0.1).unwrap();
-    sfx.set_listener(listener).unwrap();
-    sfx.set_listener_orientation(quaternion(orientation))
+    sfx.listener().set_position(listener).unwrap();
+    sfx.listener()
+        .set_orientation(quaternion(orientation))
         .unwrap();
     sfx.update(0.1).unwrap();
     let audio = manager.backend_mut().render(0.25).unwrap();
@@ -268,11 +269,12 @@ fn an_orientation_that_is_not_a_rotation_is_refused_and_changes_nothing() {
         [f32::NAN, 0.0, 0.0, 1.0],
         [0.0, f32::INFINITY, 0.0, 1.0],
     ] {
-        let error = sfx.set_listener_orientation(quaternion(bad)).unwrap_err();
+        let error = sfx.listener().set_orientation(quaternion(bad)).unwrap_err();
         assert!(error.to_string().contains("not a rotation"), "{error}");
     }
     // A quaternion of any other length is a rotation: normalized, accepted.
-    sfx.set_listener_orientation(quaternion([0.0, 2.0, 0.0, 2.0]))
+    sfx.listener()
+        .set_orientation(quaternion([0.0, 2.0, 0.0, 2.0]))
         .unwrap();
 }
 
@@ -338,11 +340,11 @@ fn fading(listener_every_frame: bool) -> [f64; 2] {
         .play(id, PlayParams::default().position([2.0, 0.0, -3.0]))
         .unwrap();
     let fade = pool_audio::linear_fade(std::time::Duration::from_millis(600));
-    sfx.set_volume(voice, 0.0, fade).unwrap();
+    sfx.voice(voice).set_volume(0.0, fade).unwrap();
     let mut samples = Vec::new();
     for _ in 0..21 {
         if listener_every_frame {
-            sfx.set_listener(ORIGIN).unwrap();
+            sfx.listener().set_position(ORIGIN).unwrap();
         }
         sfx.update(1.0 / 60.0).unwrap();
         let audio = manager.backend_mut().render(1.0 / 60.0).unwrap();
@@ -381,8 +383,8 @@ fn an_endless_volume_fade_on_a_moving_voice_is_neither_a_panic_nor_nan() {
         duration: std::time::Duration::MAX,
         ..Default::default()
     };
-    sfx.set_volume(voice, 0.5, endless).unwrap();
-    sfx.set_listener([1.0, 0.0, 0.0]).unwrap();
+    sfx.voice(voice).set_volume(0.5, endless).unwrap();
+    sfx.listener().set_position([1.0, 0.0, 0.0]).unwrap();
     sfx.update(0.1).unwrap();
     manager.backend_mut().render(0.1).unwrap();
     assert_eq!(meter.non_finite_samples(), 0);
@@ -521,8 +523,8 @@ fn a_flat_world_is_the_plane_z_0() {
             let voice = sfx
                 .play(id, PlayParams::default().position_2d([0.0, 0.0]))
                 .unwrap();
-            sfx.set_position_2d(voice, flat).unwrap();
-            sfx.set_listener_2d(listener).unwrap();
+            sfx.voice(voice).set_position_2d(flat).unwrap();
+            sfx.listener().set_position_2d(listener).unwrap();
             sfx.update(0.1).unwrap();
             let audio = manager.backend_mut().render(0.25).unwrap();
             levels(audio.samples(), 0.2)

@@ -329,7 +329,7 @@ fn a_burst_of_the_loudest_combination_stays_inside_the_budget() {
                 };
                 let _ = sfx.play(boom, params);
             }
-            assert_eq!(sfx.copies_playing(boom), 10);
+            assert_eq!(sfx.sound_info(boom).copies_playing(), 10);
             manager.backend_mut().render(1.0).unwrap();
             let peak = meter.peak();
             eprintln!(
@@ -465,7 +465,7 @@ fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
         (after.real_voices, after.virtual_voices),
         (before.real_voices, before.virtual_voices)
     );
-    assert_eq!(sfx.recordings(good), 2);
+    assert_eq!(sfx.sound_info(good).recordings(), 2);
 }
 
 /// The left channel of 3 s of a looping ramp (0.8 s a loop) played as
@@ -567,8 +567,8 @@ fn a_voice_keeps_its_drawn_pitch_and_volume_when_the_game_sets_them() {
     assert!((20.0 * (level / reference).log10() + 6.0).abs() < 0.1);
     // Half the rate and half the volume: the draw stays on top of both.
     let fade = pool_audio::linear_fade(std::time::Duration::from_millis(1));
-    sfx.set_playback_rate(voice, 0.5, fade).unwrap();
-    sfx.set_volume(voice, 0.5, fade).unwrap();
+    sfx.voice(voice).set_playback_rate(0.5, fade).unwrap();
+    sfx.voice(voice).set_volume(0.5, fade).unwrap();
     let (hz, level) = heard(&mut sfx);
     assert!(
         (hz - fifth / 2.0).abs() < 2.0,

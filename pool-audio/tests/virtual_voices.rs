@@ -86,7 +86,7 @@ fn voices_beyond_the_cap_go_virtual_and_come_back_when_the_listener_walks_up() {
     assert_eq!((stats.real_voices, stats.virtual_voices), (4, 8));
 
     // The listener walks to the far end: the four nearest there become real.
-    game.sfx.set_listener([120.0, 0.0, 0.0]).unwrap();
+    game.sfx.listener().set_position([120.0, 0.0, 0.0]).unwrap();
     for _ in 0..3 {
         game.frame();
     }
@@ -95,7 +95,7 @@ fn voices_beyond_the_cap_go_virtual_and_come_back_when_the_listener_walks_up() {
     assert_eq!((stats.real_voices, stats.virtual_voices), (4, 8));
     assert!(stats.promoted >= 4 && stats.virtualized >= 4, "{stats:?}");
     assert!(
-        voices.iter().all(|v| game.sfx.contains(*v)),
+        voices.iter().all(|v| game.sfx.state(*v).is_live()),
         "nothing was lost"
     );
 }
@@ -118,14 +118,14 @@ fn within_the_margin_nothing_flaps() {
         [VoiceState::Real, VoiceState::Virtual]
     );
     // b is now 1.2 dB nearer than a: within the 3 dB margin, a stays real.
-    game.sfx.set_position(b, [8.0, 0.0, 0.0]).unwrap();
+    game.sfx.voice(b).set_position([8.0, 0.0, 0.0]).unwrap();
     game.frame();
     assert_eq!(
         game.states(&[a, b]),
         [VoiceState::Real, VoiceState::Virtual]
     );
     // Much nearer: b takes the voice.
-    game.sfx.set_position(b, [1.0, 0.0, 0.0]).unwrap();
+    game.sfx.voice(b).set_position([1.0, 0.0, 0.0]).unwrap();
     game.frame();
     assert_eq!(
         game.states(&[a, b]),
@@ -152,11 +152,14 @@ fn a_virtual_one_shot_ends_when_its_time_is_up_and_a_loop_lives_on() {
     for _ in 0..24 {
         game.frame(); // 0.4 s
     }
-    assert!(game.sfx.contains(far_shot));
+    assert!(game.sfx.state(far_shot).is_live());
     for _ in 0..8 {
         game.frame(); // 0.53 s
     }
-    assert!(!game.sfx.contains(far_shot), "the one-shot's time is up");
+    assert!(
+        !game.sfx.state(far_shot).is_live(),
+        "the one-shot's time is up"
+    );
     assert_eq!(game.sfx.stats().ended_virtual, 1);
     for _ in 0..300 {
         game.frame(); // 5 s: the loop wraps ten times
@@ -167,7 +170,7 @@ fn a_virtual_one_shot_ends_when_its_time_is_up_and_a_loop_lives_on() {
     for _ in 0..16 {
         game.frame();
     }
-    assert!(!game.sfx.contains(fast));
+    assert!(!game.sfx.state(fast).is_live());
 }
 
 #[test]
@@ -187,34 +190,46 @@ fn every_per_voice_operation_works_on_a_virtual_voice() {
     // Another manager knows nothing of it, virtual or not.
     let mut other = Game::capped(1);
     assert_eq!(other.sfx.state(far), VoiceState::Gone);
-    assert!(other.sfx.stop(far, Tween::default()).is_err());
-    assert!(other.sfx.set_position(far, [0.0, 0.0, 0.0]).is_err());
-    game.sfx.set_volume(far, 0.5, Tween::default()).unwrap();
+    assert!(other.sfx.voice(far).stop(Tween::default()).is_err());
+    assert!(other.sfx.voice(far).set_position([0.0, 0.0, 0.0]).is_err());
+    game.sfx
+        .voice(far)
+        .set_volume(0.5, Tween::default())
+        .unwrap();
     assert!(
         game.sfx
-            .set_volume(far, f64::NAN, Tween::default())
+            .voice(far)
+            .set_volume(f64::NAN, Tween::default())
             .is_err()
     );
-    assert!(game.sfx.set_position(far, [f32::NAN, 0.0, 0.0]).is_err());
-    game.sfx.pause(far, Tween::default()).unwrap();
+    assert!(
+        game.sfx
+            .voice(far)
+            .set_position([f32::NAN, 0.0, 0.0])
+            .is_err()
+    );
+    game.sfx.voice(far).pause(Tween::default()).unwrap();
     assert_eq!(game.sfx.state(far), VoiceState::Paused);
     // A paused voice is never made real, even next to the listener.
-    game.sfx.set_position(far, [0.0, 0.0, 0.0]).unwrap();
-    game.sfx.set_volume(far, 1.0, Tween::default()).unwrap();
+    game.sfx.voice(far).set_position([0.0, 0.0, 0.0]).unwrap();
+    game.sfx
+        .voice(far)
+        .set_volume(1.0, Tween::default())
+        .unwrap();
     game.frame();
     assert_eq!(
         game.states(&[near, far]),
         [VoiceState::Real, VoiceState::Paused]
     );
-    game.sfx.resume(far, Tween::default()).unwrap();
+    game.sfx.voice(far).resume(Tween::default()).unwrap();
     game.frame();
     assert_eq!(
         game.states(&[near, far]),
         [VoiceState::Virtual, VoiceState::Real]
     );
-    game.sfx.stop(near, Tween::default()).unwrap();
+    game.sfx.voice(near).stop(Tween::default()).unwrap();
     assert_eq!(game.sfx.state(near), VoiceState::Gone);
-    assert!(game.sfx.stop(near, Tween::default()).is_err());
+    assert!(game.sfx.voice(near).stop(Tween::default()).is_err());
     game.sfx.stop_all(Tween::default()).unwrap();
     let stats = game.sfx.stats();
     assert_eq!((stats.real_voices, stats.virtual_voices), (0, 0));
@@ -240,10 +255,10 @@ fn under_the_floor_a_virtualizing_play_is_virtual_and_a_killing_one_refused() {
     assert_eq!(played.state, VoiceState::Virtual);
     assert_eq!(game.sfx.play(bang, at(150.0)), Err(PlayError::Inaudible));
     // Walking up makes it real; walking away sends it back.
-    game.sfx.set_listener([140.0, 0.0, 0.0]).unwrap();
+    game.sfx.listener().set_position([140.0, 0.0, 0.0]).unwrap();
     game.frame();
     assert_eq!(game.sfx.state(played.voice), VoiceState::Real);
-    game.sfx.set_listener([0.0, 0.0, 0.0]).unwrap();
+    game.sfx.listener().set_position([0.0, 0.0, 0.0]).unwrap();
     game.frame();
     assert_eq!(game.sfx.state(played.voice), VoiceState::Virtual);
 }
@@ -479,7 +494,7 @@ fn ramp_render(interrupt: bool, resume: Resume) -> Vec<f32> {
         out.extend(rendered.samples().iter().step_by(2)); // left channel
         game.sfx.update(FRAME).unwrap();
     }
-    assert!(game.sfx.contains(voice));
+    assert!(game.sfx.state(voice).is_live());
     out
 }
 
@@ -622,7 +637,8 @@ mod model {
                     let n = self.voices.len();
                     let (voice, model) = &mut self.voices[i % n];
                     game.sfx
-                        .set_position(*voice, [f32::from(x), 0.0, 0.0])
+                        .voice(*voice)
+                        .set_position([f32::from(x), 0.0, 0.0])
                         .unwrap();
                     model.x = f32::from(x);
                 }
@@ -630,23 +646,26 @@ mod model {
                     let n = self.voices.len();
                     let (voice, model) = &mut self.voices[i % n];
                     let amount = f32::from(a) / 2.0;
-                    game.sfx.set_occlusion(*voice, amount).unwrap();
+                    game.sfx.voice(*voice).set_occlusion(amount).unwrap();
                     model.occlusion = amount;
                 }
                 Op::Listener(x) => {
                     self.listener = f32::from(x);
-                    game.sfx.set_listener([self.listener, 0.0, 0.0]).unwrap();
+                    game.sfx
+                        .listener()
+                        .set_position([self.listener, 0.0, 0.0])
+                        .unwrap();
                 }
                 Op::Stop(i) if !self.voices.is_empty() => {
                     let (voice, _) = self.voices.remove(i % self.voices.len());
-                    game.sfx.stop(voice, Tween::default()).unwrap();
+                    game.sfx.voice(voice).stop(Tween::default()).unwrap();
                 }
                 Op::Replace(s) => {
-                    let name = game.sfx.name(sounds[s]).unwrap().to_string();
+                    let name = game.sfx.sound_info(sounds[s]).name().unwrap().to_string();
                     let settings = self.settings[s];
                     game.sfx.remove_sound(sounds[s], Tween::default()).unwrap();
                     for (voice, model) in &self.voices {
-                        assert!(model.sound != s || !game.sfx.contains(*voice));
+                        assert!(model.sound != s || !game.sfx.state(*voice).is_live());
                     }
                     self.voices.retain(|(_, model)| model.sound != s);
                     sounds[s] = game.sfx.add_sound(&name, looped(0.5), settings).unwrap();
@@ -681,7 +700,7 @@ mod model {
             let mut sounds: Vec<SoundId> = settings.iter().enumerate()
                 .map(|(i, settings)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), *settings).unwrap())
                 .collect();
-            let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
+            let first = game.sfx.sound_info(sounds[0]).copy_volumes().unwrap().volume(0) as f32;
             let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
             let mut world = World { settings, ..World::default() };
             for op in ops {
@@ -738,7 +757,7 @@ mod model {
             let mut sounds: Vec<SoundId> = settings.iter().enumerate()
                 .map(|(i, settings)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), *settings).unwrap())
                 .collect();
-            let first = game.sfx.copy_volumes(sounds[0]).unwrap().volume(0) as f32;
+            let first = game.sfx.sound_info(sounds[0]).copy_volumes().unwrap().volume(0) as f32;
             let margin = 10f32.powf(3.0 / 20.0) * 1.0001;
             let mut world = World { settings, ..World::default() };
             for op in ops {
@@ -809,7 +828,8 @@ fn by_default_a_stolen_loop_goes_virtual_and_a_stolen_one_shot_ends() {
     assert_eq!(game.sfx.state(car), VoiceState::Virtual, "the loop waits");
     for step in 0..30 {
         game.sfx
-            .set_position(car, [5.0 + step as f32 * 0.1, 0.0, 0.0])
+            .voice(car)
+            .set_position([5.0 + step as f32 * 0.1, 0.0, 0.0])
             .unwrap();
         game.frame();
     }
@@ -820,7 +840,7 @@ fn by_default_a_stolen_loop_goes_virtual_and_a_stolen_one_shot_ends() {
     );
 
     let ping = game.sfx.play(blip, at(5.0)).unwrap();
-    game.sfx.stop(car, Tween::default()).unwrap();
+    game.sfx.voice(car).stop(Tween::default()).unwrap();
     for _ in 0..3 {
         game.frame();
     }
@@ -830,7 +850,8 @@ fn by_default_a_stolen_loop_goes_virtual_and_a_stolen_one_shot_ends() {
     assert_eq!(game.sfx.state(ping), VoiceState::Gone, "the one-shot ends");
     assert!(
         game.sfx
-            .set_position(ping, [0.0; 3])
+            .voice(ping)
+            .set_position([0.0; 3])
             .unwrap_err()
             .is_stale()
     );

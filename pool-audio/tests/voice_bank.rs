@@ -162,7 +162,7 @@ fn a_one_millisecond_fade_is_heard_as_a_fade() {
             "steal" => drop(game.sfx.play(other, PlayParams::default()).unwrap()),
             _ => {
                 let fade = pool_audio::linear_fade(Duration::from_millis(1));
-                game.sfx.stop(voice, fade).unwrap();
+                game.sfx.voice(voice).stop(fade).unwrap();
             }
         }
         let out = game.render(0.01);
@@ -243,7 +243,7 @@ fn a_steady_stream_is_even_and_stays_under_the_headroom() {
             stats.recycled_copies + stats.crowded_copies > 50,
             "{stats:?}"
         );
-        let kept = game.sfx.copies_kept(gun).unwrap();
+        let kept = game.sfx.sound_info(gun).copies_kept().unwrap();
         assert_eq!(stats.crowded_copies > 0, kept < 4, "kept {kept}: {stats:?}");
         assert!(
             game.meter.peak() <= HEADROOM + 1e-5,

@@ -60,7 +60,7 @@ fn a_storm_of_copies_never_exceeds_the_headroom() {
         started, 200,
         "same-frame plays take over copies rather than fail"
     );
-    assert_eq!(sfx.copies_playing(boom), 10);
+    assert_eq!(sfx.sound_info(boom).copies_playing(), 10);
     assert_eq!(
         sfx.stats().fading_voices,
         0,
@@ -91,9 +91,16 @@ fn recycling_takes_the_oldest_copy_and_its_handle_goes_stale() {
         frame(&mut manager, &mut sfx);
     }
     let newest = sfx.play(shot, PlayParams::default()).unwrap();
-    assert!(!sfx.contains(voices[0]), "the oldest copy was recycled");
-    assert!(sfx.contains(voices[1]) && sfx.contains(voices[2]) && sfx.contains(newest));
-    assert_eq!(sfx.copies_playing(shot), 3);
+    assert!(
+        !sfx.state(voices[0]).is_live(),
+        "the oldest copy was recycled"
+    );
+    assert!(
+        sfx.state(voices[1]).is_live()
+            && sfx.state(voices[2]).is_live()
+            && sfx.state(newest).is_live()
+    );
+    assert_eq!(sfx.sound_info(shot).copies_playing(), 3);
     assert_eq!(sfx.stats().recycled_copies, 1);
     assert_eq!(
         sfx.stats().fading_voices,
@@ -128,7 +135,7 @@ fn a_sound_that_refuses_when_full_keeps_its_copies() {
         sfx.play(ui, PlayParams::default()),
         Err(PlayError::SoundLimit)
     );
-    assert!(sfx.contains(a) && sfx.contains(b));
+    assert!(sfx.state(a).is_live() && sfx.state(b).is_live());
     assert_eq!(sfx.stats().refused_sound_limit, 1);
 }
 
@@ -149,7 +156,7 @@ fn steal_with(stealing: Stealing) -> (Vec<bool>, SoundEffects) {
             .unwrap()
         })
         .collect();
-    sfx.set_listener([0.0, 0.0, 0.0]).unwrap();
+    sfx.listener().set_position([0.0, 0.0, 0.0]).unwrap();
     let volumes = [0.9, 0.5, 0.2];
     let positions = [[1.0, 0.0, 0.0], [9.0, 0.0, 0.0], [3.0, 0.0, 0.0]];
     let voices: Vec<_> = (0..3)
@@ -167,7 +174,10 @@ fn steal_with(stealing: Stealing) -> (Vec<bool>, SoundEffects) {
         })
         .collect();
     let _ = sfx.play(sounds[3], PlayParams::default());
-    (voices.iter().map(|v| sfx.contains(*v)).collect(), sfx)
+    (
+        voices.iter().map(|v| sfx.state(*v).is_live()).collect(),
+        sfx,
+    )
 }
 
 #[test]
@@ -221,17 +231,18 @@ fn ended_voices_go_back_to_the_pool_on_update_and_their_handles_go_stale() {
         .unwrap();
     let voice = sfx.play(blip, PlayParams::default()).unwrap();
     manager.backend_mut().render(0.05).unwrap();
-    assert!(sfx.contains(voice), "until update notices");
+    assert!(sfx.state(voice).is_live(), "until update notices");
     sfx.update(FRAME).unwrap();
-    assert!(!sfx.contains(voice));
-    assert_eq!(sfx.copies_playing(blip), 0);
-    assert!(sfx.stop(voice, linear_fade(Duration::ZERO)).is_err());
+    assert!(!sfx.state(voice).is_live());
+    assert_eq!(sfx.sound_info(blip).copies_playing(), 0);
+    assert!(sfx.voice(voice).stop(linear_fade(Duration::ZERO)).is_err());
     assert!(
-        sfx.pause(voice, Tween::default()).is_err() && sfx.resume(voice, Tween::default()).is_err()
+        sfx.voice(voice).pause(Tween::default()).is_err()
+            && sfx.voice(voice).resume(Tween::default()).is_err()
     );
     assert!(
-        sfx.set_volume(voice, 0.5, Tween::default()).is_err()
-            && sfx.set_position(voice, [0.0; 3]).is_err()
+        sfx.voice(voice).set_volume(0.5, Tween::default()).is_err()
+            && sfx.voice(voice).set_position([0.0; 3]).is_err()
     );
 }
 
@@ -243,16 +254,17 @@ fn pause_resume_and_stop_control_the_kira_sound() {
         .unwrap();
     let voice = sfx.play(hum, PlayParams::default()).unwrap();
     frame(&mut manager, &mut sfx);
-    sfx.pause(voice, Tween::default()).unwrap();
+    sfx.voice(voice).pause(Tween::default()).unwrap();
     frame(&mut manager, &mut sfx);
     meter.reset();
     manager.backend_mut().render(0.1).unwrap();
     assert_eq!(meter.peak(), 0.0, "silent while paused");
-    assert!(sfx.contains(voice), "a paused voice keeps its voice");
-    sfx.resume(voice, Tween::default()).unwrap();
+    assert!(sfx.state(voice).is_live(), "a paused voice keeps its voice");
+    sfx.voice(voice).resume(Tween::default()).unwrap();
     manager.backend_mut().render(0.1).unwrap();
     assert!(meter.peak() > 0.1, "audible again");
-    sfx.stop(voice, linear_fade(Duration::from_millis(5)))
+    sfx.voice(voice)
+        .stop(linear_fade(Duration::from_millis(5)))
         .unwrap();
     frame(&mut manager, &mut sfx);
     meter.reset();
@@ -295,10 +307,13 @@ fn a_burst_starts_exactly_max_voices_copies_or_the_settings_are_refused() {
                     let mut burst = |sfx: &mut SoundEffects, sound| {
                         for i in 0..64 {
                             if let Err(e) = sfx.play(sound, PlayParams::default()) {
-                                panic!("{name}: play {i}: {e}, {:?}", sfx.copy_volumes(sound));
+                                panic!(
+                                    "{name}: play {i}: {e}, {:?}",
+                                    sfx.sound_info(sound).copy_volumes()
+                                );
                             }
                         }
-                        let playing = sfx.copies_playing(sound);
+                        let playing = sfx.sound_info(sound).copies_playing();
                         sfx.stop_sound(sound, linear_fade(Duration::ZERO)).unwrap();
                         for _ in 0..2 {
                             frame(&mut manager, sfx);
@@ -309,7 +324,7 @@ fn a_burst_starts_exactly_max_voices_copies_or_the_settings_are_refused() {
                         Ok(sound) => {
                             sounds += 1;
                             assert_eq!(burst(&mut sfx, sound), copies, "{name}");
-                            let volumes = sfx.copy_volumes(sound).unwrap();
+                            let volumes = sfx.sound_info(sound).copy_volumes().unwrap();
                             let quietest = 20.0 * volumes.volume(copies as u32 - 1).log10();
                             assert!(quietest >= floor - 1e-9, "{name}: {quietest} dB");
                             sfx.remove_sound(sound, Tween::default()).unwrap();
@@ -363,20 +378,20 @@ fn a_positioned_burst_of_fifty_explosions_starts_the_ten_copies_asked_for() {
     let (mut manager, mut sfx, _) = setup(SoundEffectsSettings::default());
     let settings = SoundSettings::default().max_voices(10).first_volume(0.4);
     let boom = sfx.add_sound("boom", sine(1.0), settings).unwrap();
-    sfx.set_listener([0.0, 0.0, 0.0]).unwrap();
+    sfx.listener().set_position([0.0, 0.0, 0.0]).unwrap();
     let started = (0..50)
         .filter(|i| {
             let at = [5.0 + (*i as f32 * 0.5), 0.0, 0.0];
             sfx.play(boom, PlayParams::default().position(at)).is_ok()
         })
         .count();
-    assert_eq!((started, sfx.copies_playing(boom)), (50, 10));
+    assert_eq!((started, sfx.sound_info(boom).copies_playing()), (50, 10));
     // Once settled, the budget keeps the newest copies above the floor; the
     // update lets the others go.
     frame(&mut manager, &mut sfx);
-    let kept = sfx.copies_kept(boom).unwrap();
+    let kept = sfx.sound_info(boom).copies_kept().unwrap();
     assert!((2..10).contains(&kept), "{kept}");
-    assert_eq!(sfx.copies_playing(boom), kept);
+    assert_eq!(sfx.sound_info(boom).copies_playing(), kept);
     assert_eq!(sfx.stats().crowded_copies, 10 - kept as u64);
 }
 
@@ -442,10 +457,10 @@ proptest! {
                 Op::Stop(i) if !handles.is_empty() => {
                     // Fades from none to longer than a frame.
                     let out = linear_fade(Duration::from_millis((i % 40) as u64));
-                    let _ = sfx.stop(handles[i % handles.len()], out);
+                    let _ = sfx.voice(handles[i % handles.len()]).stop(out);
                 }
-                Op::Pause(i) if !handles.is_empty() => { let _ = sfx.pause(handles[i % handles.len()], Tween::default()); }
-                Op::Resume(i) if !handles.is_empty() => { let _ = sfx.resume(handles[i % handles.len()], Tween::default()); }
+                Op::Pause(i) if !handles.is_empty() => { let _ = sfx.voice(handles[i % handles.len()]).pause(Tween::default()); }
+                Op::Resume(i) if !handles.is_empty() => { let _ = sfx.voice(handles[i % handles.len()]).resume(Tween::default()); }
                 Op::Frame => frame(&mut manager, &mut sfx),
                 _ => {}
             }
@@ -454,12 +469,12 @@ proptest! {
             prop_assert!(stats.real_voices + stats.fading_voices <= 2 * cap, "the bank's slots");
             let mut fading = 0;
             for (sound, limit) in sounds.iter().zip(limits) {
-                prop_assert!(sfx.copies_playing(*sound) <= limit);
-                fading += sfx.copies_fading(*sound);
+                prop_assert!(sfx.sound_info(*sound).copies_playing() <= limit);
+                fading += sfx.sound_info(*sound).copies_fading();
             }
             // Copies still fading hold a slot of the bank each, until it is done.
             prop_assert!(fading <= stats.fading_voices);
-            let live = handles.iter().filter(|h| sfx.contains(**h)).count();
+            let live = handles.iter().filter(|h| sfx.state(**h).is_live()).count();
             prop_assert_eq!(live, stats.real_voices);
         }
     }
@@ -600,7 +615,7 @@ fn a_full_command_queue_is_a_typed_error_counted_and_nothing_changes() {
         .unwrap();
     let voice = sfx.play(hum, PlayParams::default()).unwrap();
     let mut sent = 1;
-    while sfx.set_listener([sent as f32, 0.0, 0.0]).is_ok() {
+    while sfx.listener().set_position([sent as f32, 0.0, 0.0]).is_ok() {
         sent += 1;
     }
     assert_eq!(sent, 1_024, "commands the queue held");
@@ -610,21 +625,24 @@ fn a_full_command_queue_is_a_typed_error_counted_and_nothing_changes() {
         Err(PlayError::QueueFull)
     );
     assert_eq!(
-        sfx.set_volume(voice, 0.5, Tween::default()),
+        sfx.voice(voice).set_volume(0.5, Tween::default()),
         Err(pool_audio::VoiceError::QueueFull)
     );
     assert_eq!(
-        sfx.stop(voice, Tween::default()),
+        sfx.voice(voice).stop(Tween::default()),
         Err(pool_audio::VoiceError::QueueFull)
     );
-    assert!(sfx.contains(voice), "the refused stop changed nothing");
-    assert_eq!(sfx.copies_playing(hum), 1);
+    assert!(
+        sfx.state(voice).is_live(),
+        "the refused stop changed nothing"
+    );
+    assert_eq!(sfx.sound_info(hum).copies_playing(), 1);
     assert_eq!(sfx.stats().queue_full, 4);
     // One block of the mixer reads the queue: room again.
     manager.backend_mut().render(0.01).unwrap();
     assert!(sfx.play(hum, PlayParams::default()).is_ok());
-    sfx.stop(voice, Tween::default()).unwrap();
-    assert!(!sfx.contains(voice));
+    sfx.voice(voice).stop(Tween::default()).unwrap();
+    assert!(!sfx.state(voice).is_live());
 }
 
 #[test]
@@ -646,9 +664,9 @@ fn quietest_stealing_hears_each_copy_at_its_rank() {
     frame(&mut manager, &mut sfx);
     let other = sfx.play(b, PlayParams::default().volume(0.9)).unwrap();
     frame(&mut manager, &mut sfx);
-    let volumes = sfx.copy_volumes(a).unwrap();
+    let volumes = sfx.sound_info(a).copy_volumes().unwrap();
     assert!(volumes.volume(1) < 0.9 * volumes.volume(0), "{volumes:?}");
     let played = sfx.play_detailed(b, PlayParams::default()).unwrap();
     assert_eq!(played.displaced.map(|(voice, _)| voice), Some(older));
-    assert!(sfx.contains(newer) && sfx.contains(other));
+    assert!(sfx.state(newer).is_live() && sfx.state(other).is_live());
 }

@@ -113,7 +113,7 @@ pub fn pitch(track: &Track) -> (Curve, Curve) {
     let mut expected = Vec::new();
     let mut voice = None;
     for (frame, &(car, listener)) in track.iter().enumerate() {
-        let _ = sfx.set_listener(world(listener));
+        let _ = sfx.listener().set_position(world(listener));
         match voice {
             None => {
                 let Ok(sound) = add(&mut sfx) else { break };
@@ -122,7 +122,7 @@ pub fn pitch(track: &Track) -> (Curve, Curve) {
                     .ok();
             }
             Some(voice) => {
-                let _ = sfx.set_position(voice, world(car));
+                let _ = sfx.voice(voice).set_position(world(car));
             }
         }
         if let Some(&(car_was, listener_was)) = frame.checked_sub(1).and_then(|f| track.get(f)) {

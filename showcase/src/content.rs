@@ -95,7 +95,7 @@ pub fn settings() -> SoundEffectsSettings {
 ///
 /// # Errors
 /// What `add_duck` and `add_snapshot` return (none for this content, and a
-/// `"music"` track added with `add_mix_track` when `music`).
+/// `"music"` track added with `mix_mut().add_track` when `music`).
 pub fn add_mix(
     sfx: &mut SoundEffects,
     sounds: &Sounds,
@@ -106,12 +106,13 @@ pub fn add_mix(
         .attack(Duration::from_millis(30))
         .hold(Duration::from_millis(300))
         .release(Duration::from_millis(700));
-    sfx.add_duck(sounds.explosions, sounds.footsteps, duck)?;
+    sfx.mix_mut()
+        .add_duck(sounds.explosions, sounds.footsteps, duck)?;
     let mut storm = Snapshot::new("storm").set(sounds.ambience, -6.0);
     if music {
         storm = storm.set("music", -6.0);
     }
-    sfx.add_snapshot(storm)
+    sfx.mix_mut().add_snapshot(storm)
 }
 
 /// The level's effect kinds.

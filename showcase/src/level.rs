@@ -159,13 +159,14 @@ impl Level {
         // The listener walks the diagonal of the map over the run.
         self.listener = content::listener_at(frame as f32 / frames as f32);
         self.sfx
-            .set_listener([self.listener[0], 0.0, self.listener[1]])?;
+            .listener()
+            .set_position([self.listener[0], 0.0, self.listener[1]])?;
         // The car drives across the map, passing the listener half way.
         let car = car::at(frame as f64 / FPS as f64, frames as f64 / FPS as f64);
         match self.car {
             None => self.car = Some(self.sfx.play(self.car_sound, at_params(car))?),
             Some(voice) => {
-                let _ = self.sfx.set_position(voice, [car[0], 0.0, car[1]]);
+                let _ = self.sfx.voice(voice).set_position([car[0], 0.0, car[1]]);
             }
         }
         self.track.push((car, self.listener));
@@ -192,11 +193,15 @@ impl Level {
             for at in dead {
                 self.explode(at);
             }
-            self.sfx
-                .apply_snapshot(self.storm, 1.0, linear_fade(Duration::from_millis(200)))?;
+            self.sfx.mix_mut().apply_snapshot(
+                self.storm,
+                1.0,
+                linear_fade(Duration::from_millis(200)),
+            )?;
         }
         if second == STORM_SECONDS * FPS + FPS / 2 {
             self.sfx
+                .mix_mut()
                 .release_snapshot(self.storm, linear_fade(Duration::from_secs(1)))?;
         }
         // Enemies walk towards the player.

@@ -56,7 +56,7 @@ fn the_levels_shots_steps_and_explosions_vary_in_pitch_and_level() {
         ("footstep", sounds.footstep, 4),
         ("explosion", sounds.explosion, 3),
     ] {
-        assert_eq!(sfx.recordings(sound), recordings, "{name}");
+        assert_eq!(sfx.sound_info(sound).recordings(), recordings, "{name}");
         let shots = measure(&mut manager, &mut sfx, sound, 40);
         let level = spread(shots.iter().map(|s| s.0));
         let mean_rate = shots.iter().map(|s| s.1).sum::<f64>() / shots.len() as f64;

@@ -10,8 +10,8 @@ use kira::{Frame, StartTime, Tween};
 use super::budget::Budget;
 use super::transport::Transport;
 use crate::SoundPeak;
+use crate::ears::pan_law;
 use crate::sound_error::{loop_region, samples};
-use crate::spatial::pan_law;
 
 /// A sound as the mixer reads it. Built once when the sound is added, from data
 /// that passed `SoundError`'s checks.

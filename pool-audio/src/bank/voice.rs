@@ -15,8 +15,8 @@ use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
 use crate::cues::{MUFFLE_FADE, doppler_factor, one_pole};
+use crate::ears::{ListenerState, spatial_gains};
 use crate::params::linear_fade;
-use crate::spatial::{Listener, spatial_gains};
 use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 
 /// What a voice is doing.
@@ -257,7 +257,7 @@ impl Voice {
     pub(super) fn start(
         &mut self,
         start: Start,
-        listener: Listener,
+        listener: ListenerState,
         (steal_fade, speed): (Duration, f64),
     ) -> Change {
         let source = start.source;
@@ -457,7 +457,7 @@ impl Voice {
     /// factor: from where the last chunk left them towards what is heard from
     /// `listener` (if it `moved`, or the voice did), where sound travels at
     /// `speed`; at once, for a voice not heard yet.
-    pub(super) fn aim(&mut self, listener: Listener, moved: bool, speed: f64) {
+    pub(super) fn aim(&mut self, listener: ListenerState, moved: bool, speed: f64) {
         self.spatial_from = self.spatial;
         self.doppler_from = self.doppler;
         if (moved || self.moved)

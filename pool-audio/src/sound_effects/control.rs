@@ -35,34 +35,7 @@ impl SoundEffects {
         }
     }
 
-    /// Stops a voice, fading out with `fade` (kira's [`Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html), applied to its
-    /// amplitude); its handle goes stale. It no longer counts among its sound's
-    /// copies, but it keeps its share of the sound's budget while it fades: a
-    /// new copy of the sound cuts a fade longer than the steal fade short.
-    ///
-    /// # Errors
-    /// [`VoiceError::Stale`] if it already ended or is another manager's handle,
-    /// [`VoiceError::InvalidParam`] for a fade whose
-    /// easing power is NaN, infinite or negative, [`VoiceError::QueueFull`] when
-    /// the voice bank's queue is full (nothing changes then).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use std::time::Duration;
-    /// # use kira::Easing;
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, error::StaleHandle, VoiceError};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default())?;
-    /// let bad = Tween { easing: Easing::InPowf(f64::NAN), ..Default::default() };
-    /// assert!(matches!(sfx.stop(voice, bad), Err(VoiceError::InvalidParam(_))));
-    /// sfx.stop(voice, Tween { duration: Duration::from_millis(20), ..Default::default() })?;
-    /// assert_eq!(sfx.stop(voice, Tween::default()), Err(VoiceError::Stale(StaleHandle)));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn stop(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
+    pub(crate) fn stop(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
@@ -71,28 +44,7 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Pauses a voice (it keeps its place among its sound's copies), fading out
-    /// with `fade`.
-    /// A paused virtual voice keeps its playhead; a paused voice is the first to
-    /// give up its place to a virtual one, and is never made real.
-    ///
-    /// # Errors
-    /// As [`stop`](Self::stop).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default())?;
-    /// sfx.pause(voice, Tween::default())?;
-    /// assert!(sfx.contains(voice), "a paused voice keeps its voice");
-    /// sfx.resume(voice, Tween::default())?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn pause(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
+    pub(crate) fn pause(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
@@ -104,25 +56,7 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Resumes a paused voice, fading in with `fade`.
-    ///
-    /// # Errors
-    /// As [`stop`](Self::stop).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default())?;
-    /// sfx.pause(voice, Tween::default())?;
-    /// sfx.resume(voice, Tween::default())?;
-    /// assert!(sfx.contains(voice));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn resume(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
+    pub(crate) fn resume(&mut self, voice: VoiceHandle, fade: Tween) -> Result<(), VoiceError> {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
@@ -134,27 +68,7 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Sets a voice's play volume: the linear amplitude in `[0, 1]` its copy
-    /// volume is multiplied by, reached with `fade`. A play of a sound with a
-    /// volume range keeps what it drew: it plays `volume` lowered by its draw.
-    ///
-    /// # Errors
-    /// [`VoiceError::InvalidParam`] for a volume that is NaN or outside `[0, 1]`
-    /// (the voice is unchanged), or as [`stop`](Self::stop).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{OfflineBackend, error::ParamError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceError};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default())?;
-    /// sfx.set_volume(voice, 0.25, Tween::default())?;
-    /// assert!(matches!(sfx.set_volume(voice, f64::NAN, Tween::default()), Err(VoiceError::InvalidParam(ParamError::Volume(_)))));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_volume(
+    pub(crate) fn set_volume(
         &mut self,
         voice: VoiceHandle,
         volume: f64,
@@ -189,28 +103,7 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Sets a voice's playback rate (speed and pitch), reached with `fade`: an
-    /// engine revving, a slow-motion effect. A play of a sound with a pitch
-    /// range keeps what it drew: it plays `rate` shifted by its draw.
-    ///
-    /// # Errors
-    /// [`VoiceError::InvalidParam`] for a rate that is NaN or outside
-    /// [`MIN_PLAYBACK_RATE`](crate::MIN_PLAYBACK_RATE)`..=`[`MAX_PLAYBACK_RATE`](crate::MAX_PLAYBACK_RATE)
-    /// (the voice is unchanged), or as [`stop`](Self::stop).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let hum = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 4800].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("engine", hum.loop_region(..), SoundSettings::default())?;
-    /// let engine = sfx.play(id, PlayParams::default())?;
-    /// sfx.set_playback_rate(engine, 1.5, Tween::default())?;
-    /// assert!(sfx.set_playback_rate(engine, 100.0, Tween::default()).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_playback_rate(
+    pub(crate) fn set_playback_rate(
         &mut self,
         voice: VoiceHandle,
         rate: f64,
@@ -238,28 +131,7 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Sets a voice's panning, -1 (left) to 1 (right), reached with `fade`. A
-    /// panned voice is lowered by the gain kira's pan law gives its sound's
-    /// louder channel, at every point of the fade, so it stays inside its share
-    /// of its sound's budget.
-    ///
-    /// # Errors
-    /// [`VoiceError::InvalidParam`] for a panning that is NaN or outside
-    /// `[-1, 1]` (the voice is unchanged), or as [`stop`](Self::stop).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let hum = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 4800].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("car", hum.loop_region(..), SoundSettings::default())?;
-    /// let car = sfx.play(id, PlayParams::default().panning(-1.0))?;
-    /// sfx.set_panning(car, 1.0, Tween { duration: std::time::Duration::from_secs(2), ..Default::default() })?;
-    /// assert!(sfx.set_panning(car, 1.5, Tween::default()).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_panning(
+    pub(crate) fn set_panning(
         &mut self,
         voice: VoiceHandle,
         panning: f32,
@@ -281,27 +153,7 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Moves a voice: how it is heard, if it is real, its place for
-    /// [`Stealing::Furthest`](crate::Stealing::Furthest), and its audibility from
-    /// the next update.
-    ///
-    /// # Errors
-    /// [`VoiceError::InvalidParam`] for a NaN or infinite coordinate (the voice is
-    /// unchanged), or as [`stop`](Self::stop).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings, Tween};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default().position([0.0, 0.0, 5.0]))?;
-    /// sfx.set_position(voice, [0.0, 0.0, 8.0])?;
-    /// assert!(sfx.set_position(voice, [f32::NAN, 0.0, 0.0]).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_position(
+    pub(crate) fn set_position(
         &mut self,
         voice: VoiceHandle,
         position: impl Into<mint::Vector3<f32>>,
@@ -320,13 +172,7 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// Moves a positioned voice in a flat world: `(x, y)` is `(x, y, 0)` (see
-    /// [`PlayParams::position_2d`](crate::PlayParams::position_2d)); as
-    /// [`set_position`](Self::set_position) otherwise.
-    ///
-    /// # Errors
-    /// As [`set_position`](Self::set_position).
-    pub fn set_position_2d(
+    pub(crate) fn set_position_2d(
         &mut self,
         voice: VoiceHandle,
         position: impl Into<mint::Vector2<f32>>,
@@ -375,7 +221,7 @@ impl SoundEffects {
     /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// sfx.play(id, PlayParams::default())?;
     /// sfx.stop_sound(id, Tween { duration: Duration::ZERO, ..Default::default() })?;
-    /// assert_eq!(sfx.copies_playing(id), 0);
+    /// assert_eq!(sfx.sound_info(id).copies_playing(), 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop_sound(&mut self, sound: SoundId, fade: Tween) -> Result<(), VoiceError> {
@@ -405,7 +251,7 @@ impl SoundEffects {
     /// let from_tank = sfx.play(shot, PlayParams::default().owner(tank))?;
     /// let from_jeep = sfx.play(shot, PlayParams::default().owner(jeep))?;
     /// sfx.stop_owner(tank, Tween::default())?;
-    /// assert!(!sfx.contains(from_tank) && sfx.contains(from_jeep));
+    /// assert!(!sfx.state(from_tank).is_live() && sfx.state(from_jeep).is_live());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop_owner(&mut self, owner: u64, fade: Tween) -> Result<(), VoiceError> {
@@ -441,7 +287,7 @@ impl SoundEffects {
     /// let voice = sfx.play(id, PlayParams::default())?;
     /// sfx.pause_all(Tween::default())?;
     /// sfx.resume_all(Tween::default())?;
-    /// assert!(sfx.contains(voice));
+    /// assert!(sfx.state(voice).is_live());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn pause_all(&mut self, fade: Tween) -> Result<(), VoiceError> {

@@ -15,7 +15,7 @@ use crate::WhenFull;
 use crate::bank::{Begin, Source};
 use crate::error::PlayError;
 use crate::handles::{EndReason, Played, SoundId, VoiceHandle, VoiceKey, VoiceState};
-use crate::mix::{Saved, Window, WindowNow, heard_db};
+use crate::mix_core::{Saved, Window, WindowNow, heard_db};
 use crate::params::PlayParams;
 use crate::sound_table::SoundEntry;
 use crate::variations::Variation;
@@ -62,7 +62,7 @@ impl SoundEffects {
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default().volume(0.5))?;
-    /// assert!(sfx.contains(voice));
+    /// assert!(sfx.state(voice).is_live());
     /// assert_eq!(
     ///     sfx.play(id, PlayParams::default().volume(2.0)),
     ///     Err(PlayError::InvalidParam(ParamError::Volume(2.0)))

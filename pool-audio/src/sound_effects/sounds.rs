@@ -43,7 +43,7 @@ impl SoundEffects {
     /// let never_ends = kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click.clone() };
     /// assert!(sfx.add_sound("broken", never_ends.clone(), SoundSettings::default()).is_err());
     /// let two = sfx.add_sound("clicks", [click.clone(), click.clone()], SoundSettings::default())?;
-    /// assert_eq!(sfx.recordings(two), 2);
+    /// assert_eq!(sfx.sound_info(two).recordings(), 2);
     /// assert!(matches!(
     ///     sfx.add_sound("mixed", [click, never_ends], SoundSettings::default()),
     ///     Err(AddSoundError::Recording { recording: 1, .. })
@@ -114,8 +114,7 @@ impl SoundEffects {
         self.sounds.find(name)
     }
 
-    /// How many recordings a sound has (0 for a removed sound's id).
-    pub fn recordings(&self, sound: SoundId) -> usize {
+    pub(crate) fn recordings(&self, sound: SoundId) -> usize {
         self.sounds.get(sound).map_or(0, |s| s.recordings())
     }
 
@@ -152,130 +151,30 @@ impl SoundEffects {
         self.sounds.reset_picks();
     }
 
-    /// The name a sound was added under.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// assert_eq!(sfx.name(id), Some("click"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn name(&self, sound: SoundId) -> Option<&str> {
+    pub(crate) fn name(&self, sound: SoundId) -> Option<&str> {
         self.sounds.get(sound).map(|s| s.name.as_str())
     }
 
-    /// Real copies of `sound` playing now (virtual ones are not counted).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// sfx.play(id, PlayParams::default())?;
-    /// assert_eq!(sfx.copies_playing(id), 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn copies_playing(&self, sound: SoundId) -> usize {
+    pub(crate) fn copies_playing(&self, sound: SoundId) -> usize {
         self.sounds.get(sound).map_or(0, |s| s.copies.len())
     }
 
-    /// Copies of `sound` that were stopped and may still be heard fading out.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use std::time::Duration;
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// # let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default())?;
-    /// sfx.stop(voice, kira::Tween { duration: Duration::from_millis(50), ..Default::default() })?;
-    /// assert_eq!(sfx.copies_fading(id), 1);
-    /// manager.backend_mut().render(0.1)?;
-    /// assert_eq!(sfx.copies_fading(id), 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn copies_fading(&self, sound: SoundId) -> usize {
+    pub(crate) fn copies_fading(&self, sound: SoundId) -> usize {
         if self.sounds.get(sound).is_none() {
             return 0;
         }
         self.voices.fading_of(sound)
     }
 
-    /// How many copies of `sound` its budget keeps at or above the audibility
-    /// floor once they settle (`None` for an unknown sound). A burst starts up
-    /// to `max_voices` copies at their copy volumes; the copies then settle to
-    /// levels that leave room for the next one's onset (see the crate docs on
-    /// the mix chain), and at the next [`update`](Self::update) the copies past
-    /// this many, whose settled level would be under the floor, leave: they
-    /// fade out over the steal fade and end [`EndReason::Crowded`](crate::EndReason::Crowded)
-    /// (or go virtual, if the sound virtualizes), counted in
-    /// [`AudioStats::crowded_copies`](crate::AudioStats::crowded_copies). So a
-    /// copy that still counts (in `copies_playing`, the voice cap, an owner's
-    /// cap) is always audible.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 48_000].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// // A one-second sound at half scale, at the defaults (8 copies, the
-    /// // first at 0.5): the budget keeps 4 of them once settled.
-    /// let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
-    /// assert_eq!(sfx.copies_kept(id), Some(4));
-    /// // Seven plays 50 ms apart: the older copies leave as newer ones come.
-    /// for _ in 0..7 {
-    ///     sfx.play(id, PlayParams::default())?;
-    ///     sfx.update(0.05)?;
-    ///     manager.backend_mut().render(0.05)?;
-    /// }
-    /// assert_eq!(sfx.copies_playing(id), 4);
-    /// assert_eq!(sfx.stats().crowded_copies, 3);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    pub fn copies_kept(&self, sound: SoundId) -> Option<usize> {
+    pub(crate) fn copies_kept(&self, sound: SoundId) -> Option<usize> {
         self.sounds.get(sound).map(|s| s.kept)
     }
 
-    /// The copy volumes of a sound: its solved attenuation, before the pan law
-    /// compensation of a panned play.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let click = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::ZERO; 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let id = sfx.add_sound("click", click, SoundSettings::default().max_voices(4))?;
-    /// assert_eq!(sfx.copy_volumes(id).unwrap().copies(), 4);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn copy_volumes(&self, sound: SoundId) -> Option<CopyVolumes> {
+    pub(crate) fn copy_volumes(&self, sound: SoundId) -> Option<CopyVolumes> {
         self.sounds.get(sound).map(|s| s.volumes)
     }
 
-    /// A sound's measured peak, the one its copy volumes are budgeted against.
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 48].into(), settings: Default::default(), slice: None };
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
-    /// assert_eq!(sfx.sound_peak(id).unwrap().sample(), 0.5);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn sound_peak(&self, sound: SoundId) -> Option<SoundPeak> {
+    pub(crate) fn sound_peak(&self, sound: SoundId) -> Option<SoundPeak> {
         self.sounds.get(sound).map(|s| s.peak)
     }
 
@@ -305,7 +204,7 @@ impl SoundEffects {
     /// let level_one = sfx.add_sound("door", click.clone(), SoundSettings::default())?;
     /// let voice = sfx.play(level_one, PlayParams::default())?;
     /// sfx.remove_sound(level_one, Tween::default())?;
-    /// assert!(!sfx.contains(voice));
+    /// assert!(!sfx.state(voice).is_live());
     /// assert_eq!(sfx.play(level_one, PlayParams::default()), Err(PlayError::UnknownSound));
     /// assert_eq!(sfx.remove_sound(level_one, Tween::default()), Err(RemoveSoundError::UnknownSound));
     /// sfx.update(1.0 / 60.0)?;

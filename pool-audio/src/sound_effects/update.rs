@@ -265,10 +265,10 @@ impl SoundEffects {
     /// let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default())?;
     /// assert_eq!(sfx.state(voice), VoiceState::Real);
-    /// sfx.pause(voice, Tween::default())?;
+    /// sfx.voice(voice).pause(Tween::default())?;
     /// manager.backend_mut().render(0.05)?;
     /// assert_eq!(sfx.state(voice), VoiceState::Paused);
-    /// sfx.stop(voice, Tween::default())?;
+    /// sfx.voice(voice).stop(Tween::default())?;
     /// assert_eq!(sfx.state(voice), VoiceState::Gone);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -11,7 +11,7 @@ use crate::audibility::Rank;
 use crate::bank::{BankHandle, Command, Phase};
 use crate::cues::Motion;
 use crate::handles::{EndReason, VoiceKey};
-use crate::mix::WindowNow;
+use crate::mix_core::WindowNow;
 use crate::sound_table::SoundTable;
 
 use super::reports::Reports;

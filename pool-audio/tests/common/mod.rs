@@ -131,8 +131,8 @@ pub(crate) fn kept_copies(
     headroom_db: f64,
     floor_db: f64,
 ) -> usize {
-    let volumes = sfx.copy_volumes(sound).unwrap();
-    let peak = f64::from(sfx.sound_peak(sound).unwrap().max());
+    let volumes = sfx.sound_info(sound).copy_volumes().unwrap();
+    let peak = f64::from(sfx.sound_info(sound).peak().unwrap().max());
     let total = 10f64.powf(headroom_db / 20.0) / peak;
     let first = volumes.volume(0).min(total);
     let pool = total - first.min(total - first);

@@ -57,7 +57,7 @@ impl Scene {
         for _ in 0..(seconds / BLOCK).round() as usize {
             self.sfx.update(BLOCK).unwrap();
             self.tops
-                .push(self.sfx.mix_stats().window_top_db.unwrap_or(0.0));
+                .push(self.sfx.mix().stats().window_top_db.unwrap_or(0.0));
             let out = self.manager.backend_mut().render(BLOCK).unwrap();
             for frame in out.samples().chunks(2) {
                 self.left.push(frame[0]);
@@ -166,7 +166,7 @@ fn duck_release(length: f64) -> (f64, Vec<f64>) {
         .attack(Duration::from_millis(100))
         .hold(Duration::from_millis(250))
         .release(Duration::from_millis(500));
-    scene.sfx.add_duck(dialogue, steps, duck).unwrap();
+    scene.sfx.mix_mut().add_duck(dialogue, steps, duck).unwrap();
     let step = common::constant(0.25, 0.1).loop_region(..);
     let step = scene
         .sfx

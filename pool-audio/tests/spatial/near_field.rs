@@ -50,7 +50,7 @@ impl Scene {
         let voice = self.sfx.play(self.id, params).unwrap();
         self.frame();
         let [l, r] = self.frame();
-        self.sfx.stop(voice, Tween::default()).unwrap();
+        self.sfx.voice(voice).stop(Tween::default()).unwrap();
         self.frame();
         power([l, r])
     }
@@ -69,7 +69,7 @@ fn a_voice_nearing_the_listener_rises_steadily_to_the_unpositioned_level() {
     let mut scene = scene();
     let unpositioned = scene.level_of(PlayParams::default());
     let listener = [3.0, 0.0, -7.0];
-    scene.sfx.set_listener(listener).unwrap();
+    scene.sfx.listener().set_position(listener).unwrap();
     for (name, direction) in [
         ("in front", [0.0, 0.0, -1.0]),
         ("beside", [1.0, 0.0, 0.0]),
@@ -83,11 +83,11 @@ fn a_voice_nearing_the_listener_rises_steadily_to_the_unpositioned_level() {
             .unwrap();
         let mut levels = Vec::new();
         for cm in 0..=200 {
-            scene.sfx.set_position(voice, at(cm)).unwrap();
+            scene.sfx.voice(voice).set_position(at(cm)).unwrap();
             scene.frame();
             levels.push(power(scene.frame()));
         }
-        scene.sfx.stop(voice, Tween::default()).unwrap();
+        scene.sfx.voice(voice).stop(Tween::default()).unwrap();
         scene.frame();
         let at_zero = db(levels[0] / unpositioned);
         assert!(
@@ -130,7 +130,7 @@ fn a_voice_through_the_listener_moves_without_a_jump() {
     // right, straight through the listener.
     for cm in -250i32..=250 {
         let x = cm as f32 / 100.0;
-        scene.sfx.set_position(voice, [x, 0.0, 0.0]).unwrap();
+        scene.sfx.voice(voice).set_position([x, 0.0, 0.0]).unwrap();
         scene.sfx.update(FRAME).unwrap();
         let out = scene.manager.backend_mut().render(FRAME).unwrap();
         samples.extend_from_slice(out.samples());

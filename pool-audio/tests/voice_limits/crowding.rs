@@ -1,6 +1,6 @@
 //! No copy under the floor, no silent copy holding a voice: a sound's copies
 //! share its budget, and the copies it can no longer keep at or above the
-//! audibility floor leave at the next update (`SoundEffects::copies_kept`).
+//! audibility floor leave at the next update (`SoundInfo::copies_kept`).
 //! Measured in the render, for first volumes 0.1 to 1 and 2, 8 or 32 copies:
 //! - each copy plays its own recording, a tone of its own, so a copy's level
 //!   is read off the render by correlation with its tone: every copy still
@@ -157,7 +157,7 @@ fn every_counted_copy_of_a_steady_stream_is_heard_and_every_onset_is_even() {
         for copies in COPIES {
             let what = format!("stream, first volume {first}, {copies} copies");
             let mut run = Run::new(tones(), first, copies);
-            let kept = run.sfx.copies_kept(run.sound).unwrap();
+            let kept = run.sfx.sound_info(run.sound).copies_kept().unwrap();
             let plays = copies + 3;
             let mut onsets = Vec::new();
             // A play every 30 ms; each copy's level read 15 to 25 ms after
@@ -202,13 +202,17 @@ fn a_burst_keeps_the_copies_its_budget_keeps_and_each_is_heard() {
         for copies in COPIES {
             let what = format!("burst, first volume {first}, {copies} copies");
             let mut run = Run::new(tones(), first, copies);
-            let kept = run.sfx.copies_kept(run.sound).unwrap();
+            let kept = run.sfx.sound_info(run.sound).copies_kept().unwrap();
             // More plays than copies in one frame: the newest take over the
             // oldest before the mixer reads them.
             for k in 0..copies.min(28) + 4 {
                 run.play(k);
             }
-            assert_eq!(run.sfx.copies_playing(run.sound), copies, "{what}");
+            assert_eq!(
+                run.sfx.sound_info(run.sound).copies_playing(),
+                copies,
+                "{what}"
+            );
             run.frame();
             let counted = run.counted();
             assert_eq!(counted.len(), kept, "{what}");
@@ -265,7 +269,7 @@ fn a_burst_starts_at_every_copy_volume_before_the_crowded_ones_leave() {
                 run.play(0);
             }
             run.frame();
-            let volumes = run.sfx.copy_volumes(run.sound).unwrap();
+            let volumes = run.sfx.sound_info(run.sound).copy_volumes().unwrap();
             let peak = f64::from(run.left[..FRAME].iter().fold(0.0f32, |m, s| m.max(s.abs())));
             // The copies that leave fade from their first sample: within
             // 0.2% of the sum (a copy left without its onset takes 1% or
@@ -288,7 +292,7 @@ fn the_first_volume_example_as_measured() {
     let sound = sfx
         .add_sound("boom", data, SoundSettings::default())
         .unwrap();
-    assert_eq!(sfx.copies_kept(sound), Some(1));
+    assert_eq!(sfx.sound_info(sound).copies_kept(), Some(1));
     for r in 0..8 {
         sfx.play(sound, PlayParams::default().recording(r)).unwrap();
     }
@@ -298,11 +302,11 @@ fn the_first_volume_example_as_measured() {
         let out = manager.backend_mut().render(DT).unwrap();
         left.extend(common::left(out.samples()));
     }
-    assert_eq!(sfx.copies_playing(sound), 1);
+    assert_eq!(sfx.sound_info(sound).copies_playing(), 1);
     assert_eq!(sfx.stats().crowded_copies, 7);
     // They started at the copy volumes, 0.5, 0.22, 0.10, ...: together
     // -1 dBFS (the burst below measures such onsets in the render).
-    let volumes = sfx.copy_volumes(sound).unwrap();
+    let volumes = sfx.sound_info(sound).copy_volumes().unwrap();
     let onsets: f64 = (0..8).map(|rank| volumes.volume(rank)).sum();
     assert!((onsets - f64::from(HEADROOM)).abs() < 0.01, "{onsets}");
     assert!((volumes.volume(1) - 0.22).abs() < 0.005);

@@ -1,4 +1,4 @@
-//! The mix that makes room: ducking, snapshots and (see `mix/window.rs`) the
+//! The mix that makes room: ducking, snapshots and (see `mix_core/window.rs`) the
 //! loudness window. A copy budget and a limiter keep the mix under its ceiling;
 //! these decide what the player hears first.
 //!
@@ -27,7 +27,7 @@ use kira::{Easing, Tween};
 
 use crate::handles::GroupId;
 
-pub(crate) use engine::Mix;
+pub(crate) use engine::MixEngine;
 pub use window::{LoudnessWindow, MAX_LOUDNESS_DB};
 pub(crate) use window::{Saved, Window, WindowNow, heard_db};
 
@@ -46,7 +46,7 @@ pub enum MixTarget {
     /// A voice group's voices.
     Group(GroupId),
     /// A kira track the game added with
-    /// [`add_mix_track`](crate::SoundEffects::add_mix_track): its music or
+    /// [`MixMut::add_track`](crate::MixMut::add_track): its music or
     /// ambience.
     Track(String),
     /// Every sound effect (the sound-effects track).
@@ -192,7 +192,7 @@ pub enum SnapshotMode {
 }
 
 /// A mix state: volumes in dB for groups and tracks, applied with
-/// [`apply_snapshot`](crate::SoundEffects::apply_snapshot).
+/// [`apply_snapshot`](crate::MixMut::apply_snapshot).
 ///
 /// Active snapshots are combined on each target from the lowest priority to the
 /// highest (ties: the earlier added first), starting at 0 dB:
@@ -267,7 +267,7 @@ pub struct SnapshotId {
     pub(crate) owner: u32,
 }
 
-/// What the mix is doing, from [`mix_stats`](crate::SoundEffects::mix_stats).
+/// What the mix is doing, from [`Mix::stats`](crate::Mix::stats).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MixStats {
@@ -292,7 +292,7 @@ pub struct MixStats {
 pub enum MixError {
     /// The group id is another manager's.
     UnknownGroup,
-    /// No track of that name was added with `add_mix_track`.
+    /// No track of that name was added with `MixMut::add_track`.
     UnknownTrack(String),
     /// A track of that name was added already.
     DuplicateTrack(String),

@@ -65,7 +65,7 @@ struct Track {
 }
 
 /// The ducks, snapshots and named tracks of one manager.
-pub(crate) struct Mix {
+pub(crate) struct MixEngine {
     owner: u32,
     tracks: Vec<Track>,
     ducks: Vec<Duck>,
@@ -85,7 +85,7 @@ pub(crate) struct Mix {
     pub(crate) window: Option<Window>,
 }
 
-impl Mix {
+impl MixEngine {
     pub(crate) fn new(owner: u32, window: Option<LoudnessWindow>) -> Self {
         Self {
             owner,

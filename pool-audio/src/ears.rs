@@ -38,12 +38,8 @@
 //! ear gains are at most 1. A positioned copy therefore stays inside its copy
 //! budget, which already allows for the play's panning.
 
-pub use crate::audibility::Distances;
+use crate::Distances;
 use crate::audibility::distance;
-pub use crate::cues::{
-    MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
-    SPEED_OF_SOUND, doppler_factor,
-};
 
 /// How far each ear is from the head's centre (kira's `EAR_DISTANCE`).
 const EAR_DISTANCE: f32 = 0.1;
@@ -55,7 +51,7 @@ const EAR_ANGLE: f64 = std::f64::consts::FRAC_PI_8;
 
 /// Where the voices are heard from, and which way the head faces.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Listener {
+pub(crate) struct ListenerState {
     pub(crate) position: [f32; 3],
     /// A unit quaternion `[x, y, z, w]`: the identity faces -z with +x to the
     /// right, as kira's listener does.
@@ -64,7 +60,7 @@ pub(crate) struct Listener {
     pub(crate) velocity: [f32; 3],
 }
 
-impl Listener {
+impl ListenerState {
     pub(crate) const ORIGIN: Self = Self {
         position: [0.0; 3],
         orientation: [0.0, 0.0, 0.0, 1.0],
@@ -94,7 +90,7 @@ fn rotate(q: [f32; 4], v: [f64; 3]) -> [f64; 3] {
 pub(crate) fn spatial_gains(
     position: [f32; 3],
     (blend, distances): (f32, &Distances),
-    listener: Listener,
+    listener: ListenerState,
 ) -> [f32; 2] {
     let [left_ear, right_ear] = heard(position, listener);
     let attenuation = f64::from(distances.gain(distance(position, listener.position)));
@@ -115,7 +111,7 @@ pub(crate) fn pan_law(panning: f32) -> [f32; 2] {
 
 /// Each ear's gain: kira's beyond [`NEAR_FIELD`]; within it, from kira's at
 /// the near field's edge in the voice's direction to 1 at the listener.
-fn heard(position: [f32; 3], listener: Listener) -> [f64; 2] {
+fn heard(position: [f32; 3], listener: ListenerState) -> [f64; 2] {
     let offset: [f64; 3] =
         [0, 1, 2].map(|axis| f64::from(position[axis]) - f64::from(listener.position[axis]));
     let d = offset.iter().map(|c| c * c).sum::<f64>().sqrt();
@@ -134,7 +130,7 @@ fn heard(position: [f32; 3], listener: Listener) -> [f64; 2] {
 
 /// kira's ear model: each ear's gain, in `[0, 1]`. With the identity
 /// orientation the head faces -z; the orientation turns the ears with it.
-fn ears(position: [f32; 3], listener: Listener) -> [f64; 2] {
+fn ears(position: [f32; 3], listener: ListenerState) -> [f64; 2] {
     let (sin, cos) = EAR_ANGLE.sin_cos();
     let turn = |v: [f64; 3]| rotate(listener.orientation, v);
     // Each ear points to its side, turned forward (towards -z).
@@ -174,21 +170,21 @@ mod tests {
 
     #[test]
     fn the_ears_hear_the_side_a_voice_is_on() {
-        let [left, right] = ears([5.0, 0.0, 0.0], Listener::ORIGIN);
+        let [left, right] = ears([5.0, 0.0, 0.0], ListenerState::ORIGIN);
         // cos(22.5 degrees) = 0.924 for the right ear, its opposite for the left.
         assert!((right - 0.962).abs() < 1e-3 && (left - 0.038).abs() < 1e-3);
-        let [left, right] = ears([0.0, 0.0, -5.0], Listener::ORIGIN);
+        let [left, right] = ears([0.0, 0.0, -5.0], ListenerState::ORIGIN);
         assert!(
             (left - right).abs() < 1e-12 && left > 0.5,
             "ahead: both ears"
         );
-        let [left, right] = ears([0.0, 0.0, 5.0], Listener::ORIGIN);
+        let [left, right] = ears([0.0, 0.0, 5.0], ListenerState::ORIGIN);
         assert!(
             (left - right).abs() < 1e-12 && left < 0.5,
             "behind: both ears, less"
         );
         assert_eq!(
-            ears([0.1, 0.0, 0.0], Listener::ORIGIN)[1],
+            ears([0.1, 0.0, 0.0], ListenerState::ORIGIN)[1],
             0.5,
             "at the ear itself"
         );
@@ -196,9 +192,9 @@ mod tests {
 
     #[test]
     fn the_near_field_meets_kiras_ears_at_its_edge_and_the_centre_at_the_listener() {
-        let listener = Listener {
+        let listener = ListenerState {
             position: [3.0, -1.0, 2.0],
-            ..Listener::ORIGIN
+            ..ListenerState::ORIGIN
         };
         assert_eq!(heard(listener.position, listener), [1.0, 1.0]);
         for direction in [[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.6, 0.0, 0.8]] {
@@ -224,14 +220,14 @@ mod tests {
             spatial_gains(
                 [60.0, 0.0, 0.0],
                 (0.0, &Distances::default()),
-                Listener::ORIGIN
+                ListenerState::ORIGIN
             ),
             [1.0, 1.0]
         );
         let [left, right] = spatial_gains(
             [60.0, 0.0, 0.0],
             (0.5, &Distances::default()),
-            Listener::ORIGIN,
+            ListenerState::ORIGIN,
         );
         assert!(left > 0.5 && left < 0.51 && right > 0.5 && right < 0.51);
     }
@@ -250,9 +246,9 @@ mod tests {
                     for gain in spatial_gains(
                         position,
                         (blend, &Distances::default()),
-                        Listener {
+                        ListenerState {
                             position: listener,
-                            ..Listener::ORIGIN
+                            ..ListenerState::ORIGIN
                         },
                     ) {
                         assert!(
