@@ -129,7 +129,7 @@ impl AudioPlay {
             PlayCase::Variations => SoundSettings::default()
                 .max_voices(1)
                 .pitch_semitones(-2.0, 2.0)
-                .volume_db(-4.0, 0.0),
+                .volume_range(-4.0, 0.0),
             PlayCase::Free | PlayCase::Steal => SoundSettings::default().max_voices(1),
         };
         let recordings: Recordings = match case {
@@ -390,7 +390,9 @@ impl RenderSecond {
             .add_sound(
                 "tone",
                 tone().loop_region(..),
-                SoundSettings::default().max_voices(10).first_volume(0.2),
+                SoundSettings::default()
+                    .max_voices(10)
+                    .first_volume(-13.9794),
             )
             .expect("valid sound");
         for _ in 0..10 {
@@ -424,7 +426,7 @@ pub(crate) const TORCH_VOLUME: f64 = 0.05;
 pub(crate) fn torch_settings(copies: usize) -> SoundSettings {
     SoundSettings::default()
         .max_voices(copies)
-        .first_volume(TORCH_VOLUME)
+        .first_volume(kira::Decibels((20.0 * TORCH_VOLUME.log10()) as f32))
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed))
 }
 
@@ -677,7 +679,7 @@ pub fn start_latencies() -> Vec<(StartCase, usize)> {
         match case {
             StartCase::Fresh => {}
             StartCase::TakenOver => {
-                let _ = sfx.play(first, PlayParams::default().volume(0.5));
+                let _ = sfx.play(first, PlayParams::default().volume(-6.0206));
             }
             StartCase::Recycled | StartCase::Stolen => {
                 let _ = sfx.play(first, PlayParams::default());

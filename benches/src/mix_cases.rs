@@ -52,7 +52,7 @@ impl MixedRender {
         for (i, group) in groups.iter().enumerate() {
             let settings = torch_settings(8)
                 .group(*group)
-                .loudness_db(60.0 + 2.0 * i as f64);
+                .loudness(60.0 + 2.0 * i as f32);
             let torch = sfx
                 .add_sound(&format!("torch{i}"), tone().loop_region(..), settings)
                 .expect("valid sound");
@@ -159,7 +159,7 @@ impl AudioUpdateWindow {
             let settings = SoundSettings::default()
                 .max_voices(1)
                 .group(world)
-                .loudness_db(70.0 + 0.5 * i as f64);
+                .loudness(70.0 + 0.5 * i as f32);
             let id = sfx
                 .add_sound(&format!("tone{i}"), data.clone(), settings)
                 .expect("valid sound");

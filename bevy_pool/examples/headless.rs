@@ -176,7 +176,8 @@ fn setup(mut commands: Commands, mut level: ResMut<Level>) {
             level.sounds.torch
         };
         commands.spawn((
-            SoundEmitter::new(sound).params(PlayParams::default().volume(ambience.volume.into())),
+            SoundEmitter::new(sound)
+                .params(PlayParams::default().volume(20.0 * ambience.volume.log10())),
             ground(ambience.at.into()),
         ));
     }

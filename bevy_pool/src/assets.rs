@@ -4,6 +4,7 @@
 //! their path once loaded.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use bevy::app::{App, Plugin, PreUpdate};
 use bevy::asset::io::Reader;
@@ -11,6 +12,7 @@ use bevy::asset::{Asset, AssetApp, AssetEvent, AssetId, AssetLoader, Assets, Han
 use bevy::ecs::error::BevyError;
 use bevy::ecs::prelude::*;
 use bevy::reflect::TypePath;
+use pool_audio::kira::Decibels;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
     SoundId, SoundSettings, loader::DEFAULT_MAX_FRAMES, loader::MemoryLoader, loader::SoundLoader,
@@ -38,14 +40,14 @@ pub struct SoundAsset {
 pub struct SoundAssetSettings {
     /// The most copies playing at once.
     pub max_voices: usize,
-    /// The newest copy's volume.
-    pub first_volume: f64,
-    /// What all copies sum to at most, in dBFS.
-    pub headroom_db: f64,
+    /// The newest copy's volume, at most 0 dB.
+    pub first_volume: Decibels,
+    /// What all copies sum to at most, dBFS.
+    pub headroom: Decibels,
     /// Priority for `Stealing::LowestPriority`.
     pub priority: i32,
-    /// The shortest interval between two new copies, in seconds.
-    pub min_retrigger: f64,
+    /// The shortest interval between two new copies.
+    pub min_retrigger: Duration,
     /// Loop the whole sound.
     pub looping: bool,
     /// `None`: a looping sound virtualizes, a one-shot ends (the default);
@@ -63,7 +65,7 @@ impl Default for SoundAssetSettings {
         Self {
             max_voices: settings.max_voices,
             first_volume: settings.first_volume,
-            headroom_db: settings.headroom_db,
+            headroom: settings.headroom,
             priority: settings.priority,
             min_retrigger: settings.min_retrigger,
             looping: false,
@@ -80,7 +82,7 @@ impl SoundAssetSettings {
         SoundSettings::default()
             .max_voices(self.max_voices)
             .first_volume(self.first_volume)
-            .headroom_db(self.headroom_db)
+            .headroom(self.headroom)
             .priority(self.priority)
             .min_retrigger(self.min_retrigger)
             .virtualization(match self.virtualize {

@@ -228,7 +228,7 @@ fn an_emitter_spawned_occluded_is_heard_occluded_from_its_play() {
     let world = sfx
         .add_group("world", GroupSettings::default().loudness_window(true))
         .unwrap();
-    let settings = SoundSettings::default().group(world).loudness_db(80.0);
+    let settings = SoundSettings::default().group(world).loudness(80.0);
     let grenade = sfx.add_sound("grenade", sine(300.0), settings).unwrap();
     app.world_mut().spawn((
         SoundEmitter::new(grenade),

@@ -47,7 +47,7 @@ fn app() -> App {
 }
 
 fn add(app: &mut App, name: &str, data: StaticSoundData) -> SoundId {
-    let settings = SoundSettings::default().max_voices(1).first_volume(1.0);
+    let settings = SoundSettings::default().max_voices(1).first_volume(0.0);
     app.world_mut()
         .resource_mut::<Sfx>()
         .add_sound(name, data, settings)
@@ -122,7 +122,7 @@ fn a_changed_volume_and_a_changed_sound_are_heard_within_the_frame() {
         .get_mut::<SoundEmitter>(emitter)
         .unwrap()
         .params
-        .volume = 0.25;
+        .volume = pool_audio::kira::Decibels(-12.0412);
     frames(&mut app, 1);
     // The frame's last quarter (12.5 ms on): most of the way down already.
     let ramping = level(&last_frame(&app)[600..]);
@@ -340,7 +340,7 @@ fn a_replaced_emitter_stops_its_voice_and_an_ended_one_waits_for_a_change() {
         .get_mut::<SoundEmitter>(once)
         .unwrap()
         .params
-        .volume = 0.9;
+        .volume = pool_audio::kira::Decibels(-0.9151);
     frames(&mut app, 1);
     assert!(
         app.world()

@@ -150,7 +150,7 @@ fn a_main_limiter_holds_music_and_effects_together() {
             settings: Default::default(),
             slice: None,
         };
-        let settings = SoundSettings::default().max_voices(4).first_volume(1.0);
+        let settings = SoundSettings::default().max_voices(4).first_volume(0.0);
         let sound = app
             .world_mut()
             .resource_mut::<Sfx>()

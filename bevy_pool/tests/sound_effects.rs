@@ -121,7 +121,7 @@ fn a_thousand_plays_in_one_frame_behave_as_the_plain_api() {
     for when_full in [WhenFull::RecycleOldest, WhenFull::Strict] {
         let settings = SoundSettings::default()
             .max_voices(10)
-            .first_volume(0.2)
+            .first_volume(-13.9794)
             .when_full(when_full);
         let mut app = app(SoundEffectsPlugin::default());
         let boom = add(&mut app, "boom", tone(110.0, 0.5), settings);
@@ -404,7 +404,7 @@ fn a_pause_refused_by_a_full_queue_is_retried_next_frame() {
     let fill = |app: &mut App| {
         let mut sfx = app.world_mut().resource_mut::<Sfx>();
         let fade = pool_audio::linear_fade(Duration::ZERO);
-        while sfx.voice(voice).set_volume(1.0, fade).is_ok() {}
+        while sfx.voice(voice).set_volume(0.0, fade).is_ok() {}
     };
     app.world_mut().resource_mut::<Time<Virtual>>().pause();
     fill(&mut app);
@@ -478,7 +478,7 @@ fn diagnostics_report_voices_plays_and_refusals() {
     // Four copies at 0.2 fit the budget: all four are kept.
     let settings = SoundSettings::default()
         .max_voices(4)
-        .first_volume(0.2)
+        .first_volume(-13.9794)
         .when_full(WhenFull::Strict);
     let boom = add(&mut app, "boom", tone(110.0, 0.5), settings);
     write_plays(&mut app, boom, 10);
@@ -512,7 +512,9 @@ fn every_ended_voice_is_one_message_with_its_reason() {
         &mut app,
         "boom",
         tone(110.0, 0.1),
-        SoundSettings::default().max_voices(10).first_volume(0.2),
+        SoundSettings::default()
+            .max_voices(10)
+            .first_volume(-13.9794),
     );
     write_plays(&mut app, boom, 100);
     for _ in 0..30 {

@@ -259,7 +259,9 @@ fn storm(
         let id = effects.add_sound(
             name,
             sound.clone(),
-            SoundSettings::default().max_voices(10).first_volume(0.2),
+            SoundSettings::default()
+                .max_voices(10)
+                .first_volume(-13.9794),
         )?;
         for _ in 0..n {
             let _ = effects.play(id, PlayParams::default());
@@ -339,9 +341,9 @@ fn battle(mode: Mode) -> Result<Case, Box<dyn Error>> {
     // Loud, as a game mixes a battle: one explosion or one gunshot alone comes
     // near full scale. Each sound's stack stays under -1 dBFS; together they do not.
     let settings = [
-        SoundSettings::default().max_voices(4).first_volume(0.7),
-        SoundSettings::default().max_voices(4).first_volume(0.6),
-        SoundSettings::default().max_voices(3).first_volume(0.5),
+        SoundSettings::default().max_voices(4).first_volume(-3.098),
+        SoundSettings::default().max_voices(4).first_volume(-4.437),
+        SoundSettings::default().max_voices(3).first_volume(-6.0206),
     ];
     let (mut manager, reading) = metered()?;
     let mut sfx = match mode {
@@ -365,7 +367,7 @@ fn battle(mode: Mode) -> Result<Case, Box<dyn Error>> {
             let ok = match &mut sfx {
                 Some(sfx) => {
                     let params = PlayParams::default()
-                        .volume(e.volume)
+                        .volume(Decibels((20.0 * e.volume.log10()) as f32))
                         .playback_rate(e.rate)
                         .panning(e.panning);
                     sfx.play(ids[e.sound], params).is_ok()

@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             settings: Default::default(),
             slice: None,
         },
-        SoundSettings::default().max_voices(6).first_volume(0.5),
+        SoundSettings::default().max_voices(6).first_volume(-6.0),
     )?;
 
     let started = Instant::now();

@@ -15,7 +15,7 @@
 //! Voices are ranked by priority first and audibility second (FMOD's order): a
 //! higher-priority voice is always kept over a lower one, and among equals a
 //! virtual voice replaces a real one only when it is louder by the margin
-//! (hysteresis, [`SoundEffectsSettings::virtual_margin_db`](crate::SoundEffectsSettings::virtual_margin_db)).
+//! (hysteresis, [`SoundEffectsSettings::virtual_margin`](crate::SoundEffectsSettings::virtual_margin)).
 
 /// kira's `Decibels::SILENCE`.
 const SILENCE_DB: f32 = -60.0;

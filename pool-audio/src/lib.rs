@@ -27,7 +27,7 @@
 //! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
 //! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
 //! // `boom` is a full-scale explosion: at most 10 copies, the newest at 0.2.
-//! let explosion = sfx.add_sound("explosion", boom, SoundSettings::default().max_voices(10).first_volume(0.2))?;
+//! let explosion = sfx.add_sound("explosion", boom, SoundSettings::default().max_voices(10).first_volume(-14.0))?;
 //!
 //! // 100 enemies explode in the same frame.
 //! for _ in 0..100 {
@@ -102,7 +102,7 @@
 //!         sfx.play(step, PlayParams::default().position([0.5, -1.0, 0.0]))?;
 //!     }
 //!     if frame % 3 == 0 {
-//!         sfx.play(shot, PlayParams::default().position([3.0, 0.0, 1.0]).volume(0.8))?;
+//!         sfx.play(shot, PlayParams::default().position([3.0, 0.0, 1.0]).volume(-2.0))?;
 //!     }
 //!     sfx.update(dt)?; // once per frame, after the game's plays
 //!     // With a device, kira plays on its own; offline, render the frame's audio.
@@ -152,7 +152,7 @@
 //!    free again. They end [`EndReason::Crowded`] (or go virtual, if the
 //!    sound virtualizes) and are counted in [`AudioStats::crowded_copies`];
 //!    [`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept) says how many a sound keeps. Full-scale
-//!    data at the default first volume (0.5) keeps one: each new copy takes
+//!    data at the default first volume (-6.02 dB, half amplitude) keeps one: each new copy takes
 //!    over from the last in a 10 ms crossfade. A play whose own onset is
 //!    under the floor (quiet, far) is not started.
 //! 2. **When a sound's copies are all playing**, its [`WhenFull`] decides:
@@ -296,12 +296,12 @@
 //! | [`SoundSettings`] `max_voices` + [`WhenFull`] | event max instances + stealing | playback limit + "when limit is reached" | sound concurrency max count + resolution rule |
 //! | [`GroupSettings`] `max_voices` + `stealing` | bus or group limits | playback limit on a bus | sound concurrency group |
 //! | [`GroupSettings::protected`] | (priority) | (priority) | (priority) |
-//! | `audibility_floor_db` | vol0 virtual level | volume threshold | (silence) |
-//! | `virtual_margin_db` | (none) | (none) | (none) |
+//! | `audibility_floor` | vol0 virtual level | volume threshold | (silence) |
+//! | `virtual_margin` | (none) | (none) | (none) |
 //! | `min_retrigger` + `retrigger_radius` | event cooldown (no radius) | (none) | concurrency retrigger time (no radius) |
 //! | `max_voices_per_owner` + [`PlayParams::owner`], [`SoundEffects::stop_owner`] | (none) | playback limit "per game object" | sound concurrency "limit to owner" |
 //! | [`Recordings`] + [`Pick`] (`Random { avoid_last }`, `Shuffle`, `Sequential`) | multi instrument (shuffle, random, sequential) | random container ("avoid repeating last N", standard or shuffle), sequence container | random node |
-//! | `pitch_semitones`, `volume_db` | random modulators on pitch and volume | randomizer on pitch and volume | (per-node modulators) |
+//! | `pitch_semitones`, `volume_range` | random modulators on pitch and volume | randomizer on pitch and volume | (per-node modulators) |
 //! | `distance_priority_offset` | (priority is fixed) | "offset priority by ... at max distance" | (priority is fixed) |
 //! | [`Tie`] | (none) | "when priority is equal: discard oldest / newest instance" | resolution rule |
 //! | [`SoundEffectsSettings::seed`], [`SoundEffects::reseed`] | (none) | (none) | (none) |
@@ -456,7 +456,7 @@ use {
     limiter::{LimiterBuilder, LimiterError, LimiterHandle, LimiterSettings},
     limits::{
         MAX_GROUPS, MAX_PITCH_SEMITONES, MAX_PLAYBACK_RATE, MAX_RECORDINGS, MAX_RETRIGGER,
-        MAX_SOUND_SAMPLE_RATE, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES,
+        MAX_SOUND_SAMPLE_RATE, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN, MAX_VIRTUAL_VOICES,
         MAX_VOICE_CAP, MAX_VOICES_PER_SOUND, MIN_PLAYBACK_RATE, MIN_STEAL_FADE,
     },
     loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader},

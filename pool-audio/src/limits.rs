@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use kira::Decibels;
+
 /// The largest voice cap,
 /// [`SoundEffectsSettings::voice_cap`](crate::SoundEffectsSettings::voice_cap)
 /// (and a group's [`GroupSettings::max_voices`](crate::GroupSettings::max_voices)).
@@ -13,8 +15,8 @@ pub const MAX_VOICE_CAP: usize = 4096;
 /// [`SoundEffectsSettings::virtual_voices`](crate::SoundEffectsSettings::virtual_voices).
 pub const MAX_VIRTUAL_VOICES: usize = 65_536;
 /// The largest hysteresis,
-/// [`SoundEffectsSettings::virtual_margin_db`](crate::SoundEffectsSettings::virtual_margin_db).
-pub const MAX_VIRTUAL_MARGIN_DB: f64 = 24.0;
+/// [`SoundEffectsSettings::virtual_margin`](crate::SoundEffectsSettings::virtual_margin).
+pub const MAX_VIRTUAL_MARGIN: Decibels = Decibels(24.0);
 /// The shortest
 /// [`SoundEffectsSettings::steal_fade`](crate::SoundEffectsSettings::steal_fade):
 /// a shorter fade clicks.
@@ -23,9 +25,9 @@ pub const MIN_STEAL_FADE: Duration = Duration::from_millis(1);
 /// [`SoundEffectsSettings::steal_fade`](crate::SoundEffectsSettings::steal_fade).
 pub const MAX_STEAL_FADE: Duration = Duration::from_secs(1);
 /// The longest retrigger interval,
-/// [`SoundSettings::min_retrigger`](crate::SoundSettings::min_retrigger), in
-/// seconds: an hour (a longer one is a mistake).
-pub const MAX_RETRIGGER: f64 = 3600.0;
+/// [`SoundSettings::min_retrigger`](crate::SoundSettings::min_retrigger): an
+/// hour (a longer one is a mistake).
+pub const MAX_RETRIGGER: Duration = Duration::from_secs(3600);
 /// The most recordings one sound holds ([`Recordings`](crate::Recordings)).
 pub const MAX_RECORDINGS: usize = 64;
 /// The widest pitch variation either way, in semitones

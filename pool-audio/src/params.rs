@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use kira::Tween;
+use kira::{Decibels, Tween};
 
 use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 
@@ -20,8 +20,8 @@ use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum ParamError {
-    /// A volume (linear amplitude) not in `[0, 1]`.
-    Volume(f64),
+    /// A volume that is NaN or above 0 dB.
+    Volume(Decibels),
     /// A playback rate not in [`MIN_PLAYBACK_RATE`](crate::MIN_PLAYBACK_RATE)`..=`[`MAX_PLAYBACK_RATE`](crate::MAX_PLAYBACK_RATE).
     PlaybackRate(f64),
     /// A panning not in `[-1, 1]`.
@@ -47,7 +47,7 @@ pub enum ParamError {
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Volume(v) => write!(f, "volume {v} is not a linear amplitude in [0, 1]"),
+            Self::Volume(v) => write!(f, "volume {} dB is NaN or above 0 dB", v.0),
             Self::PlaybackRate(r) => write!(
                 f,
                 "playback rate {r} is not in {}..={}",
@@ -84,16 +84,17 @@ impl std::error::Error for ParamError {}
 /// ```
 /// use pool_audio::PlayParams;
 ///
-/// let params = PlayParams::default().volume(0.8).playback_rate(1.1).panning(-0.3);
-/// assert_eq!((params.volume, params.playback_rate, params.panning), (0.8, 1.1, -0.3));
+/// # use pool_audio::kira::Decibels;
+/// let params = PlayParams::default().volume(-2.0).playback_rate(1.1).panning(-0.3);
+/// assert_eq!((params.volume, params.playback_rate, params.panning), (Decibels(-2.0), 1.1, -0.3));
 /// assert_eq!(params.position, None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[must_use]
 pub struct PlayParams {
-    /// A linear amplitude multiplier on the copy's own volume, in `[0, 1]`
-    /// (default 1).
-    pub volume: f64,
+    /// A volume on the copy's own, at most 0 dB (default 0 dB; `-inf` is
+    /// silence).
+    pub volume: Decibels,
     /// Speed and pitch, in [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`]
     /// (default 1).
     pub playback_rate: f64,
@@ -125,7 +126,7 @@ pub struct PlayParams {
 impl Default for PlayParams {
     fn default() -> Self {
         Self {
-            volume: 1.0,
+            volume: Decibels::IDENTITY,
             playback_rate: 1.0,
             panning: 0.0,
             position: None,
@@ -141,15 +142,18 @@ impl Default for PlayParams {
 }
 
 impl PlayParams {
-    /// A linear amplitude multiplier on the copy's own volume, in `[0, 1]`.
+    /// A volume on the copy's own, at most 0 dB (an `f32` is decibels, as
+    /// in kira).
     ///
     /// ```
     /// # use pool_audio::PlayParams;
-    /// let params = PlayParams::default().volume(0.5);
-    /// assert_eq!(params.volume, 0.5);
+    /// # use pool_audio::kira::Decibels;
+    /// let params = PlayParams::default().volume(-6.0);
+    /// assert_eq!(params.volume, Decibels(-6.0));
+    /// assert!(PlayParams::default().volume(3.0).validate().is_err());
     /// ```
-    pub fn volume(mut self, volume: f64) -> Self {
-        self.volume = volume;
+    pub fn volume(mut self, volume: impl Into<Decibels>) -> Self {
+        self.volume = volume.into();
         self
     }
 
@@ -378,10 +382,10 @@ pub fn linear_fade(duration: std::time::Duration) -> Tween {
     }
 }
 
-/// A linear amplitude in `[0, 1]` (NaN is not contained in any range).
-pub(crate) fn check_volume(volume: f64) -> Result<f64, ParamError> {
-    if (0.0..=1.0).contains(&volume) {
-        Ok(volume)
+/// A volume at most 0 dB, as a linear amplitude (NaN is not at most 0).
+pub(crate) fn check_volume(volume: Decibels) -> Result<f64, ParamError> {
+    if volume.0 <= 0.0 {
+        Ok(crate::level::amplitude_of(volume))
     } else {
         Err(ParamError::Volume(volume))
     }

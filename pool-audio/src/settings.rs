@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use kira::Decibels;
+
 mod error;
 pub use error::SettingsError;
 
@@ -11,13 +13,13 @@ use crate::handles::GroupId;
 use crate::level::amplitude;
 use crate::limiter::{LimiterError, LimiterSettings};
 use crate::limits::{
-    MAX_PITCH_SEMITONES, MAX_RETRIGGER, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN_DB, MAX_VIRTUAL_VOICES,
+    MAX_PITCH_SEMITONES, MAX_RETRIGGER, MAX_STEAL_FADE, MAX_VIRTUAL_MARGIN, MAX_VIRTUAL_VOICES,
     MAX_VOICE_CAP, MIN_STEAL_FADE,
 };
 use crate::stealing::{Stealing, Tie};
 
 /// The lowest headroom a sound may ask for, dBFS: quieter is silence.
-const MIN_HEADROOM_DB: f64 = -200.0;
+const MIN_HEADROOM_DB: f32 = -200.0;
 
 /// What a sound does when all its `max_voices` copies are playing.
 ///
@@ -107,13 +109,14 @@ pub enum Resume {
 /// [`SoundEffects::add_sound`](crate::SoundEffects::add_sound) validates them.
 ///
 /// ```
+/// use std::time::Duration;
 /// use pool_audio::SoundSettings;
 ///
 /// let explosion = SoundSettings::default()
 ///     .max_voices(10)          // about 10 copies carry a stacked sound
-///     .first_volume(0.5)       // the first copy at half amplitude
-///     .headroom_db(-1.0)       // all 10 copies together stay 1 dB under full scale
-///     .min_retrigger(0.03);    // at most one new copy every 30 ms
+///     .first_volume(-6.0)      // the first copy 6 dB down (about half amplitude)
+///     .headroom(-1.0)          // all 10 copies together stay 1 dB under full scale
+///     .min_retrigger(Duration::from_millis(30)); // at most one new copy every 30 ms
 /// assert!(explosion.validate().is_ok());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,10 +124,11 @@ pub enum Resume {
 pub struct SoundSettings {
     /// The most copies of this sound playing at once, `1..=64` (default 8).
     pub max_voices: usize,
-    /// The first copy's volume, a linear amplitude in `(0, 1]` (default 0.5).
+    /// The first copy's volume, at most 0 dB (default
+    /// [`HALF`](Self::HALF), -6.02 dB: half amplitude).
     ///
-    /// Why not 1: the newest copy always plays at this volume, and the older ones
-    /// get what it leaves of the headroom. At 0.5, one copy alone peaks 6 dB
+    /// Why not 0 dB: the newest copy always plays at this volume, and the older ones
+    /// get what it leaves of the headroom. At half amplitude (0.5 below, as amplitudes), one copy alone peaks 6 dB
     /// under the sound's own peak, and a burst of 8 copies of a full-scale
     /// sine starts at -1 dBFS, each copy at its copy volume (0.5, 0.22, 0.10,
     /// ...). The budget is the headroom over the sound's measured peak
@@ -142,28 +146,29 @@ pub struct SoundSettings {
     ///
     /// | peak | first volume | 2 | 4 | 8 | 16 | 32 copies |
     /// |---|---|---|---|---|---|---|
-    /// | 1.0 | 0.1 | 2 | 4 | 8 | 13 | 18 |
-    /// | 1.0 | 0.2 | 2 | 4 | 5 | 6 | 6 |
-    /// | 1.0 | 0.3 | 2 | 3 | 3 | 3 | 3 |
-    /// | 1.0 | 0.5 and up | 1 | 1 | 1 | 1 | 1 |
-    /// | 0.5 | 0.2 | 2 | 4 | 8 | 13 | 18 |
-    /// | 0.5 | 0.5 | 2 | 3 | 4 | 4 | 4 |
-    /// | 0.25 | 0.5 | 2 | 4 | 7 | 11 | 13 |
+    /// | 1.0 | -20 dB (0.1) | 2 | 4 | 8 | 13 | 18 |
+    /// | 1.0 | -14 dB (0.2) | 2 | 4 | 5 | 6 | 6 |
+    /// | 1.0 | -10.5 dB (0.3) | 2 | 3 | 3 | 3 | 3 |
+    /// | 1.0 | -6.02 dB (0.5) and up | 1 | 1 | 1 | 1 | 1 |
+    /// | 0.5 | -14 dB (0.2) | 2 | 4 | 8 | 13 | 18 |
+    /// | 0.5 | -6.02 dB (0.5) | 2 | 3 | 4 | 4 | 4 |
+    /// | 0.25 | -6.02 dB (0.5) | 2 | 4 | 7 | 11 | 13 |
     ///
     /// A sound that never stacks (a stinger, a line of dialogue) plays at the
-    /// headroom with `max_voices(1).first_volume(1.0)`.
-    pub first_volume: f64,
-    /// The level all copies together reach at most, in dBFS (default -1).
-    pub headroom_db: f64,
-    /// The audibility floor, in dB (default -60): no copy starts under it
+    /// headroom with `max_voices(1).first_volume(0.0)`.
+    pub first_volume: Decibels,
+    /// The level all copies together reach at most, dBFS, `-200..=0` (default -1).
+    pub headroom: Decibels,
+    /// The audibility floor (default -60 dB; `f32::NEG_INFINITY` for none): no copy starts under it
     /// (copy volumes the shares would put under it play at it), a copy whose
     /// settled level would be under it leaves at the next update (see
     /// [`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept)), a play
     /// whose onset (volume, distance) is under it is not started, and a
     /// virtualizing voice under it goes virtual.
-    pub audibility_floor_db: f64,
-    /// Seconds between two plays of this sound, `0..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER) (default 0: none).
-    pub min_retrigger: f64,
+    pub audibility_floor: Decibels,
+    /// The shortest time between two plays of this sound,
+    /// `..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER) (default zero: none).
+    pub min_retrigger: Duration,
     /// Higher is kept longer by [`Stealing::LowestPriority`] (default 0).
     pub priority: i32,
     /// What a play of a [`Virtualization::Kill`] sound does when every copy is
@@ -199,11 +204,11 @@ pub struct SoundSettings {
     /// none). The drawn shift multiplies the play's playback rate; the result
     /// stays inside the rates a play may ask for.
     pub pitch_semitones: (f64, f64),
-    /// The volume range a play's volume is drawn from, in dB `(low, high)`:
-    /// finite, `low <= high <= 0` (default `(0, 0)`: none). It only lowers, as
+    /// The volume range a play's volume is drawn from, `(low, high)`: finite,
+    /// `low <= high <= 0 dB` (default `(0, 0)`: none). It only lowers, as
     /// FMOD's volume modulator does: the copy budget holds for the loudest
     /// recording at full volume, so a burst of the loudest draws stays inside it.
-    pub volume_db: (f64, f64),
+    pub volume_range: (Decibels, Decibels),
     /// How far the sound's priority falls (a negative offset) or rises at its
     /// maximum distance from the listener, linearly from its priority at the
     /// listener (Wwise's "offset priority at max distance"), scaled by the
@@ -215,12 +220,12 @@ pub struct SoundSettings {
     /// the voice cap's stealing is [`Stealing::LowestPriority`] (default: the
     /// oldest).
     pub tie: Tie,
-    /// How loud the sound is in the world, in the game's own dB scale, for the
+    /// How loud the sound is in the world, on the game's own decibel scale, for the
     /// loudness window (see [`LoudnessWindow`](crate::LoudnessWindow)); at most
     /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size. Used only when the
     /// window is on and the sound's group opts in (default `None`: the
     /// window's floor in such a group).
-    pub loudness_db: Option<f64>,
+    pub loudness: Option<Decibels>,
     /// How much the play's and the listener's velocities shift its pitch,
     /// `0..=`[`MAX_DOPPLER_SCALE`](crate::MAX_DOPPLER_SCALE) (default 0: no
     /// doppler; 1 is the physical shift). See [`cues`](crate::Muffle).
@@ -240,10 +245,10 @@ impl Default for SoundSettings {
     fn default() -> Self {
         Self {
             max_voices: 8,
-            first_volume: 0.5,
-            headroom_db: -1.0,
-            audibility_floor_db: -60.0,
-            min_retrigger: 0.0,
+            first_volume: Self::HALF,
+            headroom: Decibels(-1.0),
+            audibility_floor: Decibels(-60.0),
+            min_retrigger: Duration::ZERO,
             priority: 0,
             when_full: WhenFull::RecycleOldest,
             virtualization: Virtualization::Auto,
@@ -252,10 +257,10 @@ impl Default for SoundSettings {
             max_voices_per_owner: None,
             pick: Pick::default(),
             pitch_semitones: (0.0, 0.0),
-            volume_db: (0.0, 0.0),
+            volume_range: (Decibels::IDENTITY, Decibels::IDENTITY),
             distance_priority_offset: 0,
             tie: Tie::OldestLoses,
-            loudness_db: None,
+            loudness: None,
             doppler_scale: 0.0,
             obstruction: crate::Muffle::OBSTRUCTION,
             occlusion: crate::Muffle::OCCLUSION,
@@ -265,6 +270,9 @@ impl Default for SoundSettings {
 }
 
 impl SoundSettings {
+    /// Half amplitude, -6.02 dB: the default first volume.
+    pub const HALF: Decibels = Decibels(-6.020_6);
+
     /// The most copies of this sound playing at once, `1..=64`.
     ///
     /// ```
@@ -278,57 +286,63 @@ impl SoundSettings {
         self
     }
 
-    /// The first copy's volume, a linear amplitude in `(0, 1]`.
+    /// The first copy's volume, at most 0 dB (an `f32` is decibels, as in
+    /// kira).
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
-    /// let settings = SoundSettings::default().first_volume(0.8);
-    /// assert_eq!(settings.first_volume, 0.8);
-    /// assert!(SoundSettings::default().first_volume(0.0).validate().is_err());
+    /// # use pool_audio::kira::Decibels;
+    /// let settings = SoundSettings::default().first_volume(-2.0);
+    /// assert_eq!(settings.first_volume, Decibels(-2.0));
+    /// assert!(SoundSettings::default().first_volume(3.0).validate().is_err());
     /// ```
-    pub fn first_volume(mut self, volume: f64) -> Self {
-        self.first_volume = volume;
+    pub fn first_volume(mut self, volume: impl Into<Decibels>) -> Self {
+        self.first_volume = volume.into();
         self
     }
 
-    /// What all copies together may reach, in dBFS (`-200..=0`; default -1).
+    /// What all copies together may reach, dBFS (`-200..=0`; default -1).
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
-    /// let settings = SoundSettings::default().headroom_db(-3.0);
-    /// assert_eq!(settings.headroom_db, -3.0);
-    /// assert!(SoundSettings::default().headroom_db(1.0).validate().is_err());
+    /// # use pool_audio::kira::Decibels;
+    /// let settings = SoundSettings::default().headroom(-3.0);
+    /// assert_eq!(settings.headroom, Decibels(-3.0));
+    /// assert!(SoundSettings::default().headroom(1.0).validate().is_err());
     /// ```
-    pub fn headroom_db(mut self, decibels: f64) -> Self {
-        self.headroom_db = decibels;
+    pub fn headroom(mut self, headroom: impl Into<Decibels>) -> Self {
+        self.headroom = headroom.into();
         self
     }
 
-    /// The audibility floor, dB (default -60): see the field's docs.
+    /// The audibility floor (default -60 dB): see the field's docs.
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
-    /// let settings = SoundSettings::default().audibility_floor_db(-50.0);
-    /// assert_eq!(settings.audibility_floor_db, -50.0);
+    /// # use pool_audio::kira::Decibels;
+    /// let settings = SoundSettings::default().audibility_floor(-50.0);
+    /// assert_eq!(settings.audibility_floor, Decibels(-50.0));
     /// ```
-    pub fn audibility_floor_db(mut self, decibels: f64) -> Self {
-        self.audibility_floor_db = decibels;
+    pub fn audibility_floor(mut self, floor: impl Into<Decibels>) -> Self {
+        self.audibility_floor = floor.into();
         self
     }
 
-    /// The shortest time between two plays of this sound, in seconds of game time
-    /// (`0..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER), default 0: no limit). Game time is counted in whole
-    /// microseconds, so sixty updates of 1/60 s are exactly one second, and
-    /// `min_retrigger(0.1)` lets a play through on the 6th update at 60 fps.
+    /// The shortest time between two plays of this sound, in game time
+    /// (`..=`[`MAX_RETRIGGER`](crate::MAX_RETRIGGER), default zero: no limit).
+    /// Game time is counted in whole microseconds, so sixty updates of 1/60 s
+    /// are exactly one second, and 100 ms lets a play through on the 6th
+    /// update at 60 fps.
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
-    /// let settings = SoundSettings::default().min_retrigger(0.05);
-    /// assert_eq!(settings.min_retrigger, 0.05);
-    /// assert!(SoundSettings::default().min_retrigger(f64::NAN).validate().is_err());
+    /// # use std::time::Duration;
+    /// let settings = SoundSettings::default().min_retrigger(Duration::from_millis(50));
+    /// assert_eq!(settings.min_retrigger, Duration::from_millis(50));
+    /// assert!(SoundSettings::default().min_retrigger(Duration::from_secs(7200)).validate().is_err());
     /// ```
-    pub fn min_retrigger(mut self, seconds: f64) -> Self {
-        self.min_retrigger = seconds;
+    pub fn min_retrigger(mut self, min_retrigger: Duration) -> Self {
+        self.min_retrigger = min_retrigger;
         self
     }
 
@@ -389,7 +403,10 @@ impl SoundSettings {
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
-    /// let gunshot = SoundSettings::default().min_retrigger(0.1).retrigger_radius(20.0);
+    /// # use std::time::Duration;
+    /// let gunshot = SoundSettings::default()
+    ///     .min_retrigger(Duration::from_millis(100))
+    ///     .retrigger_radius(20.0);
     /// assert_eq!(gunshot.retrigger_radius, Some(20.0));
     /// assert!(SoundSettings::default().retrigger_radius(f32::NAN).validate().is_err());
     /// ```
@@ -440,17 +457,18 @@ impl SoundSettings {
         self
     }
 
-    /// The range each play's volume is drawn from, in dB, at most 0 (FMOD's
+    /// The range each play's volume is drawn from, at most 0 dB (FMOD's
     /// volume modulator).
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
-    /// let footstep = SoundSettings::default().volume_db(-4.0, 0.0);
-    /// assert_eq!(footstep.volume_db, (-4.0, 0.0));
-    /// assert!(SoundSettings::default().volume_db(-3.0, 3.0).validate().is_err());
+    /// # use pool_audio::kira::Decibels;
+    /// let footstep = SoundSettings::default().volume_range(-4.0, 0.0);
+    /// assert_eq!(footstep.volume_range, (Decibels(-4.0), Decibels(0.0)));
+    /// assert!(SoundSettings::default().volume_range(-3.0, 3.0).validate().is_err());
     /// ```
-    pub fn volume_db(mut self, low: f64, high: f64) -> Self {
-        self.volume_db = (low, high);
+    pub fn volume_range(mut self, low: impl Into<Decibels>, high: impl Into<Decibels>) -> Self {
+        self.volume_range = (low.into(), high.into());
         self
     }
 
@@ -471,11 +489,12 @@ impl SoundSettings {
     ///
     /// ```
     /// # use pool_audio::SoundSettings;
-    /// assert_eq!(SoundSettings::default().loudness_db(130.0).loudness_db, Some(130.0));
-    /// assert!(SoundSettings::default().loudness_db(f64::NAN).validate().is_err());
+    /// # use pool_audio::kira::Decibels;
+    /// assert_eq!(SoundSettings::default().loudness(130.0).loudness, Some(Decibels(130.0)));
+    /// assert!(SoundSettings::default().loudness(f32::NAN).validate().is_err());
     /// ```
-    pub fn loudness_db(mut self, loudness_db: f64) -> Self {
-        self.loudness_db = Some(loudness_db);
+    pub fn loudness(mut self, loudness: impl Into<Decibels>) -> Self {
+        self.loudness = Some(loudness.into());
         self
     }
 
@@ -499,7 +518,7 @@ impl SoundSettings {
     /// ```
     /// # use pool_audio::{error::SettingsError, SoundSettings};
     /// assert!(matches!(
-    ///     SoundSettings::default().headroom_db(3.0).validate(),
+    ///     SoundSettings::default().headroom(3.0).validate(),
     ///     Err(SettingsError::Headroom(_))
     /// ));
     /// ```
@@ -514,15 +533,14 @@ impl SoundSettings {
     /// # Errors
     /// [`SettingsError`] naming the value out of range.
     pub(crate) fn copy_volumes(&self, peak: f32) -> Result<CopyVolumes, SettingsError> {
-        if !(MIN_HEADROOM_DB..=0.0).contains(&self.headroom_db) {
-            return Err(SettingsError::Headroom(self.headroom_db));
+        if !(MIN_HEADROOM_DB..=0.0).contains(&self.headroom.0) {
+            return Err(SettingsError::Headroom(self.headroom));
         }
-        if !(self.audibility_floor_db.is_finite() || self.audibility_floor_db == f64::NEG_INFINITY)
-        {
-            return Err(SettingsError::AudibilityFloor(self.audibility_floor_db));
+        let floor_db = self.audibility_floor.0;
+        if !(floor_db.is_finite() || floor_db == f32::NEG_INFINITY) {
+            return Err(SettingsError::AudibilityFloor(self.audibility_floor));
         }
-        if !(self.min_retrigger.is_finite() && (0.0..=MAX_RETRIGGER).contains(&self.min_retrigger))
-        {
+        if self.min_retrigger > MAX_RETRIGGER {
             return Err(SettingsError::MinRetrigger(self.min_retrigger));
         }
         if let Some(radius) = self.retrigger_radius
@@ -539,36 +557,42 @@ impl SoundSettings {
         if !(low <= high && low >= -MAX_PITCH_SEMITONES && high <= MAX_PITCH_SEMITONES) {
             return Err(SettingsError::PitchSemitones(low, high));
         }
-        let (low, high) = self.volume_db;
-        if !(low.is_finite() && low <= high && high <= 0.0) {
-            return Err(SettingsError::VolumeDb(low, high));
+        let (low, high) = self.volume_range;
+        if !(low.0.is_finite() && low <= high && high.0 <= 0.0) {
+            return Err(SettingsError::VolumeRange(low, high));
         }
-        if let Some(db) = self.loudness_db
-            && !(-crate::MAX_LOUDNESS_DB..=crate::MAX_LOUDNESS_DB).contains(&db)
+        if let Some(loudness) = self.loudness
+            && !(-crate::MAX_LOUDNESS_DB..=crate::MAX_LOUDNESS_DB).contains(&f64::from(loudness.0))
         {
-            return Err(SettingsError::LoudnessDb(db));
+            return Err(SettingsError::Loudness(loudness));
         }
         self.check_cues()?;
-        let floor = amplitude(self.audibility_floor_db);
-        CopyVolumes::solve_above(self.max_voices, self.first_volume, self.budget(peak), floor)
-            .map_err(|error| match error {
+        let first = self.first_volume.0;
+        if !(first.is_finite() && first <= 0.0) {
+            return Err(SettingsError::FirstVolume(self.first_volume));
+        }
+        let floor = amplitude(f64::from(floor_db));
+        let first = amplitude(f64::from(first));
+        CopyVolumes::solve_above(self.max_voices, first, self.budget(peak), floor).map_err(
+            |error| match error {
                 AttenuationError::MaxVoices(n) => SettingsError::MaxVoices(n),
-                AttenuationError::FirstVolume(v) => SettingsError::FirstVolume(v),
-                AttenuationError::Floor { fits: 0 } if self.first_volume < floor => {
+                AttenuationError::FirstVolume(_) => SettingsError::FirstVolume(self.first_volume),
+                AttenuationError::Floor { fits: 0 } if first < floor => {
                     SettingsError::FirstVolumeUnderFloor(self.first_volume)
                 }
                 // The first volume reaches the floor; capped at the budget,
                 // it does not.
                 AttenuationError::Floor { fits: 0 } => SettingsError::HeadroomUnderFloor {
-                    headroom_db: self.headroom_db,
-                    floor_db: self.audibility_floor_db,
+                    headroom: self.headroom,
+                    floor: self.audibility_floor,
                 },
                 AttenuationError::Floor { fits } => SettingsError::InaudibleCopies {
                     max_voices: self.max_voices,
                     fits,
                 },
-                _ => SettingsError::Headroom(self.headroom_db),
-            })
+                _ => SettingsError::Headroom(self.headroom),
+            },
+        )
     }
 }
 
@@ -583,7 +607,7 @@ impl SoundSettings {
     /// `peak`: the headroom over the peak.
     pub(crate) fn budget(&self, peak: f32) -> f64 {
         if peak > 0.0 {
-            amplitude(self.headroom_db) / f64::from(peak)
+            amplitude(f64::from(self.headroom.0)) / f64::from(peak)
         } else {
             f64::MAX
         }
@@ -623,10 +647,10 @@ pub struct SoundEffectsSettings {
     /// `0..=`[`MAX_VIRTUAL_VOICES`] (default 1024). When they are all taken, a new one replaces the
     /// least audible virtual voice (its handle goes stale).
     pub virtual_voices: usize,
-    /// Hysteresis between real and virtual, in dB (`0..=`[`MAX_VIRTUAL_MARGIN_DB`], default 3): a virtual
+    /// Hysteresis between real and virtual (`0..=`[`MAX_VIRTUAL_MARGIN`], default 3 dB): a virtual
     /// voice takes the place of a real one of the same priority only when it is
     /// this much more audible, so voices near the edge do not flap.
-    pub virtual_margin_db: f64,
+    pub virtual_margin: Decibels,
     /// The mix ceiling on the sound-effects track: a look-ahead peak limiter, last
     /// on the track (default: on, at -1 dBFS). `None` leaves the track unlimited.
     pub limiter: Option<LimiterSettings>,
@@ -657,7 +681,7 @@ impl Default for SoundEffectsSettings {
             stealing: Stealing::Oldest,
             steal_fade: Duration::from_millis(10),
             virtual_voices: 1024,
-            virtual_margin_db: 3.0,
+            virtual_margin: Decibels(3.0),
             limiter: Some(LimiterSettings::default()),
             seed: 0,
             loudness_window: None,
@@ -691,8 +715,8 @@ impl SoundEffectsSettings {
         if self.virtual_voices > MAX_VIRTUAL_VOICES {
             return Err(SettingsError::VirtualVoices(self.virtual_voices));
         }
-        if !(0.0..=MAX_VIRTUAL_MARGIN_DB).contains(&self.virtual_margin_db) {
-            return Err(SettingsError::VirtualMargin(self.virtual_margin_db));
+        if !(0.0..=MAX_VIRTUAL_MARGIN.0).contains(&self.virtual_margin.0) {
+            return Err(SettingsError::VirtualMargin(self.virtual_margin));
         }
         if let Some(limiter) = &self.limiter {
             limiter.validate().map_err(SettingsError::Limiter)?;

@@ -63,7 +63,7 @@ use crate::voice_pool::{SLOTS_PER_VOICE, Voices};
 /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
 /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
 /// // 10 copies, the first at 0.2, all 10 together within -1 dBFS.
-/// let settings = SoundSettings::default().max_voices(10).first_volume(0.2);
+/// let settings = SoundSettings::default().max_voices(10).first_volume(-14.0);
 /// let explosion = sfx.add_sound("explosion", boom, settings)?;
 ///
 /// // 100 enemies die in the same frame: 10 copies play, the stack stays below
@@ -103,7 +103,7 @@ struct Output {
 #[derive(Debug, Clone, Copy)]
 struct Rules {
     settings: SoundEffectsSettings,
-    /// `virtual_margin_db` as a gain.
+    /// `virtual_margin` as a gain.
     margin: f32,
 }
 
@@ -227,7 +227,7 @@ impl SoundEffects {
             groups: Groups::new(owner),
             rules: Rules {
                 settings,
-                margin: amplitude(settings.virtual_margin_db) as f32,
+                margin: amplitude(f64::from(settings.virtual_margin.0)) as f32,
             },
             now,
             stats: AudioStats::default(),
@@ -299,13 +299,13 @@ impl SoundEffects {
         }
     }
 
-    /// The volume of every sound effect together: a linear amplitude in `[0, 1]`
-    /// on the sound-effects track, reached with `fade`. (Above 1 it would lift
-    /// the track past its limiter's ceiling, which is why the track itself is not
+    /// The volume of every sound effect together, at most 0 dB, on the
+    /// sound-effects track, reached with `fade`. (Above 0 dB it would lift the
+    /// track past its limiter's ceiling, which is why the track itself is not
     /// handed out.)
     ///
     /// # Errors
-    /// [`ParamError::Volume`] for a volume that is NaN or outside `[0, 1]`,
+    /// [`ParamError::Volume`] for a volume that is NaN or above 0 dB,
     /// [`ParamError::Fade`] for a fade kira cannot compute.
     ///
     /// ```
@@ -315,11 +315,16 @@ impl SoundEffects {
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let fade = kira::Tween { duration: Duration::from_millis(100), ..Default::default() };
-    /// sfx.set_track_volume(0.5, fade)?;
-    /// assert!(sfx.set_track_volume(2.0, fade).is_err());
+    /// sfx.set_track_volume(-6.0, fade)?;
+    /// assert!(sfx.set_track_volume(6.0, fade).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_track_volume(&mut self, volume: f64, fade: Tween) -> Result<(), ParamError> {
+    pub fn set_track_volume(
+        &mut self,
+        volume: impl Into<Decibels>,
+        fade: Tween,
+    ) -> Result<(), ParamError> {
+        let volume = volume.into();
         let volume = check_volume(volume)?;
         let fade = check_fade(fade)?;
         self.output.track.set_volume(kira_volume(volume), fade);

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
-use pool_core::seconds_to_micros;
+use kira::Decibels;
 
 use crate::AddSoundError;
 use crate::MAX_RECORDINGS;
@@ -112,7 +112,7 @@ impl SoundEntry {
                     peak,
                 });
         let first = recordings_of.next().ok_or(AddSoundError::NoRecordings)?;
-        let floor_level = amplitude(settings.audibility_floor_db);
+        let floor_level = amplitude(f64::from(settings.audibility_floor.0));
         let kept = budget.kept(floor_level as f32);
         Ok(Self {
             id,
@@ -121,12 +121,12 @@ impl SoundEntry {
             others: recordings_of.collect(),
             picker: Picker::new(settings.pick, recordings.list.iter().map(|(_, w)| *w)),
             plain: recordings.len() == 1
-                && settings.volume_db == (0.0, 0.0)
+                && settings.volume_range == (Decibels::IDENTITY, Decibels::IDENTITY)
                 && settings.pitch_semitones == (0.0, 0.0),
             settings,
             peak,
             volumes,
-            min_retrigger: seconds_to_micros(settings.min_retrigger).unwrap_or(u64::MAX),
+            min_retrigger: u64::try_from(settings.min_retrigger.as_micros()).unwrap_or(u64::MAX),
             copies: ArrayVec::new(),
             kept,
             recent: ArrayVec::new(),
@@ -168,7 +168,9 @@ impl SoundEntry {
             named => {
                 let s = &self.settings;
                 let recording = named.map_or_else(|| self.picker.choose(dice), |r| r as u16);
-                Ok((recording, vary(dice, s.volume_db, s.pitch_semitones)))
+                let (low, high) = s.volume_range;
+                let volume = (f64::from(low.0), f64::from(high.0));
+                Ok((recording, vary(dice, volume, s.pitch_semitones)))
             }
         }
     }

@@ -213,7 +213,7 @@ impl Variation {
     }
 }
 
-/// A draw from a sound's `volume_db` and `pitch_semitones` ranges.
+/// A draw from a sound's `volume_range` and `pitch_semitones` ranges.
 pub(crate) fn vary(
     dice: &mut Dice,
     volume_db: (f64, f64),

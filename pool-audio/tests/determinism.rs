@@ -66,7 +66,7 @@ fn battle(
             SoundSettings::default()
                 .max_voices(6)
                 .pitch_semitones(-2.0, 2.0)
-                .volume_db(-4.0, 0.0),
+                .volume_range(-4.0, 0.0),
         )
         .unwrap();
     let steps = sfx
@@ -75,7 +75,7 @@ fn battle(
             [shot(900.0, 0.08), shot(1000.0, 0.08), shot(1100.0, 0.08)],
             SoundSettings::default()
                 .pick(Pick::Shuffle)
-                .volume_db(-6.0, 0.0),
+                .volume_range(-6.0, 0.0),
         )
         .unwrap();
     let boom = sfx
@@ -225,10 +225,10 @@ fn rendered_in(chunks: &[f64]) -> Vec<f32> {
         .add_sound(
             "burst",
             tone(660.0, 0.3),
-            SoundSettings::default().first_volume(0.3),
+            SoundSettings::default().first_volume(-10.4576),
         )
         .unwrap();
-    let loud = SoundSettings::default().first_volume(1.0);
+    let loud = SoundSettings::default().first_volume(0.0);
     for (name, hz) in [("low", 220.0), ("high", 330.0)] {
         let id = sfx.add_sound(name, tone(hz, 1.0), loud).unwrap();
         sfx.play(id, PlayParams::default()).unwrap();
@@ -250,7 +250,7 @@ fn rendered_in(chunks: &[f64]) -> Vec<f32> {
         duration: std::time::Duration::from_millis(700),
         ..Default::default()
     };
-    sfx.voice(fading).set_volume(0.2, fade).unwrap();
+    sfx.voice(fading).set_volume(-13.9794, fade).unwrap();
     sfx.update(0.0).unwrap();
     let mut out = Vec::new();
     for seconds in chunks {

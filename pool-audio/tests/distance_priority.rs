@@ -18,8 +18,8 @@ const FRAME: f64 = 1.0 / 60.0;
 /// down to -80 dB so that it still plays at 80 m.
 fn explosion() -> SoundSettings {
     SoundSettings::default()
-        .first_volume(0.2)
-        .audibility_floor_db(-80.0)
+        .first_volume(-13.9794)
+        .audibility_floor(-80.0)
         .priority(10)
         .distance_priority_offset(-20)
         .virtualization(Virtualization::Kill)

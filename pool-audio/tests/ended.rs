@@ -181,7 +181,7 @@ fn each_reason_is_reported_for_the_voice_it_ended() {
             common::sine(110.0, 0.5).loop_region(..),
             // Quiet enough that its budget keeps its copies.
             SoundSettings::default()
-                .first_volume(0.2)
+                .first_volume(-13.9794)
                 .virtualization(Virtualization::Kill),
         )
         .unwrap();

@@ -115,7 +115,9 @@ fn square(rate: u32, period: usize, seconds: f64) -> StaticSoundData {
 /// Eight copies, the first at 0.2: every copy above the audibility floor even
 /// for a sound whose peak is 1.25.
 fn full_stack() -> SoundSettings {
-    SoundSettings::default().max_voices(8).first_volume(0.2)
+    SoundSettings::default()
+        .max_voices(8)
+        .first_volume(-13.9794)
 }
 
 #[test]
@@ -220,7 +222,7 @@ fn continuous_recycling_never_sums_the_outgoing_and_incoming_copies() {
             .add_sound(
                 "hum",
                 cosine(110.0, 0.5),
-                SoundSettings::default().max_voices(1).first_volume(1.0),
+                SoundSettings::default().max_voices(1).first_volume(0.0),
             )
             .unwrap();
         let dt = 1.0 / fps;
@@ -243,7 +245,7 @@ fn a_recycled_copy_fades_out_without_a_click() {
         .add_sound(
             "hum",
             common::sine(220.0, 0.5),
-            SoundSettings::default().max_voices(1).first_volume(1.0),
+            SoundSettings::default().max_voices(1).first_volume(0.0),
         )
         .unwrap();
     let (mut previous, mut largest_step) = (0.0f32, 0.0f32);
@@ -273,7 +275,7 @@ fn a_stopped_copy_with_a_long_fade_does_not_stack_with_the_next_one() {
         .add_sound(
             "tone",
             cosine(110.0, 2.0),
-            SoundSettings::default().max_voices(1).first_volume(1.0),
+            SoundSettings::default().max_voices(1).first_volume(0.0),
         )
         .unwrap();
     let first = game.sfx.play(tone, PlayParams::default()).unwrap();
@@ -410,7 +412,7 @@ fn a_nan_spatial_blend_position_or_listener_is_refused_and_the_mix_stays_finite(
             .is_err()
     );
     assert!(matches!(
-        game.sfx.voice(voice).set_volume(f64::NAN, Tween::default()),
+        game.sfx.voice(voice).set_volume(f32::NAN, Tween::default()),
         Err(VoiceError::InvalidParam(ParamError::Volume(_)))
     ));
     // Extreme but finite positions are fine: kira's spatialization stays finite.
@@ -450,7 +452,7 @@ fn playback_rates_volumes_and_pans_out_of_range_are_refused() {
     for volume in [-0.1, 1.01, f64::NAN] {
         assert!(
             game.sfx
-                .play(tone, PlayParams::default().volume(volume))
+                .play(tone, PlayParams::default().volume(common::db(volume)))
                 .is_err()
         );
     }
@@ -463,12 +465,12 @@ fn playback_rates_volumes_and_pans_out_of_range_are_refused() {
     }
     assert!(
         game.sfx
-            .set_track_volume(1.5, linear_fade(Duration::ZERO))
+            .set_track_volume(3.5218, linear_fade(Duration::ZERO))
             .is_err()
     );
     assert!(
         game.sfx
-            .set_track_volume(f64::NAN, linear_fade(Duration::ZERO))
+            .set_track_volume(f32::NAN, linear_fade(Duration::ZERO))
             .is_err()
     );
     // The fastest rate renders in bounded time; nothing was refused silently.
@@ -621,7 +623,7 @@ fn ids_and_handles_from_another_manager_are_refused() {
         Err(VoiceError::Stale(StaleHandle))
     );
     assert_eq!(
-        b.sfx.voice(voice_a).set_volume(0.1, Tween::default()),
+        b.sfx.voice(voice_a).set_volume(-20.0, Tween::default()),
         Err(VoiceError::Stale(StaleHandle))
     );
     assert_eq!(
@@ -647,7 +649,7 @@ fn min_retrigger_counts_exact_frames() {
             .add_sound(
                 "step",
                 common::sine(440.0, 0.05),
-                SoundSettings::default().min_retrigger(0.1),
+                SoundSettings::default().min_retrigger(std::time::Duration::from_secs_f64(0.1)),
             )
             .unwrap();
         game.sfx.play(step, PlayParams::default()).unwrap();
@@ -674,29 +676,29 @@ fn fading_up_from_a_volume_of_zero_stays_finite() {
     let voice = game.sfx.play(tone, PlayParams::default()).unwrap();
     game.sfx
         .voice(voice)
-        .set_volume(0.0, linear_fade(Duration::ZERO))
+        .set_volume(f32::NEG_INFINITY, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
         .voice(voice)
-        .set_volume(1.0, linear_fade(Duration::from_millis(50)))
+        .set_volume(0.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.render(0.1);
     game.sfx
         .voice(voice)
-        .set_volume(0.0, linear_fade(Duration::ZERO))
+        .set_volume(f32::NEG_INFINITY, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
         .voice(voice)
-        .set_volume(1.0, linear_fade(Duration::from_millis(50)))
+        .set_volume(0.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.sfx
-        .set_track_volume(0.0, linear_fade(Duration::ZERO))
+        .set_track_volume(f32::NEG_INFINITY, linear_fade(Duration::ZERO))
         .unwrap();
     game.render(0.05);
     game.sfx
-        .set_track_volume(1.0, linear_fade(Duration::from_millis(50)))
+        .set_track_volume(0.0, linear_fade(Duration::from_millis(50)))
         .unwrap();
     game.render(0.1);
     game.assert_under(HEADROOM, "faded up from silence");

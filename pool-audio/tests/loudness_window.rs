@@ -57,7 +57,7 @@ impl Scene {
             .add_group("world", GroupSettings::default().loudness_window(true))
             .unwrap();
         let ui = sfx.add_group("ui", GroupSettings::default()).unwrap();
-        let in_world = |db| SoundSettings::default().group(world).loudness_db(db);
+        let in_world = |db| SoundSettings::default().group(world).loudness(db);
         let step = sfx
             .add_sound(
                 "step",
@@ -76,7 +76,7 @@ impl Scene {
             )
             .unwrap();
         // A loudness outside the window is ignored.
-        let beep = SoundSettings::default().group(ui).loudness_db(10.0);
+        let beep = SoundSettings::default().group(ui).loudness(10.0);
         let ui = sfx
             .add_sound("beep", common::constant(0.25, 0.1).loop_region(..), beep)
             .unwrap();
@@ -272,7 +272,7 @@ fn a_one_shot_out_of_the_window_ends_and_says_why() {
     let mut scene = Scene::new();
     // A looping step is virtualizing; a one-shot step of 30 dB kills.
     let world = scene.sfx.group("world").unwrap();
-    let click = SoundSettings::default().group(world).loudness_db(30.0);
+    let click = SoundSettings::default().group(world).loudness(30.0);
     let click = scene
         .sfx
         .add_sound("click", common::constant(0.1, 1.0), click)
@@ -306,8 +306,8 @@ fn a_refused_play_leaves_the_top_where_it_was() {
     let world = scene.sfx.group("world").unwrap();
     let siren = SoundSettings::default()
         .group(world)
-        .loudness_db(90.0)
-        .min_retrigger(5.0);
+        .loudness(90.0)
+        .min_retrigger(std::time::Duration::from_secs_f64(5.0));
     let siren = scene
         .sfx
         .add_sound("siren", common::constant(0.1, 0.1), siren)
@@ -421,7 +421,7 @@ fn bad_window_settings_are_typed_errors() {
         assert!(SoundEffects::new(&mut manager, with(window)).is_err());
     }
     let mut sfx = SoundEffects::new(&mut manager, with(ok)).unwrap();
-    let bad = SoundSettings::default().loudness_db(f64::NAN);
+    let bad = SoundSettings::default().loudness(f32::NAN);
     assert!(
         sfx.add_sound("nan", common::constant(0.1, 0.1), bad)
             .is_err()
@@ -461,8 +461,8 @@ fn ten_thousand_random_events_never_exceed_minus_1_dbfs_and_nothing_is_nan() {
             let data = if looped { data.loop_region(..) } else { data };
             let settings = SoundSettings::default()
                 .group(world)
-                .loudness_db(f64::from(20 + 10 * i))
-                .first_volume(1.0)
+                .loudness((20 + 10 * i) as f32)
+                .first_volume(0.0)
                 .virtualization(if looped {
                     Virtualization::Auto
                 } else {

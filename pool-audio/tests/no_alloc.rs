@@ -6,6 +6,8 @@
 //! offline backend renders on the calling thread, so what the voice bank does
 //! on the audio thread is counted too.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -48,7 +50,7 @@ fn four_sounds(
         .map(|i| {
             let settings = SoundSettings::default()
                 .max_voices(copies)
-                .first_volume(first_volume);
+                .first_volume(common::db(first_volume));
             sfx.add_sound(&format!("s{i}"), data.clone(), settings)
                 .unwrap()
         })
@@ -128,7 +130,7 @@ fn update_with_a_thousand_virtual_voices_does_not_allocate() {
     // 32 copies at 0.2 fit the budget at once: all 32 are kept.
     let settings = SoundSettings::default()
         .max_voices(32)
-        .first_volume(0.2)
+        .first_volume(-13.9794)
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
     let torch = sfx.add_sound("torch", data, settings).unwrap();
     assert_eq!(sfx.sound_info(torch).copies_kept(), Some(32));
@@ -203,7 +205,7 @@ fn busy_game_frame(frame: usize, sfx: &mut SoundEffects, sounds: &[SoundId], tor
         sfx.voice(voice).set_position([x, 1.0, 2.0]).unwrap();
         if frame.is_multiple_of(3) {
             sfx.voice(voice)
-                .set_volume(0.5, linear_fade(Duration::from_millis(30)))
+                .set_volume(-6.0206, linear_fade(Duration::from_millis(30)))
                 .unwrap();
         }
         if frame.is_multiple_of(4) {
@@ -304,7 +306,9 @@ fn the_mixer_neither_allocates_nor_frees_while_sounds_are_removed_under_it() {
                 settings: Default::default(),
                 slice: None,
             };
-            let settings = SoundSettings::default().max_voices(3).first_volume(0.2);
+            let settings = SoundSettings::default()
+                .max_voices(3)
+                .first_volume(-13.9794);
             sounds[which] = sfx
                 .add_sound(&format!("s{which}"), fresh, settings)
                 .unwrap();
@@ -431,7 +435,7 @@ fn varied_plays_and_reseeding_allocate_and_free_nothing() {
     let ranges = SoundSettings::default()
         .max_voices(4)
         .pitch_semitones(-3.0, 3.0)
-        .volume_db(-6.0, 0.0);
+        .volume_range(-6.0, 0.0);
     let sounds: Vec<SoundId> = [
         pool_audio::sound::Pick::Random { avoid_last: 2 },
         pool_audio::sound::Pick::Shuffle,
@@ -534,7 +538,7 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
             };
             let settings = SoundSettings::default()
                 .group(groups[i])
-                .loudness_db(50.0 + 20.0 * i as f64);
+                .loudness(50.0 + 20.0 * i as f32);
             sfx.add_sound(&format!("s{i}"), data, settings).unwrap()
         })
         .collect();

@@ -213,7 +213,7 @@ fn largest_step(samples: &[f32]) -> f32 {
 #[test]
 fn a_voice_occluded_under_its_audibility_floor_goes_virtual_and_returns_when_cleared() {
     let mut scene = Scene::new();
-    let settings = SoundSettings::default().audibility_floor_db(-45.0);
+    let settings = SoundSettings::default().audibility_floor(-45.0);
     let hum = scene.add(common::sine(200.0, 1.0).loop_region(..), settings);
     // 50 m away: -6 dB (the first copy) and -29.7 dB (distance), above -45.
     let voice = scene

@@ -140,7 +140,7 @@ fn its_virtual_voices_end_with_it_and_are_reported() {
 fn a_sound_in_its_place_has_its_own_budget_and_the_old_id_reaches_none_of_it() {
     // One copy: its budget is all for itself. Fully right: the right channel
     // is the new sound's alone.
-    let settings = SoundSettings::default().max_voices(1).first_volume(0.9);
+    let settings = SoundSettings::default().max_voices(1).first_volume(-0.9151);
     let right = PlayParams::default().panning(1.0);
     let reference = {
         let (mut manager, mut sfx) = game();
@@ -226,7 +226,7 @@ fn a_refused_removal_changes_nothing() {
     // The mixer has not run: the queue fills up.
     while sfx
         .voice(voice)
-        .set_volume(0.5, linear_fade(Duration::ZERO))
+        .set_volume(-6.0206, linear_fade(Duration::ZERO))
         .is_ok()
     {}
     assert_eq!(

@@ -36,7 +36,7 @@ impl Scene {
         let settings = SoundSettings::default()
             .max_voices(CAP)
             .doppler_scale(1.0)
-            .audibility_floor_db(f64::NEG_INFINITY);
+            .audibility_floor(f32::NEG_INFINITY);
         let sound = sfx.add_sound("tone", tone, settings).unwrap();
         Self {
             manager,
@@ -85,7 +85,7 @@ fn dirty(i: usize) -> PlayParams {
         .obstruction(1.0)
         .playback_rate(1.5)
         .panning(0.7)
-        .volume(0.3)
+        .volume(-10.4576)
 }
 
 #[test]

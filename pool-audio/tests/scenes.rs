@@ -10,6 +10,8 @@
 //!
 //! In both: no sample clips and none is NaN. `PROPTEST_CASES` raises the count.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -198,7 +200,7 @@ fn render(
         .map(|(i, spec)| {
             let mut settings = SoundSettings::default()
                 .max_voices(spec.max_voices)
-                .first_volume(spec.first_volume);
+                .first_volume(common::db(spec.first_volume));
             if spec.refuse {
                 settings = settings.when_full(WhenFull::Strict);
             }
@@ -217,7 +219,7 @@ fn render(
                 position,
             } => {
                 let mut params = PlayParams::default()
-                    .volume(*volume)
+                    .volume(common::db(*volume))
                     .playback_rate(*rate)
                     .panning(*panning);
                 if let Some((at, blend)) = position {

@@ -9,8 +9,8 @@ mod common;
 
 use std::sync::Arc;
 
-use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
+use kira::{Decibels, Frame};
 use pool_audio::{
     AudioStats, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
     error::AddSoundError, error::ParamError, error::SettingsError, sound::Pick, sound::Recordings,
@@ -229,7 +229,7 @@ fn each_plays_pitch_and_level_measured_in_the_render_stay_in_the_ranges() {
     let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
     let one_at_a_time = SoundSettings::default()
         .max_voices(1)
-        .first_volume(1.0)
+        .first_volume(0.0)
         .virtualization(Virtualization::Kill);
     let tone = [common::sine(440.0, 0.4), common::sine(440.0, 0.4)];
     let plain = sfx.add_sound("plain", tone.clone(), one_at_a_time).unwrap();
@@ -239,7 +239,7 @@ fn each_plays_pitch_and_level_measured_in_the_render_stay_in_the_ranges() {
             tone,
             one_at_a_time
                 .pitch_semitones(-12.0, 12.0)
-                .volume_db(-6.0, 0.0),
+                .volume_range(-6.0, 0.0),
         )
         .unwrap();
     let rate = f64::from(common::RATE);
@@ -316,9 +316,9 @@ fn a_burst_of_the_loudest_combination_stays_inside_the_budget() {
             let (mut manager, mut sfx, meter) = common::metered(common::RATE, unlimited());
             let settings = SoundSettings::default()
                 .max_voices(10)
-                .first_volume(0.3)
+                .first_volume(-10.4576)
                 .pitch_semitones(-3.0, 3.0)
-                .volume_db(volume_db.0, volume_db.1);
+                .volume_range(volume_db.0, volume_db.1);
             let takes = [quiet.clone(), loud.clone(), other_rate.clone()];
             let boom = sfx.add_sound(name, takes, settings).unwrap();
             for i in 0..100 {
@@ -435,13 +435,16 @@ fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
         ),
         (
             [click(0.1, 48), click(0.1, 48)].into(),
-            SoundSettings::default().volume_db(-3.0, f64::NAN),
-            AddSoundError::Settings(SettingsError::VolumeDb(-3.0, f64::NAN)),
+            SoundSettings::default().volume_range(-3.0, f32::NAN),
+            AddSoundError::Settings(SettingsError::VolumeRange(
+                Decibels(-3.0),
+                Decibels(f32::NAN),
+            )),
         ),
         (
             [click(0.1, 48), click(0.1, 48)].into(),
-            SoundSettings::default().volume_db(-3.0, 2.0),
-            AddSoundError::Settings(SettingsError::VolumeDb(-3.0, 2.0)),
+            SoundSettings::default().volume_range(-3.0, 2.0),
+            AddSoundError::Settings(SettingsError::VolumeRange(Decibels(-3.0), Decibels(2.0))),
         ),
     ];
     for (recordings, settings, expected) in refusals {
@@ -455,7 +458,7 @@ fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
         Err(PlayError::UnknownRecording(2))
     );
     assert!(matches!(
-        sfx.play(good, PlayParams::default().volume(f64::NAN)),
+        sfx.play(good, PlayParams::default().volume(f32::NAN)),
         Err(PlayError::InvalidParam(ParamError::Volume(_)))
     ));
     let after = sfx.stats();
@@ -537,11 +540,11 @@ fn a_virtual_voice_of_a_recording_resumes_on_that_recordings_own_loop() {
 #[test]
 fn a_voice_keeps_its_drawn_pitch_and_volume_when_the_game_sets_them() {
     let (mut manager, mut sfx, _) = common::metered(common::RATE, unlimited());
-    let single = SoundSettings::default().max_voices(1).first_volume(1.0);
+    let single = SoundSettings::default().max_voices(1).first_volume(0.0);
     let tone = || common::sine(440.0, 2.0);
     let plain = sfx.add_sound("plain", tone(), single).unwrap();
     // A range of one value: always 7 semitones up and 6 dB down.
-    let fixed = single.pitch_semitones(7.0, 7.0).volume_db(-6.0, -6.0);
+    let fixed = single.pitch_semitones(7.0, 7.0).volume_range(-6.0, -6.0);
     let varied = sfx.add_sound("varied", tone(), fixed).unwrap();
     let rate = f64::from(common::RATE);
     let mut heard = |sfx: &mut SoundEffects| {
@@ -568,7 +571,7 @@ fn a_voice_keeps_its_drawn_pitch_and_volume_when_the_game_sets_them() {
     // Half the rate and half the volume: the draw stays on top of both.
     let fade = pool_audio::linear_fade(std::time::Duration::from_millis(1));
     sfx.voice(voice).set_playback_rate(0.5, fade).unwrap();
-    sfx.voice(voice).set_volume(0.5, fade).unwrap();
+    sfx.voice(voice).set_volume(-6.0206, fade).unwrap();
     let (hz, level) = heard(&mut sfx);
     assert!(
         (hz - fifth / 2.0).abs() < 2.0,

@@ -194,12 +194,12 @@ fn every_per_voice_operation_works_on_a_virtual_voice() {
     assert!(other.sfx.voice(far).set_position([0.0, 0.0, 0.0]).is_err());
     game.sfx
         .voice(far)
-        .set_volume(0.5, Tween::default())
+        .set_volume(-6.0206, Tween::default())
         .unwrap();
     assert!(
         game.sfx
             .voice(far)
-            .set_volume(f64::NAN, Tween::default())
+            .set_volume(f32::NAN, Tween::default())
             .is_err()
     );
     assert!(
@@ -214,7 +214,7 @@ fn every_per_voice_operation_works_on_a_virtual_voice() {
     game.sfx.voice(far).set_position([0.0, 0.0, 0.0]).unwrap();
     game.sfx
         .voice(far)
-        .set_volume(1.0, Tween::default())
+        .set_volume(0.0, Tween::default())
         .unwrap();
     game.frame();
     assert_eq!(
@@ -424,7 +424,7 @@ fn the_retrigger_interval_can_apply_within_a_radius_only() {
             "gunshot",
             common::sine(220.0, 0.2),
             SoundSettings::default()
-                .min_retrigger(0.5)
+                .min_retrigger(std::time::Duration::from_secs_f64(0.5))
                 .retrigger_radius(10.0),
         )
         .unwrap();
@@ -458,7 +458,7 @@ fn ramp_render(interrupt: bool, resume: Resume) -> Vec<f32> {
     });
     let settings = SoundSettings::default()
         .max_voices(1)
-        .first_volume(0.5)
+        .first_volume(-6.0206)
         .virtualization(Virtualization::Virtualize(resume));
     let ramp = game
         .sfx
@@ -621,7 +621,10 @@ mod model {
                     let volume = f32::from(v) / 10.0;
                     let voice = game
                         .sfx
-                        .play(sounds[s], at(f32::from(x)).volume(f64::from(volume)))
+                        .play(
+                            sounds[s],
+                            at(f32::from(x)).volume(common::db(f64::from(volume))),
+                        )
                         .expect("a virtualizing sound is never refused");
                     self.voices.push((
                         voice,
@@ -695,7 +698,7 @@ mod model {
                 ..Default::default()
             });
             let settings: Vec<SoundSettings> = (0..2)
-                .map(|i| SoundSettings::default().max_voices(16).first_volume(0.3).priority(i).virtualization(VIRTUALIZE))
+                .map(|i| SoundSettings::default().max_voices(16).first_volume(-10.4576).priority(i).virtualization(VIRTUALIZE))
                 .collect();
             let mut sounds: Vec<SoundId> = settings.iter().enumerate()
                 .map(|(i, settings)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), *settings).unwrap())
@@ -752,7 +755,7 @@ mod model {
             let a = game.sfx.add_group("a", GroupSettings::default().max_voices(GROUP_CAPS[0])).unwrap();
             let b = game.sfx.add_group("b", GroupSettings::default().max_voices(GROUP_CAPS[1]).protected(true)).unwrap();
             let settings: Vec<SoundSettings> = [a, b].iter()
-                .map(|g| SoundSettings::default().max_voices(16).first_volume(0.3).group(*g).virtualization(VIRTUALIZE))
+                .map(|g| SoundSettings::default().max_voices(16).first_volume(-10.4576).group(*g).virtualization(VIRTUALIZE))
                 .collect();
             let mut sounds: Vec<SoundId> = settings.iter().enumerate()
                 .map(|(i, settings)| game.sfx.add_sound(&format!("hum{i}"), looped(0.5), *settings).unwrap())

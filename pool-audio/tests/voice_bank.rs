@@ -148,7 +148,7 @@ fn a_one_millisecond_fade_is_heard_as_a_fade() {
         limiter: None,
         ..Default::default()
     };
-    let one = SoundSettings::default().max_voices(1).first_volume(1.0);
+    let one = SoundSettings::default().max_voices(1).first_volume(0.0);
     let own = HEADROOM * std::f32::consts::TAU * 440.0 / RATE as f32;
     for case in ["recycle", "steal", "stop"] {
         let mut game = Game::new(settings);
@@ -204,7 +204,7 @@ fn a_steady_stream_is_even_and_stays_under_the_headroom() {
         });
         let settings = SoundSettings::default()
             .max_voices(4)
-            .first_volume(first_volume);
+            .first_volume(common::db(first_volume));
         let gun = game.sfx.add_sound("gun", shot(), settings).unwrap();
         let mut out = Vec::new();
         let mut onsets = Vec::new();
@@ -271,7 +271,7 @@ fn a_loop_virtual_for_ten_minutes_resumes_within_a_tenth_of_a_millisecond() {
         });
         let settings = SoundSettings::default()
             .max_voices(1)
-            .first_volume(0.5)
+            .first_volume(-6.0206)
             .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
         let id = game
             .sfx
@@ -359,7 +359,7 @@ fn a_sound_with_a_start_time_waits_for_its_delay_or_its_clock() {
     let (_clock, data) = on_tick(&mut game);
     let id = game
         .sfx
-        .add_sound("on tick", data, SoundSettings::default().first_volume(1.0))
+        .add_sound("on tick", data, SoundSettings::default().first_volume(0.0))
         .unwrap();
     game.sfx.play(id, PlayParams::default()).unwrap();
     let ours = latency(&game.render(0.3));

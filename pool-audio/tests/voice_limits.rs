@@ -47,7 +47,9 @@ fn a_storm_of_copies_never_exceeds_the_headroom() {
         .add_sound(
             "boom",
             sine(0.5),
-            SoundSettings::default().max_voices(10).first_volume(0.2),
+            SoundSettings::default()
+                .max_voices(10)
+                .first_volume(-13.9794),
         )
         .unwrap();
     let mut started = 0;
@@ -82,7 +84,9 @@ fn recycling_takes_the_oldest_copy_and_its_handle_goes_stale() {
         .add_sound(
             "shot",
             sine(2.0),
-            SoundSettings::default().max_voices(3).first_volume(0.2),
+            SoundSettings::default()
+                .max_voices(3)
+                .first_volume(-13.9794),
         )
         .unwrap();
     let mut voices = Vec::new();
@@ -165,7 +169,7 @@ fn steal_with(stealing: Stealing) -> (Vec<bool>, SoundEffects) {
                 .play(
                     sounds[i],
                     PlayParams::default()
-                        .volume(volumes[i])
+                        .volume(common::db(volumes[i]))
                         .position(positions[i]),
                 )
                 .unwrap();
@@ -200,7 +204,7 @@ fn the_retrigger_interval_refuses_plays_too_close_together() {
         .add_sound(
             "step",
             sine(0.2),
-            SoundSettings::default().min_retrigger(0.05),
+            SoundSettings::default().min_retrigger(std::time::Duration::from_secs_f64(0.05)),
         )
         .unwrap();
     sfx.play(step, PlayParams::default()).unwrap();
@@ -241,7 +245,9 @@ fn ended_voices_go_back_to_the_pool_on_update_and_their_handles_go_stale() {
             && sfx.voice(voice).resume(Tween::default()).is_err()
     );
     assert!(
-        sfx.voice(voice).set_volume(0.5, Tween::default()).is_err()
+        sfx.voice(voice)
+            .set_volume(-6.0206, Tween::default())
+            .is_err()
             && sfx.voice(voice).set_position([0.0; 3]).is_err()
     );
 }
@@ -299,8 +305,8 @@ fn a_burst_starts_exactly_max_voices_copies_or_the_settings_are_refused() {
                 for (kind, data) in [("sine", sine(1.0)), ("square", square(1.0))] {
                     let settings = SoundSettings::default()
                         .max_voices(copies)
-                        .first_volume(first)
-                        .audibility_floor_db(floor);
+                        .first_volume(common::db(first))
+                        .audibility_floor(floor as f32);
                     let name = format!("{kind} {floor} {first} {copies}");
                     // 64 plays in one frame (at least `max_voices`), then every
                     // voice let go of.
@@ -347,9 +353,9 @@ fn a_burst_starts_exactly_max_voices_copies_or_the_settings_are_refused() {
                         Err(AddSoundError::Settings(SettingsError::FirstVolumeUnderFloor(v))) => {
                             refused += 1;
                             refused_at_default += usize::from(floor == -60.0);
-                            assert_eq!(v, first, "{name}");
+                            assert_eq!(v, common::db(first), "{name}");
                             // The remedy the error names: a lower floor plays.
-                            let lower = settings.audibility_floor_db(-60.0);
+                            let lower = settings.audibility_floor(-60.0);
                             let sound = sfx.add_sound(&name, data.clone(), lower).unwrap();
                             sfx.remove_sound(sound, Tween::default()).unwrap();
                         }
@@ -376,7 +382,9 @@ fn a_burst_starts_exactly_max_voices_copies_or_the_settings_are_refused() {
 #[test]
 fn a_positioned_burst_of_fifty_explosions_starts_the_ten_copies_asked_for() {
     let (mut manager, mut sfx, _) = setup(SoundEffectsSettings::default());
-    let settings = SoundSettings::default().max_voices(10).first_volume(0.4);
+    let settings = SoundSettings::default()
+        .max_voices(10)
+        .first_volume(-7.9588);
     let boom = sfx.add_sound("boom", sine(1.0), settings).unwrap();
     sfx.listener().set_position([0.0, 0.0, 0.0]).unwrap();
     let started = (0..50)
@@ -435,12 +443,12 @@ proptest! {
         let sounds: Vec<SoundId> = limits
             .iter()
             .enumerate()
-            .map(|(i, n)| sfx.add_sound(&format!("s{i}"), sine(0.05 * (i + 1) as f32), SoundSettings::default().max_voices(*n).first_volume(0.3)).unwrap())
+            .map(|(i, n)| sfx.add_sound(&format!("s{i}"), sine(0.05 * (i + 1) as f32), SoundSettings::default().max_voices(*n).first_volume(-10.4576)).unwrap())
             .collect();
         let mut handles = Vec::new();
         for op in ops {
             match op {
-                Op::Play(s, v) => match sfx.play(sounds[s], PlayParams::default().volume(f64::from(v) / 10.0)) {
+                Op::Play(s, v) => match sfx.play(sounds[s], PlayParams::default().volume(common::db(f64::from(v) / 10.0))) {
                     Ok(handle) => handles.push(handle),
                     Err(error) => prop_assert!(
                         matches!(error, PlayError::VoiceCap | PlayError::NoFreeVoice | PlayError::Inaudible),
@@ -535,7 +543,11 @@ fn the_banks_slots_are_never_overrun_however_seldom_the_mixer_renders() {
 fn peak_at(position: [f32; 3], blend: f32) -> f32 {
     let (mut manager, mut sfx, meter) = setup(SoundEffectsSettings::default());
     let hum = sfx
-        .add_sound("hum", sine(0.5), SoundSettings::default().first_volume(0.5))
+        .add_sound(
+            "hum",
+            sine(0.5),
+            SoundSettings::default().first_volume(-6.0206),
+        )
         .unwrap();
     sfx.play(
         hum,
@@ -575,7 +587,9 @@ fn positioned_voices_are_limited_by_the_voice_cap_only() {
             "hum",
             sine(0.5),
             // 48 copies at 0.015 fit in -1 dBFS at once: all are kept.
-            SoundSettings::default().max_voices(48).first_volume(0.015),
+            SoundSettings::default()
+                .max_voices(48)
+                .first_volume(-36.4782),
         )
         .unwrap();
     for i in 0..48 {
@@ -625,7 +639,7 @@ fn a_full_command_queue_is_a_typed_error_counted_and_nothing_changes() {
         Err(PlayError::QueueFull)
     );
     assert_eq!(
-        sfx.voice(voice).set_volume(0.5, Tween::default()),
+        sfx.voice(voice).set_volume(-6.0206, Tween::default()),
         Err(pool_audio::VoiceError::QueueFull)
     );
     assert_eq!(
@@ -655,14 +669,16 @@ fn quietest_stealing_hears_each_copy_at_its_rank() {
         stealing: Stealing::Quietest,
         ..Default::default()
     });
-    let settings = SoundSettings::default().max_voices(4).first_volume(0.3);
+    let settings = SoundSettings::default()
+        .max_voices(4)
+        .first_volume(-10.4576);
     let a = sfx.add_sound("a", sine(2.0), settings).unwrap();
     let b = sfx.add_sound("b", sine(2.0), settings).unwrap();
     let older = sfx.play(a, PlayParams::default()).unwrap();
     frame(&mut manager, &mut sfx);
     let newer = sfx.play(a, PlayParams::default()).unwrap();
     frame(&mut manager, &mut sfx);
-    let other = sfx.play(b, PlayParams::default().volume(0.9)).unwrap();
+    let other = sfx.play(b, PlayParams::default().volume(-0.9151)).unwrap();
     frame(&mut manager, &mut sfx);
     let volumes = sfx.sound_info(a).copy_volumes().unwrap();
     assert!(volumes.volume(1) < 0.9 * volumes.volume(0), "{volumes:?}");

@@ -46,7 +46,7 @@ pub fn engine() -> StaticSoundData {
 pub fn settings() -> SoundSettings {
     SoundSettings::default()
         .max_voices(1)
-        .first_volume(0.5)
+        .first_volume(-6.0206)
         .doppler_scale(1.0)
         .distances(Distances {
             min: 3.0,

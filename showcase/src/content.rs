@@ -163,7 +163,7 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
         noise(rng, 1.0, 0.6, 0.08).loop_region(..),
         SoundSettings::default()
             .max_voices(16)
-            .first_volume(0.35)
+            .first_volume(-9.1186)
             .virtualization(loops)
             .group(ambience),
     )?;
@@ -172,7 +172,7 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
         noise(rng, 2.0, 0.8, 0.5).loop_region(..),
         SoundSettings::default()
             .max_voices(8)
-            .first_volume(0.5)
+            .first_volume(-6.0206)
             .virtualization(loops)
             .group(ambience),
     )?;
@@ -195,52 +195,52 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
             explosions,
             SoundSettings::default()
                 .max_voices(8)
-                .first_volume(0.25)
-                .min_retrigger(0.03)
+                .first_volume(-12.0412)
+                .min_retrigger(std::time::Duration::from_secs_f64(0.03))
                 .retrigger_radius(4.0)
                 .pitch_semitones(-3.0, 1.0)
-                .volume_db(-3.0, 0.0)
+                .volume_range(-3.0, 0.0)
                 .group(booms)
-                .loudness_db(100.0),
+                .loudness(100.0),
         )?,
         gunshot: sfx.add_sound(
             "gunshot",
             gunshots,
             SoundSettings::default()
                 .max_voices(4)
-                .first_volume(0.3)
+                .first_volume(-10.4576)
                 .pitch_semitones(-1.5, 1.5)
-                .volume_db(-3.0, 0.0)
+                .volume_range(-3.0, 0.0)
                 .group(combat)
-                .loudness_db(88.0),
+                .loudness(88.0),
         )?,
         footstep: sfx.add_sound(
             "footstep",
             footsteps,
             SoundSettings::default()
                 .max_voices(2)
-                .first_volume(0.3)
+                .first_volume(-10.4576)
                 .pick(Pick::Shuffle)
                 .pitch_semitones(-1.0, 1.0)
-                .volume_db(-6.0, 0.0)
+                .volume_range(-6.0, 0.0)
                 .group(steps)
-                .loudness_db(70.0),
+                .loudness(70.0),
         )?,
         spark: sfx.add_sound(
             "spark",
             burst(rng, 0.08, 0.7, 0.9),
             SoundSettings::default()
                 .max_voices(4)
-                .first_volume(0.2)
+                .first_volume(-13.9794)
                 .group(combat)
-                .loudness_db(80.0),
+                .loudness(80.0),
         )?,
         horn: sfx.add_sound(
             "horn",
             horn(0.6),
             SoundSettings::default()
                 .max_voices(1)
-                .first_volume(0.5)
+                .first_volume(-6.0206)
                 .priority(10)
                 .group(ui),
         )?,

@@ -102,7 +102,10 @@ impl Level {
             } else {
                 sounds.torch
             };
-            let voice = sfx.play(sound, at_params(ambience.at).volume(ambience.volume.into()))?;
+            let voice = sfx.play(
+                sound,
+                at_params(ambience.at).volume(20.0 * ambience.volume.log10()),
+            )?;
             emitters.push(Emitter {
                 at: ambience.at,
                 voice,

@@ -1,6 +1,6 @@
 //! The loudness window (Wwise's HDR audio). Real loudness spans far more than
 //! a mix can hold: each sound declares how loud it is in the world
-//! ([`SoundSettings::loudness_db`](crate::SoundSettings::loudness_db)), and
+//! ([`SoundSettings::loudness`](crate::SoundSettings::loudness)), and
 //! the groups that opt in
 //! ([`GroupSettings::loudness_window`](crate::GroupSettings::loudness_window))
 //! are mixed relative to the window's top, which follows the loudest of their

@@ -1,6 +1,7 @@
 //! A setting out of range, named with its value.
 
 use super::*;
+use kira::Decibels;
 
 /// A setting out of range, naming the value.
 ///
@@ -15,30 +16,30 @@ use super::*;
 pub enum SettingsError {
     /// `max_voices` not in `1..=64`.
     MaxVoices(usize),
-    /// First-copy volume not an amplitude in `(0, 1]`.
-    FirstVolume(f64),
+    /// First-copy volume not finite and at most 0 dB.
+    FirstVolume(Decibels),
     /// Headroom not in `-200..=0` dBFS (NaN included).
-    Headroom(f64),
+    Headroom(Decibels),
     /// Audibility floor NaN or +infinity.
-    AudibilityFloor(f64),
-    /// Retrigger interval negative, NaN, or above an hour.
-    MinRetrigger(f64),
+    AudibilityFloor(Decibels),
+    /// Retrigger interval above [`MAX_RETRIGGER`](crate::MAX_RETRIGGER).
+    MinRetrigger(Duration),
     /// Retrigger radius not finite and above 0.
     RetriggerRadius(f32),
     /// Copies per owner not in `1..=max_voices`.
     MaxVoicesPerOwner(usize),
     /// The first copy's volume is under the audibility floor: no play at
     /// full volume would ever start.
-    FirstVolumeUnderFloor(f64),
+    FirstVolumeUnderFloor(Decibels),
     /// The headroom over the sound's peak (a peak of 1 for
     /// [`SoundSettings::validate`], which has no sound) is under the audibility
     /// floor: the first copy, capped at it, would be under the floor, and no
     /// play would ever start.
     HeadroomUnderFloor {
         /// The headroom asked for, dBFS.
-        headroom_db: f64,
-        /// The audibility floor, dB.
-        floor_db: f64,
+        headroom: Decibels,
+        /// The audibility floor.
+        floor: Decibels,
     },
     /// `max_voices` copies cannot all start above the audibility floor: even
     /// at the floor each, they sum above the headroom. At most `fits` can; ask
@@ -53,9 +54,9 @@ pub enum SettingsError {
     /// ordered, or wider than
     /// `±`[`MAX_PITCH_SEMITONES`](crate::MAX_PITCH_SEMITONES).
     PitchSemitones(f64, f64),
-    /// A volume range `(low, high)` in dB that is not finite, not ordered, or
+    /// A volume range `(low, high)` that is not finite, not ordered, or
     /// above 0 dB.
-    VolumeDb(f64, f64),
+    VolumeRange(Decibels, Decibels),
     /// [`SoundEffectsSettings::voice_cap`] not in `1..=`[`MAX_VOICE_CAP`].
     VoiceCap(usize),
     /// [`SoundEffectsSettings::steal_fade`] not in
@@ -63,12 +64,12 @@ pub enum SettingsError {
     StealFade(Duration),
     /// [`SoundEffectsSettings::virtual_voices`] above [`MAX_VIRTUAL_VOICES`].
     VirtualVoices(usize),
-    /// [`SoundEffectsSettings::virtual_margin_db`] not in
-    /// `0..=`[`MAX_VIRTUAL_MARGIN_DB`].
-    VirtualMargin(f64),
-    /// [`SoundSettings::loudness_db`] not finite or larger than
+    /// [`SoundEffectsSettings::virtual_margin`] not in
+    /// `0..=`[`MAX_VIRTUAL_MARGIN`] dB.
+    VirtualMargin(Decibels),
+    /// [`SoundSettings::loudness`] not finite or larger than
     /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size.
-    LoudnessDb(f64),
+    Loudness(Decibels),
     /// [`LoudnessWindow::height_db`](crate::LoudnessWindow::height_db) not in
     /// `(0, 200]`.
     WindowHeight(f64),
@@ -95,11 +96,11 @@ impl std::fmt::Display for SettingsError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::MaxVoices(n) => write!(f, "max_voices {n} is not in 1..=64"),
-            Self::FirstVolume(v) => write!(f, "first_volume {v} is not an amplitude in (0, 1]"),
-            Self::Headroom(db) => write!(f, "headroom {db} dBFS is not in -200..=0"),
-            Self::AudibilityFloor(db) => write!(f, "audibility floor {db} dB is not a level"),
+            Self::FirstVolume(v) => write!(f, "first_volume {} dB is not at most 0 dB", v.0),
+            Self::Headroom(db) => write!(f, "headroom {} dBFS is not in -200..=0", db.0),
+            Self::AudibilityFloor(db) => write!(f, "audibility floor {} dB is not a level", db.0),
             Self::MinRetrigger(s) => {
-                write!(f, "min_retrigger {s} s is not in 0..={MAX_RETRIGGER}")
+                write!(f, "min_retrigger {s:?} is over {MAX_RETRIGGER:?}")
             }
             Self::RetriggerRadius(r) => write!(f, "retrigger radius {r} is not a distance above 0"),
             Self::MaxVoicesPerOwner(n) => {
@@ -112,9 +113,10 @@ impl std::fmt::Display for SettingsError {
                 f,
                 "pitch range ({low}, {high}) semitones is not low <= high within ±{MAX_PITCH_SEMITONES}"
             ),
-            Self::VolumeDb(low, high) => write!(
+            Self::VolumeRange(low, high) => write!(
                 f,
-                "volume range ({low}, {high}) dB is not finite with low <= high <= 0"
+                "volume range ({} dB, {} dB) is not finite with low <= high <= 0 dB",
+                low.0, high.0
             ),
             Self::VoiceCap(n) => write!(f, "voice_cap {n} is not in 1..={MAX_VOICE_CAP}"),
             Self::StealFade(fade) => write!(
@@ -126,11 +128,13 @@ impl std::fmt::Display for SettingsError {
             }
             Self::VirtualMargin(db) => write!(
                 f,
-                "virtual_margin_db {db} is not in 0..={MAX_VIRTUAL_MARGIN_DB}"
+                "virtual_margin {} dB is not in 0..={} dB",
+                db.0, MAX_VIRTUAL_MARGIN.0
             ),
-            Self::LoudnessDb(db) => write!(
+            Self::Loudness(db) => write!(
                 f,
-                "loudness_db {db} is not finite within ±{}",
+                "loudness {} dB is not finite within ±{} dB",
+                db.0,
                 crate::MAX_LOUDNESS_DB
             ),
             Self::WindowHeight(db) => write!(
@@ -172,16 +176,15 @@ impl SettingsError {
         match self {
             Self::FirstVolumeUnderFloor(v) => write!(
                 f,
-                "first_volume {v} is under the audibility floor: no play would start"
+                "first_volume {} dB is under the audibility floor: no play would start",
+                v.0
             ),
-            Self::HeadroomUnderFloor {
-                headroom_db,
-                floor_db,
-            } => write!(
+            Self::HeadroomUnderFloor { headroom, floor } => write!(
                 f,
-                "headroom {headroom_db} dBFS over the sound's peak leaves its first copy under \
-                 the audibility floor ({floor_db} dB): no play would start (raise the headroom \
-                 or lower the floor)"
+                "headroom {} dBFS over the sound's peak leaves its first copy under \
+                 the audibility floor ({} dB): no play would start (raise the headroom \
+                 or lower the floor)",
+                headroom.0, floor.0
             ),
             Self::InaudibleCopies { max_voices, fits } => write!(
                 f,

@@ -3,7 +3,7 @@
 //! command to the voice bank: every call checks that the queue has room for all
 //! its commands before it changes anything.
 
-use kira::Tween;
+use kira::{Decibels, Tween};
 use pool_core::StaleHandle;
 
 use super::SoundEffects;
@@ -71,7 +71,7 @@ impl SoundEffects {
     pub(crate) fn set_volume(
         &mut self,
         voice: VoiceHandle,
-        volume: f64,
+        volume: Decibels,
         fade: Tween,
     ) -> Result<(), VoiceError> {
         let key = self.live(voice)?;

@@ -47,7 +47,7 @@ impl SoundEffects {
     ///   refused for a cap, a full sound, the audibility floor or
     ///   the bank's room: it takes the place of the least audible voice it may replace
     ///   if it is more audible by the margin (see
-    ///   [`SoundEffectsSettings::virtual_margin_db`](crate::SoundEffectsSettings::virtual_margin_db)),
+    ///   [`SoundEffectsSettings::virtual_margin`](crate::SoundEffectsSettings::virtual_margin)),
     ///   else it starts virtual.
     ///
     /// # Errors
@@ -61,11 +61,11 @@ impl SoundEffects {
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let id = sfx.add_sound("click", click, SoundSettings::default())?;
-    /// let voice = sfx.play(id, PlayParams::default().volume(0.5))?;
+    /// let voice = sfx.play(id, PlayParams::default().volume(-6.0))?;
     /// assert!(sfx.state(voice).is_live());
     /// assert_eq!(
-    ///     sfx.play(id, PlayParams::default().volume(2.0)),
-    ///     Err(PlayError::InvalidParam(ParamError::Volume(2.0)))
+    ///     sfx.play(id, PlayParams::default().volume(6.0)),
+    ///     Err(PlayError::InvalidParam(ParamError::Volume(kira::Decibels(6.0))))
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -470,7 +470,7 @@ impl<'a> Play<'a> {
         let (window_gain, below) = window.map_or((1.0, false), |(db, w)| {
             (w.gain(db), w.below(heard_db(db, gain)))
         });
-        let volume = variation.volume(params.volume);
+        let volume = variation.volume(crate::level::amplitude_of(params.volume));
         let reference = entry.reference(volume);
         let priority = (settings.priority, settings.distance_priority_offset);
         let heard = heard_priority(priority, position, (blend, distances.max), listener);

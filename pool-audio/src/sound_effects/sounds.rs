@@ -71,7 +71,7 @@ impl SoundEffects {
         if let (Some(entry), Some(floor), true) =
             (self.sounds.entry_mut(id.index), floor, in_window)
         {
-            entry.window_db = Some(settings.loudness_db.unwrap_or(floor));
+            entry.window_db = Some(settings.loudness.map_or(floor, |l| f64::from(l.0)));
         }
         Ok(id)
     }

@@ -6,8 +6,8 @@
 //! manager's own calls did: a view of a voice that ended answers
 //! [`VoiceError::Stale`].
 
-use kira::Tween;
 use kira::effect::volume_control::VolumeControlHandle;
+use kira::{Decibels, Tween};
 
 use super::SoundEffects;
 use crate::handles::{GroupId, SoundId, VoiceHandle};
@@ -17,7 +17,7 @@ use crate::{
 };
 
 impl SoundEffects {
-    /// A voice, to change while it plays: `sfx.voice(handle).set_volume(0.5,
+    /// A voice, to change while it plays: `sfx.voice(handle).set_volume(-6.0,
     /// fade)?`. The handle is checked by each call.
     pub fn voice(&mut self, voice: VoiceHandle) -> Voice<'_> {
         Voice { sfx: self, voice }
@@ -133,12 +133,12 @@ impl Voice<'_> {
         self.sfx.resume(self.voice, fade)
     }
 
-    /// Sets a voice's play volume: the linear amplitude in `[0, 1]` its copy
-    /// volume is multiplied by, reached with `fade`. A play of a sound with a
-    /// volume range keeps what it drew: it plays `volume` lowered by its draw.
+    /// Sets a voice's play volume, at most 0 dB on its copy volume, reached
+    /// with `fade`. A play of a sound with a volume range keeps what it drew:
+    /// it plays `volume` lowered by its draw.
     ///
     /// # Errors
-    /// [`VoiceError::InvalidParam`] for a volume that is NaN or outside `[0, 1]`
+    /// [`VoiceError::InvalidParam`] for a volume that is NaN or above 0 dB
     /// (the voice is unchanged), or as [`stop`](Self::stop).
     ///
     /// ```
@@ -149,12 +149,16 @@ impl Voice<'_> {
     /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// # let id = sfx.add_sound("click", click, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default())?;
-    /// sfx.voice(voice).set_volume(0.25, Tween::default())?;
-    /// assert!(matches!(sfx.voice(voice).set_volume(f64::NAN, Tween::default()), Err(VoiceError::InvalidParam(ParamError::Volume(_)))));
+    /// sfx.voice(voice).set_volume(-12.0, Tween::default())?;
+    /// assert!(matches!(sfx.voice(voice).set_volume(f32::NAN, Tween::default()), Err(VoiceError::InvalidParam(ParamError::Volume(_)))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_volume(&mut self, volume: f64, fade: Tween) -> Result<(), VoiceError> {
-        self.sfx.set_volume(self.voice, volume, fade)
+    pub fn set_volume(
+        &mut self,
+        volume: impl Into<Decibels>,
+        fade: Tween,
+    ) -> Result<(), VoiceError> {
+        self.sfx.set_volume(self.voice, volume.into(), fade)
     }
 
     /// Sets a voice's playback rate (speed and pitch), reached with `fade`: an

@@ -117,7 +117,7 @@ impl VoiceRecord {
         Self {
             sound,
             place,
-            play_volume: params.volume,
+            play_volume: crate::level::amplitude_of(params.volume),
             playback_rate: params.playback_rate,
             panning: params.panning,
             spatial_blend: params.spatial_blend,

@@ -150,3 +150,10 @@ pub(crate) fn kept_copies(
     }
     kept
 }
+
+/// A linear amplitude as the decibels the crate's levels are given in
+/// (`-inf` for 0).
+#[allow(dead_code)]
+pub(crate) fn db(amplitude: f64) -> pool_audio::kira::Decibels {
+    pool_audio::kira::Decibels((20.0 * amplitude.log10()) as f32)
+}

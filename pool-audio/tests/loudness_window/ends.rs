@@ -95,7 +95,7 @@ fn window_fall(length: f64) -> (f64, Vec<f64>, Vec<f64>) {
         .sfx
         .add_group("world", GroupSettings::default().loudness_window(true))
         .unwrap();
-    let in_world = |db| SoundSettings::default().group(world).loudness_db(db);
+    let in_world = |db| SoundSettings::default().group(world).loudness(db);
     let step = common::constant(0.25, 0.1).loop_region(..);
     let step = scene.sfx.add_sound("step", step, in_world(60.0)).unwrap();
     let grenade = common::constant(0.25, length);

@@ -29,7 +29,7 @@ fn scene() -> Scene {
         },
     );
     let data = common::constant(0.5, 1.0).loop_region(..);
-    let settings = SoundSettings::default().max_voices(1).first_volume(1.0);
+    let settings = SoundSettings::default().max_voices(1).first_volume(0.0);
     let id = sfx.add_sound("hum", data, settings).unwrap();
     manager.backend_mut().render(FRAME).unwrap();
     Scene { manager, sfx, id }

@@ -82,7 +82,7 @@ impl Run {
         );
         let settings = SoundSettings::default()
             .max_voices(copies)
-            .first_volume(first);
+            .first_volume(common::db(first));
         let sound = sfx.add_sound("copies", data, settings).unwrap();
         Self {
             manager,

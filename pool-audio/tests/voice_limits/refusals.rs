@@ -5,6 +5,7 @@
 //! leaves the first copy under the floor.
 
 use crate::common;
+use pool_audio::kira::Decibels;
 
 use pool_audio::{
     PlayError, PlayParams, SoundEffectsSettings, SoundSettings, error::AddSoundError,
@@ -67,30 +68,30 @@ fn a_headroom_under_the_floor_or_out_of_range_says_so() {
     let tone = || common::sine(440.0, 0.1);
     // -100 dBFS: the first copy's volume (0.5) is fine; capped at the
     // headroom over the peak it is under the -60 dB floor.
-    let low = SoundSettings::default().headroom_db(-100.0);
+    let low = SoundSettings::default().headroom(-100.0);
     let error = sfx.add_sound("low", tone(), low).unwrap_err();
     assert_eq!(
         error,
         AddSoundError::Settings(SettingsError::HeadroomUnderFloor {
-            headroom_db: -100.0,
-            floor_db: -60.0
+            headroom: Decibels(-100.0),
+            floor: Decibels(-60.0)
         })
     );
     assert!(error.to_string().contains("headroom -100 dBFS"), "{error}");
     // With a floor under it, it plays (at -100 dBFS).
-    let lower = low.audibility_floor_db(-120.0);
+    let lower = low.audibility_floor(-120.0);
     assert!(sfx.add_sound("low", tone(), lower).is_ok());
     // A first volume under the floor is the first volume's fault.
-    let quiet = SoundSettings::default().first_volume(0.0001);
+    let quiet = SoundSettings::default().first_volume(-80.0);
     assert_eq!(
         sfx.add_sound("quiet", tone(), quiet).unwrap_err(),
-        AddSoundError::Settings(SettingsError::FirstVolumeUnderFloor(0.0001))
+        AddSoundError::Settings(SettingsError::FirstVolumeUnderFloor(Decibels(-80.0)))
     );
     // Out of range: said with the range, whatever the floor.
-    for headroom in [-300.0, -1e4, 0.5, f64::NAN, f64::NEG_INFINITY] {
+    for headroom in [-300.0, -1e4, 0.5, f32::NAN, f32::NEG_INFINITY] {
         let bad = SoundSettings::default()
-            .headroom_db(headroom)
-            .audibility_floor_db(f64::NEG_INFINITY);
+            .headroom(headroom)
+            .audibility_floor(f32::NEG_INFINITY);
         let error = sfx.add_sound("bad", tone(), bad).unwrap_err();
         assert!(
             matches!(error, AddSoundError::Settings(SettingsError::Headroom(_))),
