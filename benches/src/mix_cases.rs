@@ -88,7 +88,7 @@ impl MixedRender {
 fn mix(sfx: &mut SoundEffects, groups: &[pool_audio::GroupId]) -> SnapshotId {
     for pair in groups.windows(2) {
         sfx.mix_mut()
-            .add_duck(pair[0], pair[1], DuckSettings::default().amount_db(-6.0))
+            .add_duck(pair[0], pair[1], DuckSettings::default().amount(-6.0))
             .expect("a duck");
     }
     let storm = Snapshot::new("storm")
@@ -176,7 +176,11 @@ impl AudioUpdateWindow {
     pub fn state(&self) -> (usize, Option<f64>) {
         (
             self.sfx.stats().real_voices,
-            self.sfx.mix().stats().window_top_db,
+            self.sfx
+                .mix()
+                .stats()
+                .window_top
+                .map(|top| f64::from(top.0)),
         )
     }
 }

@@ -236,9 +236,9 @@ fn an_emitter_spawned_occluded_is_heard_occluded_from_its_play() {
         Occlusion(1.0),
     ));
     app.update();
-    let top = app.world().resource::<Sfx>().mix().stats().window_top_db;
+    let top = app.world().resource::<Sfx>().mix().stats().window_top;
     assert!(
-        top.is_some_and(|db| (db - 65.0).abs() < 0.01),
+        top.is_some_and(|db| (db.0 - 65.0).abs() < 0.01),
         "top {top:?}"
     );
     // Spawned with a NaN occlusion: it plays without it, and the game is told.

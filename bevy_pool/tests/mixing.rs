@@ -23,7 +23,7 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
         let mut sfx = app.world_mut().resource_mut::<Sfx>();
         let dialogue = sfx.add_group("dialogue", GroupSettings::default()).unwrap();
         sfx.mix_mut()
-            .add_duck(dialogue, "music", DuckSettings::default().amount_db(-12.0))
+            .add_duck(dialogue, "music", DuckSettings::default().amount(-12.0))
             .unwrap();
         let silence = StaticSoundData {
             sample_rate: RATE,
@@ -92,7 +92,7 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
     assert_eq!(refused.len(), 1);
     assert!(matches!(refused[0].error, MixError::Intensity(i) if i.is_nan()));
     assert_eq!(
-        app.world().resource::<Sfx>().mix().db("music").unwrap(),
-        -6.0
+        app.world().resource::<Sfx>().mix().level("music").unwrap(),
+        bevy_pool::kira::Decibels(-6.0)
     );
 }

@@ -462,9 +462,8 @@ use {
     loader::{DEFAULT_MAX_FRAMES, FileLoader, LoadError, MemoryLoader, SoundLoader},
     meter::{MeterBuilder, MeterHandle},
     mix_core::{
-        DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS_DB, MAX_MIX_DB, MAX_MIX_ITEMS,
-        MAX_MIX_TIME, MIN_MIX_DB, MixError, MixStats, MixTarget, Snapshot, SnapshotId,
-        SnapshotMode,
+        DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,
+        MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
     },
     music::{
         Decode, MAX_FADE_SECONDS, MAX_TRACK_DB, Music, MusicError, MusicParams, MusicSettings,
@@ -525,9 +524,8 @@ pub mod voices {
 /// through [`SoundEffects::mix`] and [`SoundEffects::mix_mut`].
 pub mod mix {
     pub use crate::mix_core::{
-        DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS_DB, MAX_MIX_DB, MAX_MIX_ITEMS,
-        MAX_MIX_TIME, MIN_MIX_DB, MixError, MixStats, MixTarget, Snapshot, SnapshotId,
-        SnapshotMode,
+        DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,
+        MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
     };
     pub use crate::sound_effects::{Mix, MixMut};
 }

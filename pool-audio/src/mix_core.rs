@@ -23,18 +23,18 @@ mod window;
 use std::fmt;
 use std::time::Duration;
 
-use kira::{Easing, Tween};
+use kira::{Decibels, Easing, Tween};
 
 use crate::handles::GroupId;
 
 pub(crate) use engine::MixEngine;
-pub use window::{LoudnessWindow, MAX_LOUDNESS_DB};
+pub use window::{LoudnessWindow, MAX_LOUDNESS};
 pub(crate) use window::{Saved, Window, WindowNow, heard_db};
 
 /// The deepest a duck lowers its target, and the quietest a snapshot sets one.
-pub const MIN_MIX_DB: f32 = -60.0;
+pub const MIN_MIX: Decibels = Decibels(-60.0);
 /// The loudest a snapshot sets a target.
-pub const MAX_MIX_DB: f32 = 12.0;
+pub const MAX_MIX: Decibels = Decibels(12.0);
 /// The longest attack, hold, release or snapshot tween.
 pub const MAX_MIX_TIME: Duration = Duration::from_secs(3600);
 /// The most named tracks, ducks and snapshots a manager holds, each.
@@ -70,21 +70,22 @@ impl From<&str> for MixTarget {
 ///
 /// ```
 /// use std::time::Duration;
-/// use pool_audio::mix::DuckSettings;
+/// use pool_audio::{linear_fade, mix::DuckSettings};
 ///
 /// let under_dialogue = DuckSettings::default()
-///     .amount_db(-12.0)
-///     .attack(Duration::from_millis(200))
-///     .release(Duration::from_millis(800));
+///     .amount(-12.0)
+///     .attack(linear_fade(Duration::from_millis(200)))
+///     .release(linear_fade(Duration::from_millis(800)));
 /// assert_eq!(under_dialogue.hold, Duration::from_millis(250));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[must_use]
 pub struct DuckSettings {
-    /// How far the target goes down, in dB, `MIN_MIX_DB..=0` (default -12).
-    pub amount_db: f32,
-    /// How long it takes to get there (Wwise's fade out; default 0.1 s).
-    pub attack: Duration,
+    /// How far the target goes down, `MIN_MIX..=0 dB` (default -12 dB).
+    pub amount: Decibels,
+    /// How it gets there (Wwise's fade out; default 0.1 s, linear in dB).
+    /// It starts when the source sounds: a start time of its own is refused.
+    pub attack: Tween,
     /// How long the target stays down after the source's last voice ends
     /// (Wwise's recovery time; default 0.25 s), counted from the sample the
     /// voice bank reports that voice's sound ended on when it played to its
@@ -93,33 +94,40 @@ pub struct DuckSettings {
     /// that time; a hold shorter than the time an update took to learn of the
     /// end (at most one frame of the game) releases at once.
     pub hold: Duration,
-    /// How long it takes to come back (Wwise's fade in; default 0.5 s).
-    pub release: Duration,
-    /// The curve of the attack and the release, in dB (default linear).
-    pub easing: Easing,
+    /// How it comes back (Wwise's fade in; default 0.5 s, linear in dB). It
+    /// starts when the hold is over: a start time of its own is refused.
+    pub release: Tween,
 }
 
 impl Default for DuckSettings {
     fn default() -> Self {
         Self {
-            amount_db: -12.0,
-            attack: Duration::from_millis(100),
+            amount: Decibels(-12.0),
+            attack: linear_tween(Duration::from_millis(100)),
             hold: Duration::from_millis(250),
-            release: Duration::from_millis(500),
-            easing: Easing::Linear,
+            release: linear_tween(Duration::from_millis(500)),
         }
     }
 }
 
+/// A tween of `duration`, linear, starting now.
+const fn linear_tween(duration: Duration) -> Tween {
+    Tween {
+        start_time: kira::StartTime::Immediate,
+        duration,
+        easing: Easing::Linear,
+    }
+}
+
 impl DuckSettings {
-    /// How far the target goes down, in dB.
-    pub fn amount_db(mut self, amount_db: f32) -> Self {
-        self.amount_db = amount_db;
+    /// How far the target goes down (an `f32` is decibels).
+    pub fn amount(mut self, amount: impl Into<Decibels>) -> Self {
+        self.amount = amount.into();
         self
     }
 
-    /// How long it takes to get there.
-    pub fn attack(mut self, attack: Duration) -> Self {
+    /// How it gets there.
+    pub fn attack(mut self, attack: Tween) -> Self {
         self.attack = attack;
         self
     }
@@ -130,32 +138,10 @@ impl DuckSettings {
         self
     }
 
-    /// How long it takes to come back.
-    pub fn release(mut self, release: Duration) -> Self {
+    /// How it comes back.
+    pub fn release(mut self, release: Tween) -> Self {
         self.release = release;
         self
-    }
-
-    /// The curve of the attack and the release.
-    pub fn easing(mut self, easing: Easing) -> Self {
-        self.easing = easing;
-        self
-    }
-
-    pub(crate) fn attack_tween(&self) -> Tween {
-        tween(self.attack, self.easing)
-    }
-
-    pub(crate) fn release_tween(&self) -> Tween {
-        tween(self.release, self.easing)
-    }
-}
-
-fn tween(duration: Duration, easing: Easing) -> Tween {
-    Tween {
-        duration,
-        easing,
-        ..Tween::default()
     }
 }
 
@@ -171,11 +157,11 @@ pub enum DuckRule {
     /// The deepest active duck.
     #[default]
     Deepest,
-    /// The sum of the active ducks, down to `max_db` (Wwise's maximum ducking
-    /// volume), `MIN_MIX_DB..=0`.
+    /// The sum of the active ducks, down to `max` (Wwise's maximum ducking
+    /// volume), `MIN_MIX..=0 dB`.
     Sum {
         /// The deepest the sum goes.
-        max_db: f32,
+        max: Decibels,
     },
 }
 
@@ -191,7 +177,7 @@ pub enum SnapshotMode {
     Blend,
 }
 
-/// A mix state: volumes in dB for groups and tracks, applied with
+/// A mix state: volumes for groups and tracks, applied with
 /// [`apply_snapshot`](crate::MixMut::apply_snapshot).
 ///
 /// Active snapshots are combined on each target from the lowest priority to the
@@ -219,8 +205,8 @@ pub struct Snapshot {
     pub priority: i32,
     /// How it combines (default [`SnapshotMode::Override`]).
     pub mode: SnapshotMode,
-    /// The volume it sets per target, in dB, `MIN_MIX_DB..=MAX_MIX_DB`.
-    pub volumes: Vec<(MixTarget, f32)>,
+    /// The volume it sets per target, `MIN_MIX..=MAX_MIX`.
+    pub volumes: Vec<(MixTarget, Decibels)>,
 }
 
 impl Snapshot {
@@ -246,9 +232,9 @@ impl Snapshot {
         self
     }
 
-    /// Sets `target` to `db`.
-    pub fn set(mut self, target: impl Into<MixTarget>, db: f32) -> Self {
-        self.volumes.push((target.into(), db));
+    /// Sets `target` to `volume` (an `f32` is decibels).
+    pub fn set(mut self, target: impl Into<MixTarget>, volume: impl Into<Decibels>) -> Self {
+        self.volumes.push((target.into(), volume.into()));
         self
     }
 }
@@ -275,8 +261,9 @@ pub struct MixStats {
     pub ducks_active: usize,
     /// Snapshots applied and not released.
     pub snapshots_active: usize,
-    /// The loudness window's top in dB, if the window is on.
-    pub window_top_db: Option<f64>,
+    /// The loudness window's top, on the game's loudness scale, if the
+    /// window is on.
+    pub window_top: Option<Decibels>,
     /// Mix commands waiting for room in the voice bank's queue.
     pub pending: usize,
 }
@@ -285,7 +272,8 @@ pub struct MixStats {
 ///
 /// ```
 /// # use pool_audio::mix::MixError;
-/// assert!(MixError::Amount(f32::NAN).to_string().contains("NaN"));
+/// # use pool_audio::kira::Decibels;
+/// assert!(MixError::Amount(Decibels(f32::NAN)).to_string().contains("NaN"));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -300,10 +288,10 @@ pub enum MixError {
     DuplicateSnapshot(String),
     /// The duck or snapshot id is another manager's.
     Unknown,
-    /// A duck's amount or a rule's maximum is not in `MIN_MIX_DB..=0`.
-    Amount(f32),
-    /// A snapshot's volume is not in `MIN_MIX_DB..=MAX_MIX_DB`.
-    Volume(f32),
+    /// A duck's amount or a rule's maximum is not in `MIN_MIX..=0 dB`.
+    Amount(Decibels),
+    /// A snapshot's volume is not in `MIN_MIX..=MAX_MIX`.
+    Volume(Decibels),
     /// A time is longer than [`MAX_MIX_TIME`].
     Time(Duration),
     /// An easing kira cannot compute (a negative or non-finite power).
@@ -313,6 +301,9 @@ pub enum MixError {
     /// A tween that starts on a kira clock: the mix's gains start now or
     /// after a delay (at most [`MAX_MIX_TIME`]).
     ClockStart,
+    /// A duck's attack or release with a start time of its own: they start
+    /// when the source sounds and when the hold is over.
+    DuckStart,
     /// The manager holds [`MAX_MIX_ITEMS`] of these already.
     TooMany,
 }
@@ -325,19 +316,25 @@ impl fmt::Display for MixError {
             Self::DuplicateTrack(name) => write!(f, "a mix track named {name:?} exists"),
             Self::DuplicateSnapshot(name) => write!(f, "a snapshot named {name:?} exists"),
             Self::Unknown => f.write_str("the duck or snapshot id belongs to another SoundEffects"),
-            Self::Amount(db) => write!(f, "ducking amount {db} dB is not in {MIN_MIX_DB}..=0"),
-            Self::Volume(db) => {
-                write!(
-                    f,
-                    "snapshot volume {db} dB is not in {MIN_MIX_DB}..={MAX_MIX_DB}"
-                )
-            }
+            Self::Amount(db) => write!(
+                f,
+                "ducking amount {} dB is not in {}..=0 dB",
+                db.0, MIN_MIX.0
+            ),
+            Self::Volume(db) => write!(
+                f,
+                "snapshot volume {} dB is not in {}..={} dB",
+                db.0, MIN_MIX.0, MAX_MIX.0
+            ),
             Self::Time(time) => write!(f, "mix time {time:?} is longer than {MAX_MIX_TIME:?}"),
             Self::Easing(easing) => write!(f, "easing {easing:?} has a negative or NaN power"),
             Self::Intensity(i) => write!(f, "snapshot intensity {i} is not in 0..=1"),
             Self::ClockStart => {
                 f.write_str("a mix tween starts now or after a delay, not on a clock")
             }
+            Self::DuckStart => f.write_str(
+                "a duck's attack and release start when their time comes: no start time of their own",
+            ),
             Self::TooMany => write!(f, "a manager holds at most {MAX_MIX_ITEMS} of each"),
         }
     }
@@ -345,12 +342,12 @@ impl fmt::Display for MixError {
 
 impl std::error::Error for MixError {}
 
-/// `db` if in `MIN_MIX_DB..=0`.
-pub(crate) fn check_amount(db: f32) -> Result<f32, MixError> {
-    if (MIN_MIX_DB..=0.0).contains(&db) {
-        Ok(db)
+/// `amount` if in `MIN_MIX..=0 dB`.
+pub(crate) fn check_amount(amount: Decibels) -> Result<Decibels, MixError> {
+    if (MIN_MIX.0..=0.0).contains(&amount.0) {
+        Ok(amount)
     } else {
-        Err(MixError::Amount(db))
+        Err(MixError::Amount(amount))
     }
 }
 
@@ -383,10 +380,13 @@ pub(crate) fn check_tween(tween: Tween) -> Result<Tween, MixError> {
 
 /// Every field of a duck's settings in range.
 pub(crate) fn check_duck(settings: DuckSettings) -> Result<DuckSettings, MixError> {
-    check_amount(settings.amount_db)?;
-    for time in [settings.attack, settings.hold, settings.release] {
-        check_time(time)?;
+    check_amount(settings.amount)?;
+    check_time(settings.hold)?;
+    for tween in [settings.attack, settings.release] {
+        if tween.start_time != kira::StartTime::Immediate {
+            return Err(MixError::DuckStart);
+        }
+        check_tween(tween)?;
     }
-    check_tween(settings.attack_tween())?;
     Ok(settings)
 }

@@ -222,7 +222,7 @@ pub struct SoundSettings {
     pub tie: Tie,
     /// How loud the sound is in the world, on the game's own decibel scale, for the
     /// loudness window (see [`LoudnessWindow`](crate::LoudnessWindow)); at most
-    /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size. Used only when the
+    /// [`MAX_LOUDNESS`](crate::MAX_LOUDNESS) in size. Used only when the
     /// window is on and the sound's group opts in (default `None`: the
     /// window's floor in such a group).
     pub loudness: Option<Decibels>,
@@ -562,7 +562,7 @@ impl SoundSettings {
             return Err(SettingsError::VolumeRange(low, high));
         }
         if let Some(loudness) = self.loudness
-            && !(-crate::MAX_LOUDNESS_DB..=crate::MAX_LOUDNESS_DB).contains(&f64::from(loudness.0))
+            && !(-crate::MAX_LOUDNESS.0..=crate::MAX_LOUDNESS.0).contains(&loudness.0)
         {
             return Err(SettingsError::Loudness(loudness));
         }

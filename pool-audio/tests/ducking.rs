@@ -34,12 +34,20 @@ struct Scene {
 }
 
 const SETTINGS: DuckSettings = DuckSettings {
-    amount_db: -12.0,
-    attack: Duration::from_millis(100),
+    amount: kira::Decibels(-12.0),
+    attack: linear(Duration::from_millis(100)),
     hold: Duration::from_millis(250),
-    release: Duration::from_millis(500),
-    easing: kira::Easing::Linear,
+    release: linear(Duration::from_millis(500)),
 };
+
+/// A linear tween of `duration`, starting now.
+const fn linear(duration: Duration) -> kira::Tween {
+    kira::Tween {
+        start_time: kira::StartTime::Immediate,
+        duration,
+        easing: kira::Easing::Linear,
+    }
+}
 
 impl Scene {
     /// Footsteps looping hard left, music looping hard right on its own
@@ -62,7 +70,7 @@ impl Scene {
             .unwrap();
         sfx.mix_mut().add_duck(dialogue, steps, SETTINGS).unwrap();
         sfx.mix_mut().add_duck(dialogue, "music", SETTINGS).unwrap();
-        let under_boom = SETTINGS.amount_db(-6.0);
+        let under_boom = SETTINGS.amount(-6.0);
         sfx.mix_mut()
             .add_duck(explosions, steps, under_boom)
             .unwrap();
@@ -213,7 +221,9 @@ fn two_ducks_take_the_deepest_by_default_and_sum_to_the_maximum_by_rule() {
     scene
         .sfx
         .mix_mut()
-        .set_duck_rule(DuckRule::Sum { max_db: -15.0 })
+        .set_duck_rule(DuckRule::Sum {
+            max: kira::Decibels(-15.0),
+        })
         .unwrap();
     scene.run(0.2);
     scene.play(scene.boom);
@@ -227,11 +237,10 @@ fn two_ducks_take_the_deepest_by_default_and_sum_to_the_maximum_by_rule() {
         "the music has one duck: {music}"
     );
     assert_eq!(
-        scene
-            .sfx
-            .mix_mut()
-            .set_duck_rule(DuckRule::Sum { max_db: 3.0 }),
-        Err(MixError::Amount(3.0))
+        scene.sfx.mix_mut().set_duck_rule(DuckRule::Sum {
+            max: kira::Decibels(3.0)
+        }),
+        Err(MixError::Amount(kira::Decibels(3.0)))
     );
 }
 
@@ -308,19 +317,37 @@ fn bad_ducks_are_typed_errors_and_add_nothing() {
     );
     for amount in [f32::NAN, f32::INFINITY, 1.0, -61.0] {
         assert!(matches!(
-            sfx.mix_mut().add_duck(a, b, ok.amount_db(amount)),
+            sfx.mix_mut().add_duck(a, b, ok.amount(amount)),
             Err(MixError::Amount(_))
         ));
     }
     let long = Duration::from_secs(7200);
-    for bad in [ok.attack(long), ok.hold(long), ok.release(long)] {
+    for bad in [
+        ok.attack(linear(long)),
+        ok.hold(long),
+        ok.release(linear(long)),
+    ] {
         assert_eq!(sfx.mix_mut().add_duck(a, b, bad), Err(MixError::Time(long)));
     }
-    let nan_curve = ok.easing(kira::Easing::InPowf(f64::NAN));
-    assert!(matches!(
-        sfx.mix_mut().add_duck(a, b, nan_curve),
-        Err(MixError::Easing(_))
-    ));
+    let nan_curve = kira::Tween {
+        easing: kira::Easing::InPowf(f64::NAN),
+        ..Default::default()
+    };
+    for bad in [ok.attack(nan_curve), ok.release(nan_curve)] {
+        assert!(matches!(
+            sfx.mix_mut().add_duck(a, b, bad),
+            Err(MixError::Easing(_))
+        ));
+    }
+    // An attack or a release starts when its time comes.
+    let delayed = kira::Tween {
+        start_time: kira::StartTime::Delayed(Duration::from_millis(5)),
+        ..Default::default()
+    };
+    assert_eq!(
+        sfx.mix_mut().add_duck(a, b, ok.release(delayed)),
+        Err(MixError::DuckStart)
+    );
     // Nothing was added: the first duck gets the first id, and no voice of
     // `a` ducks anything yet.
     let duck = sfx.mix_mut().add_duck(a, b, ok).unwrap();

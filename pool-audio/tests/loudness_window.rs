@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kira::sound::static_sound::StaticSoundData;
-use kira::{AudioManager, AudioManagerSettings, Frame};
+use kira::{AudioManager, AudioManagerSettings, Decibels, Frame};
 use pool_audio::{
     GroupSettings, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
     SoundSettings, VoiceHandle, VoiceState, dsp::LimiterSettings, error::SettingsError,
@@ -46,7 +46,7 @@ impl Scene {
         let mut manager =
             AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
         let window = LoudnessWindow::default()
-            .height_db(40.0)
+            .height(40.0)
             .release(Duration::from_secs_f64(RELEASE));
         let settings = SoundEffectsSettings {
             loudness_window: Some(window),
@@ -102,7 +102,7 @@ impl Scene {
         for _ in 0..(seconds / BLOCK).round() as usize {
             self.sfx.update(BLOCK).unwrap();
             self.tops
-                .push(self.sfx.mix().stats().window_top_db.unwrap());
+                .push(f64::from(self.sfx.mix().stats().window_top.unwrap().0));
             let out = self.manager.backend_mut().render(BLOCK).unwrap();
             for frame in out.samples().chunks(2) {
                 self.left.push(frame[0]);
@@ -124,16 +124,16 @@ fn a_louder_event_raises_the_top_at_once_and_the_rest_make_room_until_the_releas
     scene.run(0.2);
     let reference = scene.left[RATE / 10];
     assert_eq!(
-        scene.sfx.mix().stats().window_top_db,
-        Some(60.0),
+        scene.sfx.mix().stats().window_top,
+        Some(Decibels(60.0)),
         "the footsteps' loudness"
     );
     // At the top, a sound plays as recorded: the footsteps' level is the
     // sound's own (0.25 through the pan law, the same on either side).
     scene.play(scene.grenade, 1.0); // heard from 0.2 s to 0.5 s
     assert_eq!(
-        scene.sfx.mix().stats().window_top_db,
-        Some(80.0),
+        scene.sfx.mix().stats().window_top,
+        Some(Decibels(80.0)),
         "raised by the play itself, before any update"
     );
     scene.run(1.8);
@@ -183,7 +183,7 @@ fn a_sound_50_db_under_the_top_goes_virtual_and_returns_as_the_top_falls() {
     let hum = scene.play(scene.hum, 0.0);
     scene.run(0.1);
     assert_eq!(scene.sfx.state(hum), VoiceState::Real);
-    assert_eq!(scene.sfx.mix().stats().window_top_db, Some(30.0));
+    assert_eq!(scene.sfx.mix().stats().window_top, Some(Decibels(30.0)));
     scene.play(scene.grenade, 1.0); // 80 dB: the hum is 50 dB under, 10 under the bottom
     scene.sfx.update(BLOCK).unwrap();
     assert_eq!(
@@ -199,7 +199,7 @@ fn a_sound_50_db_under_the_top_goes_virtual_and_returns_as_the_top_falls() {
     let (mut fall, mut back) = (None, None);
     for update in 0..=(2.0 * RELEASE / BLOCK) as usize {
         scene.run(BLOCK);
-        let top = scene.sfx.mix().stats().window_top_db.unwrap();
+        let top = f64::from(scene.sfx.mix().stats().window_top.unwrap().0);
         if fall.is_none() && top < 80.0 {
             // The fall started at the update before: the first step down.
             fall = Some(update - 1);
@@ -236,14 +236,14 @@ fn the_top_follows_what_is_heard_a_far_grenade_does_not_push_the_footsteps_down(
     let far = PlayParams::default().position([60.0, 0.0, 0.0]);
     scene.sfx.play(scene.grenade, far).unwrap();
     scene.run(0.2);
-    assert_eq!(scene.sfx.mix().stats().window_top_db, Some(60.0));
+    assert_eq!(scene.sfx.mix().stats().window_top, Some(Decibels(60.0)));
     // Not pushed down (the far grenade leaks a little into the left channel).
     let db = Scene::db(&scene.left, 0.25, reference);
     assert!((-0.01..0.1).contains(&db), "the footsteps moved by {db} dB");
     // The same grenade 5 m away is heard at 80 - 60 * 4 / 99 = 77.6 dB.
     let near = PlayParams::default().position([5.0, 0.0, 0.0]);
     scene.sfx.play(scene.grenade, near).unwrap();
-    let top = scene.sfx.mix().stats().window_top_db.unwrap();
+    let top = f64::from(scene.sfx.mix().stats().window_top.unwrap().0);
     assert!((top - (80.0 - 60.0 * 4.0 / 99.0)).abs() < 0.01, "top {top}");
 }
 
@@ -258,7 +258,7 @@ fn an_occluded_grenade_raises_the_top_by_what_is_heard_through_the_wall() {
     let reference = scene.left[RATE / 20];
     let behind = PlayParams::default().panning(1.0).occlusion(1.0);
     scene.sfx.play(scene.grenade, behind).unwrap();
-    let top = scene.sfx.mix().stats().window_top_db.unwrap();
+    let top = f64::from(scene.sfx.mix().stats().window_top.unwrap().0);
     assert!((top - 65.0).abs() < 0.01, "top {top} at the play");
     scene.run(0.2);
     for t in [0.15, 0.25] {
@@ -314,12 +314,12 @@ fn a_refused_play_leaves_the_top_where_it_was() {
         .unwrap();
     scene.play(scene.step, -1.0);
     scene.play(siren, 1.0);
-    assert_eq!(scene.sfx.mix().stats().window_top_db, Some(90.0));
+    assert_eq!(scene.sfx.mix().stats().window_top, Some(Decibels(90.0)));
     scene.run(1.5); // the siren ends, the top falls back to the footsteps
-    assert_eq!(scene.sfx.mix().stats().window_top_db, Some(60.0));
+    assert_eq!(scene.sfx.mix().stats().window_top, Some(Decibels(60.0)));
     let refused = scene.sfx.play(siren, PlayParams::default());
     assert_eq!(refused, Err(pool_audio::PlayError::Retrigger));
-    assert_eq!(scene.sfx.mix().stats().window_top_db, Some(60.0));
+    assert_eq!(scene.sfx.mix().stats().window_top, Some(Decibels(60.0)));
     let at = scene.left.len();
     scene.run(0.1);
     let reference = scene.left[at - 1];
@@ -357,7 +357,7 @@ fn a_group_added_while_the_top_falls_leaves_the_fall_smooth() {
         steepest <= slope * 1.5,
         "a step of {steepest} dB, the fall moves {slope}"
     );
-    let top = scene.sfx.mix().stats().window_top_db.unwrap();
+    let top = f64::from(scene.sfx.mix().stats().window_top.unwrap().0);
     assert_eq!(top, 60.0, "the fall ended");
 }
 
@@ -406,12 +406,12 @@ fn bad_window_settings_are_typed_errors() {
     };
     let ok = LoudnessWindow::default();
     for (window, error) in [
-        (ok.height_db(0.0), SettingsError::WindowHeight(0.0)),
+        (ok.height(0.0), SettingsError::WindowHeight(Decibels(0.0))),
         (
-            ok.height_db(f64::INFINITY),
-            SettingsError::WindowHeight(f64::INFINITY),
+            ok.height(f32::INFINITY),
+            SettingsError::WindowHeight(Decibels(f32::INFINITY)),
         ),
-        (ok.floor_db(1e9), SettingsError::WindowFloor(1e9)),
+        (ok.floor(1e9), SettingsError::WindowFloor(Decibels(1e9))),
         (
             ok.release(Duration::from_secs(7200)),
             SettingsError::WindowRelease(Duration::from_secs(7200)),
@@ -433,7 +433,7 @@ fn bad_window_settings_are_typed_errors() {
 fn ten_thousand_random_events_never_exceed_minus_1_dbfs_and_nothing_is_nan() {
     let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
     let settings = SoundEffectsSettings {
-        loudness_window: Some(LoudnessWindow::default().floor_db(20.0)),
+        loudness_window: Some(LoudnessWindow::default().floor(20.0)),
         voice_cap: 32,
         ..Default::default()
     };
@@ -497,7 +497,7 @@ fn ten_thousand_random_events_never_exceed_minus_1_dbfs_and_nothing_is_nan() {
             }
         }
         sfx.update(BLOCK).unwrap();
-        let top = sfx.mix().stats().window_top_db.unwrap();
+        let top = f64::from(sfx.mix().stats().window_top.unwrap().0);
         // Within the floor and the loudest sound (the top is kept as heard
         // amplitudes in f32: a millionth of a dB).
         assert!((20.0..=130.001).contains(&top), "top {top}");

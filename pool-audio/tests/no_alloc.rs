@@ -513,7 +513,7 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
     sfx.mix_mut().add_duck(groups[0], groups[1], duck).unwrap();
     sfx.mix_mut().add_duck(groups[0], "music", duck).unwrap();
     sfx.mix_mut()
-        .add_duck(groups[2], groups[1], duck.amount_db(-6.0))
+        .add_duck(groups[2], groups[1], duck.amount(-6.0))
         .unwrap();
     let storm = sfx
         .mix_mut()
@@ -579,8 +579,8 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
     assert!(
         sfx.mix()
             .stats()
-            .window_top_db
-            .is_some_and(|top| top >= 70.0)
+            .window_top
+            .is_some_and(|top| top.0 >= 70.0)
     );
 }
 

@@ -77,9 +77,9 @@ pub struct Sounds {
 /// explosions and footsteps.
 pub fn settings() -> SoundEffectsSettings {
     let window = LoudnessWindow::default()
-        .height_db(40.0)
+        .height(40.0)
         .release(Duration::from_millis(1500))
-        .floor_db(60.0);
+        .floor(60.0);
     SoundEffectsSettings {
         voice_cap: VOICE_CAP,
         loudness_window: Some(window),
@@ -102,10 +102,10 @@ pub fn add_mix(
     music: bool,
 ) -> Result<SnapshotId, MixError> {
     let duck = DuckSettings::default()
-        .amount_db(-12.0)
-        .attack(Duration::from_millis(30))
+        .amount(-12.0)
+        .attack(pool_audio::linear_fade(Duration::from_millis(30)))
         .hold(Duration::from_millis(300))
-        .release(Duration::from_millis(700));
+        .release(pool_audio::linear_fade(Duration::from_millis(700)));
     sfx.mix_mut()
         .add_duck(sounds.explosions, sounds.footsteps, duck)?;
     let mut storm = Snapshot::new("storm").set(sounds.ambience, -6.0);

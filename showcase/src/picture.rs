@@ -223,13 +223,24 @@ impl Pictures {
 
     pub(crate) fn sample(&mut self, level: &Level) {
         let stats = level.sfx.stats();
-        let mix_db = |group| level.sfx.mix().db(group).unwrap_or(0.0);
+        let mix_db = |group| {
+            level
+                .sfx
+                .mix()
+                .level(group)
+                .map_or(0.0, |db| f64::from(db.0))
+        };
         self.readings.push(Reading {
             real: stats.real_voices,
             virtual_voices: stats.virtual_voices,
             gain_reduction_db: level.take_gain_reduction_db(),
             peak: level.last_frame_peak(),
-            window_top: level.sfx.mix().stats().window_top_db.unwrap_or(0.0),
+            window_top: level
+                .sfx
+                .mix()
+                .stats()
+                .window_top
+                .map_or(0.0, |top| f64::from(top.0)),
             footsteps_db: mix_db(level.sounds.footsteps),
             ambience_db: mix_db(level.sounds.ambience),
         });

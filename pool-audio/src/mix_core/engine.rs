@@ -10,8 +10,8 @@ use kira::{Decibels, StartTime, Tween};
 
 use super::window::Window;
 use super::{
-    DuckRule, DuckSettings, LoudnessWindow, MAX_MIX_DB, MAX_MIX_ITEMS, MIN_MIX_DB, MixError,
-    MixStats, MixTarget, Snapshot, SnapshotMode,
+    DuckRule, DuckSettings, LoudnessWindow, MAX_MIX, MAX_MIX_ITEMS, MIN_MIX, MixError, MixStats,
+    MixTarget, Snapshot, SnapshotMode,
 };
 use crate::bank::{ALL, Command, MixPart};
 
@@ -274,7 +274,7 @@ impl MixEngine {
                 };
             }
             // Blends add up: the sum stays in the range a snapshot may set.
-            let db = db.clamp(f64::from(MIN_MIX_DB), f64::from(MAX_MIX_DB));
+            let db = db.clamp(f64::from(MIN_MIX.0), f64::from(MAX_MIX.0));
             if db != value.snapshot || value.snapshot_pending.is_some() {
                 value.snapshot = db;
                 value.snapshot_pending = Some(tween);
@@ -336,18 +336,18 @@ impl MixEngine {
             for duck in self.ducks.iter().filter(|d| d.target == value.target) {
                 let on = duck.state != DuckState::Off;
                 if on {
-                    let amount = f64::from(duck.settings.amount_db);
+                    let amount = f64::from(duck.settings.amount.0);
                     deepest = deepest.min(amount);
                     sum += amount;
                 }
                 match (duck.changed, on) {
                     (true, true) => {
-                        down.get_or_insert(duck.settings.attack_tween());
+                        down.get_or_insert(duck.settings.attack);
                     }
                     (true, false) => {
                         up.get_or_insert(Tween {
                             start_time: StartTime::Delayed(Duration::from_secs_f64(duck.delay)),
-                            ..duck.settings.release_tween()
+                            ..duck.settings.release
                         });
                     }
                     _ => {}
@@ -355,7 +355,7 @@ impl MixEngine {
             }
             let db = match self.rule {
                 DuckRule::Deepest => deepest,
-                DuckRule::Sum { max_db } => sum.max(f64::from(max_db)),
+                DuckRule::Sum { max } => sum.max(f64::from(max.0)),
             };
             if db != value.duck {
                 let tween = if db < value.duck {
@@ -426,7 +426,7 @@ impl MixEngine {
                 .filter(|d| d.state != DuckState::Off)
                 .count(),
             snapshots_active: self.order.len(),
-            window_top_db: self.window.as_ref().map(|w| w.now().top),
+            window_top: self.window.as_ref().map(|w| Decibels(w.now().top as f32)),
             pending: self
                 .values
                 .iter()

@@ -30,13 +30,16 @@
 
 use std::time::Duration;
 
-use kira::Tween;
+use kira::{Decibels, Tween};
 
 use crate::SettingsError;
 use crate::bank::{Command, MixPart};
 
-/// The highest window height, and the largest loudness or floor, in dB.
-pub const MAX_LOUDNESS_DB: f64 = 200.0;
+/// The highest window height, and the largest loudness or floor.
+pub const MAX_LOUDNESS: Decibels = Decibels(200.0);
+
+/// [`MAX_LOUDNESS`] in `f64` dB, as the window computes.
+const MAX_LOUDNESS_DB: f64 = 200.0;
 
 /// The loudness window's settings: in
 /// [`SoundEffectsSettings::loudness_window`](crate::SoundEffectsSettings::loudness_window).
@@ -45,16 +48,16 @@ pub const MAX_LOUDNESS_DB: f64 = 200.0;
 /// use std::time::Duration;
 /// use pool_audio::mix::LoudnessWindow;
 ///
-/// let window = LoudnessWindow::default().height_db(30.0).release(Duration::from_secs(2));
+/// let window = LoudnessWindow::default().height(30.0).release(Duration::from_secs(2));
 /// assert!(window.validate().is_ok());
-/// assert!(LoudnessWindow::default().height_db(0.0).validate().is_err());
+/// assert!(LoudnessWindow::default().height(0.0).validate().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[must_use]
 pub struct LoudnessWindow {
-    /// How far below the top a voice is still heard, in dB, `(0, 200]`
-    /// (default 40).
-    pub height_db: f64,
+    /// How far below the top a voice is still heard, `(0, 200]` dB
+    /// (default 40 dB).
+    pub height: Decibels,
     /// How long the top takes to fall to its new value once the loudest voice
     /// has ended, linear in dB, at most an hour (default 1 s). A voice that played to its
     /// end starts the fall from the sample the voice bank reports it ended on:
@@ -62,26 +65,26 @@ pub struct LoudnessWindow {
     /// top on the fall's line there, and the groups join it in the mixer's
     /// next block (a jump the mixer spreads over one 16-frame step).
     pub release: Duration,
-    /// The lowest the top goes, in the game's loudness scale, finite and at
-    /// most 200 in size (default 0): a quiet scene plays each voice at its
-    /// loudness minus the floor.
-    pub floor_db: f64,
+    /// The lowest the top goes, on the game's loudness scale, finite and at
+    /// most 200 dB in size (default 0 dB): a quiet scene plays each voice at
+    /// its loudness minus the floor.
+    pub floor: Decibels,
 }
 
 impl Default for LoudnessWindow {
     fn default() -> Self {
         Self {
-            height_db: 40.0,
+            height: Decibels(40.0),
             release: Duration::from_secs(1),
-            floor_db: 0.0,
+            floor: Decibels(0.0),
         }
     }
 }
 
 impl LoudnessWindow {
-    /// How far below the top a voice is still heard.
-    pub fn height_db(mut self, height_db: f64) -> Self {
-        self.height_db = height_db;
+    /// How far below the top a voice is still heard (an `f32` is decibels).
+    pub fn height(mut self, height: impl Into<Decibels>) -> Self {
+        self.height = height.into();
         self
     }
 
@@ -92,9 +95,19 @@ impl LoudnessWindow {
     }
 
     /// The lowest the top goes.
-    pub fn floor_db(mut self, floor_db: f64) -> Self {
-        self.floor_db = floor_db;
+    pub fn floor(mut self, floor: impl Into<Decibels>) -> Self {
+        self.floor = floor.into();
         self
+    }
+
+    /// The height, in `f64` dB as the window computes.
+    fn height_db(&self) -> f64 {
+        f64::from(self.height.0)
+    }
+
+    /// The floor, in `f64` dB as the window computes.
+    fn floor_db(&self) -> f64 {
+        f64::from(self.floor.0)
     }
 
     /// Checks every value.
@@ -103,14 +116,14 @@ impl LoudnessWindow {
     /// [`SettingsError::WindowHeight`], [`SettingsError::WindowRelease`],
     /// [`SettingsError::WindowFloor`].
     pub fn validate(&self) -> Result<(), SettingsError> {
-        if !(self.height_db > 0.0 && self.height_db <= MAX_LOUDNESS_DB) {
-            return Err(SettingsError::WindowHeight(self.height_db));
+        if !(self.height_db() > 0.0 && self.height_db() <= MAX_LOUDNESS_DB) {
+            return Err(SettingsError::WindowHeight(self.height));
         }
         if self.release > super::MAX_MIX_TIME {
             return Err(SettingsError::WindowRelease(self.release));
         }
-        if !(-MAX_LOUDNESS_DB..=MAX_LOUDNESS_DB).contains(&self.floor_db) {
-            return Err(SettingsError::WindowFloor(self.floor_db));
+        if !(-MAX_LOUDNESS_DB..=MAX_LOUDNESS_DB).contains(&self.floor_db()) {
+            return Err(SettingsError::WindowFloor(self.floor));
         }
         Ok(())
     }
@@ -241,10 +254,10 @@ impl Window {
             unsent: Vec::with_capacity(groups),
             fresh: Vec::with_capacity(groups),
             tween: linear(Duration::ZERO),
-            target: settings.floor_db,
+            target: settings.floor_db(),
             target_gain: 1.0,
         };
-        window.set_top(settings.floor_db);
+        window.set_top(settings.floor_db());
         window
     }
 
@@ -254,7 +267,7 @@ impl Window {
 
     /// Moves the top to `top` and computes what follows from it.
     fn set_top(&mut self, top: f64) {
-        let (floor, height) = (self.settings.floor_db, self.settings.height_db);
+        let (floor, height) = (self.settings.floor_db(), self.settings.height_db());
         self.now = WindowNow {
             top,
             height,
@@ -351,7 +364,7 @@ impl Window {
     /// 16-frame step) and follow it from there.
     pub(crate) fn settle(&mut self, loudest: f32, ended: (f32, f64)) {
         let heard = loudest.max(1.0);
-        let to_db = |gain: f32| self.settings.floor_db + crate::level::decibels(f64::from(gain));
+        let to_db = |gain: f32| self.settings.floor_db() + crate::level::decibels(f64::from(gain));
         if heard > self.now.top_gain * (1.0 + SAME) {
             self.raise(to_db(heard));
         } else if heard < self.now.top_gain && (heard / self.target_gain - 1.0).abs() > RETARGET {
@@ -385,7 +398,7 @@ impl Window {
         if !self.is_pending() {
             return;
         }
-        let floor = self.settings.floor_db;
+        let floor = self.settings.floor_db();
         let db = floor - self.target;
         let (tween, from) = (self.tween, floor - self.now.top);
         // What is left of a fall, for a group that starts from the top now.

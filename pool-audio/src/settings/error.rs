@@ -68,16 +68,16 @@ pub enum SettingsError {
     /// `0..=`[`MAX_VIRTUAL_MARGIN`] dB.
     VirtualMargin(Decibels),
     /// [`SoundSettings::loudness`] not finite or larger than
-    /// [`MAX_LOUDNESS_DB`](crate::MAX_LOUDNESS_DB) in size.
+    /// [`MAX_LOUDNESS`](crate::MAX_LOUDNESS) in size.
     Loudness(Decibels),
-    /// [`LoudnessWindow::height_db`](crate::LoudnessWindow::height_db) not in
-    /// `(0, 200]`.
-    WindowHeight(f64),
+    /// [`LoudnessWindow::height`](crate::LoudnessWindow::height) not in
+    /// `(0, 200]` dB.
+    WindowHeight(Decibels),
     /// [`LoudnessWindow::release`](crate::LoudnessWindow::release) over an hour.
     WindowRelease(Duration),
-    /// [`LoudnessWindow::floor_db`](crate::LoudnessWindow::floor_db) not finite
-    /// or larger than 200 in size.
-    WindowFloor(f64),
+    /// [`LoudnessWindow::floor`](crate::LoudnessWindow::floor) not finite
+    /// or larger than 200 dB in size.
+    WindowFloor(Decibels),
     /// The limiter's settings are out of range.
     Limiter(LimiterError),
     /// A doppler scale not in `0..=MAX_DOPPLER_SCALE`.
@@ -135,20 +135,22 @@ impl std::fmt::Display for SettingsError {
                 f,
                 "loudness {} dB is not finite within ±{} dB",
                 db.0,
-                crate::MAX_LOUDNESS_DB
+                crate::MAX_LOUDNESS.0
             ),
             Self::WindowHeight(db) => write!(
                 f,
-                "loudness window height_db {db} is not in (0, {}]",
-                crate::MAX_LOUDNESS_DB
+                "loudness window height {} dB is not in (0, {}] dB",
+                db.0,
+                crate::MAX_LOUDNESS.0
             ),
             Self::WindowRelease(release) => {
                 write!(f, "loudness window release {release:?} is over an hour")
             }
             Self::WindowFloor(db) => write!(
                 f,
-                "loudness window floor_db {db} is not finite within ±{}",
-                crate::MAX_LOUDNESS_DB
+                "loudness window floor {} dB is not finite within ±{} dB",
+                db.0,
+                crate::MAX_LOUDNESS.0
             ),
             Self::Limiter(error) => error.fmt(f),
             Self::DopplerScale(scale) => write!(

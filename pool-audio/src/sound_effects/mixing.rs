@@ -1,7 +1,7 @@
 //! The mix that makes room (see `mix.rs`): named tracks, ducks and snapshots.
 
-use kira::Tween;
 use kira::effect::volume_control::VolumeControlHandle;
+use kira::{Decibels, Tween};
 
 use super::SoundEffects;
 use crate::handles::GroupId;
@@ -9,7 +9,7 @@ use crate::mix_core::{
     DuckId, DuckRule, DuckSettings, MixError, MixStats, MixTarget, Snapshot, SnapshotId,
     check_amount, check_duck, check_tween,
 };
-use crate::mix_core::{MAX_MIX_DB, MIN_MIX_DB};
+use crate::mix_core::{MAX_MIX, MIN_MIX};
 
 impl SoundEffects {
     pub(crate) fn add_mix_track(
@@ -40,8 +40,8 @@ impl SoundEffects {
     }
 
     pub(crate) fn set_duck_rule(&mut self, rule: DuckRule) -> Result<(), MixError> {
-        if let DuckRule::Sum { max_db } = rule {
-            check_amount(max_db)?;
+        if let DuckRule::Sum { max } = rule {
+            check_amount(max)?;
         }
         self.mix.set_rule(rule);
         self.flush_mix();
@@ -51,12 +51,12 @@ impl SoundEffects {
     pub(crate) fn add_snapshot(&mut self, snapshot: Snapshot) -> Result<SnapshotId, MixError> {
         let mut volumes = Vec::with_capacity(snapshot.volumes.len());
         for (target, db) in &snapshot.volumes {
-            if !(MIN_MIX_DB..=MAX_MIX_DB).contains(db) {
+            if !(MIN_MIX.0..=MAX_MIX.0).contains(&db.0) {
                 return Err(MixError::Volume(*db));
             }
             let groups = &self.groups;
             let target = self.mix.resolve(target, |g| groups.contains(g))?;
-            volumes.push((target, f64::from(*db)));
+            volumes.push((target, f64::from(db.0)));
         }
         self.mix.add_snapshot(snapshot, volumes)
     }
@@ -92,10 +92,10 @@ impl SoundEffects {
         Ok(())
     }
 
-    pub(crate) fn mix_db(&self, target: impl Into<MixTarget>) -> Result<f64, MixError> {
+    pub(crate) fn mix_db(&self, target: impl Into<MixTarget>) -> Result<Decibels, MixError> {
         let groups = &self.groups;
         let target = self.mix.resolve(&target.into(), |g| groups.contains(g))?;
-        Ok(self.mix.value_db(target))
+        Ok(Decibels(self.mix.value_db(target) as f32))
     }
 
     pub(crate) fn mix_stats(&self) -> MixStats {

@@ -527,7 +527,7 @@ impl Mix<'_> {
         self.sfx.snapshot(name)
     }
 
-    /// The gain the ducks and snapshots have decided for `target`, in dB (0
+    /// The level the ducks and snapshots have decided for `target` (0 dB
     /// for a target none of them sets): where the mixer is taking it, over the
     /// tween of the last change. The loudness window is per voice, and not in
     /// it.
@@ -543,10 +543,10 @@ impl Mix<'_> {
     /// let rain = sfx.add_group("rain", GroupSettings::default())?;
     /// let storm = sfx.mix_mut().add_snapshot(Snapshot::new("storm").set(rain, 6.0))?;
     /// sfx.mix_mut().apply_snapshot(storm, 0.5, kira::Tween::default())?;
-    /// assert_eq!(sfx.mix().db(rain)?, 3.0);
+    /// assert_eq!(sfx.mix().level(rain)?, kira::Decibels(3.0));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn db(&self, target: impl Into<MixTarget>) -> Result<f64, MixError> {
+    pub fn level(&self, target: impl Into<MixTarget>) -> Result<Decibels, MixError> {
         self.sfx.mix_db(target)
     }
 
@@ -575,7 +575,7 @@ impl MixMut<'_> {
         self.sfx.add_mix_track(name, control)
     }
 
-    /// Lowers `target` by `settings.amount_db` while any voice of group
+    /// Lowers `target` by `settings.amount` while any voice of group
     /// `source` is real and not paused: the target goes down over the attack
     /// as soon as an [`update`](SoundEffects::update) sees such a voice, and comes back
     /// over the release once no voice of `source` has sounded for the hold. How
@@ -598,8 +598,8 @@ impl MixMut<'_> {
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let dialogue = sfx.add_group("dialogue", GroupSettings::default())?;
     /// let steps = sfx.add_group("footsteps", GroupSettings::default())?;
-    /// sfx.mix_mut().add_duck(dialogue, steps, DuckSettings::default().amount_db(-12.0))?;
-    /// let bad = sfx.mix_mut().add_duck(dialogue, steps, DuckSettings::default().amount_db(f32::NAN));
+    /// sfx.mix_mut().add_duck(dialogue, steps, DuckSettings::default().amount(-12.0))?;
+    /// let bad = sfx.mix_mut().add_duck(dialogue, steps, DuckSettings::default().amount(f32::NAN));
     /// assert!(matches!(bad, Err(MixError::Amount(_))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -616,7 +616,7 @@ impl MixMut<'_> {
     ///
     /// # Errors
     /// [`MixError::Amount`] for a [`DuckRule::Sum`] maximum not in
-    /// `MIN_MIX_DB..=0`; nothing changes.
+    /// `MIN_MIX..=0`; nothing changes.
     pub fn set_duck_rule(&mut self, rule: DuckRule) -> Result<(), MixError> {
         self.sfx.set_duck_rule(rule)
     }
@@ -626,7 +626,7 @@ impl MixMut<'_> {
     /// # Errors
     /// [`MixError::DuplicateSnapshot`], [`MixError::UnknownGroup`],
     /// [`MixError::UnknownTrack`], [`MixError::Volume`] for a volume not in
-    /// `MIN_MIX_DB..=MAX_MIX_DB`, [`MixError::TooMany`]; nothing is added.
+    /// `MIN_MIX..=MAX_MIX`, [`MixError::TooMany`]; nothing is added.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};

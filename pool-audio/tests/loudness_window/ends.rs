@@ -56,8 +56,13 @@ impl Scene {
     fn run(&mut self, seconds: f64) {
         for _ in 0..(seconds / BLOCK).round() as usize {
             self.sfx.update(BLOCK).unwrap();
-            self.tops
-                .push(self.sfx.mix().stats().window_top_db.unwrap_or(0.0));
+            self.tops.push(
+                self.sfx
+                    .mix()
+                    .stats()
+                    .window_top
+                    .map_or(0.0, |d| f64::from(d.0)),
+            );
             let out = self.manager.backend_mut().render(BLOCK).unwrap();
             for frame in out.samples().chunks(2) {
                 self.left.push(frame[0]);
@@ -85,7 +90,7 @@ impl Scene {
 /// millisecond of it once the mixer has joined it.
 fn window_fall(length: f64) -> (f64, Vec<f64>, Vec<f64>) {
     let window = LoudnessWindow::default()
-        .height_db(40.0)
+        .height(40.0)
         .release(Duration::from_secs(1));
     let mut scene = Scene::new(SoundEffectsSettings {
         loudness_window: Some(window),
@@ -162,10 +167,10 @@ fn duck_release(length: f64) -> (f64, Vec<f64>) {
         .add_group("footsteps", GroupSettings::default())
         .unwrap();
     let duck = DuckSettings::default()
-        .amount_db(-12.0)
-        .attack(Duration::from_millis(100))
+        .amount(-12.0)
+        .attack(pool_audio::linear_fade(Duration::from_millis(100)))
         .hold(Duration::from_millis(250))
-        .release(Duration::from_millis(500));
+        .release(pool_audio::linear_fade(Duration::from_millis(500)));
     scene.sfx.mix_mut().add_duck(dialogue, steps, duck).unwrap();
     let step = common::constant(0.25, 0.1).loop_region(..);
     let step = scene
