@@ -101,7 +101,7 @@ fn measure(
         let refused = stats.refused();
         diagnostics.add_measurement(&P::REFUSED_PLAYS, || refused as f64);
         if let Some(limiter) = sfx.limiter() {
-            let db = f64::from(limiter.gain_reduction_db());
+            let db = f64::from(limiter.gain_reduction().0);
             diagnostics.add_measurement(&P::LIMITER_GAIN_REDUCTION_DB, || db);
         }
     }

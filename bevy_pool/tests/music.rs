@@ -173,7 +173,7 @@ fn a_main_limiter_holds_music_and_effects_together() {
             .world()
             .non_send::<AudioOutput>()
             .main_limiter()
-            .map(|l| l.take_max_gain_reduction_db());
+            .map(|l| l.take_max_gain_reduction());
         assert_eq!(reduction.is_some(), main_limiter.is_some());
     }
     println!(

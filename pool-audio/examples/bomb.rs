@@ -233,7 +233,7 @@ fn sound_effects(
 
 fn limiter_readings(sfx: Option<&SoundEffects>) -> (f32, f64) {
     sfx.and_then(SoundEffects::limiter).map_or((0.0, 0.0), |l| {
-        (l.take_max_gain_reduction_db(), l.active_fraction())
+        (l.take_max_gain_reduction().0, l.active_fraction())
     })
 }
 

@@ -35,10 +35,10 @@ const SILENCE_DB: f32 = -60.0;
 /// use pool_audio::spatial::Distances;
 ///
 /// let near = Distances { min: 2.0, max: 30.0, ..Distances::default() };
-/// assert_eq!(near.gain(1.0), 1.0);
-/// assert_eq!(near.gain(30.0), 0.0);
+/// assert_eq!(near.level(1.0).0, 0.0);
+/// assert_eq!(near.level(30.0).0, f32::NEG_INFINITY);
 /// // Half way is -30 dB.
-/// assert!((20.0 * near.gain(16.0).log10() + 30.0).abs() < 1e-3);
+/// assert!((near.level(16.0).0 + 30.0).abs() < 1e-3);
 /// assert!(Distances { min: 5.0, max: 5.0, ..near }.validate().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,11 +63,16 @@ impl Default for Distances {
 }
 
 impl Distances {
-    /// The gain at `distance` metres: kira's spatial track's (its
+    /// The level at `distance` metres: kira's spatial track's (its
     /// `relative_distance`, its attenuation function, interpolated in
-    /// decibels from silence to 0 dB; silence is an amplitude of 0).
+    /// decibels from silence to 0 dB; silence, from `max` on, is `-inf`).
     #[must_use]
-    pub fn gain(&self, distance: f32) -> f32 {
+    pub fn level(&self, distance: f32) -> kira::Decibels {
+        kira::Decibels(20.0 * self.gain(distance).log10())
+    }
+
+    /// [`level`](Self::level) as a linear amplitude (0 for silence).
+    pub(crate) fn gain(&self, distance: f32) -> f32 {
         let clamped = distance.clamp(self.min, self.max);
         let relative = (clamped - self.min) / (self.max - self.min);
         let level = match self.curve {

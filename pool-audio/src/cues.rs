@@ -29,7 +29,7 @@
 
 use std::time::Duration;
 
-use kira::Easing;
+use kira::{Decibels, Easing};
 
 /// The speed of sound in air at 20 °C, in m/s: the default of
 /// [`SoundEffectsSettings::speed_of_sound`](crate::SoundEffectsSettings::speed_of_sound).
@@ -51,29 +51,30 @@ pub const OPEN_CUTOFF_HZ: f64 = 20_000.0;
 /// The lowest cutoff a muffle curve may have, in Hz.
 pub const MIN_CUTOFF_HZ: f64 = 20.0;
 
-/// The most a muffle curve may lower a voice, in dB.
-pub const MIN_MUFFLE_DB: f64 = -60.0;
+/// The most a muffle curve may lower a voice.
+pub const MIN_MUFFLE: Decibels = Decibels(-60.0);
 
 /// How obstruction or occlusion sounds: what an amount of 1 does, and the
 /// shape of the way there. At amount `a` the curve is at `e = easing(a)`:
-/// the volume is `volume_db * e` and the cutoff goes from
+/// the volume is `volume * e` (in dB) and the cutoff goes from
 /// [`OPEN_CUTOFF_HZ`] towards `cutoff_hz` by the fraction `e` of the octaves
 /// between them.
 ///
 /// ```
 /// use pool_audio::spatial::Muffle;
+/// use pool_audio::kira::Decibels;
 ///
 /// let wall = Muffle::OCCLUSION;
-/// assert_eq!(wall.at(1.0), (-15.0, Some(800.0)));
-/// assert_eq!(wall.at(0.0), (0.0, None)); // clear: no filter
-/// let (db, cutoff) = wall.at(0.5);
-/// assert_eq!(db, -7.5);
+/// assert_eq!(wall.at(1.0), (Decibels(-15.0), Some(800.0)));
+/// assert_eq!(wall.at(0.0), (Decibels(0.0), None)); // clear: no filter
+/// let (volume, cutoff) = wall.at(0.5);
+/// assert_eq!(volume, Decibels(-7.5));
 /// assert!((cutoff.unwrap() - (20_000.0f64 * 800.0).sqrt()).abs() < 1e-6);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Muffle {
-    /// The volume at amount 1, in dB, `MIN_MUFFLE_DB..=0`.
-    pub volume_db: f64,
+    /// The volume at amount 1, `MIN_MUFFLE..=0 dB`.
+    pub volume: Decibels,
     /// The low-pass cutoff at amount 1, in Hz, `MIN_CUTOFF_HZ..=OPEN_CUTOFF_HZ`.
     pub cutoff_hz: f64,
     /// The shape of the curve (kira's easings; a power must be finite and
@@ -84,33 +85,39 @@ pub struct Muffle {
 impl Muffle {
     /// The default obstruction curve: -6 dB and a 2.5 kHz cutoff at 1.
     pub const OBSTRUCTION: Self = Self {
-        volume_db: -6.0,
+        volume: Decibels(-6.0),
         cutoff_hz: 2_500.0,
         easing: Easing::Linear,
     };
 
     /// The default occlusion curve: -15 dB and an 800 Hz cutoff at 1.
     pub const OCCLUSION: Self = Self {
-        volume_db: -15.0,
+        volume: Decibels(-15.0),
         cutoff_hz: 800.0,
         easing: Easing::Linear,
     };
 
-    /// The volume in dB and the cutoff in Hz (`None`: no filter) at `amount`
+    /// The volume and the cutoff in Hz (`None`: no filter) at `amount`
     /// (`0..=1`, clamped).
     #[must_use]
-    pub fn at(&self, amount: f32) -> (f64, Option<f64>) {
+    pub fn at(&self, amount: f32) -> (Decibels, Option<f64>) {
+        let (db, cutoff) = self.at_db(amount);
+        (Decibels(db as f32), cutoff)
+    }
+
+    /// [`at`](Self::at), the volume in `f64` dB.
+    pub(crate) fn at_db(&self, amount: f32) -> (f64, Option<f64>) {
         let e = ease(self.easing, f64::from(amount.clamp(0.0, 1.0)));
         if e <= 0.0 {
             return (0.0, None);
         }
         let cutoff = OPEN_CUTOFF_HZ * (self.cutoff_hz / OPEN_CUTOFF_HZ).powf(e);
-        (self.volume_db * e, Some(cutoff))
+        (f64::from(self.volume.0) * e, Some(cutoff))
     }
 
     /// `true` if every number is in range and the easing is safe.
     pub(crate) fn is_valid(&self) -> bool {
-        (MIN_MUFFLE_DB..=0.0).contains(&self.volume_db)
+        (MIN_MUFFLE.0..=0.0).contains(&self.volume.0)
             && (MIN_CUTOFF_HZ..=OPEN_CUTOFF_HZ).contains(&self.cutoff_hz)
             && crate::sound_error::easing_is_safe(kira::Tween {
                 easing: self.easing,
@@ -209,8 +216,8 @@ impl Muffled {
 
     /// Amounts `obstruction` and `occlusion` through their curves.
     pub(crate) fn new(obstruction: f32, occlusion: f32, curves: (&Muffle, &Muffle)) -> Self {
-        let (obstructed_db, obstructed_cutoff) = curves.0.at(obstruction);
-        let (occluded_db, occluded_cutoff) = curves.1.at(occlusion);
+        let (obstructed_db, obstructed_cutoff) = curves.0.at_db(obstruction);
+        let (occluded_db, occluded_cutoff) = curves.1.at_db(occlusion);
         let cutoff = match (obstructed_cutoff, occluded_cutoff) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -331,7 +338,7 @@ impl crate::SoundSettings {
     ///
     /// ```
     /// # use pool_audio::{spatial::Muffle, SoundSettings};
-    /// let pillar = Muffle { volume_db: -3.0, ..Muffle::OBSTRUCTION };
+    /// let pillar = Muffle { volume: pool_audio::kira::Decibels(-3.0), ..Muffle::OBSTRUCTION };
     /// assert_eq!(SoundSettings::default().obstruction(pillar).obstruction, pillar);
     /// ```
     pub fn obstruction(mut self, curve: Muffle) -> Self {

@@ -9,7 +9,7 @@
 //! as a spatial track interpolates a move.
 //!
 //! The model is kira's spatial track at full strength, so a voice sounds the same
-//! as it would on one: distance attenuation by [`Distances::gain`], and each ear's
+//! as it would on one: distance attenuation by [`Distances::level`], and each ear's
 //! gain `(1 + cos(angle)) / 2` between the ear's direction (90 degrees to its
 //! side, turned 22.5 degrees forward) and the direction from the ear (10 cm from
 //! the head's centre) to the voice. Two things differ, on purpose:

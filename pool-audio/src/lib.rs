@@ -448,7 +448,7 @@ use {
     attenuation::{AttenuationError, CopyVolumes},
     audibility::Distances,
     cues::{
-        MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
+        MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
         SPEED_OF_SOUND, doppler_factor,
     },
     error::{AddGroupError, AddSoundError, RemoveSoundError, SetupError},
@@ -535,7 +535,7 @@ pub mod mix {
 ///
 /// Each positioned voice gets a gain per channel from where it is, as kira's
 /// spatial track at full strength would give it (distance by
-/// [`Distances::gain`](spatial::Distances::gain), and kira's ears 10 cm either
+/// [`Distances::level`](spatial::Distances::level), and kira's ears 10 cm either
 /// side of the head), with a spatial blend and the play's own panning on top,
 /// computed in the voice bank. Within 2 m of the listener the gains move
 /// steadily to the unpositioned play's, centred, so a sound at the listener
@@ -543,7 +543,7 @@ pub mod mix {
 pub mod spatial {
     pub use crate::audibility::Distances;
     pub use crate::cues::{
-        MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE_DB, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
+        MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
         SPEED_OF_SOUND, doppler_factor,
     };
     pub use crate::sound_effects::Listener;

@@ -79,7 +79,7 @@ impl Limiter {
         Self {
             settings,
             readings,
-            ceiling: amplitude(settings.ceiling_db) as f32,
+            ceiling: amplitude(f64::from(settings.ceiling.0)) as f32,
             lookahead: 0,
             release: 1.0,
             delay: Vec::new(),
@@ -297,6 +297,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use kira::Decibels;
     use proptest::prelude::*;
 
     fn limiter(settings: LimiterSettings, rate: u32) -> (Limiter, LimiterHandle) {
@@ -325,7 +326,7 @@ mod tests {
         assert!(output[..delay].iter().all(|s| *s == 0.0));
         assert_eq!(&output[delay..], &input[..1000 - delay]);
         assert_eq!(handle.limited_frames(), 0);
-        assert_eq!(handle.take_max_gain_reduction_db(), 0.0);
+        assert_eq!(handle.take_max_gain_reduction().0, 0.0);
         assert_eq!(handle.frames(), 1000);
     }
 
@@ -335,7 +336,7 @@ mod tests {
         let mut input = vec![0.5f32; 24_000];
         input[1000] = 4.0;
         let output = run(&mut limiter, &input, 100);
-        let ceiling = handle.ceiling();
+        let ceiling = limiter.ceiling;
         let delay = 72;
         assert!(
             (output[1000 + delay] - ceiling).abs() < 1e-6,
@@ -355,7 +356,7 @@ mod tests {
             "{after_release}"
         );
         assert_eq!(output[23_999], 0.5);
-        assert!(handle.take_max_gain_reduction_db() > 12.0);
+        assert!(handle.take_max_gain_reduction().0 > 12.0);
         assert!(handle.limited_frames() > 0);
     }
 
@@ -391,15 +392,15 @@ mod tests {
         let base = LimiterSettings::default();
         for bad in [
             LimiterSettings {
-                ceiling_db: 0.5,
+                ceiling: Decibels(0.5),
                 ..base
             },
             LimiterSettings {
-                ceiling_db: -61.0,
+                ceiling: Decibels(-61.0),
                 ..base
             },
             LimiterSettings {
-                ceiling_db: f64::INFINITY,
+                ceiling: Decibels(f32::INFINITY),
                 ..base
             },
             LimiterSettings {
@@ -417,27 +418,32 @@ mod tests {
         ] {
             assert!(LimiterBuilder::new(bad).is_err(), "{bad:?}");
         }
-        assert!(LimiterError::Ceiling(0.5).to_string().contains("0.5"));
+        assert!(
+            LimiterError::Ceiling(Decibels(0.5))
+                .to_string()
+                .contains("0.5")
+        );
     }
 
     proptest! {
         #[test]
         fn no_sample_ever_leaves_above_the_ceiling(
             samples in prop::collection::vec(-8.0f32..8.0, 1..3000),
-            ceiling_db in -20.0f64..=0.0,
+            ceiling_db in -20.0f32..=0.0,
             lookahead_us in 100u64..=20_000,
             release_ms in 1u64..=500,
             chunk in 1usize..300,
             rate in prop::sample::select(vec![8_000u32, 22_050, 44_100, 48_000, 96_000]),
         ) {
             let settings = LimiterSettings {
-                ceiling_db,
+                ceiling: Decibels(ceiling_db),
                 lookahead: Duration::from_micros(lookahead_us),
                 release: Duration::from_millis(release_ms),
             };
             let (mut limiter, handle) = limiter(settings, rate);
+            prop_assert_eq!(handle.ceiling(), Decibels(ceiling_db));
             let output = run(&mut limiter, &samples, chunk);
-            let ceiling = handle.ceiling();
+            let ceiling = limiter.ceiling;
             for (i, s) in output.iter().enumerate() {
                 prop_assert!(s.abs() <= ceiling, "sample {i}: {s} above {ceiling}");
             }

@@ -339,7 +339,7 @@ impl SoundEffects {
     /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// assert_eq!(sfx.limiter().unwrap().gain_reduction_db(), 0.0);
+    /// assert_eq!(sfx.limiter().unwrap().gain_reduction().0, 0.0);
     /// let unlimited = SoundEffects::new(&mut manager, SoundEffectsSettings { limiter: None, ..Default::default() })?;
     /// assert!(unlimited.limiter().is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -133,7 +133,7 @@ fn occlusion_lowers_the_noise_above_4_khz_by_its_curve_and_below_its_cutoff_by_i
     let clear = scene.spectrum(0.1, 8);
     let occluded = scene.spectrum(1.2, 8);
     let curve = Muffle::OCCLUSION;
-    let volume = 10f64.powf(curve.volume_db / 10.0);
+    let volume = 10f64.powf(f64::from(curve.volume.0) / 10.0);
     for (name, band) in [
         ("above 4 kHz", 4_000.0..20_000.0),
         ("below 150 Hz", 20.0..150.0),
@@ -155,13 +155,17 @@ fn occlusion_lowers_the_noise_above_4_khz_by_its_curve_and_below_its_cutoff_by_i
         if name == "below 150 Hz" {
             // Under the cutoff, it is the curve's volume.
             assert!(
-                (db(heard) - curve.volume_db).abs() < 0.5,
+                (db(heard) - f64::from(curve.volume.0)).abs() < 0.5,
                 "{:.2} dB",
                 db(heard)
             );
         } else {
             // Far more than the volume alone: the low-pass is heard.
-            assert!(db(heard) < curve.volume_db - 10.0, "{:.2} dB", db(heard));
+            assert!(
+                db(heard) < f64::from(curve.volume.0) - 10.0,
+                "{:.2} dB",
+                db(heard)
+            );
         }
     }
 }
@@ -290,11 +294,11 @@ fn bad_amounts_curves_and_handles_are_refused_and_change_nothing() {
     ));
     for curve in [
         Muffle {
-            volume_db: 1.0,
+            volume: kira::Decibels(1.0),
             ..Muffle::OCCLUSION
         },
         Muffle {
-            volume_db: f64::NAN,
+            volume: kira::Decibels(f32::NAN),
             ..Muffle::OCCLUSION
         },
         Muffle {

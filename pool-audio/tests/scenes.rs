@@ -245,9 +245,7 @@ fn render(
     // Let everything ring out.
     sfx.update(0.0).unwrap();
     manager.backend_mut().render(0.15).unwrap();
-    let reduction = sfx
-        .limiter()
-        .map_or(0.0, |l| l.take_max_gain_reduction_db());
+    let reduction = sfx.limiter().map_or(0.0, |l| l.take_max_gain_reduction().0);
     (
         reading.peak(),
         reading.clipped_samples(),

@@ -327,7 +327,7 @@ impl Level {
     pub(crate) fn take_gain_reduction_db(&self) -> f32 {
         self.sfx
             .limiter()
-            .map_or(0.0, |l| l.take_max_gain_reduction_db())
+            .map_or(0.0, |l| l.take_max_gain_reduction().0)
     }
 
     /// The peak of the last frame's rendered audio, for the plot (after kira's

@@ -7,7 +7,6 @@ use kira::effect::{Effect, EffectBuilder};
 use super::Limiter;
 use super::handle::{LimiterHandle, LimiterReadings};
 use super::settings::{LimiterError, LimiterSettings};
-use crate::level::amplitude;
 
 /// Adds a look-ahead peak limiter to a kira track. [`SoundEffects`](crate::SoundEffects)
 /// puts one on its track by default; put another last on the main track
@@ -32,7 +31,7 @@ use crate::level::amplitude;
 /// }
 /// let audio = manager.backend_mut().render(0.1)?;
 /// assert!(audio.peak() <= 10f32.powf(-1.0 / 20.0) + 1e-6);
-/// assert!(reading.take_max_gain_reduction_db() > 10.0);
+/// assert!(reading.take_max_gain_reduction().0 > 10.0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -51,7 +50,7 @@ impl LimiterBuilder {
     /// ```
     /// use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     ///
-    /// assert!(LimiterBuilder::new(LimiterSettings { ceiling_db: 3.0, ..Default::default() }).is_err());
+    /// assert!(LimiterBuilder::new(LimiterSettings { ceiling: pool_audio::kira::Decibels(3.0), ..Default::default() }).is_err());
     /// ```
     pub fn new(settings: LimiterSettings) -> Result<Self, LimiterError> {
         settings.validate()?;
@@ -72,7 +71,7 @@ impl LimiterBuilder {
     /// ```
     pub fn handle(&self) -> LimiterHandle {
         LimiterHandle {
-            ceiling: amplitude(self.settings.ceiling_db) as f32,
+            ceiling: self.settings.ceiling,
             readings: self.readings.clone(),
         }
     }

@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
+use kira::Decibels;
+
 #[derive(Debug, Default)]
 pub(super) struct LimiterReadings {
     /// `f32` bits of the gain reduction (dB, >= 0) at its deepest in the last chunk.
@@ -23,50 +25,55 @@ pub(super) struct LimiterReadings {
 /// ```
 /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
 /// let reading = LimiterBuilder::new(LimiterSettings::default())?.handle();
-/// assert_eq!((reading.gain_reduction_db(), reading.active_fraction()), (0.0, 0.0));
+/// assert_eq!((reading.gain_reduction().0, reading.active_fraction()), (0.0, 0.0));
 /// # Ok::<(), pool_audio::dsp::LimiterError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct LimiterHandle {
-    pub(super) ceiling: f32,
+    pub(super) ceiling: Decibels,
     pub(super) readings: Arc<LimiterReadings>,
 }
 
 impl LimiterHandle {
-    /// The ceiling, as a linear amplitude.
+    /// The ceiling.
     ///
     /// ```
     /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
-    /// let reading = LimiterBuilder::new(LimiterSettings { ceiling_db: -6.0, ..Default::default() })?.handle();
-    /// assert!((reading.ceiling() - 0.501).abs() < 1e-3);
+    /// # use pool_audio::kira::Decibels;
+    /// let reading = LimiterBuilder::new(LimiterSettings { ceiling: Decibels(-6.0), ..Default::default() })?.handle();
+    /// assert_eq!(reading.ceiling(), Decibels(-6.0));
     /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
-    pub fn ceiling(&self) -> f32 {
+    pub fn ceiling(&self) -> Decibels {
         self.ceiling
     }
 
-    /// How far the gain was down during the last processed chunk, in dB (0 when
-    /// the limiter is not acting).
+    /// How far the gain was down during the last processed chunk (0 dB when
+    /// the limiter is not acting; 6 dB is a gain of half).
     ///
     /// ```
     /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
-    /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().gain_reduction_db(), 0.0);
+    /// # use pool_audio::kira::Decibels;
+    /// assert_eq!(LimiterBuilder::new(LimiterSettings::default())?.handle().gain_reduction(), Decibels(0.0));
     /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
-    pub fn gain_reduction_db(&self) -> f32 {
-        f32::from_bits(self.readings.now_db.load(Ordering::Relaxed))
+    pub fn gain_reduction(&self) -> Decibels {
+        Decibels(f32::from_bits(self.readings.now_db.load(Ordering::Relaxed)))
     }
 
-    /// The deepest gain reduction since the last call, in dB; starts afresh.
+    /// The deepest gain reduction since the last call; starts afresh.
     ///
     /// ```
     /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
+    /// # use pool_audio::kira::Decibels;
     /// let reading = LimiterBuilder::new(LimiterSettings::default())?.handle();
-    /// assert_eq!(reading.take_max_gain_reduction_db(), 0.0);
+    /// assert_eq!(reading.take_max_gain_reduction(), Decibels(0.0));
     /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
-    pub fn take_max_gain_reduction_db(&self) -> f32 {
-        f32::from_bits(self.readings.max_db.swap(0, Ordering::Relaxed))
+    pub fn take_max_gain_reduction(&self) -> Decibels {
+        Decibels(f32::from_bits(
+            self.readings.max_db.swap(0, Ordering::Relaxed),
+        ))
     }
 
     /// Frames processed since the last [`reset`](Self::reset).
@@ -124,7 +131,7 @@ impl LimiterHandle {
     /// # use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings};
     /// let limiter = LimiterBuilder::new(LimiterSettings::default())?.handle();
     /// limiter.reset();
-    /// assert_eq!((limiter.frames(), limiter.take_max_gain_reduction_db()), (0, 0.0));
+    /// assert_eq!((limiter.frames(), limiter.take_max_gain_reduction().0), (0, 0.0));
     /// # Ok::<(), pool_audio::dsp::LimiterError>(())
     /// ```
     pub fn reset(&self) {

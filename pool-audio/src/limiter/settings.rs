@@ -3,20 +3,23 @@
 
 use std::time::Duration;
 
+use kira::Decibels;
+
 /// How a [`LimiterBuilder`](super::LimiterBuilder) limits: ceiling, look-ahead and release.
 ///
 /// ```
 /// use std::time::Duration;
 /// use pool_audio::dsp::LimiterSettings;
 ///
-/// let settings = LimiterSettings { ceiling_db: -0.5, ..Default::default() };
+/// # use pool_audio::kira::Decibels;
+/// let settings = LimiterSettings { ceiling: Decibels(-0.5), ..Default::default() };
 /// assert!(settings.validate().is_ok());
 /// assert_eq!(settings.lookahead, Duration::from_micros(1500));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LimiterSettings {
-    /// The most any sample may reach, in dBFS: `-60..=0` (default -1).
-    pub ceiling_db: f64,
+    /// The most any sample may reach, dBFS: `-60..=0` (default -1).
+    pub ceiling: Decibels,
     /// How far ahead peaks are seen, and how long the gain takes to come down:
     /// `0.1..=20` ms (default 1.5 ms). The limited audio is delayed by as much.
     pub lookahead: Duration,
@@ -28,7 +31,7 @@ pub struct LimiterSettings {
 impl Default for LimiterSettings {
     fn default() -> Self {
         Self {
-            ceiling_db: -1.0,
+            ceiling: Decibels(-1.0),
             lookahead: Duration::from_micros(1500),
             release: Duration::from_millis(50),
         }
@@ -40,14 +43,15 @@ impl Default for LimiterSettings {
 /// ```
 /// use pool_audio::{dsp::LimiterError, dsp::LimiterSettings};
 ///
-/// let bad = LimiterSettings { ceiling_db: f64::NAN, ..Default::default() };
+/// # use pool_audio::kira::Decibels;
+/// let bad = LimiterSettings { ceiling: Decibels(f32::NAN), ..Default::default() };
 /// assert!(matches!(bad.validate(), Err(LimiterError::Ceiling(_))));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum LimiterError {
     /// The ceiling is NaN, infinite, above 0 dBFS or below -60.
-    Ceiling(f64),
+    Ceiling(Decibels),
     /// The look-ahead is not in `0.1..=20` ms.
     Lookahead(Duration),
     /// The release is not in `1 ms..=5 s`.
@@ -57,7 +61,7 @@ pub enum LimiterError {
 impl std::fmt::Display for LimiterError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Ceiling(db) => write!(f, "limiter ceiling {db} dBFS is not in -60..=0"),
+            Self::Ceiling(db) => write!(f, "limiter ceiling {} dBFS is not in -60..=0", db.0),
             Self::Lookahead(d) => write!(f, "limiter look-ahead {d:?} is not in 0.1..=20 ms"),
             Self::Release(d) => write!(f, "limiter release {d:?} is not in 1 ms..=5 s"),
         }
@@ -80,8 +84,8 @@ impl LimiterSettings {
     /// assert_eq!(bad.validate(), Err(LimiterError::Release(Duration::ZERO)));
     /// ```
     pub fn validate(&self) -> Result<(), LimiterError> {
-        if !(self.ceiling_db.is_finite() && (-60.0..=0.0).contains(&self.ceiling_db)) {
-            return Err(LimiterError::Ceiling(self.ceiling_db));
+        if !(-60.0..=0.0).contains(&self.ceiling.0) {
+            return Err(LimiterError::Ceiling(self.ceiling));
         }
         if !(Duration::from_micros(100)..=Duration::from_millis(20)).contains(&self.lookahead) {
             return Err(LimiterError::Lookahead(self.lookahead));

@@ -160,7 +160,7 @@ impl std::fmt::Display for SettingsError {
             ),
             Self::Muffle(m) => write!(
                 f,
-                "muffle curve {m:?} is not volume_db in -60..=0, cutoff_hz in 20..=20000 with a safe easing"
+                "muffle curve {m:?} is not volume in -60..=0 dB, cutoff_hz in 20..=20000 with a safe easing"
             ),
             Self::SpeedOfSound(c) => write!(f, "speed_of_sound {c} m/s is not finite and > 0"),
             Self::TeleportSpeed(v) => write!(f, "teleport_speed {v} m/s is not finite and > 0"),
