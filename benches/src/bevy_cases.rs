@@ -41,7 +41,7 @@ fn hum() -> StaticSoundData {
 }
 
 fn sparkle() -> EffectKind {
-    EffectKind::new("sparkle", 8, 1.0 / 30.0)
+    EffectKind::new("sparkle", 8, Duration::from_secs_f64(1.0 / 30.0))
         .looping()
         .pool(EFFECTS, EFFECTS)
 }

@@ -2,6 +2,7 @@
 
 use std::collections::VecDeque;
 use std::hint::black_box;
+use std::time::Duration;
 
 use pool_effects::{
     EffectHandle, EffectKind, Effects, Finished, FollowUp, KindId, Offscreen, Rgba, Vec2, View,
@@ -25,7 +26,7 @@ impl EffectsUpdate {
         let mut effects = Effects::new();
         let fire = effects
             .add_kind(
-                EffectKind::new("fire", 8, 1.0 / 30.0)
+                EffectKind::new("fire", 8, Duration::from_secs_f64(1.0 / 30.0))
                     .looping()
                     .pool(size, size),
             )
@@ -144,7 +145,9 @@ impl EffectsSpawn {
     pub fn new(size: usize) -> Self {
         let mut effects = Effects::new();
         let kind = effects
-            .add_kind(EffectKind::new("hit", 12, 1.0 / 30.0).pool(size, size))
+            .add_kind(
+                EffectKind::new("hit", 12, Duration::from_secs_f64(1.0 / 30.0)).pool(size, size),
+            )
             .expect("valid benchmark kind");
         let mut this = Self {
             effects,
@@ -220,7 +223,7 @@ impl EffectsUpdateCulled {
         let mut effects = Effects::new();
         let fire = effects
             .add_kind(
-                EffectKind::new("fire", 8, 1.0 / 30.0)
+                EffectKind::new("fire", 8, Duration::from_secs_f64(1.0 / 30.0))
                     .looping()
                     .offscreen(Offscreen::CatchUp)
                     .pool(total, total),
@@ -275,13 +278,18 @@ impl EffectsChain {
     /// `size` puffs' pool, half live; chained by the kind or `by_hand`.
     pub fn new(size: usize, by_hand: bool) -> Self {
         let mut effects = Effects::new();
-        let mut flash = EffectKind::new("flash", 1, f64::from(DT)).pool(CHAIN_BURST, CHAIN_BURST);
+        let mut flash = EffectKind::new("flash", 1, Duration::from_secs_f64(f64::from(DT)))
+            .pool(CHAIN_BURST, CHAIN_BURST);
         if !by_hand {
             flash = flash.follow_up("smoke");
         }
         let flash = effects.add_kind(flash).expect("valid benchmark kind");
         let smoke = effects
-            .add_kind(EffectKind::new("smoke", 8, 0.1).looping().pool(size, size))
+            .add_kind(
+                EffectKind::new("smoke", 8, Duration::from_millis(100))
+                    .looping()
+                    .pool(size, size),
+            )
             .expect("valid benchmark kind");
         let mut puffs = VecDeque::with_capacity(size);
         for _ in 0..size / 2 {

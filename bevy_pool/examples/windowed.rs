@@ -26,6 +26,7 @@ use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{PlayParams, SoundId, SoundSettings};
 use pool_effects::{EffectKind, KindId};
 use showcase::content::Lcg;
+use std::time::Duration;
 
 /// Pixels of a sheet tile.
 const TILE: u32 = 64;
@@ -188,11 +189,13 @@ fn setup(
         None,
     ));
     let kinds = [
-        EffectKind::new("explosion", 8, 0.05)
+        EffectKind::new("explosion", 8, Duration::from_millis(50))
             .layer(1)
             .follow_up("smoke"),
-        EffectKind::new("smoke", 4, 0.25).layer(0),
-        EffectKind::new("fire", 4, 0.1).looping().layer(0),
+        EffectKind::new("smoke", 4, Duration::from_millis(250)).layer(0),
+        EffectKind::new("fire", 4, Duration::from_millis(100))
+            .looping()
+            .layer(0),
     ];
     let mut ids = Vec::new();
     for (kind, first_index) in kinds.into_iter().zip([0, 8, 12]) {

@@ -13,13 +13,14 @@ use pool_effects::{Effects, Finished};
 /// one-shot that ended.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use bevy::prelude::*;
 /// use bevy_pool::{EffectFinished, EffectsPlugin, Fx};
 /// use pool_effects::EffectKind;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((bevy::time::TimePlugin, EffectsPlugin));
-/// let boom = app.world_mut().resource_mut::<Fx>().add_kind(EffectKind::new("boom", 4, 0.05))?;
+/// let boom = app.world_mut().resource_mut::<Fx>().add_kind(EffectKind::new("boom", 4, Duration::from_millis(50)))?;
 /// app.world_mut().resource_mut::<Fx>().spawn(boom, [1.0, 2.0])?;
 /// app.update();
 /// assert_eq!(app.world().resource::<Fx>().live_count(), 1);

@@ -13,6 +13,7 @@ use bevy::sprite::Sprite;
 use bevy::transform::TransformSystems;
 use bevy::transform::components::{GlobalTransform, Transform};
 use pool_effects::{DrawList, KindId, View};
+use std::time::Duration;
 
 use crate::effects::{EffectsSystems, Fx};
 
@@ -33,13 +34,14 @@ use crate::effects::{EffectsSystems, Fx};
 /// draw-list order within `z..z + 1` (put other sprites outside that range).
 ///
 /// ```
+/// # use std::time::Duration;
 /// use bevy::prelude::*;
 /// use bevy_pool::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsPlugin, Fx};
 /// use pool_effects::EffectKind;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((bevy::time::TimePlugin, EffectsPlugin, EffectSpritesPlugin::default()));
-/// let boom = app.world_mut().resource_mut::<Fx>().add_kind(EffectKind::new("boom", 4, 0.05))?;
+/// let boom = app.world_mut().resource_mut::<Fx>().add_kind(EffectKind::new("boom", 4, Duration::from_millis(50)))?;
 /// // In a game: the image and layout come from the `AssetServer` and
 /// // `TextureAtlasLayout::from_grid`; here, default handles stand in.
 /// app.world_mut().resource_mut::<EffectAtlases>().insert(boom, EffectAtlas {

@@ -35,7 +35,7 @@ fn every_finished_effect_is_one_message() {
     let puff = app
         .world_mut()
         .resource_mut::<Fx>()
-        .add_kind(EffectKind::new("puff", 6, 0.05).pool(64, 64))
+        .add_kind(EffectKind::new("puff", 6, Duration::from_millis(50)).pool(64, 64))
         .unwrap();
     let mut spawned = Vec::new();
     for frame in 0..120u64 {
@@ -68,7 +68,7 @@ fn pausing_virtual_time_pauses_effects() {
     let puff = app
         .world_mut()
         .resource_mut::<Fx>()
-        .add_kind(EffectKind::new("puff", 6, 0.05))
+        .add_kind(EffectKind::new("puff", 6, Duration::from_millis(50)))
         .unwrap();
     let handle = app
         .world_mut()

@@ -68,7 +68,7 @@ fn app(with_plugins: bool) -> App {
         let puff = app
             .world_mut()
             .resource_mut::<Fx>()
-            .add_kind(EffectKind::new("puff", 6, 0.05).pool(64, 64))
+            .add_kind(EffectKind::new("puff", 6, Duration::from_millis(50)).pool(64, 64))
             .unwrap();
         for i in 0..300 {
             app.world_mut().spawn((

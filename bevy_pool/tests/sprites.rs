@@ -83,16 +83,22 @@ fn sprites_show_each_effect_at_its_frame_in_layer_order() {
     let mut app = app();
     let smoke = add(
         &mut app,
-        EffectKind::new("smoke", 4, 0.1).layer(-1),
+        EffectKind::new("smoke", 4, Duration::from_millis(100)).layer(-1),
         Some(atlas(1, 2, 10)),
     );
     let boom = add(
         &mut app,
-        EffectKind::new("boom", 2, 0.05).layer(1).follow_up("smoke"),
+        EffectKind::new("boom", 2, Duration::from_millis(50))
+            .layer(1)
+            .follow_up("smoke"),
         Some(atlas(3, 4, 0)),
     );
     // A kind without an atlas is not drawn.
-    let hidden = add(&mut app, EffectKind::new("hidden", 4, 0.1), None);
+    let hidden = add(
+        &mut app,
+        EffectKind::new("hidden", 4, Duration::from_millis(100)),
+        None,
+    );
     {
         let mut fx = app.world_mut().resource_mut::<Fx>();
         fx.spawn(boom, [1.0, 2.0]).unwrap();
@@ -132,7 +138,7 @@ fn sprite_entities_are_pooled_hidden_when_idle_and_never_despawned() {
     let mut app = app();
     let spark = add(
         &mut app,
-        EffectKind::new("spark", 2, 0.05).pool(0, 64),
+        EffectKind::new("spark", 2, Duration::from_millis(50)).pool(0, 64),
         Some(atlas(1, 2, 0)),
     );
     for x in 0..10 {
@@ -174,13 +180,13 @@ fn busy_app(with_sprites: bool) -> App {
     let mut fx = app.world_mut().resource_mut::<Fx>();
     let boom = fx
         .add_kind(
-            EffectKind::new("boom", 6, 0.05)
+            EffectKind::new("boom", 6, Duration::from_millis(50))
                 .pool(0, 200)
                 .follow_up("smoke"),
         )
         .unwrap();
     let smoke = fx
-        .add_kind(EffectKind::new("smoke", 4, 0.05).pool(0, 400))
+        .add_kind(EffectKind::new("smoke", 4, Duration::from_millis(50)).pool(0, 400))
         .unwrap();
     if with_sprites {
         let mut atlases = app.world_mut().resource_mut::<EffectAtlases>();
@@ -247,7 +253,7 @@ fn the_marked_camera_culls_effects_off_its_screen() {
     app.add_plugins(TransformPlugin);
     let smoke = add(
         &mut app,
-        EffectKind::new("smoke", 8, 0.05)
+        EffectKind::new("smoke", 8, Duration::from_millis(50))
             .looping()
             .offscreen(Offscreen::Pause)
             .cull_radius(10.0),

@@ -15,6 +15,7 @@
 use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 use std::time::Instant;
 
 use pool_effects::{DrawItem, DrawList, EffectKind, Effects, KindId, Offscreen, Rgba, View};
@@ -38,7 +39,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut effects = Effects::new();
     let mut draw = DrawList::new();
     let explosion = effects.add_kind_lazy(
-        EffectKind::new("explosion", 12, 1.0 / 30.0)
+        EffectKind::new("explosion", 12, Duration::from_secs_f64(1.0 / 30.0))
             .layer(1)
             .pool(1000, 1000)
             .follow_up("smoke")
@@ -46,21 +47,21 @@ fn main() -> Result<(), Box<dyn Error>> {
             .cull_radius(40.0),
     )?;
     let bite = effects.add_kind_lazy(
-        EffectKind::new("bite", 8, 1.0 / 24.0)
+        EffectKind::new("bite", 8, Duration::from_secs_f64(1.0 / 24.0))
             .layer(2)
             .pool(1000, 1000)
             .offscreen(Offscreen::Pause)
             .cull_radius(20.0),
     )?;
     let spark = effects.add_kind_lazy(
-        EffectKind::new("hit-spark", 6, 1.0 / 60.0)
+        EffectKind::new("hit-spark", 6, Duration::from_secs_f64(1.0 / 60.0))
             .layer(3)
             .pool(1000, 1000)
             .offscreen(Offscreen::End)
             .cull_radius(15.0),
     )?;
     let smoke = effects.add_kind_lazy(
-        EffectKind::new("smoke", 8, 1.0 / 20.0)
+        EffectKind::new("smoke", 8, Duration::from_secs_f64(1.0 / 20.0))
             .layer(0)
             .pool(1000, 1000)
             .offscreen(Offscreen::CatchUp)
@@ -422,7 +423,7 @@ fn annotate(
                     definition.name,
                     definition.layer,
                     definition.frame_count,
-                    definition.frame_interval * 1000.0
+                    definition.frame_interval.as_secs_f64() * 1000.0
                 ),
                 (x, y + 26),
                 13,

@@ -55,14 +55,24 @@ pub(crate) fn step(seconds: f64) -> Result<u32, TimeError> {
     Ok(micros(seconds)?.min(u64::from(u32::MAX)) as u32)
 }
 
-/// Microseconds back to seconds, for display.
-pub(crate) fn seconds(micros: u64) -> f64 {
-    micros as f64 / 1e6
+/// A duration in whole microseconds, rounded to the nearest (as
+/// `pool_core::seconds_to_micros` rounds a `dt`), saturating.
+pub(crate) fn duration_micros(duration: std::time::Duration) -> u64 {
+    u64::try_from((duration.as_nanos() + 500) / 1000).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_duration_rounds_to_the_nearest_microsecond_and_saturates() {
+        use std::time::Duration;
+        assert_eq!(duration_micros(Duration::from_nanos(1_499)), 1);
+        assert_eq!(duration_micros(Duration::from_nanos(1_500)), 2);
+        assert_eq!(duration_micros(Duration::from_secs_f64(1.0 / 60.0)), 16_667);
+        assert_eq!(duration_micros(Duration::MAX), u64::MAX);
+    }
 
     #[test]
     fn sixty_sixtieths_make_exactly_one_second_of_frames() {

@@ -10,10 +10,11 @@ use crate::effects::{EffectHandle, Effects};
 /// sheet (`kind`), which frame, and where.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{DrawList, EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.1).layer(3))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(100)).layer(3))?;
 /// effects.spawn(hit, [8.0, 9.0])?;
 /// let mut draw = DrawList::new();
 /// let items = draw.fill(&effects);
@@ -69,11 +70,12 @@ impl DrawItem {
 /// at least doubling, like `Vec::push`).
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{DrawList, EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let top = effects.add_kind(EffectKind::new("top", 2, 0.1).layer(5))?;
-/// let bottom = effects.add_kind(EffectKind::new("bottom", 2, 0.1).layer(1))?;
+/// let top = effects.add_kind(EffectKind::new("top", 2, Duration::from_millis(100)).layer(5))?;
+/// let bottom = effects.add_kind(EffectKind::new("bottom", 2, Duration::from_millis(100)).layer(1))?;
 /// effects.spawn(top, [0.0, 0.0])?;
 /// effects.spawn(bottom, [0.0, 0.0])?;
 ///

@@ -53,10 +53,11 @@ impl Rgba {
 /// record that [`Effects::update`](crate::Effects::update) streams through.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.05))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(50)))?;
 /// let spark = effects.spawn(hit, [10.0, 20.0])?;
 /// let mut effect = effects.get_mut(spark).unwrap();
 /// effect.rotation = 0.5;
@@ -117,9 +118,10 @@ impl Effect {
     /// spawn): the draw order within a layer.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(250)))?;
     /// let a = effects.spawn(hit, [0.0, 0.0])?;
     /// let b = effects.spawn(hit, [0.0, 0.0])?;
     /// assert!(effects.get(a).unwrap().spawn_order() < effects.get(b).unwrap().spawn_order());
@@ -270,8 +272,8 @@ impl Clock {
         false
     }
 
-    fn elapsed_seconds(&self) -> f64 {
-        clock::seconds(u64::from(self.elapsed.saturating_sub(clock::START_U32)))
+    fn elapsed(&self) -> std::time::Duration {
+        std::time::Duration::from_micros(u64::from(self.elapsed.saturating_sub(clock::START_U32)))
     }
 }
 
@@ -280,10 +282,11 @@ impl Clock {
 /// [`Effects::get`](crate::Effects::get).
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(250)))?;
 /// let spark = effects.spawn(hit, [3.0, 0.0])?;
 /// effects.update(0.3)?;
 /// let effect = effects.get(spark).unwrap();
@@ -302,10 +305,11 @@ pub struct EffectRef<'a> {
 /// [`Effects::spawn_mut`](crate::Effects::spawn_mut).
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(250)))?;
 /// let spark = effects.spawn(hit, [0.0, 0.0])?;
 /// let mut effect = effects.get_mut(spark).unwrap();
 /// effect.tag = 7;
@@ -347,9 +351,10 @@ macro_rules! clock_readings {
             /// current cycle).
             ///
             /// ```
+            /// # use std::time::Duration;
             /// # use pool_effects::{EffectKind, Effects};
             /// let mut effects = Effects::new();
-            /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+            /// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(250)))?;
             /// let spark = effects.spawn(hit, [0.0, 0.0])?;
             /// effects.update(0.6)?;
             /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
@@ -359,27 +364,30 @@ macro_rules! clock_readings {
                 self.clock.frame
             }
 
-            /// Seconds into the animation (for loops, into the current cycle).
+            /// Time into the animation (for loops, into the current cycle), to
+            /// the microsecond the clocks count.
             ///
             /// ```
+            /// # use std::time::Duration;
             /// # use pool_effects::{EffectKind, Effects};
             /// let mut effects = Effects::new();
-            /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+            /// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(250)))?;
             /// let spark = effects.spawn(hit, [0.0, 0.0])?;
             /// effects.update(0.5)?;
-            /// assert_eq!(effects.get(spark).unwrap().elapsed(), 0.5);
+            /// assert_eq!(effects.get(spark).unwrap().elapsed(), Duration::from_millis(500));
             /// # Ok::<(), Box<dyn std::error::Error>>(())
             /// ```
-            pub fn elapsed(&self) -> f64 {
-                self.clock.elapsed_seconds()
+            pub fn elapsed(&self) -> std::time::Duration {
+                self.clock.elapsed()
             }
 
             /// How fast this effect's clock runs (1 by default; 0 pauses it).
             ///
             /// ```
+            /// # use std::time::Duration;
             /// # use pool_effects::{EffectKind, Effects};
             /// let mut effects = Effects::new();
-            /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+            /// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(250)))?;
             /// let spark = effects.spawn(hit, [0.0, 0.0])?;
             /// assert_eq!(effects.get(spark).unwrap().time_scale(), 1.0);
             /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -409,9 +417,10 @@ impl EffectMut<'_> {
     /// [`TimeError`] for NaN, infinite or negative scales; the effect is unchanged.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.25))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(250)))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.get_mut(spark).unwrap().set_time_scale(2.0)?;
     /// effects.update(0.25)?;
@@ -467,7 +476,11 @@ mod tests {
         let mut e = Clock::new(&t);
         e.hold(250);
         assert!(!e.advance(200, &t));
-        assert_eq!((e.frame, e.elapsed_seconds()), (0, 0.0), "still held");
+        assert_eq!(
+            (e.frame, e.elapsed()),
+            (0, std::time::Duration::ZERO),
+            "still held"
+        );
         assert!(!e.advance(160, &t));
         assert_eq!(e.frame, 1, "110 us in");
         assert!(!e.advance(189, &t));

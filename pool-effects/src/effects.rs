@@ -111,9 +111,10 @@ impl Effects {
     /// stopped, recycled or cleared.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// assert!(effects.contains(spark));
     /// effects.update(0.2)?;
@@ -128,9 +129,10 @@ impl Effects {
     /// The live effect of `handle`, or `None` if it ended.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// assert!(effects.get(spark).is_some());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -146,9 +148,10 @@ impl Effects {
     /// The live effect of `handle`, mutably: move it, tint it, tag it.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.get_mut(spark).unwrap().position.x += 1.0;
     /// assert_eq!(effects.get(spark).unwrap().position.x, 1.0);

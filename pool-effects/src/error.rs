@@ -8,10 +8,11 @@ use pool_core::{AcquireError, ConfigError, KindId};
 /// Why [`Effects::add_kind`](crate::Effects::add_kind) refused an effect kind.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{AddKindError, EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let err = effects.add_kind(EffectKind::new("spark", 0, 0.05)).unwrap_err();
+/// let err = effects.add_kind(EffectKind::new("spark", 0, Duration::from_millis(50))).unwrap_err();
 /// assert!(matches!(err, AddKindError::NoFrames { .. }));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -24,14 +25,13 @@ pub enum AddKindError {
         /// The kind's name.
         name: String,
     },
-    /// The frame interval is not a finite number of seconds above zero (at least a
-    /// microsecond), or the whole animation would last longer than
-    /// [`MAX_DURATION_SECONDS`](crate::MAX_DURATION_SECONDS).
+    /// The frame interval is under a microsecond, or the whole animation
+    /// would last longer than [`MAX_DURATION`](crate::MAX_DURATION).
     BadInterval {
         /// The kind's name.
         name: String,
-        /// The interval given, in seconds.
-        interval: f64,
+        /// The interval given.
+        interval: std::time::Duration,
     },
     /// The kind's time scale is NaN, infinite or negative.
     BadTimeScale {
@@ -72,7 +72,7 @@ impl fmt::Display for AddKindError {
             ),
             Self::BadInterval { name, interval } => write!(
                 f,
-                "effect kind {name:?} has frame interval {interval} s (must be finite, at least 1 us, and all frames at most 71 minutes)"
+                "effect kind {name:?} has frame interval {interval:?} (must be at least 1 us, and all frames at most 71 minutes)"
             ),
             Self::BadTimeScale { name, scale } => write!(
                 f,
@@ -99,10 +99,11 @@ impl std::error::Error for AddKindError {}
 /// changed nothing.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects, KindScaleError};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
 /// assert!(matches!(effects.set_kind_time_scale(hit, -1.0), Err(KindScaleError::Time(_))));
 /// assert!(matches!(Effects::new().set_kind_time_scale(hit, 1.0), Err(KindScaleError::UnknownKind(_))));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -130,10 +131,11 @@ impl std::error::Error for KindScaleError {}
 /// Why [`Effects::spawn`](crate::Effects::spawn) did not spawn.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects, SpawnError};
 ///
 /// let mut effects = Effects::new();
-/// let flash = effects.add_kind(EffectKind::new("flash", 2, 0.05).pool(0, 1).strict())?;
+/// let flash = effects.add_kind(EffectKind::new("flash", 2, Duration::from_millis(50)).pool(0, 1).strict())?;
 /// effects.spawn(flash, [0.0, 0.0])?;
 /// assert!(matches!(effects.spawn(flash, [0.0, 0.0]), Err(SpawnError::PoolFull { .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -150,10 +152,9 @@ pub enum SpawnError {
     /// as [`Effects::set_view`](crate::Effects::set_view) refuses such a view,
     /// a spawn refuses such a place, before anything changes.
     BadPosition(crate::Vec2),
-    /// A spawn offset that is NaN, infinite, negative or above
-    /// [`MAX_SPAWN_OFFSET_SECONDS`](crate::MAX_SPAWN_OFFSET_SECONDS), in seconds
+    /// A spawn offset above [`MAX_SPAWN_OFFSET`](crate::MAX_SPAWN_OFFSET)
     /// (from [`Effects::spawn_offset`](crate::Effects::spawn_offset)).
-    BadOffset(f64),
+    BadOffset(std::time::Duration),
     /// The kind's pool is full and its policy is strict.
     PoolFull {
         /// The kind.
@@ -175,8 +176,8 @@ impl fmt::Display for SpawnError {
             ),
             Self::BadOffset(offset) => write!(
                 f,
-                "spawn offset {offset} s is not a finite number of seconds in 0..={}",
-                crate::MAX_SPAWN_OFFSET_SECONDS
+                "spawn offset {offset:?} is over {:?}",
+                crate::MAX_SPAWN_OFFSET
             ),
             Self::PoolFull { kind, error } => {
                 write!(f, "effect kind #{}: {error}", kind.index())

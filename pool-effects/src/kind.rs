@@ -1,6 +1,8 @@
 //! An effect kind: what an animation looks like in time, where it draws, and how
 //! its pool is sized.
 
+use std::time::Duration;
+
 use pool_core::PolicyChoice;
 
 use crate::effect::Clock;
@@ -8,9 +10,10 @@ use crate::effect::Clock;
 /// Whether an effect ends after its last frame or starts over.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Playback};
 ///
-/// assert_eq!(EffectKind::new("fire", 8, 0.1).looping().playback, Playback::Loop);
+/// assert_eq!(EffectKind::new("fire", 8, Duration::from_millis(100)).looping().playback, Playback::Loop);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Playback {
@@ -28,11 +31,12 @@ pub enum Playback {
 /// docs' "Culling".
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Offscreen};
 ///
-/// let smoke = EffectKind::new("smoke", 8, 0.1).offscreen(Offscreen::CatchUp);
+/// let smoke = EffectKind::new("smoke", 8, Duration::from_millis(100)).offscreen(Offscreen::CatchUp);
 /// assert_eq!(smoke.offscreen, Offscreen::CatchUp);
-/// assert_eq!(EffectKind::new("spark", 4, 0.05).offscreen, Offscreen::Simulate);
+/// assert_eq!(EffectKind::new("spark", 4, Duration::from_millis(50)).offscreen, Offscreen::Simulate);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -65,10 +69,11 @@ pub enum Offscreen {
 /// recycling the oldest instance (the one closest to its end) when full.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::EffectKind;
 ///
 /// // A thousand explosions created up front, as a mobile action game does at load.
-/// let explosion = EffectKind::new("explosion", 12, 1.0 / 30.0)
+/// let explosion = EffectKind::new("explosion", 12, Duration::from_secs_f64(1.0 / 30.0))
 ///     .layer(2)
 ///     .pool(1000, 1000);
 /// assert_eq!((explosion.frame_count, explosion.layer), (12, 2));
@@ -81,8 +86,9 @@ pub struct EffectKind {
     pub name: String,
     /// Frames in the animation (at least 1).
     pub frame_count: u32,
-    /// Seconds each frame is shown (at least a microsecond).
-    pub frame_interval: f64,
+    /// How long each frame is shown (at least a microsecond; counted in
+    /// whole microseconds, rounded to the nearest).
+    pub frame_interval: Duration,
     /// The draw layer: lower layers are drawn first, under higher ones.
     pub layer: i32,
     /// One-shot or loop.
@@ -112,14 +118,16 @@ pub struct EffectKind {
 
 impl EffectKind {
     /// A kind named `name` whose animation has `frame_count` frames, each shown for
-    /// `frame_interval` seconds.
+    /// `frame_interval`.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::EffectKind;
-    /// let bite = EffectKind::new("bite", 6, 0.05);
-    /// assert_eq!((bite.name.as_str(), bite.frame_count, bite.frame_interval), ("bite", 6, 0.05));
+    /// let bite = EffectKind::new("bite", 6, Duration::from_millis(50));
+    /// assert_eq!((bite.name.as_str(), bite.frame_count), ("bite", 6));
+    /// assert_eq!(bite.frame_interval, Duration::from_millis(50));
     /// ```
-    pub fn new(name: impl Into<String>, frame_count: u32, frame_interval: f64) -> Self {
+    pub fn new(name: impl Into<String>, frame_count: u32, frame_interval: Duration) -> Self {
         Self {
             name: name.into(),
             frame_count,
@@ -139,8 +147,9 @@ impl EffectKind {
     /// The draw layer: lower layers are drawn first, under higher ones.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::EffectKind;
-    /// assert_eq!(EffectKind::new("smoke", 4, 0.1).layer(-1).layer, -1);
+    /// assert_eq!(EffectKind::new("smoke", 4, Duration::from_millis(100)).layer(-1).layer, -1);
     /// ```
     pub fn layer(mut self, layer: i32) -> Self {
         self.layer = layer;
@@ -150,8 +159,9 @@ impl EffectKind {
     /// Repeats the animation until the effect is stopped.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Playback};
-    /// assert_eq!(EffectKind::new("fire", 8, 0.1).looping().playback, Playback::Loop);
+    /// assert_eq!(EffectKind::new("fire", 8, Duration::from_millis(100)).looping().playback, Playback::Loop);
     /// ```
     pub fn looping(mut self) -> Self {
         self.playback = Playback::Loop;
@@ -162,8 +172,9 @@ impl EffectKind {
     /// (`max_objects`, live and idle together).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::EffectKind;
-    /// let kind = EffectKind::new("spark", 4, 0.02).pool(100, 500);
+    /// let kind = EffectKind::new("spark", 4, Duration::from_millis(20)).pool(100, 500);
     /// assert_eq!((kind.initial, kind.max_objects), (100, 500));
     /// ```
     pub fn pool(mut self, initial: usize, max_objects: usize) -> Self {
@@ -175,8 +186,9 @@ impl EffectKind {
     /// When the pool is full, refuse new spawns instead of recycling the oldest.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, PolicyChoice};
-    /// let kind = EffectKind::new("boss-aura", 16, 0.1).strict();
+    /// let kind = EffectKind::new("boss-aura", 16, Duration::from_millis(100)).strict();
     /// assert_eq!(kind.policy, PolicyChoice::Strict);
     /// ```
     pub fn strict(mut self) -> Self {
@@ -193,10 +205,11 @@ impl EffectKind {
     /// scale is refused by `add_kind`.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects};
     ///
     /// let mut effects = Effects::new();
-    /// let fast = effects.add_kind(EffectKind::new("flash", 8, 0.05).time_scale(2.0))?;
+    /// let fast = effects.add_kind(EffectKind::new("flash", 8, Duration::from_millis(50)).time_scale(2.0))?;
     /// let flash = effects.spawn(fast, [0.0, 0.0])?;
     /// effects.update(0.199)?;
     /// assert!(effects.contains(flash));
@@ -221,11 +234,12 @@ impl EffectKind {
     /// not chain either.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects, FollowUp};
     ///
     /// let mut effects = Effects::new();
-    /// let boom = effects.add_kind(EffectKind::new("explosion", 4, 0.05).follow_up("smoke"))?;
-    /// let smoke = effects.add_kind(EffectKind::new("smoke", 8, 0.1))?;
+    /// let boom = effects.add_kind(EffectKind::new("explosion", 4, Duration::from_millis(50)).follow_up("smoke"))?;
+    /// let smoke = effects.add_kind(EffectKind::new("smoke", 8, Duration::from_millis(100)))?;
     /// effects.spawn(boom, [3.0, 4.0])?;
     /// effects.update(0.2)?; // the explosion's 4 frames of 50 ms
     /// let FollowUp::Spawned(puff) = effects.finished()[0].follow_up else { panic!() };
@@ -242,10 +256,11 @@ impl EffectKind {
     /// What an off-screen effect of this kind does (see [`Offscreen`]).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects, Offscreen, View};
     ///
     /// let mut effects = Effects::new();
-    /// let fire = effects.add_kind(EffectKind::new("fire", 4, 0.1).looping().offscreen(Offscreen::Pause))?;
+    /// let fire = effects.add_kind(EffectKind::new("fire", 4, Duration::from_millis(100)).looping().offscreen(Offscreen::Pause))?;
     /// effects.set_view(View::new([0.0, 0.0], [100.0, 100.0]))?;
     /// let far = effects.spawn(fire, [500.0, 0.0])?;
     /// effects.update(0.25)?;
@@ -263,10 +278,11 @@ impl EffectKind {
     /// infinite or negative radius is refused by `add_kind`.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects, Offscreen, View};
     ///
     /// let mut effects = Effects::new();
-    /// let boom = effects.add_kind(EffectKind::new("boom", 4, 0.1).offscreen(Offscreen::Pause).cull_radius(20.0))?;
+    /// let boom = effects.add_kind(EffectKind::new("boom", 4, Duration::from_millis(100)).offscreen(Offscreen::Pause).cull_radius(20.0))?;
     /// effects.set_view(View::new([0.0, 0.0], [100.0, 100.0]))?;
     /// effects.spawn(boom, [110.0, 50.0])?; // its sprite reaches into the view
     /// assert_eq!(effects.stats(boom).unwrap().offscreen, 0);

@@ -21,15 +21,17 @@
 //! coordinate is refused ([`SpawnError::BadPosition`]), as a view is.
 //!
 //! ```
+//! use std::time::Duration;
+//!
 //! use pool_effects::{DrawList, EffectKind, Effects};
 //!
 //! let mut effects = Effects::new();
 //! let mut draw = DrawList::new();
 //! // Load time: kinds are added once; names resolve to ids here.
 //! let explosion = effects.add_kind(
-//!     EffectKind::new("explosion", 12, 1.0 / 30.0).layer(1).pool(1000, 1000),
+//!     EffectKind::new("explosion", 12, Duration::from_secs_f64(1.0 / 30.0)).layer(1).pool(1000, 1000),
 //! )?;
-//! let spark = effects.add_kind(EffectKind::new("spark", 4, 1.0 / 60.0).layer(2))?;
+//! let spark = effects.add_kind(EffectKind::new("spark", 4, Duration::from_secs_f64(1.0 / 60.0)).layer(2))?;
 //!
 //! let mut ended = 0;
 //! for frame in 0..120 {
@@ -62,7 +64,8 @@
 //! ```
 //!
 //! # Timing
-//! Each kind has `frame_count` frames of `frame_interval` seconds. The frame shown is
+//! Each kind has `frame_count` frames of `frame_interval` (a `Duration`, as
+//! every span of time here but the update's `dt`). The frame shown is
 //! `floor(elapsed / interval)`; a large `dt` skips frames; a one-shot goes back to
 //! its pool in the update in which its last frame has been shown for a full
 //! interval, that is once `elapsed >= frame_count * interval`, never an update
@@ -78,10 +81,10 @@
 //! Each is kept to 1/65536 and each scaling floors to the microsecond.
 //!
 //! Several spawns in one frame can start at their own moments:
-//! [`Effects::spawn_offset`] starts an effect `offset` seconds into the coming
+//! [`Effects::spawn_offset`] starts an effect `offset` into the coming
 //! update, which advances it by `dt - offset`, so the shots of a burst do not step
-//! in lock-step. NaN, infinite and negative times and scales are typed errors,
-//! checked before anything changes.
+//! in lock-step. A NaN, infinite or negative `dt` or scale, and a time out of
+//! range, are typed errors, checked before anything changes.
 //!
 //! # Chains
 //! A kind can name a follow-up ([`EffectKind::follow_up`], Unity's "death"
@@ -157,6 +160,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+use std::time::Duration;
+
 mod clock;
 mod draw;
 mod effect;
@@ -183,22 +188,22 @@ pub use pool_core::{
 };
 pub use view::View;
 
-/// The longest a kind's animation (`frame_count * frame_interval`) may last, in
-/// seconds (71 minutes): clocks count microseconds in a `u32`, which keeps a
-/// clock at 16 bytes, less the [`MAX_SPAWN_OFFSET_SECONDS`] a spawn can wait.
+/// The longest a kind's animation (`frame_count * frame_interval`) may last
+/// (71 minutes): clocks count microseconds in a `u32`, which keeps a clock at
+/// 16 bytes, less the [`MAX_SPAWN_OFFSET`] a spawn can wait.
 ///
 /// ```
-/// use pool_effects::{EffectKind, Effects, MAX_DURATION_SECONDS};
+/// use pool_effects::{EffectKind, Effects, MAX_DURATION};
 ///
 /// let mut effects = Effects::new();
-/// let too_long = EffectKind::new("sunset", 2, MAX_DURATION_SECONDS);
+/// let too_long = EffectKind::new("sunset", 2, MAX_DURATION);
 /// assert!(effects.add_kind(too_long).is_err());
-/// let longest = EffectKind::new("sunrise", 1, MAX_DURATION_SECONDS);
+/// let longest = EffectKind::new("sunrise", 1, MAX_DURATION);
 /// assert!(effects.add_kind(longest).is_ok());
 /// ```
-pub const MAX_DURATION_SECONDS: f64 = (u32::MAX as f64 - MAX_SPAWN_OFFSET_SECONDS * 1e6) / 1e6;
+pub const MAX_DURATION: Duration = Duration::from_micros(u32::MAX as u64 - (1 << 20));
 
 /// The longest offset a spawn can carry into the next update
-/// ([`Effects::spawn_offset`]), in seconds: 2^20 microseconds, about 1.05 s,
-/// more than any frame.
-pub const MAX_SPAWN_OFFSET_SECONDS: f64 = (1u64 << 20) as f64 / 1e6;
+/// ([`Effects::spawn_offset`]): 2^20 microseconds, about 1.05 s, more than any
+/// frame.
+pub const MAX_SPAWN_OFFSET: Duration = Duration::from_micros(1 << 20);

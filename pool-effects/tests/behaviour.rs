@@ -4,6 +4,7 @@ use pool_effects::{
     AddKindError, DrawList, EffectKind, Effects, FollowUp, KindScaleError, Rgba, SpawnError,
     TimeError,
 };
+use std::time::Duration;
 
 const FRAME: f64 = 1.0 / 60.0;
 
@@ -12,7 +13,11 @@ fn a_one_shot_is_released_exactly_after_frame_count_times_interval() {
     let mut effects = Effects::new();
     // 12 frames of 1/30 s = 0.4 s = 24 game frames of 1/60 s.
     let explosion = effects
-        .add_kind(EffectKind::new("explosion", 12, 1.0 / 30.0))
+        .add_kind(EffectKind::new(
+            "explosion",
+            12,
+            Duration::from_secs_f64(1.0 / 30.0),
+        ))
         .unwrap();
     let boom = effects.spawn(explosion, [0.0, 0.0]).unwrap();
     for update in 1..24 {
@@ -35,7 +40,9 @@ fn a_one_shot_is_released_exactly_after_frame_count_times_interval() {
 #[test]
 fn uneven_steps_release_in_the_update_that_reaches_the_end() {
     let mut effects = Effects::new();
-    let hit = effects.add_kind(EffectKind::new("hit", 3, 0.1)).unwrap();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 3, Duration::from_millis(100)))
+        .unwrap();
     let spark = effects.spawn(hit, [0.0, 0.0]).unwrap();
     for dt in [0.07, 0.07, 0.07, 0.07] {
         effects.update(dt).unwrap(); // 0.28 s: still on its last frame
@@ -51,7 +58,7 @@ fn uneven_steps_release_in_the_update_that_reaches_the_end() {
 fn loops_never_release_and_stop_ends_them() {
     let mut effects = Effects::new();
     let fire = effects
-        .add_kind(EffectKind::new("fire", 4, 0.05).looping())
+        .add_kind(EffectKind::new("fire", 4, Duration::from_millis(50)).looping())
         .unwrap();
     let burning = effects.spawn(fire, [0.0, 0.0]).unwrap();
     for update in 0..1000u32 {
@@ -59,7 +66,7 @@ fn loops_never_release_and_stop_ends_them() {
         let effect = effects.get(burning).expect("a loop never ends on its own");
         assert!(effect.frame() < 4);
         assert!(
-            effect.elapsed() < 0.2,
+            effect.elapsed() < Duration::from_millis(200),
             "elapsed wraps at the cycle ({update})"
         );
     }
@@ -73,7 +80,9 @@ fn loops_never_release_and_stop_ends_them() {
 #[test]
 fn a_large_dt_skips_frames_and_can_end_a_one_shot_in_one_update() {
     let mut effects = Effects::new();
-    let slow = effects.add_kind(EffectKind::new("slow", 10, 0.1)).unwrap();
+    let slow = effects
+        .add_kind(EffectKind::new("slow", 10, Duration::from_millis(100)))
+        .unwrap();
     let a = effects.spawn(slow, [0.0, 0.0]).unwrap();
     effects.update(0.75).unwrap();
     assert_eq!(effects.get(a).unwrap().frame(), 7);
@@ -85,7 +94,9 @@ fn a_large_dt_skips_frames_and_can_end_a_one_shot_in_one_update() {
 #[test]
 fn time_scale_stretches_and_pauses_an_effect() {
     let mut effects = Effects::new();
-    let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1)).unwrap();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))
+        .unwrap();
     let half = effects.spawn(hit, [0.0, 0.0]).unwrap();
     let paused = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.get_mut(half).unwrap().set_time_scale(0.5).unwrap();
@@ -96,7 +107,7 @@ fn time_scale_stretches_and_pauses_an_effect() {
         .unwrap();
     effects.update(0.2).unwrap();
     assert_eq!(effects.get(half).unwrap().frame(), 1);
-    assert_eq!(effects.get(paused).unwrap().elapsed(), 0.0);
+    assert_eq!(effects.get(paused).unwrap().elapsed(), Duration::ZERO);
     effects.update(0.2).unwrap();
     assert!(effects.get(half).is_none());
     assert!(effects.get(paused).is_some());
@@ -116,7 +127,9 @@ fn time_scale_stretches_and_pauses_an_effect() {
 #[test]
 fn a_bad_dt_is_rejected_without_touching_any_effect() {
     let mut effects = Effects::new();
-    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 1, Duration::from_millis(100)))
+        .unwrap();
     let spark = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.update(0.1).unwrap();
     let other = effects.spawn(hit, [0.0, 0.0]).unwrap();
@@ -124,7 +137,10 @@ fn a_bad_dt_is_rejected_without_touching_any_effect() {
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.01] {
         assert!(effects.update(bad).is_err());
     }
-    assert_eq!(effects.get(other).unwrap().elapsed(), 0.05);
+    assert_eq!(
+        effects.get(other).unwrap().elapsed(),
+        Duration::from_millis(50)
+    );
     assert_eq!(
         effects.finished().len(),
         0,
@@ -137,7 +153,7 @@ fn a_bad_dt_is_rejected_without_touching_any_effect() {
 fn handles_go_stale_after_finishing_stopping_recycling_and_destroying() {
     let mut effects = Effects::new();
     let hit = effects
-        .add_kind(EffectKind::new("hit", 1, 0.1).pool(0, 2))
+        .add_kind(EffectKind::new("hit", 1, Duration::from_millis(100)).pool(0, 2))
         .unwrap();
     let finished = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.update(0.1).unwrap();
@@ -159,7 +175,7 @@ fn handles_go_stale_after_finishing_stopping_recycling_and_destroying() {
 fn a_full_pool_recycles_the_effect_closest_to_its_end() {
     let mut effects = Effects::new();
     let hit = effects
-        .add_kind(EffectKind::new("hit", 10, 0.1).pool(0, 3))
+        .add_kind(EffectKind::new("hit", 10, Duration::from_millis(100)).pool(0, 3))
         .unwrap();
     let first = effects.spawn(hit, [0.0, 0.0]).unwrap();
     effects.update(0.3).unwrap();
@@ -182,7 +198,11 @@ fn a_full_pool_recycles_the_effect_closest_to_its_end() {
 fn a_full_strict_kind_refuses() {
     let mut effects = Effects::new();
     let aura = effects
-        .add_kind(EffectKind::new("aura", 4, 0.1).pool(1, 1).strict())
+        .add_kind(
+            EffectKind::new("aura", 4, Duration::from_millis(100))
+                .pool(1, 1)
+                .strict(),
+        )
         .unwrap();
     let kept = effects.spawn(aura, [0.0, 0.0]).unwrap();
     assert!(
@@ -195,20 +215,36 @@ fn a_full_strict_kind_refuses() {
 #[test]
 fn invalid_kinds_are_typed_errors_and_add_nothing() {
     let mut effects = Effects::new();
-    effects.add_kind(EffectKind::new("hit", 2, 0.1)).unwrap();
+    effects
+        .add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))
+        .unwrap();
     let cases = [
-        (EffectKind::new("hit", 2, 0.1), "already added"),
-        (EffectKind::new("none", 0, 0.1), "no frames"),
-        (EffectKind::new("zero", 2, 0.0), "frame interval 0"),
-        (EffectKind::new("tiny", 2, 1e-9), "frame interval"),
-        (EffectKind::new("nan", 2, f64::NAN), "frame interval NaN"),
-        (EffectKind::new("neg", 2, -0.1), "frame interval -0.1"),
         (
-            EffectKind::new("pool", 2, 0.1).pool(5, 4),
+            EffectKind::new("hit", 2, Duration::from_millis(100)),
+            "already added",
+        ),
+        (
+            EffectKind::new("none", 0, Duration::from_millis(100)),
+            "no frames",
+        ),
+        (
+            EffectKind::new("zero", 2, Duration::from_millis(0)),
+            "frame interval 0",
+        ),
+        (
+            EffectKind::new("tiny", 2, Duration::from_secs_f64(1e-9)),
+            "frame interval",
+        ),
+        (
+            EffectKind::new("long", 2, pool_effects::MAX_DURATION),
+            "all frames at most 71 minutes",
+        ),
+        (
+            EffectKind::new("pool", 2, Duration::from_millis(100)).pool(5, 4),
             "exceeds max_objects",
         ),
         (
-            EffectKind::new("empty", 2, 0.1).pool(0, 0),
+            EffectKind::new("empty", 2, Duration::from_millis(100)).pool(0, 0),
             "max_objects is 0",
         ),
     ];
@@ -221,7 +257,7 @@ fn invalid_kinds_are_typed_errors_and_add_nothing() {
         }
     }
     assert!(matches!(
-        effects.add_kind(EffectKind::new("hit", 1, 0.1)),
+        effects.add_kind(EffectKind::new("hit", 1, Duration::from_millis(100))),
         Err(AddKindError::DuplicateName(name)) if name == "hit"
     ));
     assert_eq!(effects.kinds().len(), 1);
@@ -231,16 +267,16 @@ fn invalid_kinds_are_typed_errors_and_add_nothing() {
 fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
     let mut effects = Effects::new();
     let smoke = effects
-        .add_kind(EffectKind::new("smoke", 50, 0.1).layer(0))
+        .add_kind(EffectKind::new("smoke", 50, Duration::from_millis(100)).layer(0))
         .unwrap();
     let fire = effects
-        .add_kind(EffectKind::new("fire", 50, 0.1).layer(1))
+        .add_kind(EffectKind::new("fire", 50, Duration::from_millis(100)).layer(1))
         .unwrap();
     let sparks = effects
-        .add_kind(EffectKind::new("sparks", 50, 0.1).layer(1))
+        .add_kind(EffectKind::new("sparks", 50, Duration::from_millis(100)).layer(1))
         .unwrap();
     let glow = effects
-        .add_kind(EffectKind::new("glow", 50, 0.1).layer(-3))
+        .add_kind(EffectKind::new("glow", 50, Duration::from_millis(100)).layer(-3))
         .unwrap();
     let order = [fire, smoke, sparks, sparks, fire, glow, smoke, fire];
     let mut handles = Vec::new();
@@ -280,7 +316,9 @@ fn the_draw_list_is_sorted_by_layer_then_spawn_order_across_kinds() {
 #[test]
 fn finished_events_carry_tag_and_position_and_last_one_update() {
     let mut effects = Effects::new();
-    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 1, Duration::from_millis(100)))
+        .unwrap();
     let a = effects.spawn(hit, [1.0, 2.0]).unwrap();
     effects.get_mut(a).unwrap().tag = 99;
     effects.update(0.1).unwrap();
@@ -301,7 +339,9 @@ fn kinds_prewarm_in_steps_and_reinitialize_to_their_initial_size() {
         .iter()
         .map(|name| {
             effects
-                .add_kind_lazy(EffectKind::new(*name, 8, 0.05).pool(1000, 1000))
+                .add_kind_lazy(
+                    EffectKind::new(*name, 8, Duration::from_millis(50)).pool(1000, 1000),
+                )
                 .unwrap()
         })
         .collect();
@@ -334,7 +374,7 @@ type SpawnAt<'a> = dyn Fn(&mut Effects, [f32; 2]) -> Result<(), SpawnError> + 'a
 fn a_spawn_at_a_place_that_is_not_finite_is_refused_and_changes_nothing() {
     let mut effects = Effects::new();
     let hit = effects
-        .add_kind(EffectKind::new("hit", 2, 0.1).pool(2, 2))
+        .add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)).pool(2, 2))
         .unwrap();
     let inf = f32::INFINITY;
     let places = [
@@ -349,7 +389,7 @@ fn a_spawn_at_a_place_that_is_not_finite_is_refused_and_changes_nothing() {
     let spawns: [&SpawnAt<'_>; 4] = [
         &|e, at| e.spawn(hit, at).map(drop),
         &|e, at| e.spawn_mut(hit, at).map(drop),
-        &|e, at| e.spawn_offset(hit, at, 0.01).map(drop),
+        &|e, at| e.spawn_offset(hit, at, Duration::from_millis(10)).map(drop),
         &|e, at| e.spawn_named("hit", at).map(drop),
     ];
     for spawn in spawns {
@@ -375,15 +415,21 @@ fn a_spawn_at_a_place_that_is_not_finite_is_refused_and_changes_nothing() {
 #[test]
 fn by_name_conveniences_resolve_and_reject() {
     let mut effects = Effects::new();
-    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 1, Duration::from_millis(100)))
+        .unwrap();
     assert_eq!(effects.spawn_named("hit", [0.0, 0.0]).unwrap().kind(), hit);
     assert_eq!(
         effects.spawn_named("miss", [0.0, 0.0]),
         Err(SpawnError::UnknownName("miss".into()))
     );
     let mut other = Effects::new();
-    other.add_kind(EffectKind::new("a", 1, 0.1)).unwrap();
-    let foreign = other.add_kind(EffectKind::new("b", 1, 0.1)).unwrap();
+    other
+        .add_kind(EffectKind::new("a", 1, Duration::from_millis(100)))
+        .unwrap();
+    let foreign = other
+        .add_kind(EffectKind::new("b", 1, Duration::from_millis(100)))
+        .unwrap();
     assert_eq!(
         effects.spawn(foreign, [0.0, 0.0]),
         Err(SpawnError::UnknownKind(foreign))
@@ -404,10 +450,13 @@ fn a_kind_capped_at_the_largest_cap_costs_what_it_uses() {
     // the process aborted.
     let mut effects = Effects::new();
     let swarm = effects
-        .add_kind(EffectKind::new("swarm", 3, 0.05).pool(0, pool_effects::MAX_OBJECTS_LIMIT))
+        .add_kind(
+            EffectKind::new("swarm", 3, Duration::from_millis(50))
+                .pool(0, pool_effects::MAX_OBJECTS_LIMIT),
+        )
         .unwrap();
     let dust = effects
-        .add_kind(EffectKind::new("dust", 3, 0.05).pool(16, 100_000_000))
+        .add_kind(EffectKind::new("dust", 3, Duration::from_millis(50)).pool(16, 100_000_000))
         .unwrap();
     for i in 0..1000 {
         effects.spawn(swarm, [i as f32, 0.0]).unwrap();
@@ -423,8 +472,12 @@ fn a_kind_capped_at_the_largest_cap_costs_what_it_uses() {
 fn ids_and_handles_of_another_effects_are_refused() {
     let mut a = Effects::new();
     let mut b = Effects::new();
-    let hit_a = a.add_kind(EffectKind::new("hit", 4, 0.1)).unwrap();
-    let puff_b = b.add_kind(EffectKind::new("puff", 4, 0.1)).unwrap();
+    let hit_a = a
+        .add_kind(EffectKind::new("hit", 4, Duration::from_millis(100)))
+        .unwrap();
+    let puff_b = b
+        .add_kind(EffectKind::new("puff", 4, Duration::from_millis(100)))
+        .unwrap();
     assert_eq!(hit_a.index(), puff_b.index());
     assert_eq!(
         b.spawn(hit_a, [0.0, 0.0]).unwrap_err(),
@@ -444,10 +497,10 @@ fn a_follow_up_starts_in_the_same_update_where_and_as_the_first_ended() {
     let mut effects = Effects::new();
     // The follow-up is named before it exists: it resolves when it is added.
     let boom = effects
-        .add_kind(EffectKind::new("explosion", 8, 0.05).follow_up("smoke"))
+        .add_kind(EffectKind::new("explosion", 8, Duration::from_millis(50)).follow_up("smoke"))
         .unwrap();
     let smoke = effects
-        .add_kind(EffectKind::new("smoke", 4, 0.1).layer(-1))
+        .add_kind(EffectKind::new("smoke", 4, Duration::from_millis(100)).layer(-1))
         .unwrap();
     let first = effects.spawn(boom, [3.0, -2.0]).unwrap();
     let mut effect = effects.get_mut(first).unwrap();
@@ -481,7 +534,10 @@ fn a_follow_up_starts_in_the_same_update_where_and_as_the_first_ended() {
         ),
         (0.5, 3.0, 0.25, 99)
     );
-    assert_eq!((puff_effect.frame(), puff_effect.elapsed()), (0, 0.0));
+    assert_eq!(
+        (puff_effect.frame(), puff_effect.elapsed()),
+        (0, Duration::ZERO)
+    );
     // It is drawn in this frame, on its own kind's layer.
     let mut draw = DrawList::new();
     let items = draw.fill(&effects);
@@ -501,11 +557,11 @@ fn a_follow_up_starts_in_the_same_update_where_and_as_the_first_ended() {
 fn a_stopped_effect_and_a_loop_do_not_chain_and_an_undefined_follow_up_is_reported() {
     let mut effects = Effects::new();
     let flash = effects
-        .add_kind(EffectKind::new("flash", 2, 0.05).follow_up("spark"))
+        .add_kind(EffectKind::new("flash", 2, Duration::from_millis(50)).follow_up("spark"))
         .unwrap();
     let fire = effects
         .add_kind(
-            EffectKind::new("fire", 2, 0.05)
+            EffectKind::new("fire", 2, Duration::from_millis(50))
                 .looping()
                 .follow_up("flash"),
         )
@@ -527,7 +583,7 @@ fn a_stopped_effect_and_a_loop_do_not_chain_and_an_undefined_follow_up_is_report
 fn a_kind_can_follow_itself_one_link_per_update() {
     let mut effects = Effects::new();
     let ripple = effects
-        .add_kind(EffectKind::new("ripple", 1, 0.1).follow_up("ripple"))
+        .add_kind(EffectKind::new("ripple", 1, Duration::from_millis(100)).follow_up("ripple"))
         .unwrap();
     effects.spawn(ripple, [0.0, 0.0]).unwrap();
     // However long the step, a chain advances one link per update.
@@ -542,8 +598,12 @@ fn a_kind_can_follow_itself_one_link_per_update() {
 #[test]
 fn take_finished_lets_the_game_spawn_while_it_reads() {
     let mut effects = Effects::new();
-    let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1)).unwrap();
-    let ring = effects.add_kind(EffectKind::new("ring", 4, 0.1)).unwrap();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 1, Duration::from_millis(100)))
+        .unwrap();
+    let ring = effects
+        .add_kind(EffectKind::new("ring", 4, Duration::from_millis(100)))
+        .unwrap();
     for x in 0..3 {
         effects.spawn(hit, [x as f32, 0.0]).unwrap();
     }
@@ -569,7 +629,7 @@ fn time_scales_per_kind_global_and_per_effect_multiply() {
     let ends_at = |kind_scale: f32, global: f32, own: f32| {
         let mut effects = Effects::new();
         let boom = effects
-            .add_kind(EffectKind::new("boom", 8, 0.05).time_scale(kind_scale))
+            .add_kind(EffectKind::new("boom", 8, Duration::from_millis(50)).time_scale(kind_scale))
             .unwrap();
         effects.set_time_scale(global).unwrap();
         let handle = effects.spawn(boom, [0.0, 0.0]).unwrap();
@@ -597,8 +657,12 @@ fn time_scales_per_kind_global_and_per_effect_multiply() {
 #[test]
 fn a_paused_kind_holds_while_the_others_play_on() {
     let mut effects = Effects::new();
-    let smoke = effects.add_kind(EffectKind::new("smoke", 4, 0.1)).unwrap();
-    let spark = effects.add_kind(EffectKind::new("spark", 4, 0.1)).unwrap();
+    let smoke = effects
+        .add_kind(EffectKind::new("smoke", 4, Duration::from_millis(100)))
+        .unwrap();
+    let spark = effects
+        .add_kind(EffectKind::new("spark", 4, Duration::from_millis(100)))
+        .unwrap();
     let puff = effects.spawn(smoke, [0.0, 0.0]).unwrap();
     let flash = effects.spawn(spark, [0.0, 0.0]).unwrap();
     effects.set_kind_time_scale(smoke, 0.0).unwrap();
@@ -614,14 +678,17 @@ fn a_paused_kind_holds_while_the_others_play_on() {
 fn bad_time_scales_are_typed_errors_and_change_nothing() {
     let mut effects = Effects::new();
     for bad in [f32::NAN, f32::INFINITY, -1.0] {
-        let refused = effects.add_kind(EffectKind::new("x", 2, 0.1).time_scale(bad));
+        let refused =
+            effects.add_kind(EffectKind::new("x", 2, Duration::from_millis(100)).time_scale(bad));
         assert!(
             matches!(refused, Err(AddKindError::BadTimeScale { .. })),
             "{refused:?}"
         );
     }
     assert_eq!(effects.kinds().len(), 0, "nothing added");
-    let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1)).unwrap();
+    let hit = effects
+        .add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))
+        .unwrap();
     effects.set_time_scale(0.5).unwrap();
     assert!(effects.set_time_scale(f32::NAN).is_err());
     assert_eq!(effects.time_scale(), 0.5);
@@ -636,12 +703,17 @@ fn bad_time_scales_are_typed_errors_and_change_nothing() {
 fn three_spawns_in_one_frame_start_at_their_own_offsets() {
     let mut effects = Effects::new();
     // 8 frames of 50 ms: 400 ms each.
-    let shot = effects.add_kind(EffectKind::new("shot", 8, 0.05)).unwrap();
+    let shot = effects
+        .add_kind(EffectKind::new("shot", 8, Duration::from_millis(50)))
+        .unwrap();
     let dt = 0.06;
-    let shots =
-        [0.0, 0.02, 0.04].map(|offset| effects.spawn_offset(shot, [0.0, 0.0], offset).unwrap());
+    let shots = [0, 20, 40].map(|ms| {
+        effects
+            .spawn_offset(shot, [0.0, 0.0], Duration::from_millis(ms))
+            .unwrap()
+    });
     effects.update(dt).unwrap();
-    let elapsed = shots.map(|s| (effects.get(s).unwrap().elapsed() * 1e3).round() as u32);
+    let elapsed = shots.map(|s| effects.get(s).unwrap().elapsed().as_millis());
     assert_eq!(elapsed, [60, 40, 20]);
     // Each ends 400 ms after its own start: at 400, 420 and 440 ms.
     let mut ended_at = [0u32; 3];
@@ -659,17 +731,24 @@ fn three_spawns_in_one_frame_start_at_their_own_offsets() {
 #[test]
 fn an_offset_longer_than_the_update_holds_the_effect_on_its_first_frame() {
     let mut effects = Effects::new();
-    let flash = effects.add_kind(EffectKind::new("flash", 2, 0.01)).unwrap();
-    let late = effects.spawn_offset(flash, [0.0, 0.0], 0.05).unwrap();
+    let flash = effects
+        .add_kind(EffectKind::new("flash", 2, Duration::from_millis(10)))
+        .unwrap();
+    let late = effects
+        .spawn_offset(flash, [0.0, 0.0], Duration::from_millis(50))
+        .unwrap();
     effects.update(FRAME).unwrap();
     let effect = effects.get(late).unwrap();
-    assert_eq!((effect.frame(), effect.elapsed()), (0, 0.0));
+    assert_eq!((effect.frame(), effect.elapsed()), (0, Duration::ZERO));
     // Drawn on its first frame while held.
     assert_eq!(DrawList::new().fill(&effects)[0].frame, 0);
     effects.update(FRAME).unwrap();
     effects.update(FRAME).unwrap();
     // Three frames of 16,667 us: the 50 ms ran out 1 us ago.
-    assert_eq!(effects.get(late).unwrap().elapsed(), 1e-6);
+    assert_eq!(
+        effects.get(late).unwrap().elapsed(),
+        Duration::from_micros(1)
+    );
     effects.update(FRAME).unwrap();
     // 16.7 ms in, frames of 10 ms: the second frame.
     assert_eq!(effects.get(late).unwrap().frame(), 1);
@@ -678,8 +757,13 @@ fn an_offset_longer_than_the_update_holds_the_effect_on_its_first_frame() {
 #[test]
 fn a_bad_spawn_offset_is_refused_before_anything_changes() {
     let mut effects = Effects::new();
-    let flash = effects.add_kind(EffectKind::new("flash", 2, 0.01)).unwrap();
-    for bad in [f64::NAN, f64::INFINITY, -0.001, 1.1] {
+    let flash = effects
+        .add_kind(EffectKind::new("flash", 2, Duration::from_millis(10)))
+        .unwrap();
+    for bad in [
+        pool_effects::MAX_SPAWN_OFFSET + Duration::from_micros(1),
+        Duration::MAX,
+    ] {
         let refused = effects.spawn_offset(flash, [0.0, 0.0], bad);
         assert!(
             matches!(refused, Err(SpawnError::BadOffset(_))),
@@ -689,7 +773,7 @@ fn a_bad_spawn_offset_is_refused_before_anything_changes() {
     assert_eq!(effects.stats(flash).unwrap().spawns, 0);
     assert!(
         effects
-            .spawn_offset(flash, [0.0, 0.0], pool_effects::MAX_SPAWN_OFFSET_SECONDS)
+            .spawn_offset(flash, [0.0, 0.0], pool_effects::MAX_SPAWN_OFFSET)
             .is_ok()
     );
 }

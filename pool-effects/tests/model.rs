@@ -7,6 +7,7 @@ use pool_effects::{
     DrawList, EffectHandle, EffectKind, Effects, FollowUp, KindId, Offscreen, View,
 };
 use proptest::prelude::*;
+use std::time::Duration;
 
 #[derive(Debug, Clone)]
 struct KindSpec {
@@ -156,7 +157,7 @@ proptest! {
         let mut effects = Effects::new();
         let mut ids: Vec<KindId> = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
-            let mut kind = EffectKind::new(format!("k{i}"), spec.frames, f64::from(spec.interval_ms) / 1000.0)
+            let mut kind = EffectKind::new(format!("k{i}"), spec.frames, Duration::from_secs_f64(f64::from(spec.interval_ms) / 1000.0))
                 .layer(spec.layer)
                 .pool(0, spec.max);
             if spec.looping { kind = kind.looping(); }
@@ -193,7 +194,7 @@ proptest! {
                     let result = if offset_ms == 0 {
                         effects.spawn(ids[k], at)
                     } else {
-                        effects.spawn_offset(ids[k], at, f64::from(offset_ms) / 1000.0)
+                        effects.spawn_offset(ids[k], at, Duration::from_millis(u64::from(offset_ms)))
                     };
                     if live[k].len() == specs[k].max {
                         if specs[k].strict {
@@ -352,7 +353,7 @@ proptest! {
                     prop_assert_eq!(effect.frame(), frame_of(spec, e));
                     prop_assert_eq!(effect.spawn_order(), e.order);
                     prop_assert_eq!([effect.position.x, effect.position.y], e.at);
-                    prop_assert!((effect.elapsed() - e.elapsed.max(0) as f64 / 1e6).abs() < 1e-9);
+                    prop_assert_eq!(effect.elapsed(), Duration::from_micros(e.elapsed.max(0) as u64));
                 }
             }
             // Every released handle is stale.

@@ -2,6 +2,7 @@
 //! never touches the heap: counted through a counting global allocator.
 
 use pool_effects::{DrawList, EffectKind, Effects};
+use std::time::Duration;
 
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
@@ -13,17 +14,21 @@ fn a_warm_frame_of_effects_does_not_allocate() {
     let mut effects = Effects::new();
     let explosion = effects
         .add_kind(
-            EffectKind::new("explosion", 12, 1.0 / 30.0)
+            EffectKind::new("explosion", 12, Duration::from_secs_f64(1.0 / 30.0))
                 .layer(1)
                 .pool(200, 200),
         )
         .unwrap();
     let bite = effects
-        .add_kind(EffectKind::new("bite", 6, 0.05).layer(1).pool(200, 200))
+        .add_kind(
+            EffectKind::new("bite", 6, Duration::from_millis(50))
+                .layer(1)
+                .pool(200, 200),
+        )
         .unwrap();
     let fire = effects
         .add_kind(
-            EffectKind::new("fire", 8, 0.05)
+            EffectKind::new("fire", 8, Duration::from_millis(50))
                 .layer(0)
                 .looping()
                 .pool(50, 50),
@@ -74,17 +79,21 @@ fn a_warm_frame_of_effects_does_not_allocate() {
 fn a_warm_frame_of_chained_effects_and_taken_events_does_not_allocate() {
     let mut effects = Effects::new();
     let boom = effects
-        .add_kind(EffectKind::new("explosion", 6, 1.0 / 30.0).follow_up("smoke"))
+        .add_kind(
+            EffectKind::new("explosion", 6, Duration::from_secs_f64(1.0 / 30.0)).follow_up("smoke"),
+        )
         .unwrap();
     // A full strict smoke pool refuses some follow-ups: refusals allocate nothing.
     let smoke = effects
         .add_kind(
-            EffectKind::new("smoke", 12, 1.0 / 30.0)
+            EffectKind::new("smoke", 12, Duration::from_secs_f64(1.0 / 30.0))
                 .pool(0, 100)
                 .strict(),
         )
         .unwrap();
-    let ring = effects.add_kind(EffectKind::new("ring", 3, 0.05)).unwrap();
+    let ring = effects
+        .add_kind(EffectKind::new("ring", 3, Duration::from_millis(50)))
+        .unwrap();
     let mut done = Vec::new();
     let frame = |effects: &mut Effects, done: &mut Vec<_>, frame: u32| {
         for i in 0..20 {
@@ -122,7 +131,7 @@ fn memory_follows_the_instances_not_the_cap() {
     // A cap of a billion instances: defining it allocates for none of them.
     let defined = alloc_counter::allocations_during(|| {
         effects
-            .add_kind(EffectKind::new("spark", 4, 0.05).pool(0, 1_000_000_000))
+            .add_kind(EffectKind::new("spark", 4, Duration::from_millis(50)).pool(0, 1_000_000_000))
             .unwrap();
     });
     assert!(

@@ -285,17 +285,17 @@ pub fn ambience(rng: &mut Lcg) -> Vec<Ambience> {
 pub fn add_kinds(effects: &mut Effects) -> Result<Kinds, AddKindError> {
     Ok(Kinds {
         explosion: effects.add_kind(
-            EffectKind::new("explosion", 16, 1.0 / 30.0)
+            EffectKind::new("explosion", 16, Duration::from_secs_f64(1.0 / 30.0))
                 .layer(1)
                 .pool(64, 256),
         )?,
         muzzle: effects.add_kind(
-            EffectKind::new("muzzle", 4, 1.0 / 60.0)
+            EffectKind::new("muzzle", 4, Duration::from_secs_f64(1.0 / 60.0))
                 .layer(2)
                 .pool(8, 32),
         )?,
         spark: effects.add_kind(
-            EffectKind::new("spark", 6, 1.0 / 60.0)
+            EffectKind::new("spark", 6, Duration::from_secs_f64(1.0 / 60.0))
                 .layer(3)
                 .pool(16, 64),
         )?,

@@ -29,10 +29,11 @@ impl Effects {
     /// `max`; the view and every effect are unchanged.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{DrawList, EffectKind, Effects, Offscreen, View};
     ///
     /// let mut effects = Effects::new();
-    /// let smoke = effects.add_kind(EffectKind::new("smoke", 10, 0.1).offscreen(Offscreen::CatchUp))?;
+    /// let smoke = effects.add_kind(EffectKind::new("smoke", 10, Duration::from_millis(100)).offscreen(Offscreen::CatchUp))?;
     /// let near = effects.spawn(smoke, [10.0, 10.0])?;
     /// let far = effects.spawn(smoke, [900.0, 10.0])?;
     /// effects.set_view(View::new([0.0, 0.0], [320.0, 180.0]))?;

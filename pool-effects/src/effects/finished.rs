@@ -12,10 +12,11 @@ use crate::effect::{Rgba, Vec2};
 /// `Effects` while the update holds it).
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let boom = effects.add_kind(EffectKind::new("boom", 3, 0.1))?;
+/// let boom = effects.add_kind(EffectKind::new("boom", 3, Duration::from_millis(100)))?;
 /// let handle = effects.spawn(boom, [5.0, 5.0])?;
 /// effects.update(0.3)?;
 /// let done = &effects.finished()[0];
@@ -47,11 +48,12 @@ pub struct Finished {
 /// [`EffectKind::follow_up`](crate::EffectKind::follow_up).
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects, FollowUp};
 ///
 /// let mut effects = Effects::new();
-/// let flash = effects.add_kind(EffectKind::new("flash", 1, 0.05).follow_up("spark"))?;
-/// effects.add_kind(EffectKind::new("spark", 2, 0.05).pool(0, 1).strict())?;
+/// let flash = effects.add_kind(EffectKind::new("flash", 1, Duration::from_millis(50)).follow_up("spark"))?;
+/// effects.add_kind(EffectKind::new("spark", 2, Duration::from_millis(50)).pool(0, 1).strict())?;
 /// effects.spawn(flash, [0.0, 0.0])?;
 /// effects.spawn(flash, [1.0, 0.0])?;
 /// effects.update(0.05)?;

@@ -7,10 +7,11 @@ use pool_core::{Handle, KindHandle, KindId};
 /// cleared.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
 /// let spark = effects.spawn(hit, [0.0, 0.0])?;
 /// assert_eq!(spark.kind(), hit);
 /// effects.update(0.2)?; // two frames of 0.1 s: done
@@ -28,9 +29,10 @@ impl EffectHandle {
     /// The effect's kind.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// # let mut effects = Effects::new();
-    /// # let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// # let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// assert_eq!(effects.spawn(hit, [0.0, 0.0])?.kind(), hit);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

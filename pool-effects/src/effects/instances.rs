@@ -38,10 +38,11 @@ impl Effects {
     /// size; returns how many are still missing (0 when done).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
     /// for name in ["explosion", "bite", "spark"] {
-    ///     effects.add_kind_lazy(EffectKind::new(name, 8, 0.05).pool(1000, 1000))?;
+    ///     effects.add_kind_lazy(EffectKind::new(name, 8, Duration::from_millis(50)).pool(1000, 1000))?;
     /// }
     /// let mut frames = 1;
     /// while effects.prewarm_step(500) > 0 { frames += 1; }
@@ -61,9 +62,10 @@ impl Effects {
     /// [`SpawnError::UnknownKind`] for an id this `Effects` did not issue.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let smoke = effects.add_kind_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
+    /// let smoke = effects.add_kind_lazy(EffectKind::new("smoke", 8, Duration::from_millis(100)).pool(1000, 1000))?;
     /// assert_eq!(effects.prewarm_kind_step(smoke, 400)?, 600);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -85,9 +87,10 @@ impl Effects {
     /// [`SpawnError::UnknownKind`] for an id this `Effects` did not issue.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(100, 100))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)).pool(100, 100))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.destroy_kind(hit)?;
     /// assert!(effects.get(spark).is_none());
@@ -108,9 +111,10 @@ impl Effects {
     /// many were dropped. To end every effect as well, [`clear`](Self::clear).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)).pool(10, 10))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// assert_eq!(effects.clear_idle(), 9);
     /// assert_eq!(effects.stats(hit).unwrap().pool.total, 1);
@@ -128,9 +132,10 @@ impl Effects {
     /// their pools grow again on demand.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)).pool(10, 10))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.clear();
     /// assert!(!effects.contains(spark));
@@ -148,9 +153,10 @@ impl Effects {
     /// goes stale) and each pool returns to its `initial` size. For a level change.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(4, 10))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)).pool(4, 10))?;
     /// for _ in 0..8 { effects.spawn(hit, [0.0, 0.0])?; }
     /// effects.reinitialize();
     /// let pool = effects.stats(hit).unwrap().pool;

@@ -18,12 +18,13 @@ impl Effects {
     /// then.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects};
     ///
     /// let mut effects = Effects::new();
-    /// let explosion = effects.add_kind(EffectKind::new("explosion", 12, 1.0 / 30.0).pool(1000, 1000))?;
+    /// let explosion = effects.add_kind(EffectKind::new("explosion", 12, Duration::from_secs_f64(1.0 / 30.0)).pool(1000, 1000))?;
     /// assert_eq!(effects.stats(explosion).unwrap().pool.idle, 1000);
-    /// assert!(effects.add_kind(EffectKind::new("explosion", 1, 0.1)).is_err());
+    /// assert!(effects.add_kind(EffectKind::new("explosion", 1, Duration::from_millis(100))).is_err());
     /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
     pub fn add_kind(&mut self, kind: EffectKind) -> Result<KindId, AddKindError> {
@@ -37,9 +38,10 @@ impl Effects {
     /// The same as [`add_kind`](Self::add_kind).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let smoke = effects.add_kind_lazy(EffectKind::new("smoke", 8, 0.1).pool(1000, 1000))?;
+    /// let smoke = effects.add_kind_lazy(EffectKind::new("smoke", 8, Duration::from_millis(100)).pool(1000, 1000))?;
     /// assert_eq!(effects.stats(smoke).unwrap().pool.total, 0);
     /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
@@ -122,9 +124,10 @@ impl Effects {
     /// The id of the kind named `name`. Resolve once, keep the id.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// assert_eq!(effects.kind("hit"), Some(hit));
     /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
@@ -135,9 +138,10 @@ impl Effects {
     /// The name a kind was added under (`None` for another `Effects`' id).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// assert_eq!(effects.name(hit), Some("hit"));
     /// assert_eq!(Effects::new().name(hit), None);
     /// # Ok::<(), pool_effects::AddKindError>(())
@@ -149,9 +153,10 @@ impl Effects {
     /// The definition of a kind.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// assert_eq!(effects.definition(hit).unwrap().name, "hit");
     /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
@@ -162,10 +167,11 @@ impl Effects {
     /// Every defined kind, in definition order.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let a = effects.add_kind(EffectKind::new("a", 2, 0.1))?;
-    /// let b = effects.add_kind(EffectKind::new("b", 2, 0.1))?;
+    /// let a = effects.add_kind(EffectKind::new("a", 2, Duration::from_millis(100)))?;
+    /// let b = effects.add_kind(EffectKind::new("b", 2, Duration::from_millis(100)))?;
     /// assert!(effects.kinds().eq([a, b]));
     /// # Ok::<(), pool_effects::AddKindError>(())
     /// ```
@@ -180,8 +186,8 @@ fn validate(kind: &EffectKind) -> Result<Timing, AddKindError> {
             name: kind.name.clone(),
         });
     }
-    let interval = match pool_core::seconds_to_micros(kind.frame_interval) {
-        Ok(micros) if micros > 0 => micros,
+    let interval = match crate::clock::duration_micros(kind.frame_interval) {
+        micros if micros > 0 => micros,
         _ => {
             return Err(AddKindError::BadInterval {
                 name: kind.name.clone(),

@@ -1,6 +1,8 @@
 //! Starting effects (at a place, held back by an offset, by name, as a
 //! follow-up) and stopping them.
 
+use std::time::Duration;
+
 use pool_core::{AcquireError, Handle, KindHandle, KindId, PolicyChoice, Pool, StaleHandle};
 
 use super::culling::park;
@@ -23,9 +25,10 @@ impl Effects {
     /// kind; nothing changes then.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects, SpawnError};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// let spark = effects.spawn(hit, [3.0, 4.0])?;
     /// assert_eq!(effects.get(spark).unwrap().position.x, 3.0);
     /// let nowhere = effects.spawn(hit, [f32::NAN, 4.0]);
@@ -45,9 +48,10 @@ impl Effects {
     /// The same as [`spawn`](Self::spawn).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// let (spark, mut effect) = effects.spawn_mut(hit, [3.0, 4.0])?;
     /// effect.tag = 17;
     /// assert_eq!(effects.get(spark).unwrap().tag, 17);
@@ -167,31 +171,33 @@ impl Effects {
     /// the hits of a fast projectile) so they do not step in lock-step.
     ///
     /// # Errors
-    /// [`SpawnError::BadOffset`] for an offset that is NaN, infinite, negative
-    /// or above [`MAX_SPAWN_OFFSET_SECONDS`](crate::MAX_SPAWN_OFFSET_SECONDS),
-    /// before anything changes; otherwise as [`spawn`](Self::spawn).
+    /// [`SpawnError::BadOffset`] for an offset above
+    /// [`MAX_SPAWN_OFFSET`](crate::MAX_SPAWN_OFFSET), before anything
+    /// changes; otherwise as [`spawn`](Self::spawn).
     ///
     /// ```
+    /// use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects};
     ///
     /// let mut effects = Effects::new();
-    /// let flash = effects.add_kind(EffectKind::new("flash", 6, 0.01))?;
+    /// let ms = Duration::from_millis;
+    /// let flash = effects.add_kind(EffectKind::new("flash", 6, ms(10)))?;
     /// // Three shots within one 30 ms frame, 10 ms apart.
-    /// let shots = [0.0, 0.01, 0.02].map(|offset| effects.spawn_offset(flash, [0.0, 0.0], offset).unwrap());
+    /// let shots = [0, 10, 20].map(|offset| effects.spawn_offset(flash, [0.0, 0.0], ms(offset)).unwrap());
     /// effects.update(0.03)?;
     /// let frames = shots.map(|shot| effects.get(shot).unwrap().frame());
     /// assert_eq!(frames, [3, 2, 1]);
-    /// assert!(effects.spawn_offset(flash, [0.0, 0.0], f64::NAN).is_err());
+    /// assert!(effects.spawn_offset(flash, [0.0, 0.0], ms(2000)).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn spawn_offset(
         &mut self,
         kind: KindId,
         at: impl Into<Vec2>,
-        offset: f64,
+        offset: Duration,
     ) -> Result<EffectHandle, SpawnError> {
-        let micros = match pool_core::seconds_to_micros(offset) {
-            Ok(micros) if micros <= clock::START => micros as u32,
+        let micros = match clock::duration_micros(offset) {
+            micros if micros <= clock::START => micros as u32,
             _ => return Err(SpawnError::BadOffset(offset)),
         };
         self.spawn_held(kind, at.into(), micros)
@@ -205,9 +211,10 @@ impl Effects {
     /// [`SpawnError::UnknownName`], or as [`spawn`](Self::spawn).
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// assert!(effects.spawn_named("hit", [0.0, 0.0]).is_ok());
     /// assert!(effects.spawn_named("miss", [0.0, 0.0]).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -229,9 +236,10 @@ impl Effects {
     /// [`StaleHandle`] if it already ended.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let fire = effects.add_kind(EffectKind::new("fire", 8, 0.1).looping())?;
+    /// let fire = effects.add_kind(EffectKind::new("fire", 8, Duration::from_millis(100)).looping())?;
     /// let burning = effects.spawn(fire, [0.0, 0.0])?;
     /// effects.stop(burning)?;
     /// assert!(effects.stop(burning).is_err());

@@ -8,10 +8,11 @@ use super::Effects;
 /// effect counters.
 ///
 /// ```
+/// # use std::time::Duration;
 /// use pool_effects::{EffectKind, Effects};
 ///
 /// let mut effects = Effects::new();
-/// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(10, 10))?;
+/// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)).pool(10, 10))?;
 /// effects.spawn(hit, [0.0, 0.0])?;
 /// let stats = effects.stats(hit).unwrap();
 /// assert_eq!((stats.spawns, stats.pool.live, stats.pool.idle), (1, 1, 9));
@@ -49,9 +50,10 @@ impl Effects {
     /// Live effects of all kinds.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// assert_eq!(effects.live_count(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -63,9 +65,10 @@ impl Effects {
     /// Per-kind statistics.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 2, 0.1).pool(0, 1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 2, Duration::from_millis(100)).pool(0, 1))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// effects.spawn(hit, [0.0, 0.0])?; // recycles the first
     /// assert_eq!(effects.stats(hit).unwrap().pool.recycles, 1);

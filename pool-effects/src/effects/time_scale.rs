@@ -17,14 +17,15 @@ impl Effects {
     /// [`TimeError`] for a NaN, infinite or negative scale; nothing changes.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects};
     ///
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 4, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 4, Duration::from_millis(100)))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.set_time_scale(0.0)?; // hit-stop
     /// effects.update(1.0)?;
-    /// assert_eq!(effects.get(spark).unwrap().elapsed(), 0.0);
+    /// assert_eq!(effects.get(spark).unwrap().elapsed(), Duration::ZERO);
     /// effects.set_time_scale(0.5)?;
     /// effects.update(0.2)?;
     /// assert_eq!(effects.get(spark).unwrap().frame(), 1);
@@ -52,10 +53,11 @@ impl Effects {
     /// changes.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects};
     ///
     /// let mut effects = Effects::new();
-    /// let smoke = effects.add_kind(EffectKind::new("smoke", 4, 0.1))?;
+    /// let smoke = effects.add_kind(EffectKind::new("smoke", 4, Duration::from_millis(100)))?;
     /// let puff = effects.spawn(smoke, [0.0, 0.0])?;
     /// effects.set_kind_time_scale(smoke, 0.0)?;
     /// effects.update(1.0)?;

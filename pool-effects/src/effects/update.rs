@@ -15,16 +15,17 @@ impl Effects {
     /// `dt`; a one-shot whose last frame has been shown for its full interval goes
     /// back to its pool in this update, its handle goes stale, and it is listed in
     /// [`finished`](Self::finished) until the next update. O(live), no allocation.
-    /// A `dt` longer than [`MAX_DURATION_SECONDS`](crate::MAX_DURATION_SECONDS)
+    /// A `dt` longer than [`MAX_DURATION`](crate::MAX_DURATION)
     /// counts as that long (it ends every one-shot all the same).
     ///
     /// # Errors
     /// [`TimeError`] for a NaN, infinite or negative `dt`; no effect is touched.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 3, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 3, Duration::from_millis(100)))?;
     /// let spark = effects.spawn(hit, [0.0, 0.0])?;
     /// effects.update(0.25)?;
     /// assert_eq!(effects.get(spark).unwrap().frame(), 2);
@@ -141,11 +142,12 @@ impl Effects {
     /// lists swap their storage.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// use pool_effects::{EffectKind, Effects};
     ///
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1))?;
-    /// let ring = effects.add_kind(EffectKind::new("ring", 4, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 1, Duration::from_millis(100)))?;
+    /// let ring = effects.add_kind(EffectKind::new("ring", 4, Duration::from_millis(100)))?;
     /// effects.spawn(hit, [2.0, 0.0])?;
     /// effects.update(0.1)?;
     /// let mut done = Vec::new(); // kept by the game from frame to frame
@@ -166,9 +168,10 @@ impl Effects {
     /// order then spawn order. Replaced by the next update.
     ///
     /// ```
+    /// # use std::time::Duration;
     /// # use pool_effects::{EffectKind, Effects};
     /// let mut effects = Effects::new();
-    /// let hit = effects.add_kind(EffectKind::new("hit", 1, 0.1))?;
+    /// let hit = effects.add_kind(EffectKind::new("hit", 1, Duration::from_millis(100)))?;
     /// effects.spawn(hit, [0.0, 0.0])?;
     /// effects.update(0.1)?;
     /// assert_eq!(effects.finished().len(), 1);
