@@ -145,7 +145,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         let sounds = content::add_sounds(&mut sfx, &mut rng)?;
         // Explosions duck the footsteps; the storm snapshot lowers the
         // ambience and the music while every enemy dies at once.
-        let storm = content::add_mix(&mut sfx, &sounds, true)?;
+        let music = sfx.mix().track("music")?;
+        let storm = content::add_mix(&mut sfx, &sounds, Some(music))?;
         let kinds = content::add_kinds(&mut world.resource_mut::<Fx>())?;
         world.insert_resource(Level {
             frames: (seconds * FPS as f64) as u64,
@@ -168,7 +169,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 }
 
 /// The 300 ambience emitters where the showcase has them, and the player.
-fn setup(mut commands: Commands, mut level: ResMut<Level>) {
+fn setup(mut commands: Commands, mut level: ResMut<Level>, music: Res<MusicTracks>) {
     for ambience in content::ambience(&mut level.rng) {
         let sound = if ambience.waterfall {
             level.sounds.waterfall
@@ -184,10 +185,11 @@ fn setup(mut commands: Commands, mut level: ResMut<Level>) {
     let start = content::listener_at(0.0);
     commands.spawn((SoundListener, Player, ground(start.into())));
     // The level's music, faded in over two seconds, looping under everything.
+    let fade_in = pool_audio::linear_fade(Duration::from_secs(2));
     commands.write_message(PlayMusic {
-        track: "music".into(),
+        track: music.track("music").expect("the plugin's default tracks"),
         source: MusicSource::encoded("level theme", theme()),
-        params: MusicParams::default().fade(2.0).looped(),
+        params: MusicParams::default().fade(fade_in).looped(),
     });
 }
 
@@ -421,7 +423,12 @@ fn report(
         } else {
             format!(
                 "second {second}: {real} real, {virtual_voices} virtual voices; {plays} plays, {ended} ended; peak {peak_db:.2} dBFS, {clipped} clipped; at most {effects} live effects; music at {:.2} s",
-                music.position("music").ok().flatten().unwrap_or(0.0)
+                music
+                    .track("music")
+                    .and_then(|track| music.position(track))
+                    .ok()
+                    .flatten()
+                    .map_or(0.0, |at| at.as_secs_f64())
             )
         };
         level.most_effects = 0;

@@ -48,13 +48,15 @@ pub struct SoundEffectsPlugin {
     /// time pauses every voice (`pause_all`) and unpausing resumes them. Off by
     /// default: menus and pause screens usually keep their sounds.
     pub pause_with_virtual_time: bool,
-    /// A limiter last on kira's main track, over the effects and the music
-    /// together (`None` by default: the effects' own limiter holds only them).
+    /// A limiter last on kira's main track, for kira sounds of the game's
+    /// own beside the plugin's (`None` by default: the sound effects' limiter,
+    /// `settings.limiter`, already holds the effects and the music together).
     /// Its readings: [`AudioOutput::main_limiter`].
     pub main_limiter: Option<LimiterSettings>,
-    /// The music and ambience tracks ([`MusicTracks`](crate::MusicTracks)).
-    /// Where pieces are decoded follows the output, whatever `decode` says:
-    /// ahead of each render offline, on a thread per piece on a sound card.
+    /// The music and ambience tracks ([`MusicTracks`](crate::MusicTracks)), in
+    /// the sound effects' mix. Where pieces are decoded follows the output,
+    /// whatever `decode` says: ahead of each render offline, on a thread per
+    /// piece on a sound card.
     pub music: MusicSettings,
 }
 
@@ -285,34 +287,15 @@ impl Plugin for SoundEffectsPlugin {
             Manager::Device(manager) => SoundEffects::new(manager, self.settings),
         }
         .unwrap_or_else(|error| panic!("SoundEffectsPlugin's settings: {error}"));
-        let music = match &mut manager {
-            Manager::Offline(manager) => Music::new(
-                manager,
-                MusicSettings {
-                    decode: Decode::Caller,
-                    ..self.music.clone()
-                },
-            ),
-            #[cfg(feature = "device")]
-            Manager::Device(manager) => Music::new(
-                manager,
-                MusicSettings {
-                    decode: Decode::Thread,
-                    ..self.music.clone()
-                },
-            ),
-        }
-        .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music settings: {error}"));
-        // Ducks and snapshots may name every music track.
-        let (mut sfx, mut music) = (sfx, music);
-        let names: Vec<String> = music.track_names().map(String::from).collect();
-        for name in names {
-            if let Some(control) = music.take_mix_control(&name) {
-                sfx.mix_mut()
-                    .add_track(&name, control)
-                    .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music tracks: {error}"));
-            }
-        }
+        // Music decodes as the output needs: ahead of each render offline, on
+        // a thread per piece on a sound card. Its tracks are in the mix.
+        let mut sfx = sfx;
+        let music_settings = MusicSettings {
+            decode: Decode::Auto,
+            ..self.music.clone()
+        };
+        let music = Music::new(&mut sfx, music_settings)
+            .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music settings: {error}"));
         let sample_rate = match &mut manager {
             Manager::Offline(manager) => manager.backend_mut().sample_rate(),
             #[cfg(feature = "device")]
@@ -561,7 +544,7 @@ fn render(
     // Music is decoded ahead before each step of at most half its buffer, so a
     // long frame never runs a piece dry. A frame's real time is finite and
     // never negative: rendering cannot fail.
-    let step = music.buffer_seconds() / 2.0;
+    let step = music.buffer().as_secs_f64() / 2.0;
     let mut left = seconds;
     while left > 0.0 {
         music.fill();

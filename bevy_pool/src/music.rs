@@ -3,12 +3,16 @@
 //! [`MusicRefused`], and tracks that pause with the game's virtual time.
 
 use bevy::prelude::*;
+use pool_audio::kira::Tween;
+use pool_audio::mix::TrackId;
 use pool_audio::{music::Music, music::MusicError, music::MusicParams, music::MusicSource};
 
 /// The music and ambience tracks (`"music"` and `"ambience"` by default: the
 /// plugin's `music` settings): play, crossfade, stop, seek, pause and set
 /// volumes from any system (`ResMut<MusicTracks>`). Derefs to
-/// [`pool_audio::music::Music`]. Tracks set to `pause_with_game` pause while
+/// [`pool_audio::music::Music`], whose docs hold for it: resolve a track's
+/// name once with `music.track("music")`; the id also names the track for
+/// ducks and snapshots. Tracks set to `pause_with_game` pause while
 /// `Time<Virtual>` is paused. Offline, the plugin decodes each piece ahead of
 /// every render (the same mix on every run); on a sound card, on a thread per
 /// piece.
@@ -28,12 +32,12 @@ impl std::ops::DerefMut for MusicTracks {
     }
 }
 
-/// Plays a piece on a track, crossfading from the one there over
-/// `params.fade` seconds.
+/// Plays a piece on a track, crossfading from the one there with
+/// `params.fade`.
 #[derive(Message, Debug, Clone)]
 pub struct PlayMusic {
-    /// The track's name: `"music"`, `"ambience"` or one of the game's.
-    pub track: String,
+    /// The track ([`MusicTracks`]' `track("music")`).
+    pub track: TrackId,
     /// The piece.
     pub source: MusicSource,
     /// Crossfade, start and loop.
@@ -43,18 +47,18 @@ pub struct PlayMusic {
 /// Fades out the piece on a track.
 #[derive(Message, Debug, Clone)]
 pub struct StopMusic {
-    /// The track's name.
-    pub track: String,
-    /// The fade-out in seconds.
-    pub fade: f64,
+    /// The track.
+    pub track: TrackId,
+    /// The fade-out.
+    pub fade: Tween,
 }
 
 /// A [`PlayMusic`] or [`StopMusic`] refused (nothing changed), or a piece whose
 /// decoding failed as it played.
 #[derive(Message, Debug, Clone, PartialEq)]
 pub struct MusicRefused {
-    /// The track named.
-    pub track: String,
+    /// The track.
+    pub track: TrackId,
     /// Why.
     pub error: MusicError,
 }
@@ -66,17 +70,17 @@ pub(crate) fn music_messages(
     mut refused: MessageWriter<MusicRefused>,
 ) {
     for stop in stops.read() {
-        if let Err(error) = music.stop(&stop.track, stop.fade) {
+        if let Err(error) = music.stop(stop.track, stop.fade) {
             refused.write(MusicRefused {
-                track: stop.track.clone(),
+                track: stop.track,
                 error,
             });
         }
     }
     for play in plays.read() {
-        if let Err(error) = music.play(&play.track, &play.source, play.params) {
+        if let Err(error) = music.play(play.track, &play.source, play.params) {
             refused.write(MusicRefused {
-                track: play.track.clone(),
+                track: play.track,
                 error,
             });
         }
@@ -84,14 +88,18 @@ pub(crate) fn music_messages(
 }
 
 /// The fade of a pause or resume that follows virtual time.
-const PAUSE_FADE: f64 = 0.05;
+const PAUSE_FADE: std::time::Duration = std::time::Duration::from_millis(50);
 
 pub(crate) fn music_with_virtual_time(
     mut music: ResMut<MusicTracks>,
     time: Res<Time<Virtual>>,
     mut was_paused: Local<bool>,
 ) {
-    if time.is_paused() != *was_paused && music.pause_game(time.is_paused(), PAUSE_FADE).is_ok() {
+    if time.is_paused() != *was_paused
+        && music
+            .pause_game(time.is_paused(), pool_audio::linear_fade(PAUSE_FADE))
+            .is_ok()
+    {
         *was_paused = time.is_paused();
     }
 }

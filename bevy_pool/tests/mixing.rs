@@ -1,5 +1,5 @@
-//! The mix in Bevy: the plugin hands the music tracks to the sound effects,
-//! so a duck of a voice group lowers the `"music"` track (measured in the
+//! The mix in Bevy: the music tracks are in the sound effects' mix, so a duck
+//! of a voice group lowers the `"music"` track by its id (measured in the
 //! recorded render, at the music's frequency), an `ApplySnapshot` message sets
 //! it, and a bad one comes back as `MixRefused`.
 
@@ -19,11 +19,22 @@ fn db(x: f32) -> f32 {
 #[test]
 fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
     let mut app = app();
+    let music = app
+        .world()
+        .resource::<MusicTracks>()
+        .track("music")
+        .unwrap();
+    let ambience = app
+        .world()
+        .resource::<Sfx>()
+        .mix()
+        .track("ambience")
+        .unwrap();
     let (line, storm) = {
         let mut sfx = app.world_mut().resource_mut::<Sfx>();
         let dialogue = sfx.add_group("dialogue", GroupSettings::default()).unwrap();
         sfx.mix_mut()
-            .add_duck(dialogue, "music", DuckSettings::default().amount(-12.0))
+            .add_duck(dialogue, music, DuckSettings::default().amount(-12.0))
             .unwrap();
         let silence = StaticSoundData {
             sample_rate: RATE,
@@ -36,16 +47,12 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
             .unwrap();
         let storm = sfx
             .mix_mut()
-            .add_snapshot(
-                Snapshot::new("storm")
-                    .set("ambience", -6.0)
-                    .set("music", -6.0),
-            )
+            .add_snapshot(Snapshot::new("storm").set(ambience, -6.0).set(music, -6.0))
             .unwrap();
         (line, storm)
     };
     app.world_mut().write_message(PlayMusic {
-        track: "music".into(),
+        track: music,
         source: MusicSource::encoded("theme", tone(300.0, 4)),
         params: MusicParams::default().looped(),
     });
@@ -92,7 +99,7 @@ fn a_duck_and_a_snapshot_set_the_music_track_and_bad_messages_are_refused() {
     assert_eq!(refused.len(), 1);
     assert!(matches!(refused[0].error, MixError::Intensity(i) if i.is_nan()));
     assert_eq!(
-        app.world().resource::<Sfx>().mix().level("music").unwrap(),
+        app.world().resource::<Sfx>().mix().level(music).unwrap(),
         bevy_pool::kira::Decibels(-6.0)
     );
 }

@@ -165,7 +165,8 @@
 //!    fading the stolen voice out. Voices, real and virtual, are `pool_core` pooled
 //!    objects behind generational [`VoiceHandle`]s.
 //! 4. **A mix ceiling**: a look-ahead peak limiter ([`LimiterBuilder`]) last on the
-//!    sound-effects track, so several sounds at once never exceed the ceiling
+//!    output that holds the sound effects and the [music], so
+//!    several sounds at once, and music with them, never exceed the ceiling
 //!    (default -1 dBFS) either. In a storm of one sound it does nothing: the
 //!    copies' budget already holds the stack under it.
 //! 5. **A meter** ([`MeterBuilder`]), last on the main track, sees the mix before
@@ -201,8 +202,8 @@
 //! with its slice, loop region, reverse, start position, start time (a delay or a
 //! kira clock time) and fade-in, at any sample rate and playback rate
 //! ([`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`]); the data's own volume,
-//! panning and playback rate are replaced by the play's. Streaming sounds (music,
-//! long ambiences) stay plain kira sounds: play them on the game's own tracks.
+//! panning and playback rate are replaced by the play's. Long pieces (music,
+//! ambience beds) are streamed by [`Music`] instead.
 //! If the queue is ever full (the mixer has not run since the commands were sent:
 //! a stalled device), calls say so with [`PlayError::QueueFull`] or
 //! [`VoiceError::QueueFull`] and change nothing.
@@ -339,18 +340,22 @@
 //!
 //! # Music and ambience
 //! [`Music`] streams long pieces ([`MusicSource`]: files, bytes, readers) on
-//! named kira tracks beside the sound-effects track: decoded a packet at a time
-//! into a ring ahead of the mixer, on a thread per piece or, offline, when the
-//! game calls [`Music::fill`] (the same mix on every run); crossfaded with equal
-//! power, looped, sought, paused per track or with the game. The mixer side
+//! tracks of the mix beside the sound-effects track, under the same limiter:
+//! decoded a packet at a time into a ring ahead of the mixer, on a thread per
+//! piece or, offline, when the game calls [`Music::fill`] (the same mix on
+//! every run); crossfaded with equal power along a [`Tween`](kira::Tween)'s
+//! easing, looped, sought, paused per track or with the game. Its tracks are
+//! named once, in the mix: ducks and snapshots reach them by their
+//! [`TrackId`]. The mixer side
 //! allocates and frees nothing; an hour-long piece streams in the memory of its
 //! ring.
 //!
 //! # A mix that makes room: ducks, snapshots, the loudness window
 //! What the player hears first is decided by three tools, set by the game side
 //! and applied inside the voice bank (one gain per group, tweened every 16
-//! frames) or on a named kira track (a volume-control effect handed over with
-//! [`MixMut::add_track`](crate::MixMut::add_track); [`Music`] tracks carry one):
+//! frames) or on a track of the mix (a volume-control effect: [`Music`]'s
+//! tracks have one, and a kira track of the game's joins the mix with
+//! [`MixMut::add_track`](crate::MixMut::add_track)):
 //! - **ducks** ([`MixMut::add_duck`](crate::MixMut::add_duck), [`DuckSettings`]): a group's voices
 //!   lower a group, a track or every sound effect, with attack, hold, release
 //!   and curve; several on one target by [`DuckRule`] (the deepest, or Wwise's
@@ -464,10 +469,11 @@ use {
     mix_core::{
         DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,
         MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
+        TrackId,
     },
     music::{
-        Decode, MAX_FADE_SECONDS, MAX_TRACK_DB, Music, MusicError, MusicParams, MusicSettings,
-        MusicSource, MusicStats, SEEK_FADE_SECONDS, TrackSettings,
+        BUFFER_RANGE, Decode, MAX_FADE, MAX_TRACK, Music, MusicError, MusicParams, MusicSettings,
+        MusicSource, MusicStats, SEEK_FADE, TrackSettings,
     },
     offline::{MAX_OFFLINE_SAMPLE_RATE, OfflineError, OfflineSettings, Rendered},
     params::ParamError,
@@ -505,8 +511,8 @@ pub mod voices {
 /// A copy budget and a limiter keep the mix under its ceiling; these decide
 /// what the player hears first.
 ///
-/// - A **duck** lowers a target (a voice group, a named kira track, or every
-///   sound effect) while any voice of its source group sounds: Wwise's
+/// - A **duck** lowers a target (a voice group, a track of the mix: music,
+///   ambience or a kira track of the game's, or every sound effect) while any voice of its source group sounds: Wwise's
 ///   auto-ducking, with its attack (fade out), hold (recovery time), release
 ///   (fade in) and curve.
 /// - A **snapshot** is a mix state (a pause menu, underwater, a boss fight):
@@ -526,6 +532,7 @@ pub mod mix {
     pub use crate::mix_core::{
         DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,
         MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
+        TrackId,
     };
     pub use crate::sound_effects::{Mix, MixMut};
 }

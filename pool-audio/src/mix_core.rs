@@ -41,14 +41,14 @@ pub const MAX_MIX_TIME: Duration = Duration::from_secs(3600);
 pub const MAX_MIX_ITEMS: usize = 256;
 
 /// What a duck or a snapshot sets.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MixTarget {
     /// A voice group's voices.
     Group(GroupId),
-    /// A kira track the game added with
-    /// [`MixMut::add_track`](crate::MixMut::add_track): its music or
-    /// ambience.
-    Track(String),
+    /// A track of the mix: a music or ambience track
+    /// ([`Music::track`](crate::Music::track)) or a kira track of the
+    /// game's ([`MixMut::add_track`](crate::mix::MixMut::add_track)).
+    Track(TrackId),
     /// Every sound effect (the sound-effects track).
     SoundEffects,
 }
@@ -59,10 +59,21 @@ impl From<GroupId> for MixTarget {
     }
 }
 
-impl From<&str> for MixTarget {
-    fn from(track: &str) -> Self {
-        Self::Track(track.to_string())
+impl From<TrackId> for MixTarget {
+    fn from(track: TrackId) -> Self {
+        Self::Track(track)
     }
+}
+
+/// A track of a manager's mix, named once: a music or ambience track, or a
+/// kira track of the game's. Resolve a name once with
+/// [`Mix::track`](crate::mix::Mix::track) (or
+/// [`Music::track`](crate::Music::track)); an id is valid only with the
+/// manager that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TrackId {
+    pub(crate) index: u32,
+    pub(crate) owner: u32,
 }
 
 /// How a duck lowers its target while its source group sounds. Fields are
@@ -187,14 +198,21 @@ pub enum SnapshotMode {
 /// one to `value + its_db * i`.
 ///
 /// ```
+/// # use pool_audio::kira::{AudioManager, AudioManagerSettings};
+/// # use pool_audio::{music::Music, music::MusicSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
 /// use pool_audio::{mix::MixTarget, mix::Snapshot, mix::SnapshotMode};
+/// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+/// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+/// # let music = Music::new(&mut sfx, MusicSettings::default())?;
 ///
+/// let music = music.track("music")?;
 /// let storm = Snapshot::new("storm")
 ///     .priority(1)
 ///     .mode(SnapshotMode::Blend)
 ///     .set(MixTarget::SoundEffects, -3.0)
-///     .set("music", -9.0);
+///     .set(MixTarget::Track(music), -9.0);
 /// assert_eq!(storm.volumes.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[must_use]
@@ -280,8 +298,10 @@ pub struct MixStats {
 pub enum MixError {
     /// The group id is another manager's.
     UnknownGroup,
-    /// No track of that name was added with `MixMut::add_track`.
+    /// No track of the mix has that name.
     UnknownTrack(String),
+    /// The track id is another manager's.
+    ForeignTrack(TrackId),
     /// A track of that name was added already.
     DuplicateTrack(String),
     /// A snapshot of that name was added already.
@@ -313,6 +333,7 @@ impl fmt::Display for MixError {
         match self {
             Self::UnknownGroup => f.write_str("the group id belongs to another SoundEffects"),
             Self::UnknownTrack(name) => write!(f, "no mix track named {name:?}"),
+            Self::ForeignTrack(id) => write!(f, "the track id {id:?} belongs to another SoundEffects"),
             Self::DuplicateTrack(name) => write!(f, "a mix track named {name:?} exists"),
             Self::DuplicateSnapshot(name) => write!(f, "a snapshot named {name:?} exists"),
             Self::Unknown => f.write_str("the duck or snapshot id belongs to another SoundEffects"),

@@ -1,214 +1,39 @@
-//! Music and ambience: pieces streamed from files (or any reader) on named kira
-//! tracks beside the sound effects, crossfaded with equal power, looped,
-//! sought, paused, with a volume per track.
+//! Music and ambience: pieces streamed from files (or any reader) on named
+//! tracks of the mix, beside the sound effects and under the same limiter,
+//! crossfaded with equal power, looped, sought, paused, with a volume per track.
 //!
 //! Each piece is decoded a packet at a time into a ring of
-//! [`MusicSettings::buffer_seconds`] of frames ahead of the mixer (`music/feed.rs`),
-//! on a thread of its own ([`Decode::Thread`], for a sound card) or when the game
+//! [`MusicSettings::buffer`] of frames ahead of the mixer (`music/feed.rs`), on
+//! a thread of its own ([`Decode::Thread`], for a sound card) or when the game
 //! calls [`Music::fill`] ([`Decode::Caller`], for offline renders: the same
-//! frames in the same blocks on every run). The mixer reads the ring, resamples
-//! with kira's interpolation and fades (`music/stream.rs`); it allocates and frees
-//! nothing.
+//! frames in the same blocks on every run); by default as the backend needs.
+//! The mixer reads the ring, resamples with kira's interpolation and fades
+//! (`music/stream.rs`); it allocates and frees nothing.
 
+mod error;
 mod feed;
+mod settings;
 mod source;
 mod stream;
 
-use std::fmt;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use kira::backend::Backend;
-use kira::effect::volume_control::{VolumeControlBuilder, VolumeControlHandle};
+use kira::effect::volume_control::VolumeControlBuilder;
 use kira::track::{TrackBuilder, TrackHandle};
-use kira::{AudioManager, Decibels, Tween};
+use kira::{Decibels, StartTime, Tween};
 
+pub use error::MusicError;
+pub use settings::{
+    BUFFER_RANGE, Decode, MAX_FADE, MAX_TRACK, MusicParams, MusicSettings, SEEK_FADE, TrackSettings,
+};
 pub use source::MusicSource;
 
+use crate::SoundEffects;
+use crate::mix_core::{MixError, TrackId};
 use feed::{Feed, Fill, open_at};
-use stream::{Shared, StreamData};
-
-/// The longest fade or crossfade, in seconds.
-pub const MAX_FADE_SECONDS: f64 = 3600.0;
-/// The loudest a music track may be set, in dB.
-pub const MAX_TRACK_DB: f32 = 12.0;
-/// The crossfade a seek makes between the piece where it was and where it goes.
-pub const SEEK_FADE_SECONDS: f64 = 0.01;
-
-/// Where pieces are decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Decode {
-    /// On a thread per piece, as kira's own streaming sounds: for a sound card,
-    /// where the mixer runs on its own time.
-    #[default]
-    Thread,
-    /// When the game calls [`Music::fill`]: for offline renders, which must fill
-    /// before each render of at most [`MusicSettings::buffer_seconds`].
-    Caller,
-}
-
-/// A named track for music or ambience.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TrackSettings {
-    /// Its name: how the game and a ducking rule name it.
-    pub name: String,
-    /// Its volume in dB (at most [`MAX_TRACK_DB`]).
-    pub volume_db: f32,
-    /// Paused by [`Music::pause_game`] (an ambience bed) or not (the menu's music).
-    pub pause_with_game: bool,
-}
-
-impl TrackSettings {
-    /// A track at 0 dB that keeps playing when the game pauses.
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            volume_db: 0.0,
-            pause_with_game: false,
-        }
-    }
-
-    /// Its volume in dB.
-    pub fn volume_db(mut self, volume_db: f32) -> Self {
-        self.volume_db = volume_db;
-        self
-    }
-
-    /// Paused with the game.
-    pub fn pause_with_game(mut self) -> Self {
-        self.pause_with_game = true;
-        self
-    }
-}
-
-/// How [`Music`] is set up.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MusicSettings {
-    /// The tracks made at the start: by default `"music"` (plays on when the
-    /// game pauses) and `"ambience"` (pauses with it).
-    pub tracks: Vec<TrackSettings>,
-    /// How far ahead each piece is decoded, in seconds of its frames (16 bytes
-    /// each): 1 s of a 48 kHz piece is 768 KiB.
-    pub buffer_seconds: f64,
-    /// Where pieces are decoded.
-    pub decode: Decode,
-}
-
-impl Default for MusicSettings {
-    fn default() -> Self {
-        Self {
-            tracks: vec![
-                TrackSettings::new("music"),
-                TrackSettings::new("ambience").pause_with_game(),
-            ],
-            buffer_seconds: 1.0,
-            decode: Decode::Thread,
-        }
-    }
-}
-
-/// How a piece plays.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct MusicParams {
-    /// The crossfade in seconds: the piece fades in, the one playing on the
-    /// track fades out, with equal power (0: a cut).
-    pub fade: f64,
-    /// Where in the piece it starts, in seconds.
-    pub start_at: f64,
-    /// Where it starts again after its end, in seconds; `None` plays it once.
-    pub loop_from: Option<f64>,
-}
-
-impl MusicParams {
-    /// Crossfades over `seconds`.
-    pub fn fade(mut self, seconds: f64) -> Self {
-        self.fade = seconds;
-        self
-    }
-
-    /// Starts `seconds` in.
-    pub fn start_at(mut self, seconds: f64) -> Self {
-        self.start_at = seconds;
-        self
-    }
-
-    /// Loops the whole piece.
-    pub fn looped(self) -> Self {
-        self.loop_from(0.0)
-    }
-
-    /// Loops back to `seconds` at the end.
-    pub fn loop_from(mut self, seconds: f64) -> Self {
-        self.loop_from = Some(seconds);
-        self
-    }
-}
-
-/// Why music could not do what it was asked; nothing changed.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum MusicError {
-    /// No track has this name.
-    UnknownTrack(String),
-    /// A track already has this name.
-    DuplicateTrack(String),
-    /// A fade that is NaN, infinite, negative or over [`MAX_FADE_SECONDS`].
-    Fade(f64),
-    /// A volume that is NaN or over [`MAX_TRACK_DB`].
-    Volume(f32),
-    /// A buffer that is NaN, infinite, or outside 0.05 to 60 s.
-    BufferSeconds(f64),
-    /// A position that is NaN, infinite, negative or past the piece's end.
-    Position {
-        /// The position asked for, in seconds.
-        seconds: f64,
-        /// The piece's length in seconds, if its header says.
-        length: Option<f64>,
-    },
-    /// The piece could not be opened or decoded.
-    Piece {
-        /// The piece's name.
-        piece: String,
-        /// What the decoder said.
-        reason: String,
-    },
-    /// kira refused: too many tracks or sounds.
-    Kira(String),
-    /// The decoding thread could not be started.
-    Thread(String),
-}
-
-impl fmt::Display for MusicError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnknownTrack(name) => write!(f, "no music track is named {name:?}"),
-            Self::DuplicateTrack(name) => write!(f, "a music track is already named {name:?}"),
-            Self::Fade(s) => write!(f, "fade of {s} s: expected 0 to {MAX_FADE_SECONDS} s"),
-            Self::Volume(db) => write!(
-                f,
-                "track volume {db} dB: expected at most {MAX_TRACK_DB} dB"
-            ),
-            Self::BufferSeconds(s) => write!(f, "music buffer of {s} s: expected 0.05 to 60 s"),
-            Self::Position {
-                seconds,
-                length: Some(length),
-            } => {
-                write!(f, "position {seconds} s: expected 0 to {length} s")
-            }
-            Self::Position {
-                seconds,
-                length: None,
-            } => {
-                write!(f, "position {seconds} s: expected a finite time from 0")
-            }
-            Self::Piece { piece, reason } => write!(f, "music {piece:?}: {reason}"),
-            Self::Kira(reason) => write!(f, "kira refused: {reason}"),
-            Self::Thread(reason) => write!(f, "the decoding thread did not start: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for MusicError {}
+use stream::{Fade, Shared, StreamData};
 
 /// A piece decoding on its track.
 struct Stream {
@@ -219,11 +44,9 @@ struct Stream {
 }
 
 struct Track {
+    id: TrackId,
     settings: TrackSettings,
     handle: TrackHandle,
-    /// The handle of its mix gain (a volume-control effect), until the game
-    /// takes it for ducks and snapshots.
-    mix_control: Option<VolumeControlHandle>,
     /// The piece playing, and pieces fading out.
     playing: Option<Stream>,
     fading: Vec<Stream>,
@@ -241,27 +64,32 @@ pub struct MusicStats {
     pub late_frames: u64,
 }
 
-/// Music and ambience on named kira tracks beside the sound effects.
+/// Music and ambience on named tracks of a [`SoundEffects`]' mix: under its
+/// limiter, reached by its ducks and snapshots.
 ///
 /// A piece starts in the mixer's next block, its first output sample the
-/// frame at its start position (kira's own sounds start the same way; the
-/// sound-effects track is heard 1.5 ms later, through its limiter's
-/// look-ahead).
+/// frame at its start position, heard through the output's limiter (1.5 ms of
+/// look-ahead, as the sound effects are). Keep the `SoundEffects` alive while
+/// music plays: its output holds the music tracks.
 ///
 /// ```
+/// use std::time::Duration;
 /// use pool_audio::kira::{AudioManager, AudioManagerSettings};
-/// use pool_audio::{music::Decode, music::Music, music::MusicParams, music::MusicSettings, music::MusicSource, OfflineBackend};
+/// use pool_audio::music::{Music, MusicParams, MusicSettings, MusicSource};
+/// use pool_audio::{linear_fade, OfflineBackend, SoundEffects, SoundEffectsSettings};
 /// # let wav = |hz: f32| { let mut c = std::io::Cursor::new(Vec::new()); let mut w = hound::WavWriter::new(&mut c, hound::WavSpec { channels: 1, sample_rate: 48_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int }).unwrap(); for i in 0..48_000 { w.write_sample(((i as f32 * hz * std::f32::consts::TAU / 48_000.0).sin() * 16_000.0) as i16).unwrap(); } w.finalize().unwrap(); c.into_inner() };
 ///
 /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-/// let settings = MusicSettings { decode: Decode::Caller, ..Default::default() };
-/// let mut music = Music::new(&mut manager, settings)?;
-/// music.play("music", &MusicSource::encoded("calm", wav(220.0)), MusicParams::default().looped())?;
-/// music.fill(); // before each render, offline
+/// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+/// let mut music = Music::new(&mut sfx, MusicSettings::default())?;
+/// let track = music.track("music")?; // names resolve once
+/// music.play(track, &MusicSource::encoded("calm", wav(220.0)), MusicParams::default().looped())?;
+/// music.fill(); // offline, before each render
 /// manager.backend_mut().render(0.5)?;
 /// // The boss appears: a two-second crossfade.
-/// music.play("music", &MusicSource::encoded("boss", wav(330.0)), MusicParams::default().fade(2.0))?;
-/// assert_eq!(music.piece("music")?, Some("boss"));
+/// let boss = MusicSource::encoded("boss", wav(330.0));
+/// music.play(track, &boss, MusicParams::default().fade(linear_fade(Duration::from_secs(2))))?;
+/// assert_eq!(music.piece(track)?, Some("boss"));
 /// music.fill();
 /// let audio = manager.backend_mut().render(0.5)?;
 /// assert!(audio.peak() > 0.3);
@@ -273,90 +101,125 @@ pub struct Music {
     /// `Music` is `Sync` (a ring's writing end is not): reached by `get_mut`,
     /// never locked.
     feeds: Mutex<Vec<Feed>>,
-    buffer_seconds: f64,
+    buffer: Duration,
+    /// Resolved: never `Auto`.
     decode: Decode,
 }
 
-fn tween(seconds: f64) -> Tween {
+/// A fade music can make: no longer than `MAX_FADE`, an easing kira computes,
+/// starting now.
+fn check_fade(fade: Tween) -> Result<Fade, MusicError> {
+    let now = fade.start_time == StartTime::Immediate;
+    if fade.duration <= MAX_FADE && now && crate::sound_error::easing_is_safe(fade) {
+        Ok(Fade {
+            seconds: fade.duration.as_secs_f64(),
+            easing: fade.easing,
+        })
+    } else {
+        Err(MusicError::Fade(fade))
+    }
+}
+
+fn check_volume(volume: Decibels) -> Result<Decibels, MusicError> {
+    if volume.0.is_nan() || volume.0 > MAX_TRACK.0 {
+        Err(MusicError::Volume(volume))
+    } else {
+        Ok(volume)
+    }
+}
+
+/// A kira tween for a validated fade.
+fn tween(fade: Fade) -> Tween {
     Tween {
-        duration: std::time::Duration::from_secs_f64(seconds),
-        ..Default::default()
-    }
-}
-
-fn check_fade(seconds: f64) -> Result<f64, MusicError> {
-    if (0.0..=MAX_FADE_SECONDS).contains(&seconds) {
-        Ok(seconds)
-    } else {
-        Err(MusicError::Fade(seconds))
-    }
-}
-
-fn check_volume(db: f32) -> Result<f32, MusicError> {
-    if db.is_nan() || db > MAX_TRACK_DB {
-        Err(MusicError::Volume(db))
-    } else {
-        Ok(db)
+        duration: Duration::from_secs_f64(fade.seconds),
+        easing: fade.easing,
+        start_time: StartTime::Immediate,
     }
 }
 
 impl Music {
-    /// Makes the settings' tracks on `manager`'s main track.
+    /// Makes the settings' tracks in `sfx`'s output, named in its mix.
     ///
     /// # Errors
-    /// [`MusicError::BufferSeconds`], a track's [`MusicError::Volume`] or
-    /// [`MusicError::DuplicateTrack`], [`MusicError::Kira`] when kira has no room
-    /// for a track.
-    pub fn new<B: Backend>(
-        manager: &mut AudioManager<B>,
-        settings: MusicSettings,
-    ) -> Result<Self, MusicError> {
-        if !(0.05..=60.0).contains(&settings.buffer_seconds) {
-            return Err(MusicError::BufferSeconds(settings.buffer_seconds));
+    /// [`MusicError::Buffer`], a track's [`MusicError::Volume`] or
+    /// [`MusicError::DuplicateTrack`], [`MusicError::TooManyTracks`],
+    /// [`MusicError::Kira`] when kira has no room for a track.
+    pub fn new(sfx: &mut SoundEffects, settings: MusicSettings) -> Result<Self, MusicError> {
+        if !BUFFER_RANGE.contains(&settings.buffer) {
+            return Err(MusicError::Buffer(settings.buffer));
         }
+        let decode = match settings.decode {
+            Decode::Auto if sfx.is_offline() => Decode::Caller,
+            Decode::Auto => Decode::Thread,
+            decode => decode,
+        };
         let mut music = Self {
             tracks: Vec::new(),
             feeds: Mutex::new(Vec::new()),
-            buffer_seconds: settings.buffer_seconds,
-            decode: settings.decode,
+            buffer: settings.buffer,
+            decode,
         };
         for track in settings.tracks {
-            music.add_track(manager, track)?;
+            music.add_track(sfx, track)?;
         }
         Ok(music)
     }
 
-    /// Adds a track.
+    /// Adds a track to `sfx`'s output (the one this `Music` was made with),
+    /// named in its mix: ducks and snapshots can set it by its id.
     ///
     /// # Errors
-    /// [`MusicError::DuplicateTrack`], [`MusicError::Volume`],
-    /// [`MusicError::Kira`].
-    pub fn add_track<B: Backend>(
+    /// [`MusicError::DuplicateTrack`] (any track of the mix),
+    /// [`MusicError::Volume`], [`MusicError::TooManyTracks`],
+    /// [`MusicError::Kira`]; nothing is added.
+    pub fn add_track(
         &mut self,
-        manager: &mut AudioManager<B>,
+        sfx: &mut SoundEffects,
         settings: TrackSettings,
-    ) -> Result<(), MusicError> {
-        if self.tracks.iter().any(|t| t.settings.name == settings.name) {
+    ) -> Result<TrackId, MusicError> {
+        if sfx.mix().track(&settings.name).is_ok() {
             return Err(MusicError::DuplicateTrack(settings.name));
         }
-        let volume = check_volume(settings.volume_db)?;
-        let mut builder = TrackBuilder::new()
-            .volume(Decibels(volume))
-            .sound_capacity(16);
-        let mix_control = builder.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
-        let handle = manager
+        let volume = check_volume(settings.volume)?;
+        let mut builder = TrackBuilder::new().volume(volume).sound_capacity(16);
+        let control = builder.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
+        let handle = sfx
+            .output_track()
             .add_sub_track(builder)
             .map_err(|error| MusicError::Kira(error.to_string()))?;
+        let id = match sfx.mix_mut().add_track(&settings.name, control) {
+            Ok(id) => id,
+            Err(MixError::DuplicateTrack(name)) => return Err(MusicError::DuplicateTrack(name)),
+            Err(_) => return Err(MusicError::TooManyTracks),
+        };
         self.tracks.push(Track {
+            id,
             settings,
             handle,
-            mix_control: Some(mix_control),
             playing: None,
             fading: Vec::new(),
             paused: false,
             paused_by_game: false,
         });
-        Ok(())
+        Ok(id)
+    }
+
+    /// The id of the music track named `name` (the same id
+    /// [`Mix::track`](crate::mix::Mix::track) gives). Resolve names once.
+    ///
+    /// # Errors
+    /// [`MusicError::UnknownTrack`].
+    pub fn track(&self, name: &str) -> Result<TrackId, MusicError> {
+        self.tracks
+            .iter()
+            .find(|t| t.settings.name == name)
+            .map(|t| t.id)
+            .ok_or_else(|| MusicError::UnknownTrack(name.into()))
+    }
+
+    /// The music tracks, in order: their ids and names.
+    pub fn tracks(&self) -> impl Iterator<Item = (TrackId, &str)> {
+        self.tracks.iter().map(|t| (t.id, t.settings.name.as_str()))
     }
 
     fn feeds_mut(&mut self) -> &mut Vec<Feed> {
@@ -366,41 +229,37 @@ impl Music {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn track(&mut self, name: &str) -> Result<&mut Track, MusicError> {
+    fn get_mut(&mut self, track: TrackId) -> Result<&mut Track, MusicError> {
         self.tracks
             .iter_mut()
-            .find(|t| t.settings.name == name)
-            .ok_or_else(|| MusicError::UnknownTrack(name.into()))
+            .find(|t| t.id == track)
+            .ok_or(MusicError::NotMusicTrack(track))
     }
 
-    fn track_ref(&self, name: &str) -> Result<&Track, MusicError> {
+    fn get(&self, track: TrackId) -> Result<&Track, MusicError> {
         self.tracks
             .iter()
-            .find(|t| t.settings.name == name)
-            .ok_or_else(|| MusicError::UnknownTrack(name.into()))
+            .find(|t| t.id == track)
+            .ok_or(MusicError::NotMusicTrack(track))
     }
 
     /// Plays `source` on `track`, crossfading from the piece playing there
-    /// over `params.fade`. The piece is opened (and its first packets probed)
+    /// with `params.fade`. The piece is opened (and its first packets probed)
     /// on the calling thread.
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`], [`MusicError::Fade`],
-    /// [`MusicError::Position`] (a start or loop point that is not a finite time
-    /// from 0, or past the end the header gives), [`MusicError::Piece`] (the
-    /// piece cannot be opened), [`MusicError::Kira`], [`MusicError::Thread`].
+    /// [`MusicError::NotMusicTrack`], [`MusicError::Fade`],
+    /// [`MusicError::Position`] (a start or loop point past the end the header
+    /// gives), [`MusicError::Piece`] (the piece cannot be opened),
+    /// [`MusicError::Kira`], [`MusicError::Thread`]; nothing changes.
     pub fn play(
         &mut self,
-        track: &str,
+        track: TrackId,
         source: &MusicSource,
         params: MusicParams,
     ) -> Result<(), MusicError> {
         let fade = check_fade(params.fade)?;
-        let index = self
-            .tracks
-            .iter()
-            .position(|t| t.settings.name == track)
-            .ok_or_else(|| MusicError::UnknownTrack(track.into()))?;
+        self.get(track)?;
         let (mut feed, data) = self.open(source, params, fade)?;
         let (shared, rate) = (data.shared.clone(), data.sample_rate);
         match self.decode {
@@ -408,18 +267,18 @@ impl Music {
                 feed.fill();
                 self.feeds_mut().push(feed);
             }
-            Decode::Thread => {
+            Decode::Thread | Decode::Auto => {
                 std::thread::Builder::new()
                     .name(format!("music {}", source.name()))
                     .spawn(move || {
                         while feed.fill() == Fill::More {
-                            std::thread::sleep(std::time::Duration::from_millis(5));
+                            std::thread::sleep(Duration::from_millis(5));
                         }
                     })
                     .map_err(|error| MusicError::Thread(error.to_string()))?;
             }
         }
-        let track = &mut self.tracks[index];
+        let track = self.get_mut(track)?;
         if let Err(error) = track.handle.play(data) {
             shared.finished.store(true, Ordering::Release);
             return Err(MusicError::Kira(error.to_string()));
@@ -443,7 +302,7 @@ impl Music {
         &self,
         source: &MusicSource,
         params: MusicParams,
-        fade: f64,
+        fade: Fade,
     ) -> Result<(Feed, StreamData), MusicError> {
         let piece = |reason| MusicError::Piece {
             piece: source.name().into(),
@@ -452,15 +311,15 @@ impl Music {
         let probe = source.open().map_err(piece)?;
         let rate = probe.sample_rate;
         let length = probe.header_frames;
-        let frame_at = |seconds: f64| {
-            let frame = seconds * f64::from(rate);
-            let fits = length.is_none_or(|n| frame < n as f64 || seconds == 0.0);
-            if seconds.is_finite() && seconds >= 0.0 && fits {
-                Ok(frame as u64)
+        let frame_at = |at: Duration| {
+            let frame =
+                u64::try_from(at.as_nanos() * u128::from(rate) / 1_000_000_000).unwrap_or(u64::MAX);
+            if length.is_none_or(|n| frame < n || at.is_zero()) {
+                Ok(frame)
             } else {
                 Err(MusicError::Position {
-                    seconds,
-                    length: length.map(|n| n as f64 / f64::from(rate)),
+                    at,
+                    length: length.map(|n| Duration::from_secs_f64(n as f64 / f64::from(rate))),
                 })
             }
         };
@@ -472,7 +331,7 @@ impl Music {
             drop(probe);
             open_at(source, start).map_err(piece)?
         };
-        let capacity = (self.buffer_seconds * f64::from(rate)).ceil() as usize + 1;
+        let capacity = (self.buffer.as_secs_f64() * f64::from(rate)).ceil() as usize + 1;
         let (producer, consumer) = rtrb::RingBuffer::new(capacity);
         let shared = Arc::new(Shared::new(start));
         let feed = Feed::new(
@@ -492,13 +351,13 @@ impl Music {
         Ok((feed, data))
     }
 
-    /// Fades out the piece on `track` over `fade` seconds.
+    /// Fades out the piece on `track` with `fade`.
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`], [`MusicError::Fade`].
-    pub fn stop(&mut self, track: &str, fade: f64) -> Result<(), MusicError> {
+    /// [`MusicError::NotMusicTrack`], [`MusicError::Fade`].
+    pub fn stop(&mut self, track: TrackId, fade: Tween) -> Result<(), MusicError> {
         let fade = check_fade(fade)?;
-        let track = self.track(track)?;
+        let track = self.get_mut(track)?;
         if let Some(old) = track.playing.take() {
             old.shared.stop(fade);
             track.fading.push(old);
@@ -506,28 +365,27 @@ impl Music {
         Ok(())
     }
 
-    /// Moves the piece on `track` to `seconds`, with a crossfade of
-    /// [`SEEK_FADE_SECONDS`] from where it was; a track with no piece is left
-    /// alone.
+    /// Moves the piece on `track` to `at`, with a crossfade of [`SEEK_FADE`]
+    /// from where it was; a track with no piece is left alone.
     ///
     /// # Errors
     /// As [`play`](Self::play).
-    pub fn seek(&mut self, track: &str, seconds: f64) -> Result<(), MusicError> {
-        let Some(playing) = &self.track(track)?.playing else {
+    pub fn seek(&mut self, track: TrackId, at: Duration) -> Result<(), MusicError> {
+        let Some(playing) = &self.get(track)?.playing else {
             return Ok(());
         };
         let (source, params) = (playing.source.clone(), playing.params);
-        let params = params.fade(SEEK_FADE_SECONDS).start_at(seconds);
+        let params = params.fade(crate::linear_fade(SEEK_FADE)).start_at(at);
         self.play(track, &source, params)
     }
 
     /// Pauses `track` (kira's track pause: its pieces stop where they are).
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`], [`MusicError::Fade`].
-    pub fn pause(&mut self, track: &str, fade: f64) -> Result<(), MusicError> {
+    /// [`MusicError::NotMusicTrack`], [`MusicError::Fade`].
+    pub fn pause(&mut self, track: TrackId, fade: Tween) -> Result<(), MusicError> {
         let fade = check_fade(fade)?;
-        let track = self.track(track)?;
+        let track = self.get_mut(track)?;
         track.paused = true;
         track.handle.pause(tween(fade));
         Ok(())
@@ -536,10 +394,10 @@ impl Music {
     /// Resumes `track` where it was paused (unless the game keeps it paused).
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`], [`MusicError::Fade`].
-    pub fn resume(&mut self, track: &str, fade: f64) -> Result<(), MusicError> {
+    /// [`MusicError::NotMusicTrack`], [`MusicError::Fade`].
+    pub fn resume(&mut self, track: TrackId, fade: Tween) -> Result<(), MusicError> {
         let fade = check_fade(fade)?;
-        let track = self.track(track)?;
+        let track = self.get_mut(track)?;
         track.paused = false;
         if !track.paused_by_game {
             track.handle.resume(tween(fade));
@@ -551,7 +409,7 @@ impl Music {
     ///
     /// # Errors
     /// [`MusicError::Fade`].
-    pub fn pause_game(&mut self, paused: bool, fade: f64) -> Result<(), MusicError> {
+    pub fn pause_game(&mut self, paused: bool, fade: Tween) -> Result<(), MusicError> {
         let fade = check_fade(fade)?;
         for track in self
             .tracks
@@ -570,16 +428,23 @@ impl Music {
         Ok(())
     }
 
-    /// Sets `track`'s volume with a tween of `fade` seconds.
+    /// Sets `track`'s volume (an `f32` is decibels) with `fade`. Ducks and
+    /// snapshots add to it; they do not change it.
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`], [`MusicError::Volume`], [`MusicError::Fade`].
-    pub fn set_volume(&mut self, track: &str, volume_db: f32, fade: f64) -> Result<(), MusicError> {
-        let volume = check_volume(volume_db)?;
+    /// [`MusicError::NotMusicTrack`], [`MusicError::Volume`],
+    /// [`MusicError::Fade`].
+    pub fn set_volume(
+        &mut self,
+        track: TrackId,
+        volume: impl Into<Decibels>,
+        fade: Tween,
+    ) -> Result<(), MusicError> {
+        let volume = check_volume(volume.into())?;
         let fade = check_fade(fade)?;
-        let track = self.track(track)?;
-        track.settings.volume_db = volume;
-        track.handle.set_volume(Decibels(volume), tween(fade));
+        let track = self.get_mut(track)?;
+        track.settings.volume = volume;
+        track.handle.set_volume(volume, tween(fade));
         Ok(())
     }
 
@@ -587,32 +452,33 @@ impl Music {
     /// ends.
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`].
-    pub fn piece(&self, track: &str) -> Result<Option<&str>, MusicError> {
-        let playing = self.track_ref(track)?.playing.as_ref();
+    /// [`MusicError::NotMusicTrack`].
+    pub fn piece(&self, track: TrackId) -> Result<Option<&str>, MusicError> {
+        let playing = self.get(track)?.playing.as_ref();
         Ok(playing
             .filter(|s| !s.shared.finished())
             .map(|s| s.source.name()))
     }
 
-    /// Where the piece playing on `track` is, in seconds of the piece (loops
-    /// wrap it), as of the mixer's last block.
+    /// Where the piece playing on `track` is in the piece (loops wrap it), as
+    /// of the mixer's last block, to the frame.
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`].
-    pub fn position(&self, track: &str) -> Result<Option<f64>, MusicError> {
-        let playing = self.track_ref(track)?.playing.as_ref();
-        Ok(playing
-            .filter(|s| !s.shared.finished())
-            .map(|s| s.shared.position.load(Ordering::Relaxed) as f64 / f64::from(s.sample_rate)))
+    /// [`MusicError::NotMusicTrack`].
+    pub fn position(&self, track: TrackId) -> Result<Option<Duration>, MusicError> {
+        let playing = self.get(track)?.playing.as_ref();
+        Ok(playing.filter(|s| !s.shared.finished()).map(|s| {
+            let frame = s.shared.position.load(Ordering::Relaxed);
+            Duration::from_secs_f64(frame as f64 / f64::from(s.sample_rate))
+        }))
     }
 
     /// Why the piece playing on `track` stopped early, if decoding failed.
     ///
     /// # Errors
-    /// [`MusicError::UnknownTrack`].
-    pub fn failure(&self, track: &str) -> Result<Option<MusicError>, MusicError> {
-        let playing = self.track_ref(track)?.playing.as_ref();
+    /// [`MusicError::NotMusicTrack`].
+    pub fn failure(&self, track: TrackId) -> Result<Option<MusicError>, MusicError> {
+        let playing = self.get(track)?.playing.as_ref();
         Ok(playing.and_then(|s| {
             let reason = s.shared.error.lock().ok()?.clone()?;
             Some(MusicError::Piece {
@@ -622,45 +488,29 @@ impl Music {
         }))
     }
 
-    /// The handle of `track`'s mix gain, a kira volume-control effect after
-    /// its pieces, for [`MixMut::add_track`](crate::MixMut::add_track):
-    /// ducks and snapshots then set it, and [`set_volume`](Self::set_volume)
-    /// stays the game's. `None` once taken, or for an unknown track.
+    /// kira's handle of `track`, for effects on it.
     ///
-    /// ```
-    /// # use pool_audio::kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{music::Music, music::MusicSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
-    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// let mut music = Music::new(&mut manager, MusicSettings::default())?;
-    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let control = music.take_mix_control("music").expect("the default track");
-    /// sfx.mix_mut().add_track("music", control)?;
-    /// assert!(music.take_mix_control("music").is_none());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn take_mix_control(&mut self, track: &str) -> Option<VolumeControlHandle> {
-        self.track(track).ok()?.mix_control.take()
+    /// # Errors
+    /// [`MusicError::NotMusicTrack`].
+    pub fn track_handle(&mut self, track: TrackId) -> Result<&mut TrackHandle, MusicError> {
+        self.get_mut(track).map(|t| &mut t.handle)
     }
 
-    /// kira's handle of `track`: for effects on it, or a ducking rule.
-    pub fn track_handle(&mut self, track: &str) -> Option<&mut TrackHandle> {
-        self.track(track).ok().map(|t| &mut t.handle)
+    /// How far ahead each piece is decoded.
+    pub fn buffer(&self) -> Duration {
+        self.buffer
     }
 
-    /// How far ahead each piece is decoded, in seconds.
-    pub fn buffer_seconds(&self) -> f64 {
-        self.buffer_seconds
-    }
-
-    /// The tracks' names, in order.
-    pub fn track_names(&self) -> impl Iterator<Item = &str> {
-        self.tracks.iter().map(|t| t.settings.name.as_str())
+    /// Where pieces are decoded: [`Decode::Thread`] or [`Decode::Caller`]
+    /// (`Auto` resolved for the backend).
+    pub fn decode(&self) -> Decode {
+        self.decode
     }
 
     /// Decodes every piece ahead until its ring is full ([`Decode::Caller`];
     /// nothing with [`Decode::Thread`]). Offline, call it before each render of
-    /// at most [`MusicSettings::buffer_seconds`]: the mix is then the same on
-    /// every run.
+    /// at most [`MusicSettings::buffer`]: the mix is then the same on every
+    /// run.
     pub fn fill(&mut self) {
         self.feeds_mut()
             .retain_mut(|feed| feed.fill() == Fill::More);

@@ -42,17 +42,18 @@ use crate::voice_pool::{SLOTS_PER_VOICE, Voices};
 
 /// Sound-effect voices on the game's own kira [`AudioManager`](https://docs.rs/kira/0.12/kira/manager/struct.AudioManager.html): per-sound copy
 /// limits with attenuation, a global voice cap with stealing, and a limiter as the
-/// ceiling of the whole sound-effects mix.
+/// ceiling of everything it mixes.
 ///
-/// It owns one sub-track for all sound effects, and on it the voice bank: one
-/// kira sound holding every real voice, created once (twice the voice cap:
-/// every real voice and as many fading out). A play sends the bank a command
-/// and allocates nothing. The game's music and other tracks keep working beside
-/// it; streaming sounds (music, long ambiences) are played on them, as plain
-/// kira sounds.
+/// It owns one output sub-track, with the limiter last, and in it the
+/// sound-effects track with the voice bank: one kira sound holding every real
+/// voice, created once (twice the voice cap: every real voice and as many
+/// fading out). A play sends the bank a command and allocates nothing. Music
+/// and ambience ([`Music`](crate::music::Music)) play on tracks of the same
+/// output, under the same ceiling; the game's other kira tracks keep working
+/// beside it.
 ///
 /// Keep it alive while its sounds should play: like any kira track handle, dropping
-/// it removes its sub-track and every sound on it.
+/// it removes its output, the music tracks and every sound on them.
 ///
 /// ```
 /// use kira::{AudioManager, AudioManagerSettings};
@@ -92,11 +93,16 @@ pub struct SoundEffects {
     mix: MixEngine,
 }
 
-/// The sound-effects sub-track on the game's manager, and its limiter. Dropping
-/// the track removes the voice bank from the mix.
+/// The output sub-track on the game's manager (the limiter, last), and in it
+/// the sound-effects track (the voice bank) beside the music tracks. Dropping
+/// the output removes them all from the mix.
 struct Output {
+    /// The sound-effects track; dropped before the output that holds it.
     track: TrackHandle,
+    output: TrackHandle,
     limiter: Option<LimiterHandle>,
+    /// The manager renders offline (music then decodes on the caller's thread).
+    offline: bool,
 }
 
 /// The settings, with what is derived from them once.
@@ -152,7 +158,7 @@ impl SoundEffects {
     /// assert!(SoundEffects::new(&mut manager, bad).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new<B: Backend>(
+    pub fn new<B: Backend + 'static>(
         manager: &mut AudioManager<B>,
         settings: SoundEffectsSettings,
     ) -> Result<Self, SetupError> {
@@ -161,9 +167,10 @@ impl SoundEffects {
 
     /// Like [`new`](Self::new), on a track built from `track`: add effects to it
     /// first (kira's `TrackBuilder::add_effect` returns their handles), and sends.
-    /// The manager then sets the track's sound and sub-track capacities and its
-    /// volume (0 dB; change it with [`set_track_volume`](Self::set_track_volume)),
-    /// and appends the limiter last, so the ceiling holds whatever the effects do.
+    /// The manager then sets the track's sound capacity and its volume (0 dB;
+    /// change it with [`set_track_volume`](Self::set_track_volume)) and puts it
+    /// in the output, whose limiter comes after, so the ceiling holds whatever
+    /// the effects do.
     ///
     /// # Errors
     /// As [`new`](Self::new).
@@ -182,23 +189,26 @@ impl SoundEffects {
     /// # drop(filter);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_track<B: Backend>(
+    pub fn with_track<B: Backend + 'static>(
         manager: &mut AudioManager<B>,
         settings: SoundEffectsSettings,
         track: TrackBuilder,
     ) -> Result<Self, SetupError> {
         settings.validate().map_err(SetupError::Settings)?;
-        let mut builder = track.sound_capacity(1).volume(Decibels::IDENTITY);
+        let mut output = TrackBuilder::new().sound_capacity(1);
         let limiter = match settings.limiter {
             Some(limiter) => {
                 let limiter = LimiterBuilder::new(limiter)
                     .map_err(|e| SetupError::Settings(SettingsError::Limiter(e)))?;
-                Some(builder.add_effect(limiter))
+                Some(output.add_effect(limiter))
             }
             None => None,
         };
-        let mut track = manager
-            .add_sub_track(builder)
+        let mut output = manager
+            .add_sub_track(output)
+            .map_err(|_| SetupError::TrackLimit)?;
+        let mut track = output
+            .add_sub_track(track.sound_capacity(1).volume(Decibels::IDENTITY))
             .map_err(|_| SetupError::TrackLimit)?;
         let bank = track
             .play(BankBuilder {
@@ -221,7 +231,13 @@ impl SoundEffects {
         };
         Ok(Self {
             owner,
-            output: Output { track, limiter },
+            output: Output {
+                track,
+                output,
+                limiter,
+                offline: std::any::TypeId::of::<B>()
+                    == std::any::TypeId::of::<crate::OfflineBackend>(),
+            },
             voices,
             sounds: SoundTable::new(owner),
             groups: Groups::new(owner),
@@ -331,8 +347,9 @@ impl SoundEffects {
         Ok(())
     }
 
-    /// The limiter on the sound-effects track, to read its gain reduction (`None`
-    /// if the settings turned it off).
+    /// The limiter last on the output, the ceiling of the sound effects and the
+    /// music together, to read its gain reduction (`None` if the settings
+    /// turned it off).
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -346,6 +363,16 @@ impl SoundEffects {
     /// ```
     pub fn limiter(&self) -> Option<&LimiterHandle> {
         self.output.limiter.as_ref()
+    }
+
+    /// The output track, which music tracks are added to (before its limiter).
+    pub(crate) fn output_track(&mut self) -> &mut TrackHandle {
+        &mut self.output.output
+    }
+
+    /// Whether the manager renders offline.
+    pub(crate) fn is_offline(&self) -> bool {
+        self.output.offline
     }
 }
 

@@ -60,7 +60,7 @@ impl Scene {
         let control = music_track.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
         let mut music_track = manager.add_sub_track(music_track).unwrap();
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
-        sfx.mix_mut().add_track("music", control).unwrap();
+        let music_id = sfx.mix_mut().add_track("music", control).unwrap();
         let dialogue = sfx.add_group("dialogue", GroupSettings::default()).unwrap();
         let steps = sfx
             .add_group("footsteps", GroupSettings::default())
@@ -69,7 +69,9 @@ impl Scene {
             .add_group("explosions", GroupSettings::default())
             .unwrap();
         sfx.mix_mut().add_duck(dialogue, steps, SETTINGS).unwrap();
-        sfx.mix_mut().add_duck(dialogue, "music", SETTINGS).unwrap();
+        sfx.mix_mut()
+            .add_duck(dialogue, music_id, SETTINGS)
+            .unwrap();
         let under_boom = SETTINGS.amount(-6.0);
         sfx.mix_mut()
             .add_duck(explosions, steps, under_boom)
@@ -311,9 +313,17 @@ fn bad_ducks_are_typed_errors_and_add_nothing() {
         sfx.mix_mut().add_duck(a, foreign, ok),
         Err(MixError::UnknownGroup)
     );
+    let mut radio = TrackBuilder::new();
+    let control = radio.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
+    let _radio = manager.add_sub_track(radio).unwrap();
+    let radio = other.mix_mut().add_track("radio", control).unwrap();
     assert_eq!(
-        sfx.mix_mut().add_duck(a, "music", ok),
-        Err(MixError::UnknownTrack("music".into()))
+        sfx.mix_mut().add_duck(a, radio, ok),
+        Err(MixError::ForeignTrack(radio))
+    );
+    assert_eq!(
+        sfx.mix().track("radio"),
+        Err(MixError::UnknownTrack("radio".into()))
     );
     for amount in [f32::NAN, f32::INFINITY, 1.0, -61.0] {
         assert!(matches!(

@@ -4,15 +4,19 @@
 //! measured in the render.
 
 mod common;
+#[path = "music/mix.rs"]
+mod mix;
 
 use std::f32::consts::TAU;
 use std::io::{Cursor, Read, Seek, SeekFrom};
+use std::time::Duration;
 
-use kira::{AudioManager, AudioManagerSettings};
-use pool_audio::{
-    OfflineBackend, music::Decode, music::Music, music::MusicError, music::MusicParams,
-    music::MusicSettings, music::MusicSource, offline::OfflineSettings, offline::Rendered,
+use kira::{AudioManager, AudioManagerSettings, Easing, StartTime, Tween};
+use pool_audio::music::{
+    Decode, MAX_FADE, Music, MusicError, MusicParams, MusicSettings, MusicSource,
 };
+use pool_audio::offline::{OfflineSettings, Rendered};
+use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, linear_fade};
 
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
@@ -39,15 +43,39 @@ fn tone(hz: f32, seconds: f32, rate: u32, channels: u16) -> Vec<u8> {
     bytes.into_inner()
 }
 
-fn setup() -> (AudioManager<OfflineBackend>, Music) {
+/// A linear fade of `seconds`.
+fn fade(seconds: f64) -> Tween {
+    linear_fade(Duration::from_secs_f64(seconds))
+}
+
+/// Where the piece on `track` is, in seconds.
+fn position(music: &Music, track: &str) -> f64 {
+    let track = music.track(track).unwrap();
+    music.position(track).unwrap().unwrap().as_secs_f64()
+}
+
+/// A manager, its sound effects (without a limiter unless `limited`) and
+/// music decoded ahead of 10 ms renders on the caller's thread (the offline
+/// backend's default).
+fn setup_with(limited: bool) -> (AudioManager<OfflineBackend>, SoundEffects, Music) {
     let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx_settings = SoundEffectsSettings::default();
+    if !limited {
+        sfx_settings.limiter = None;
+    }
+    let mut sfx = SoundEffects::new(&mut manager, sfx_settings).unwrap();
     let settings = MusicSettings {
-        decode: Decode::Caller,
-        buffer_seconds: 0.5,
+        buffer: Duration::from_millis(500),
         ..Default::default()
     };
-    let music = Music::new(&mut manager, settings).unwrap();
-    (manager, music)
+    let music = Music::new(&mut sfx, settings).unwrap();
+    assert_eq!(music.decode(), Decode::Caller);
+    (manager, sfx, music)
+}
+
+/// As [`setup_with`], unlimited: these tests measure the pieces themselves.
+fn setup() -> (AudioManager<OfflineBackend>, SoundEffects, Music) {
+    setup_with(false)
 }
 
 /// Renders `seconds` in 10 ms steps, filling before each.
@@ -84,13 +112,14 @@ fn amplitude(samples: &[f32], hz: f32) -> f32 {
 
 #[test]
 fn a_crossfade_keeps_the_level_and_ends_in_its_time() {
-    let (mut manager, mut music) = setup();
+    let (mut manager, _sfx, mut music) = setup();
+    let m = music.track("music").unwrap();
     let calm = MusicSource::encoded("calm", tone(220.0, 4.0, RATE, 1));
     let boss = MusicSource::encoded("boss", tone(330.0, 4.0, 44_100, 2));
-    music.play("music", &calm, MusicParams::default()).unwrap();
+    music.play(m, &calm, MusicParams::default()).unwrap();
     let before = render(&mut manager, &mut music, 0.5);
     music
-        .play("music", &boss, MusicParams::default().fade(1.0))
+        .play(m, &boss, MusicParams::default().fade(fade(1.0)))
         .unwrap();
     let during = render(&mut manager, &mut music, 1.0);
     let after = render(&mut manager, &mut music, 0.5);
@@ -128,130 +157,164 @@ fn a_crossfade_keeps_the_level_and_ends_in_its_time() {
     assert_eq!(music.stats().streams, 1);
     let hz = common::frequency(&common::left(after.samples()), f64::from(RATE));
     assert!((hz - 330.0).abs() < 0.5, "{hz} Hz");
-    assert_eq!(music.piece("music").unwrap(), Some("boss"));
+    assert_eq!(music.piece(m).unwrap(), Some("boss"));
 }
 
 #[test]
 fn a_loop_plays_on_and_a_piece_played_once_ends() {
-    let (mut manager, mut music) = setup();
+    let (mut manager, _sfx, mut music) = setup();
+    let (m, amb) = (
+        music.track("music").unwrap(),
+        music.track("ambience").unwrap(),
+    );
     let short = MusicSource::encoded("short", tone(440.0, 0.25, RATE, 1));
     music
-        .play("music", &short, MusicParams::default().looped())
+        .play(m, &short, MusicParams::default().looped())
         .unwrap();
     let looped = render(&mut manager, &mut music, 1.0);
     // No 10 ms stretch of silence across three loop points.
     for chunk in looped.samples()[960..].chunks_exact(960) {
         assert!(chunk.iter().any(|s| s.abs() > 0.3), "a gap in the loop");
     }
-    let at = music.position("music").unwrap().unwrap();
+    let at = position(&music, "music");
     assert!(at < 0.25, "the position wraps: {at}");
 
-    music
-        .play("ambience", &short, MusicParams::default())
-        .unwrap();
-    music.stop("music", 0.0).unwrap();
+    music.play(amb, &short, MusicParams::default()).unwrap();
+    music.stop(m, fade(0.0)).unwrap();
     let once = render(&mut manager, &mut music, 0.5);
     assert!(once.samples()[..9_600].iter().any(|s| s.abs() > 0.3));
     assert!(
         once.samples()[28_800..].iter().all(|s| *s == 0.0),
         "it ended"
     );
-    assert_eq!(music.piece("ambience").unwrap(), None);
+    assert_eq!(music.piece(amb).unwrap(), None);
     assert_eq!(music.stats().streams, 0);
 }
 
 #[test]
 fn seek_moves_the_piece_and_pause_holds_it() {
-    let (mut manager, mut music) = setup();
+    let (mut manager, _sfx, mut music) = setup();
+    let (m, amb) = (
+        music.track("music").unwrap(),
+        music.track("ambience").unwrap(),
+    );
     // A rising tone: where it is tells when it is.
     let piece = MusicSource::encoded("piece", tone(440.0, 10.0, RATE, 1));
-    music.play("music", &piece, MusicParams::default()).unwrap();
+    music.play(m, &piece, MusicParams::default()).unwrap();
     render(&mut manager, &mut music, 0.2);
-    music.seek("music", 6.0).unwrap();
+    music.seek(m, Duration::from_secs(6)).unwrap();
     render(&mut manager, &mut music, 0.1);
-    let at = music.position("music").unwrap().unwrap();
+    let at = position(&music, "music");
     assert!((at - 6.1).abs() < 0.01, "after the seek: {at}");
 
-    music.pause("music", 0.0).unwrap();
+    music.pause(m, fade(0.0)).unwrap();
     let paused = render(&mut manager, &mut music, 0.3);
     assert!(paused.samples()[9_600..].iter().all(|s| *s == 0.0));
-    let held = music.position("music").unwrap().unwrap();
+    let held = position(&music, "music");
     assert!((held - at).abs() < 0.02, "paused at {held}, was {at}");
-    music.resume("music", 0.0).unwrap();
+    music.resume(m, fade(0.0)).unwrap();
     render(&mut manager, &mut music, 0.2);
-    let on = music.position("music").unwrap().unwrap();
+    let on = position(&music, "music");
     assert!((on - held - 0.2).abs() < 0.02, "resumed to {on}");
 
     // The game's pause holds the ambience, not the music.
-    music
-        .play("ambience", &piece, MusicParams::default())
-        .unwrap();
-    music.stop("music", 0.0).unwrap();
-    music.pause_game(true, 0.0).unwrap();
+    music.play(amb, &piece, MusicParams::default()).unwrap();
+    music.stop(m, fade(0.0)).unwrap();
+    music.pause_game(true, fade(0.0)).unwrap();
     let quiet = render(&mut manager, &mut music, 0.2);
     assert!(quiet.samples()[4_800..].iter().all(|s| *s == 0.0));
-    music.pause_game(false, 0.0).unwrap();
+    music.pause_game(false, fade(0.0)).unwrap();
     let back = render(&mut manager, &mut music, 0.2);
     assert!(back.peak() > 0.4);
 }
 
 #[test]
 fn bad_requests_are_typed_and_change_nothing() {
-    let (mut manager, mut music) = setup();
+    let (mut manager, mut sfx, mut music) = setup();
+    let m = music.track("music").unwrap();
     let piece = MusicSource::encoded("piece", tone(440.0, 1.0, RATE, 1));
-    music.play("music", &piece, MusicParams::default()).unwrap();
-    let unknown = music.play("radio", &piece, MusicParams::default());
-    assert_eq!(unknown, Err(MusicError::UnknownTrack("radio".into())));
-    for fade in [f64::NAN, -1.0, f64::INFINITY, 1e9] {
-        let error = music.play("music", &piece, MusicParams::default().fade(fade));
-        assert!(matches!(error, Err(MusicError::Fade(_))), "{error:?}");
-        assert!(matches!(
-            music.stop("music", fade),
-            Err(MusicError::Fade(_))
-        ));
+    music.play(m, &piece, MusicParams::default()).unwrap();
+    assert_eq!(
+        music.track("radio"),
+        Err(MusicError::UnknownTrack("radio".into()))
+    );
+    // A track of another manager, and a track of the game's in this mix.
+    let mut other = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let theirs = Music::new(&mut other, MusicSettings::default()).unwrap();
+    let foreign = theirs.track("music").unwrap();
+    let mut radio = kira::track::TrackBuilder::new();
+    let control = radio.add_effect(kira::effect::volume_control::VolumeControlBuilder::new(
+        kira::Decibels::IDENTITY,
+    ));
+    let _radio = manager.add_sub_track(radio).unwrap();
+    let radio = sfx.mix_mut().add_track("radio", control).unwrap();
+    for track in [foreign, radio] {
+        let error = music.play(track, &piece, MusicParams::default());
+        assert_eq!(error, Err(MusicError::NotMusicTrack(track)));
     }
-    for at in [f64::NAN, -0.5, 2.0] {
-        let error = music.play("music", &piece, MusicParams::default().start_at(at));
+    // A name the mix holds already, music or not.
+    for name in ["radio", "ambience"] {
+        let error = music.add_track(&mut sfx, pool_audio::music::TrackSettings::new(name));
+        assert_eq!(error, Err(MusicError::DuplicateTrack(name.into())));
+    }
+    let bad_fades = [
+        linear_fade(MAX_FADE + Duration::from_millis(1)),
+        Tween {
+            easing: Easing::InPowf(-1.0),
+            ..fade(1.0)
+        },
+        Tween {
+            start_time: StartTime::Delayed(Duration::from_millis(10)),
+            ..fade(1.0)
+        },
+    ];
+    for bad in bad_fades {
+        let error = music.play(m, &piece, MusicParams::default().fade(bad));
+        assert_eq!(error, Err(MusicError::Fade(bad)));
+        assert_eq!(music.stop(m, bad), Err(MusicError::Fade(bad)));
+    }
+    for at in [Duration::from_secs(2), Duration::MAX] {
+        let error = music.play(m, &piece, MusicParams::default().start_at(at));
         assert!(
             matches!(error, Err(MusicError::Position { .. })),
             "{error:?}"
         );
-        let error = music.play("music", &piece, MusicParams::default().loop_from(at));
+        let error = music.play(m, &piece, MusicParams::default().loop_from(at));
         assert!(
             matches!(error, Err(MusicError::Position { .. })),
             "{error:?}"
         );
     }
     let corrupt = MusicSource::encoded("corrupt", vec![7u8; 1000]);
-    let error = music
-        .play("music", &corrupt, MusicParams::default())
-        .unwrap_err();
+    let error = music.play(m, &corrupt, MusicParams::default()).unwrap_err();
     assert!(
         matches!(&error, MusicError::Piece { piece, .. } if piece == "corrupt"),
         "{error}"
     );
     let missing = music.play(
-        "music",
+        m,
         &MusicSource::file("/no/such.ogg"),
         MusicParams::default(),
     );
     assert!(matches!(missing, Err(MusicError::Piece { .. })));
     for db in [f32::NAN, 40.0, f32::INFINITY] {
         assert!(matches!(
-            music.set_volume("music", db, 0.0),
+            music.set_volume(m, db, fade(0.0)),
             Err(MusicError::Volume(_))
         ));
     }
-    let settings = MusicSettings {
-        buffer_seconds: f64::NAN,
-        ..Default::default()
-    };
-    assert!(matches!(
-        Music::new(&mut manager, settings),
-        Err(MusicError::BufferSeconds(_))
-    ));
+    for buffer in [Duration::from_millis(10), Duration::from_secs(61)] {
+        let settings = MusicSettings {
+            buffer,
+            ..Default::default()
+        };
+        assert_eq!(
+            Music::new(&mut other, settings).err(),
+            Some(MusicError::Buffer(buffer))
+        );
+    }
     // Still the first piece, playing.
-    assert_eq!(music.piece("music").unwrap(), Some("piece"));
+    assert_eq!(music.piece(m).unwrap(), Some("piece"));
     assert!(render(&mut manager, &mut music, 0.2).peak() > 0.4);
     assert_eq!(music.stats().streams, 1);
 }
@@ -259,18 +322,17 @@ fn bad_requests_are_typed_and_change_nothing() {
 #[test]
 fn renders_repeat_and_the_mixer_allocates_nothing() {
     let run = || {
-        let (mut manager, mut music) = setup();
+        let (mut manager, _sfx, mut music) = setup();
+        let m = music.track("music").unwrap();
         let a = MusicSource::encoded("a", tone(220.0, 2.0, 44_100, 2));
         let b = MusicSource::encoded("b", tone(330.0, 2.0, RATE, 1));
-        music
-            .play("music", &a, MusicParams::default().looped())
-            .unwrap();
+        music.play(m, &a, MusicParams::default().looped()).unwrap();
         let mut samples = Vec::with_capacity(RATE as usize * 6);
         let mut heap = 0;
         for frame in 0..300 {
             if frame == 100 {
                 music
-                    .play("music", &b, MusicParams::default().fade(0.5).looped())
+                    .play(m, &b, MusicParams::default().fade(fade(0.5)).looped())
                     .unwrap();
             }
             music.fill();
@@ -365,13 +427,11 @@ fn an_hour_long_piece_streams_in_bounded_memory() {
             ..Default::default()
         })
         .unwrap();
-        let settings = MusicSettings {
-            decode: Decode::Caller,
-            ..Default::default()
-        };
-        let mut music = Music::new(&mut manager, settings).unwrap();
+        let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+        let mut music = Music::new(&mut sfx, MusicSettings::default()).unwrap();
         let hour = MusicSource::reader("hour", Some(44 + HOUR_BYTES), || Ok(HourLong { at: 0 }));
-        music.play("music", &hour, MusicParams::default()).unwrap();
+        let m = music.track("music").unwrap();
+        music.play(m, &hour, MusicParams::default()).unwrap();
         // Half a second (a frame is two samples) between fills.
         let mut buffer = vec![0.0; HOUR_RATE as usize];
         let mut peak_last = 0.0f32;
@@ -386,7 +446,10 @@ fn an_hour_long_piece_streams_in_bounded_memory() {
                 peak_last = buffer.iter().fold(0.0, |m, s| m.max(s.abs()));
             }
         }
-        let at = music.position("music").unwrap().unwrap_or(0.0);
+        let at = music
+            .position(m)
+            .unwrap()
+            .map_or(0.0, |at| at.as_secs_f64());
         println!(
             "hour: start_kb={start_kb} peak_kb={} position={at} last_peak={peak_last}",
             status_kb("VmHWM:")
@@ -434,10 +497,16 @@ fn an_hour_long_piece_streams_in_bounded_memory() {
 #[test]
 fn a_decoding_thread_feeds_the_mixer() {
     let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
-    let mut music = Music::new(&mut manager, MusicSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let settings = MusicSettings {
+        decode: Decode::Thread,
+        ..Default::default()
+    };
+    let mut music = Music::new(&mut sfx, settings).unwrap();
+    let m = music.track("music").unwrap();
     let piece = MusicSource::encoded("piece", tone(440.0, 2.0, RATE, 1));
     music
-        .play("music", &piece, MusicParams::default().looped())
+        .play(m, &piece, MusicParams::default().looped())
         .unwrap();
     let mut samples = Vec::new();
     for _ in 0..100 {
@@ -456,7 +525,7 @@ fn a_decoding_thread_feeds_the_mixer() {
             "a gap (late frames: {late})"
         );
     }
-    assert!(music.position("music").unwrap().is_some());
+    assert!(music.position(m).unwrap().is_some());
 }
 
 /// A WAV whose frame `i` holds `i % 1000` (in 16-bit steps): each output
@@ -482,22 +551,35 @@ fn frame_of(sample: f32) -> i64 {
     (f64::from(sample) * 32_768.0 / 8.0).round() as i64
 }
 
+/// Unlimited, a piece's first frame is the first sample out; through the
+/// output's limiter (the default), it is heard one look-ahead later, as the
+/// sound effects are.
 #[test]
 fn a_piece_is_heard_from_its_first_frame_at_the_first_sample() {
-    for start in [0.0, 0.5] {
-        let (mut manager, mut music) = setup();
-        let piece = MusicSource::encoded("counter", counter(1.0));
-        let params = MusicParams::default().start_at(start);
-        music.play("music", &piece, params).unwrap();
-        let out = render(&mut manager, &mut music, 0.05);
-        let left: Vec<i64> = out
-            .samples()
-            .iter()
-            .step_by(2)
-            .map(|s| frame_of(*s))
-            .collect();
-        let first = (start * f64::from(RATE)) as i64 % 1000;
-        let expected: Vec<i64> = (0..200).map(|n| (first + n) % 1000).collect();
-        assert_eq!(left[..200], expected, "from {start} s");
+    let lookahead = pool_audio::dsp::LimiterSettings::default().lookahead;
+    let delay = (lookahead.as_secs_f64() * f64::from(RATE)).round() as usize;
+    for (limited, delay) in [(false, 0), (true, delay)] {
+        for start in [0, 500] {
+            let (mut manager, _sfx, mut music) = setup_with(limited);
+            let m = music.track("music").unwrap();
+            let piece = MusicSource::encoded("counter", counter(1.0));
+            let params = MusicParams::default().start_at(Duration::from_millis(start));
+            music.play(m, &piece, params).unwrap();
+            let out = render(&mut manager, &mut music, 0.05);
+            let left: Vec<i64> = out
+                .samples()
+                .iter()
+                .step_by(2)
+                .map(|s| frame_of(*s))
+                .collect();
+            let first = (start as i64 * i64::from(RATE) / 1000) % 1000;
+            let expected: Vec<i64> = (0..200).map(|n| (first + n) % 1000).collect();
+            assert!(left[..delay].iter().all(|f| *f == 0), "silent before");
+            assert_eq!(
+                left[delay..delay + 200],
+                expected,
+                "from {start} ms, limited: {limited}"
+            );
+        }
     }
 }

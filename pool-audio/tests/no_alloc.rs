@@ -503,7 +503,7 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
         ..Default::default()
     };
     let mut sfx = SoundEffects::new(&mut manager, settings).unwrap();
-    sfx.mix_mut().add_track("music", control).unwrap();
+    let music = sfx.mix_mut().add_track("music", control).unwrap();
     let world = GroupSettings::default().loudness_window(true);
     let groups: Vec<_> = ["dialogue", "steps", "explosions"]
         .iter()
@@ -511,17 +511,13 @@ fn ducks_snapshots_and_the_loudness_window_allocate_and_free_nothing() {
         .collect();
     let duck = DuckSettings::default().hold(Duration::from_millis(30));
     sfx.mix_mut().add_duck(groups[0], groups[1], duck).unwrap();
-    sfx.mix_mut().add_duck(groups[0], "music", duck).unwrap();
+    sfx.mix_mut().add_duck(groups[0], music, duck).unwrap();
     sfx.mix_mut()
         .add_duck(groups[2], groups[1], duck.amount(-6.0))
         .unwrap();
     let storm = sfx
         .mix_mut()
-        .add_snapshot(
-            Snapshot::new("storm")
-                .set(groups[1], -3.0)
-                .set("music", -6.0),
-        )
+        .add_snapshot(Snapshot::new("storm").set(groups[1], -3.0).set(music, -6.0))
         .unwrap();
     let menu = Snapshot::new("menu")
         .priority(1)

@@ -13,7 +13,7 @@ use kira::{AudioManager, AudioManagerSettings, Decibels, Panning, Tween};
 use pool_audio::{
     GroupId, GroupSettings, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings,
     SoundSettings, mix::MixError, mix::MixTarget, mix::Snapshot, mix::SnapshotId,
-    mix::SnapshotMode,
+    mix::SnapshotMode, mix::TrackId, music::Music, music::MusicSettings,
 };
 
 mod common;
@@ -28,6 +28,7 @@ struct Scene {
     manager: AudioManager<OfflineBackend>,
     sfx: SoundEffects,
     rain: GroupId,
+    music: TrackId,
     /// Rain's and music's gains at the start, the reference of `db`.
     reference: (f32, f32),
 }
@@ -42,7 +43,7 @@ impl Scene {
         track.play(constant(0.1).panning(Panning::RIGHT)).unwrap();
         std::mem::forget(track);
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
-        sfx.mix_mut().add_track("music", control).unwrap();
+        let music = sfx.mix_mut().add_track("music", control).unwrap();
         let rain = sfx.add_group("rain", GroupSettings::default()).unwrap();
         let loop_ = sfx
             .add_sound("rain", constant(0.1), SoundSettings::default().group(rain))
@@ -53,6 +54,7 @@ impl Scene {
             manager,
             sfx,
             rain,
+            music,
             reference: (0.0, 0.0),
         };
         let (left, right) = scene.render(0.05);
@@ -98,7 +100,7 @@ fn close(got: (f64, f64), want: (f64, f64)) -> bool {
 fn override_and_blend_combine_by_priority_and_intensity() {
     let mut scene = Scene::new();
     let rain = scene.rain;
-    let storm = scene.add(Snapshot::new("storm").set(rain, 6.0).set("music", -6.0));
+    let storm = scene.add(Snapshot::new("storm").set(rain, 6.0).set(scene.music, -6.0));
     let menu = scene.add(Snapshot::new("menu").priority(1).set(rain, -20.0));
     let wind = scene.add(
         Snapshot::new("wind")
@@ -174,7 +176,7 @@ fn applying_reapplying_and_releasing_in_one_frame() {
     let storm = scene.add(
         Snapshot::new("storm")
             .set(scene.rain, 6.0)
-            .set("music", 6.0),
+            .set(scene.music, 6.0),
     );
     scene.sfx.mix_mut().apply_snapshot(storm, 1.0, NOW).unwrap();
     scene.sfx.mix_mut().apply_snapshot(storm, 0.5, NOW).unwrap();
@@ -222,6 +224,8 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
     let mut scene = Scene::new();
     let mut other = SoundEffects::new(&mut scene.manager, SoundEffectsSettings::default()).unwrap();
     let foreign = other.add_group("rain", GroupSettings::default()).unwrap();
+    let other_music = Music::new(&mut other, MusicSettings::default()).unwrap();
+    let ambience = other_music.track("ambience").unwrap();
     let rain = scene.rain;
     let sfx = &mut scene.sfx;
     assert_eq!(
@@ -231,8 +235,8 @@ fn bad_snapshots_are_typed_errors_and_change_nothing() {
     );
     assert_eq!(
         sfx.mix_mut()
-            .add_snapshot(Snapshot::new("a").set("ambience", -6.0)),
-        Err(MixError::UnknownTrack("ambience".into()))
+            .add_snapshot(Snapshot::new("a").set(ambience, -6.0)),
+        Err(MixError::ForeignTrack(ambience))
     );
     for db in [f32::NAN, f32::INFINITY, 13.0, -61.0] {
         assert!(matches!(

@@ -90,16 +90,16 @@ pub fn settings() -> SoundEffectsSettings {
 /// The level's mix: explosions duck the footsteps by 12 dB (a 30 ms attack,
 /// held 0.3 s after the last explosion, back over 0.7 s), and the "storm"
 /// snapshot, for the moment every enemy dies at once, lowers the ambience by
-/// 6 dB (and the `"music"` track by 6 dB if `music` names one). Returns the
+/// 6 dB (and the `music` track by 6 dB if there is one). Returns the
 /// snapshot.
 ///
 /// # Errors
-/// What `add_duck` and `add_snapshot` return (none for this content, and a
-/// `"music"` track added with `mix_mut().add_track` when `music`).
+/// What `add_duck` and `add_snapshot` return (none for this content, with
+/// `music` a track of `sfx`'s mix).
 pub fn add_mix(
     sfx: &mut SoundEffects,
     sounds: &Sounds,
-    music: bool,
+    music: Option<pool_audio::mix::TrackId>,
 ) -> Result<SnapshotId, MixError> {
     let duck = DuckSettings::default()
         .amount(-12.0)
@@ -109,8 +109,8 @@ pub fn add_mix(
     sfx.mix_mut()
         .add_duck(sounds.explosions, sounds.footsteps, duck)?;
     let mut storm = Snapshot::new("storm").set(sounds.ambience, -6.0);
-    if music {
-        storm = storm.set("music", -6.0);
+    if let Some(music) = music {
+        storm = storm.set(music, -6.0);
     }
     sfx.mix_mut().add_snapshot(storm)
 }

@@ -93,7 +93,7 @@ impl Level {
         let mut sfx = SoundEffects::new(&mut manager, content::settings())?;
         let mut rng = content::rng();
         let sounds = content::add_sounds(&mut sfx, &mut rng)?;
-        let storm = content::add_mix(&mut sfx, &sounds, false)?;
+        let storm = content::add_mix(&mut sfx, &sounds, None)?;
         let car_sound = car::add(&mut sfx)?;
         let mut emitters = Vec::with_capacity(300);
         for ambience in content::ambience(&mut rng) {

@@ -11,7 +11,7 @@ use kira::{Decibels, StartTime, Tween};
 use super::window::Window;
 use super::{
     DuckRule, DuckSettings, LoudnessWindow, MAX_MIX, MAX_MIX_ITEMS, MIN_MIX, MixError, MixStats,
-    MixTarget, Snapshot, SnapshotMode,
+    MixTarget, Snapshot, SnapshotMode, TrackId,
 };
 use crate::bank::{ALL, Command, MixPart};
 
@@ -106,7 +106,7 @@ impl MixEngine {
         &mut self,
         name: &str,
         control: VolumeControlHandle,
-    ) -> Result<(), MixError> {
+    ) -> Result<TrackId, MixError> {
         if self.tracks.iter().any(|t| t.name == name) {
             return Err(MixError::DuplicateTrack(name.to_string()));
         }
@@ -117,7 +117,22 @@ impl MixEngine {
             name: name.to_string(),
             control,
         });
-        Ok(())
+        Ok(TrackId {
+            index: self.tracks.len() as u32 - 1,
+            owner: self.owner,
+        })
+    }
+
+    /// The track named `name`.
+    pub(crate) fn track(&self, name: &str) -> Result<TrackId, MixError> {
+        self.tracks
+            .iter()
+            .position(|t| t.name == name)
+            .map(|index| TrackId {
+                index: index as u32,
+                owner: self.owner,
+            })
+            .ok_or_else(|| MixError::UnknownTrack(name.to_string()))
     }
 
     /// `target` as this mix names it; `group` tells whether a group id is one
@@ -127,16 +142,16 @@ impl MixEngine {
         target: &MixTarget,
         group: impl Fn(crate::GroupId) -> bool,
     ) -> Result<Target, MixError> {
-        match target {
-            MixTarget::Group(id) if group(*id) => Ok(Target::Entry(id.index as u16)),
+        match *target {
+            MixTarget::Group(id) if group(id) => Ok(Target::Entry(id.index as u16)),
             MixTarget::Group(_) => Err(MixError::UnknownGroup),
             MixTarget::SoundEffects => Ok(Target::Entry(ALL)),
-            MixTarget::Track(name) => self
-                .tracks
-                .iter()
-                .position(|t| t.name == *name)
-                .map(|i| Target::Track(i as u16))
-                .ok_or_else(|| MixError::UnknownTrack(name.clone())),
+            MixTarget::Track(id)
+                if id.owner == self.owner && (id.index as usize) < self.tracks.len() =>
+            {
+                Ok(Target::Track(id.index as u16))
+            }
+            MixTarget::Track(id) => Err(MixError::ForeignTrack(id)),
         }
     }
 

@@ -6,12 +6,12 @@
 use std::convert::Infallible;
 use std::f64::consts::FRAC_PI_2;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
-use kira::Frame;
 use kira::info::Info;
 use kira::interpolate_frame;
 use kira::sound::{Sound, SoundData};
+use kira::{Easing, Frame};
 use rtrb::Consumer;
 use std::sync::Arc;
 
@@ -37,6 +37,8 @@ pub(crate) struct Shared {
     pub(crate) underruns: AtomicU64,
     /// The fade-out asked for, in seconds (`f64` bits), or `NO_STOP`.
     stop: AtomicU64,
+    /// The fade-out's easing (see [`easing_bits`]), written before `stop`.
+    stop_easing: (AtomicU8, AtomicU64),
     /// Why decoding failed, if it did (the feed writes it; never the mixer).
     pub(crate) error: Mutex<Option<String>>,
 }
@@ -48,13 +50,17 @@ impl Shared {
             finished: AtomicBool::new(false),
             underruns: AtomicU64::new(0),
             stop: AtomicU64::new(NO_STOP),
+            stop_easing: (AtomicU8::new(0), AtomicU64::new(0)),
             error: Mutex::new(None),
         }
     }
 
-    /// Asks the sound to fade out over `seconds` (validated) and finish.
-    pub(crate) fn stop(&self, seconds: f64) {
-        self.stop.store(seconds.to_bits(), Ordering::Release);
+    /// Asks the sound to fade out over `fade` (validated) and finish.
+    pub(crate) fn stop(&self, fade: Fade) {
+        let (tag, power) = easing_bits(fade.easing);
+        self.stop_easing.0.store(tag, Ordering::Relaxed);
+        self.stop_easing.1.store(power, Ordering::Relaxed);
+        self.stop.store(fade.seconds.to_bits(), Ordering::Release);
     }
 
     pub(crate) fn finished(&self) -> bool {
@@ -67,7 +73,40 @@ pub(crate) struct StreamData {
     pub(crate) consumer: Consumer<Item>,
     pub(crate) shared: Arc<Shared>,
     pub(crate) sample_rate: u32,
-    pub(crate) fade_in: f64,
+    pub(crate) fade_in: Fade,
+}
+
+/// A validated music fade: its length and its easing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Fade {
+    pub(crate) seconds: f64,
+    pub(crate) easing: Easing,
+}
+
+/// An easing as two words, to cross to the mixer without a lock.
+fn easing_bits(easing: Easing) -> (u8, u64) {
+    match easing {
+        Easing::Linear => (0, 0),
+        Easing::InPowi(p) => (1, p as u64),
+        Easing::OutPowi(p) => (2, p as u64),
+        Easing::InOutPowi(p) => (3, p as u64),
+        Easing::InPowf(p) => (4, p.to_bits()),
+        Easing::OutPowf(p) => (5, p.to_bits()),
+        Easing::InOutPowf(p) => (6, p.to_bits()),
+    }
+}
+
+/// The easing [`easing_bits`] wrote.
+fn easing_from_bits(tag: u8, power: u64) -> Easing {
+    match tag {
+        1 => Easing::InPowi(power as i32),
+        2 => Easing::OutPowi(power as i32),
+        3 => Easing::InOutPowi(power as i32),
+        4 => Easing::InPowf(f64::from_bits(power)),
+        5 => Easing::OutPowf(f64::from_bits(power)),
+        6 => Easing::InOutPowf(f64::from_bits(power)),
+        _ => Easing::Linear,
+    }
 }
 
 impl SoundData for StreamData {
@@ -75,7 +114,7 @@ impl SoundData for StreamData {
     type Handle = ();
 
     fn into_sound(self) -> Result<(Box<dyn Sound>, ()), Infallible> {
-        let phase = if self.fade_in > 0.0 { 0.0 } else { 1.0 };
+        let fade = self.fade_in;
         let start = self.shared.position.load(Ordering::Relaxed);
         Ok((
             Box::new(StreamSound {
@@ -88,12 +127,7 @@ impl SoundData for StreamData {
                 primed: false,
                 started: false,
                 drained: 0,
-                phase,
-                speed: if self.fade_in > 0.0 {
-                    1.0 / self.fade_in
-                } else {
-                    0.0
-                },
+                level: Level::new(0.0, 1.0, fade),
                 stopping: false,
                 finished: false,
             }),
@@ -106,6 +140,48 @@ impl SoundData for StreamData {
 /// over the same time sum to constant power.
 pub(crate) fn equal_power(phase: f64) -> f32 {
     (phase * FRAC_PI_2).sin() as f32
+}
+
+/// A stream's fade level (0 silent, 1 full) moving from one value to another
+/// as a kira tween does: `from + (to - from) * ease(t)`, `t` from 0 to 1.
+struct Level {
+    from: f64,
+    to: f64,
+    t: f64,
+    /// `t` per second (0 once there).
+    speed: f64,
+    easing: Easing,
+}
+
+impl Level {
+    /// From `from` to `to` over `fade` (at once if it is 0 long).
+    fn new(from: f64, to: f64, fade: Fade) -> Self {
+        let (t, speed) = if fade.seconds > 0.0 {
+            (0.0, 1.0 / fade.seconds)
+        } else {
+            (1.0, 0.0)
+        };
+        Self {
+            from,
+            to,
+            t,
+            speed,
+            easing: fade.easing,
+        }
+    }
+
+    fn value(&self) -> f64 {
+        self.from + (self.to - self.from) * crate::cues::ease(self.easing, self.t)
+    }
+
+    fn advance(&mut self, dt: f64) {
+        self.t = (self.t + self.speed * dt).min(1.0);
+    }
+
+    /// At 0 and staying there.
+    fn silent(&self) -> bool {
+        self.t >= 1.0 && self.to <= 0.0
+    }
 }
 
 struct StreamSound {
@@ -124,9 +200,8 @@ struct StreamSound {
     started: bool,
     /// Frames pushed in after the end (0 before it).
     drained: u8,
-    /// The fade's position (0 silent, 1 full) and speed per second.
-    phase: f64,
-    speed: f64,
+    /// The fade.
+    level: Level,
     stopping: bool,
     finished: bool,
 }
@@ -185,12 +260,16 @@ impl Sound for StreamSound {
         let stop = self.shared.stop.load(Ordering::Acquire);
         if !self.stopping && stop != NO_STOP {
             self.stopping = true;
-            let seconds = f64::from_bits(stop);
-            if seconds > 0.0 {
-                self.speed = -1.0 / seconds;
-            } else {
-                self.phase = 0.0;
-            }
+            let (tag, power) = &self.shared.stop_easing;
+            let fade = Fade {
+                seconds: f64::from_bits(stop),
+                easing: easing_from_bits(
+                    tag.load(Ordering::Relaxed),
+                    power.load(Ordering::Relaxed),
+                ),
+            };
+            // From wherever a fade in had got to: no jump.
+            self.level = Level::new(self.level.value(), 0.0, fade);
         }
     }
 
@@ -201,7 +280,7 @@ impl Sound for StreamSound {
                 *frame = Frame::ZERO;
                 continue;
             }
-            if self.stopping && self.phase <= 0.0 {
+            if self.stopping && self.level.silent() {
                 self.finish();
                 *frame = Frame::ZERO;
                 continue;
@@ -212,9 +291,9 @@ impl Sound for StreamSound {
             }
             let [before, now, next, after] = self.history;
             *frame = interpolate_frame(before, now, next, after, self.fraction as f32)
-                * equal_power(self.phase);
+                * equal_power(self.level.value());
             if self.started {
-                self.phase = (self.phase + self.speed * dt).clamp(0.0, 1.0);
+                self.level.advance(dt);
             }
             self.fraction += self.rate * dt;
             while self.fraction >= 1.0 {

@@ -1,6 +1,5 @@
 //! The mix that makes room (see `mix.rs`): named tracks, ducks and snapshots.
 
-use kira::effect::volume_control::VolumeControlHandle;
 use kira::{Decibels, Tween};
 
 use super::SoundEffects;
@@ -12,14 +11,6 @@ use crate::mix_core::{
 use crate::mix_core::{MAX_MIX, MIN_MIX};
 
 impl SoundEffects {
-    pub(crate) fn add_mix_track(
-        &mut self,
-        name: &str,
-        control: VolumeControlHandle,
-    ) -> Result<(), MixError> {
-        self.mix.add_track(name, control)
-    }
-
     pub(crate) fn add_duck(
         &mut self,
         source: GroupId,

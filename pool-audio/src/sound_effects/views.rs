@@ -13,7 +13,7 @@ use super::SoundEffects;
 use crate::handles::{GroupId, SoundId, VoiceHandle};
 use crate::{
     CopyVolumes, DuckId, DuckRule, DuckSettings, MixError, MixStats, MixTarget, Snapshot,
-    SnapshotId, SoundPeak, VoiceError,
+    SnapshotId, SoundPeak, TrackId, VoiceError,
 };
 
 impl SoundEffects {
@@ -527,13 +527,34 @@ impl Mix<'_> {
         self.sfx.snapshot(name)
     }
 
+    /// The id of the mix track named `name`: a music or ambience track, or one
+    /// the game added with [`MixMut::add_track`]. Resolve names once, at load
+    /// time; ducks, snapshots and [`Music`](crate::music::Music) take the id.
+    ///
+    /// # Errors
+    /// [`MixError::UnknownTrack`] when no track has that name.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{mix::MixError, music::Music, music::MusicSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// assert_eq!(sfx.mix().track("music"), Err(MixError::UnknownTrack("music".into())));
+    /// let music = Music::new(&mut sfx, MusicSettings::default())?;
+    /// assert_eq!(sfx.mix().track("music")?, music.track("music")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn track(&self, name: &str) -> Result<TrackId, MixError> {
+        self.sfx.mix.track(name)
+    }
+
     /// The level the ducks and snapshots have decided for `target` (0 dB
     /// for a target none of them sets): where the mixer is taking it, over the
     /// tween of the last change. The loudness window is per voice, and not in
     /// it.
     ///
     /// # Errors
-    /// [`MixError::UnknownGroup`], [`MixError::UnknownTrack`].
+    /// [`MixError::UnknownGroup`], [`MixError::ForeignTrack`].
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -562,17 +583,39 @@ pub struct MixMut<'a> {
 }
 
 impl MixMut<'_> {
-    /// Lets ducks and snapshots set a kira track of the game's (its music or
-    /// ambience), named `name`, through a volume-control effect on that track:
-    /// add `kira::effect::volume_control::VolumeControlBuilder` to the track's
-    /// builder and hand its handle over here ([`Music`](crate::Music) tracks
-    /// have one: [`Music::take_mix_control`](crate::Music::take_mix_control)).
-    /// The track's own volume stays the game's.
+    /// Names a kira track of the game's in the mix, so ducks and snapshots can
+    /// set it, through a volume-control effect on that track: add
+    /// `kira::effect::volume_control::VolumeControlBuilder` to the track's
+    /// builder and hand its handle over here. The track's own volume stays the
+    /// game's. ([`Music`](crate::music::Music)'s tracks are in the mix from
+    /// the start.)
     ///
     /// # Errors
-    /// [`MixError::DuplicateTrack`], [`MixError::TooMany`]; nothing is added.
-    pub fn add_track(&mut self, name: &str, control: VolumeControlHandle) -> Result<(), MixError> {
-        self.sfx.add_mix_track(name, control)
+    /// [`MixError::DuplicateTrack`] (music tracks included),
+    /// [`MixError::TooMany`]; nothing is added.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// use kira::effect::volume_control::VolumeControlBuilder;
+    /// use kira::track::TrackBuilder;
+    /// # use pool_audio::{mix::DuckSettings, GroupSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let mut builder = TrackBuilder::new();
+    /// let control = builder.add_effect(VolumeControlBuilder::new(0.0));
+    /// let radio = manager.add_sub_track(builder)?;
+    /// let radio_id = sfx.mix_mut().add_track("radio", control)?;
+    /// let dialogue = sfx.add_group("dialogue", GroupSettings::default())?;
+    /// sfx.mix_mut().add_duck(dialogue, radio_id, DuckSettings::default())?;
+    /// # drop(radio);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_track(
+        &mut self,
+        name: &str,
+        control: VolumeControlHandle,
+    ) -> Result<TrackId, MixError> {
+        self.sfx.mix.add_track(name, control)
     }
 
     /// Lowers `target` by `settings.amount` while any voice of group
@@ -588,7 +631,7 @@ impl MixMut<'_> {
     ///
     /// # Errors
     /// [`MixError::UnknownGroup`] for another manager's group,
-    /// [`MixError::UnknownTrack`], [`MixError::Amount`], [`MixError::Time`],
+    /// [`MixError::ForeignTrack`], [`MixError::Amount`], [`MixError::Time`],
     /// [`MixError::Easing`], [`MixError::TooMany`]; nothing is added.
     ///
     /// ```
@@ -625,7 +668,7 @@ impl MixMut<'_> {
     ///
     /// # Errors
     /// [`MixError::DuplicateSnapshot`], [`MixError::UnknownGroup`],
-    /// [`MixError::UnknownTrack`], [`MixError::Volume`] for a volume not in
+    /// [`MixError::ForeignTrack`], [`MixError::Volume`] for a volume not in
     /// `MIN_MIX..=MAX_MIX`, [`MixError::TooMany`]; nothing is added.
     ///
     /// ```
@@ -637,8 +680,8 @@ impl MixMut<'_> {
     /// let storm = sfx.mix_mut().add_snapshot(Snapshot::new("storm").set(rain, 6.0))?;
     /// sfx.mix_mut().apply_snapshot(storm, 1.0, kira::Tween::default())?;
     /// assert_eq!(sfx.mix().stats().snapshots_active, 1);
-    /// let missing = sfx.mix_mut().add_snapshot(Snapshot::new("menu").set("music", -12.0));
-    /// assert_eq!(missing, Err(MixError::UnknownTrack("music".into())));
+    /// let loud = sfx.mix_mut().add_snapshot(Snapshot::new("loud").set(rain, 20.0));
+    /// assert!(matches!(loud, Err(MixError::Volume(_))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_snapshot(&mut self, snapshot: Snapshot) -> Result<SnapshotId, MixError> {
