@@ -401,6 +401,10 @@ pub enum SoundWarning {
     /// An emitter's transform is NaN or infinite: its voice stays where it was
     /// (or its play is refused, a [`PlayRefused`], until it is finite).
     NonFiniteEmitter(Entity),
+    /// An emitter's [`fade_out`](crate::SoundEmitter::fade_out) has an easing
+    /// kira cannot compute (a negative or NaN power): its voice was stopped
+    /// with kira's default 10 ms fade instead.
+    BadFadeOut(Entity),
 }
 
 impl std::fmt::Display for SoundWarning {
@@ -420,6 +424,10 @@ impl std::fmt::Display for SoundWarning {
             Self::NonFiniteEmitter(entity) => write!(
                 f,
                 "the emitter {entity} has a NaN or infinite transform: its voice stays where it was"
+            ),
+            Self::BadFadeOut(entity) => write!(
+                f,
+                "the emitter {entity}'s fade_out has a negative or NaN easing power: its voice stopped with a 10 ms fade"
             ),
         }
     }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use bevy::ecs::prelude::*;
 use bevy::transform::components::GlobalTransform;
+use pool_audio::kira::Tween;
 use pool_audio::{PlayError, PlayParams, SoundId, VoiceError, VoiceHandle, linear_fade};
 
 use crate::audio::{PlayRefused, Sfx, SoundWarning, warn};
@@ -39,8 +40,11 @@ pub struct SoundEmitter {
     pub sound: SoundId,
     /// How to play it; its position is the entity's.
     pub params: PlayParams,
-    /// The fade when the emitter goes away or changes its sound.
-    pub fade_out: Duration,
+    /// The fade when the emitter goes away or changes its sound (default 50 ms,
+    /// linear). One whose easing kira cannot compute stops the voice with
+    /// kira's default 10 ms fade and sends a
+    /// [`SoundWarning::BadFadeOut`](crate::SoundWarning::BadFadeOut).
+    pub fade_out: Tween,
     /// Whether a refused play is tried again each frame (default `true`).
     pub retry: bool,
     voice: Option<VoiceHandle>,
@@ -65,7 +69,7 @@ impl SoundEmitter {
         Self {
             sound,
             params: PlayParams::default(),
-            fade_out: Duration::from_millis(50),
+            fade_out: linear_fade(Duration::from_millis(50)),
             retry: true,
             voice: None,
             applied: None,
@@ -78,6 +82,12 @@ impl SoundEmitter {
     /// Plays with `params` (volume, rate, panning, ...).
     pub fn params(mut self, params: PlayParams) -> Self {
         self.params = params;
+        self
+    }
+
+    /// Fades out with `fade` when it goes away or changes its sound.
+    pub fn fade_out(mut self, fade: Tween) -> Self {
+        self.fade_out = fade;
         self
     }
 
@@ -149,6 +159,20 @@ fn start(
     }
 }
 
+/// Stops an emitter's voice with its `fade_out`, or with kira's default fade
+/// if that one's easing is refused; `true` then (the caller says so). A stale
+/// voice ended already.
+fn stop_voice(sfx: &mut Sfx, fade: Tween, voice: VoiceHandle) -> bool {
+    let refused = matches!(
+        sfx.voice(voice).stop(fade),
+        Err(VoiceError::InvalidParam(_))
+    );
+    if refused {
+        let _ = sfx.voice(voice).stop(Tween::default());
+    }
+    refused
+}
+
 /// `true` if two refusals give the same reason (a NaN position is not equal
 /// to itself, but it is the same reason).
 fn same_reason(a: PlayError, b: PlayError) -> bool {
@@ -167,6 +191,7 @@ pub(crate) fn start_and_react(
     mut sfx: ResMut<Sfx>,
     mut emitters: Query<(Entity, &mut SoundEmitter, &GlobalTransform, EmitterCues)>,
     mut refused: MessageWriter<PlayRefused>,
+    mut warnings: MessageWriter<SoundWarning>,
     mut stats: ResMut<EmitterStats>,
 ) {
     let mut waiting = 0;
@@ -190,7 +215,8 @@ pub(crate) fn start_and_react(
                 start(&mut sfx, (entity, cues), emitter, transform, &mut refused);
             }
         } else if changed && !added {
-            react(&mut sfx, (entity, cues), emitter, transform, &mut refused);
+            let writers = (&mut refused, &mut warnings);
+            react(&mut sfx, (entity, cues), emitter, transform, writers);
         }
         waiting += usize::from(emitter.refused.is_some());
     }
@@ -205,7 +231,10 @@ fn react(
     (entity, cues): (Entity, EmitterCues),
     emitter: &mut SoundEmitter,
     transform: &GlobalTransform,
-    refused: &mut MessageWriter<PlayRefused>,
+    (refused, warnings): (
+        &mut MessageWriter<PlayRefused>,
+        &mut MessageWriter<SoundWarning>,
+    ),
 ) {
     let (Some((sound, before)), Some(voice)) = (emitter.applied, emitter.voice) else {
         return;
@@ -219,7 +248,9 @@ fn react(
         ..now
     };
     if sound != emitter.sound || tunable != before {
-        let _ = sfx.voice(voice).stop(linear_fade(emitter.fade_out));
+        if stop_voice(sfx, emitter.fade_out, voice) {
+            warn(warnings, SoundWarning::BadFadeOut(entity));
+        }
         start(sfx, (entity, cues), emitter, transform, refused);
         return;
     }
@@ -279,12 +310,17 @@ pub(crate) fn stop_gone_emitter(
     gone: On<Discard, SoundEmitter>,
     emitters: Query<&SoundEmitter>,
     sfx: Option<ResMut<Sfx>>,
+    warnings: Option<MessageWriter<SoundWarning>>,
 ) {
     let (Ok(emitter), Some(mut sfx)) = (emitters.get(gone.entity), sfx) else {
         return;
     };
     if let Some(voice) = emitter.voice {
         // A voice that ended already is stale: nothing to stop.
-        let _ = sfx.voice(voice).stop(linear_fade(emitter.fade_out));
+        if stop_voice(&mut sfx, emitter.fade_out, voice)
+            && let Some(mut warnings) = warnings
+        {
+            warn(&mut warnings, SoundWarning::BadFadeOut(gone.entity));
+        }
     }
 }

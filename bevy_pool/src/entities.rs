@@ -97,14 +97,13 @@ impl Pooled {
     }
 }
 
-/// Releases a pooled entity once this many seconds of virtual time have
-/// passed (counted from the frame it is inserted; give it with each
-/// acquisition, in [`EntityPools::acquire_with`] or in the prefab, since an
-/// idle entity keeps the value it was released with). A value that is not a
-/// finite number releases the entity at once and sends an
-/// [`EntityPoolWarning`].
+/// Releases a pooled entity once this much virtual time has passed (counted
+/// from the frame it is inserted; give it with each acquisition, in
+/// [`EntityPools::acquire_with`] or in the prefab, since an idle entity keeps
+/// the value it was released with). `Duration::ZERO` releases it at the next
+/// `PreUpdate`.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
-pub struct ReleaseAfter(pub f32);
+pub struct ReleaseAfter(pub std::time::Duration);
 
 /// Sent when a full pool recycled a live entity for a new acquisition: the
 /// acquisition that ended (stale now) and the one that replaced it, so the
@@ -115,19 +114,6 @@ pub struct EntityRecycled {
     pub stale: PooledEntity,
     /// The acquisition that has the entity now.
     pub handle: PooledEntity,
-}
-
-/// Something a pooled entity's components asked for that could not be done.
-#[derive(Message, Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub enum EntityPoolWarning {
-    /// A [`ReleaseAfter`] that is not a finite number: the entity was released.
-    BadLifetime {
-        /// The entity.
-        entity: Entity,
-        /// The value it held.
-        seconds: f32,
-    },
 }
 
 /// Why an entity-pool call did nothing.
@@ -725,7 +711,7 @@ impl EntityPoolsAppExt for App {
 pub struct EntityPoolSystems;
 
 /// Pooled entities: the [`EntityPoolRegistry`] resource, the
-/// [`EntityRecycled`] and [`EntityPoolWarning`] messages, and the systems of
+/// [`EntityRecycled`] message, and the systems of
 /// [`EntityPoolSystems`]. Needs Bevy's `TimePlugin` for lifetimes.
 ///
 /// Released entities get Bevy's `Disabled`, and so do all their
@@ -744,7 +730,6 @@ impl Plugin for EntityPoolsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<EntityPoolRegistry>()
             .add_message::<EntityRecycled>()
-            .add_message::<EntityPoolWarning>()
             .add_systems(
                 PreUpdate,
                 (maintain, expire).chain().in_set(EntityPoolSystems),
@@ -756,27 +741,16 @@ fn maintain(mut registry: ResMut<EntityPoolRegistry>, mut commands: Commands) {
     registry.maintain(&mut commands);
 }
 
-fn expire(
-    time: Res<Time>,
-    mut pools: EntityPools,
-    mut lives: Query<(Entity, &Pooled, &mut ReleaseAfter)>,
-    mut warnings: MessageWriter<EntityPoolWarning>,
-) {
-    let dt = time.delta_secs();
-    for (entity, pooled, mut left) in &mut lives {
+fn expire(time: Res<Time>, mut pools: EntityPools, mut lives: Query<(&Pooled, &mut ReleaseAfter)>) {
+    let dt = time.delta();
+    for (pooled, mut left) in &mut lives {
         if !pools.contains(pooled.handle) {
             continue;
         }
-        let seconds = left.0;
-        if !seconds.is_finite() {
-            warnings.write(EntityPoolWarning::BadLifetime { entity, seconds });
-        } else {
-            left.0 = seconds - dt;
-            if left.0 > 0.0 {
-                continue;
-            }
+        left.0 = left.0.saturating_sub(dt);
+        if left.0.is_zero() {
+            let _ = pools.release(pooled.handle);
         }
-        let _ = pools.release(pooled.handle);
     }
 }
 

@@ -98,6 +98,7 @@
 //! recycled, so a system that kept it cannot move the entity's next user.
 //!
 //! ```
+//! use std::time::Duration;
 //! use bevy::ecs::system::RunSystemOnce;
 //! use bevy::prelude::*;
 //! use bevy_pool::prelude::*;
@@ -117,7 +118,7 @@
 //! app.update();
 //! let fire = |mut pools: EntityPools| {
 //!     // Placed, and back in the pool after two seconds of virtual time.
-//!     pools.acquire_with::<Bullet>((Transform::from_xyz(0.0, 1.0, 0.0), ReleaseAfter(2.0))).unwrap()
+//!     pools.acquire_with::<Bullet>((Transform::from_xyz(0.0, 1.0, 0.0), ReleaseAfter(Duration::from_secs(2)))).unwrap()
 //! };
 //! let first = app.world_mut().run_system_once(fire).unwrap();
 //! for _ in 0..64 {
@@ -206,8 +207,8 @@ pub use cues::{Obstruction, Occlusion, Velocity};
 pub use emitters::{CHANGE_FADE, SoundEmitter};
 pub use entities::{
     EntityKind, EntityPolicy, EntityPoolConfig, EntityPoolError, EntityPoolRegistry,
-    EntityPoolStats, EntityPoolSystems, EntityPoolWarning, EntityPools, EntityPoolsAppExt,
-    EntityPoolsPlugin, EntityRecycled, Pooled, PooledEntity, Prefab, ReleaseAfter,
+    EntityPoolStats, EntityPoolSystems, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin,
+    EntityRecycled, Pooled, PooledEntity, Prefab, ReleaseAfter,
 };
 pub use mixing::{ApplySnapshot, MixRefused, ReleaseSnapshot};
 pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};

@@ -13,7 +13,6 @@ use bevy::sprite::Sprite;
 use bevy::transform::TransformSystems;
 use bevy::transform::components::{GlobalTransform, Transform};
 use pool_effects::{DrawList, KindId, View};
-use std::time::Duration;
 
 use crate::effects::{EffectsSystems, Fx};
 

@@ -350,3 +350,54 @@ fn a_replaced_emitter_stops_its_voice_and_an_ended_one_waits_for_a_change() {
             .is_some()
     );
 }
+
+/// A `fade_out` kira cannot compute still stops the voice (with kira's
+/// default fade), on a despawn and on a change of sound, and says so.
+#[test]
+fn a_bad_fade_out_still_stops_the_voice_and_warns() {
+    let mut app = app();
+    let low = add(&mut app, "low", tone(220.0));
+    let high = add(&mut app, "high", tone(880.0));
+    app.world_mut().spawn((SoundListener, Transform::default()));
+    let bad = bevy_pool::pool_audio::kira::Tween {
+        easing: bevy_pool::pool_audio::kira::Easing::InPowf(-1.0),
+        ..Default::default()
+    };
+    let emitter = |sound| SoundEmitter::new(sound).fade_out(bad);
+    let changed = app
+        .world_mut()
+        .spawn((emitter(low), Transform::from_xyz(0.0, 0.0, -2.0)))
+        .id();
+    let gone = app
+        .world_mut()
+        .spawn((emitter(high), Transform::from_xyz(0.0, 0.0, 2.0)))
+        .id();
+    frames(&mut app, 2);
+    app.world_mut()
+        .get_mut::<SoundEmitter>(changed)
+        .unwrap()
+        .sound = high;
+    app.world_mut().despawn(gone);
+    let said = frames(&mut app, 5);
+    let sfx = app.world().resource::<Sfx>();
+    assert_eq!(
+        (
+            sfx.sound_info(low).copies_playing(),
+            sfx.sound_info(high).copies_playing()
+        ),
+        (0, 1),
+        "both old voices stopped; the changed emitter plays its new sound"
+    );
+    let mut warned: Vec<_> = said
+        .warnings
+        .iter()
+        .filter_map(|w| match w {
+            SoundWarning::BadFadeOut(entity) => Some(*entity),
+            _ => None,
+        })
+        .collect();
+    warned.sort();
+    let mut expected = vec![changed, gone];
+    expected.sort();
+    assert_eq!(warned, expected);
+}

@@ -351,7 +351,7 @@ fn a_removed_emitter_component_stops_its_voice() {
     app.world_mut()
         .get_mut::<SoundEmitter>(car)
         .unwrap()
-        .fade_out = Duration::ZERO;
+        .fade_out = bevy_pool::pool_audio::linear_fade(Duration::ZERO);
     app.world_mut().entity_mut(car).remove::<SoundEmitter>();
     // The observer stopped it at once, before any system ran.
     assert_eq!(app.world().resource::<Sfx>().state(voice), VoiceState::Gone);
