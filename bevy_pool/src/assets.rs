@@ -15,8 +15,8 @@ use bevy::reflect::TypePath;
 use pool_audio::kira::Decibels;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
-    SoundId, SoundSettings, loader::DEFAULT_MAX_FRAMES, loader::MemoryLoader, loader::SoundLoader,
-    voices::Resume, voices::Virtualization,
+    SoundId, SoundSettings, loader::DEFAULT_MAX_FRAMES, loader::MemoryLoader, voices::Resume,
+    voices::Virtualization,
 };
 use serde::{Deserialize, Serialize};
 

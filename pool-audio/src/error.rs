@@ -13,7 +13,6 @@ pub use crate::sound_error::SoundError;
 #[doc(no_inline)]
 pub use pool_core::{StaleHandle, TimeError};
 
-use crate::LoadError;
 use crate::limits::{MAX_GROUPS, MAX_VOICE_CAP};
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each
@@ -226,8 +225,6 @@ pub enum AddSoundError {
     },
     /// Every recording's weight is 0: nothing could be picked.
     NoWeight,
-    /// Its loader failed.
-    Load(LoadError),
     /// Its settings name a group this manager did not add.
     UnknownGroup,
 }
@@ -250,7 +247,6 @@ impl fmt::Display for AddSoundError {
                 "recording {recording}'s weight {weight} is not a finite number >= 0"
             ),
             Self::NoWeight => f.write_str("every recording's weight is 0: none can be picked"),
-            Self::Load(error) => error.fmt(f),
             Self::UnknownGroup => f.write_str("the sound's group was not added to this manager"),
         }
     }

@@ -20,13 +20,17 @@
 //! ```
 //! use pool_audio::kira::{AudioManager, AudioManagerSettings};
 //! use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
-//! # let boom = pool_audio::kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: (0..24_000).map(|i| pool_audio::kira::Frame::from_mono((i as f32 * 0.0576).sin())).collect(), settings: Default::default(), slice: None };
+//! use pool_audio::loader::FileLoader;
+//! # const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
 //!
 //! // The game's own manager (`AudioManager::<DefaultBackend>` with the `device`
 //! // feature); music and other tracks keep working beside the sound effects.
 //! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
 //! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-//! // `boom` is a full-scale explosion: at most 10 copies, the newest at 0.2.
+//! // The game's assets folder; explosion.ogg is stereo, 44.1 kHz, peaking at -2.7 dBFS.
+//! let mut files = FileLoader::new(ASSETS);
+//! let boom = files.load("sounds/explosion.ogg")?;
+//! // At most 10 copies, the newest at -14 dB.
 //! let explosion = sfx.add_sound("explosion", boom, SoundSettings::default().max_voices(10).first_volume(-14.0))?;
 //!
 //! // 100 enemies explode in the same frame.
@@ -69,13 +73,13 @@
 //! use pool_audio::kira::sound::static_sound::StaticSoundData;
 //! use pool_audio::{GroupSettings, OfflineBackend, PlayParams, offline::Rendered, SoundEffects, SoundEffectsSettings, SoundSettings};
 //!
-//! // Sounds come from a `FileLoader` or `MemoryLoader` (WAV, Ogg, FLAC, MP3); here,
-//! // tones made in code: `tone(hz, seconds)`.
-//! let tone = |hz: f32, seconds: f32| StaticSoundData {
+//! // Sounds come from a `FileLoader` (WAV, Ogg, FLAC, MP3 under the game's
+//! // assets folder); the engine hum is a tone made in code.
+//! # const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
+//! let mut files = pool_audio::loader::FileLoader::new(ASSETS);
+//! let hum = StaticSoundData {
 //!     sample_rate: 48_000,
-//!     frames: (0..(seconds * 48_000.0) as usize)
-//!         .map(|i| Frame::from_mono((i as f32 / 48_000.0 * hz * std::f32::consts::TAU).sin()))
-//!         .collect(),
+//!     frames: (0..24_000).map(|i| Frame::from_mono((i as f32 / 48_000.0 * 110.0 * std::f32::consts::TAU).sin())).collect(),
 //!     settings: Default::default(),
 //!     slice: None,
 //! };
@@ -85,9 +89,11 @@
 //! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
 //! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
 //! let feet = sfx.add_group("footsteps", GroupSettings::default().max_voices(4))?;
-//! let engine = sfx.add_sound("engine", tone(110.0, 0.5).loop_region(..), SoundSettings::default())?;
-//! let step = sfx.add_sound("step", tone(300.0, 0.1), SoundSettings::default().group(feet))?;
-//! let shot = sfx.add_sound("shot", tone(880.0, 0.2), SoundSettings::default().max_voices(6))?;
+//! let engine = sfx.add_sound("engine", hum.loop_region(..), SoundSettings::default())?;
+//! // Three takes of a footstep: each play picks one.
+//! let takes = files.takes(["sounds/step_1.wav", "sounds/step_2.wav", "sounds/step_3.wav"])?;
+//! let step = sfx.add_sound("step", takes, SoundSettings::default().group(feet))?;
+//! let shot = sfx.add_sound("shot", files.load("sounds/laser.wav")?, SoundSettings::default().max_voices(6))?;
 //!
 //! let car = sfx.play(engine, PlayParams::default().position([-30.0, 0.0, 5.0]))?;
 //! let mut audio = Vec::new();

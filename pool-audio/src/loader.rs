@@ -1,8 +1,26 @@
-//! Where sounds come from (the loader interface a Unity sound manager injects): a trait, a loader rooted at
-//! a folder, and one over bytes or sounds already in memory. Decoded sounds are
-//! cached by key; kira's `StaticSoundData` clones share their samples, so a cache
-//! hit costs a reference count. Files are decoded within a budget of frames
-//! (`loader/decode.rs`).
+//! Where sounds come from: one loader gives a sound effect, the takes of a
+//! varied sound, and a piece of music. [`FileLoader`] reads a folder (the
+//! game's `assets/`), [`MemoryLoader`] bytes or sounds already in memory, and
+//! the [`SoundLoader`] trait lets a game bring its own (a pack file, an asset
+//! server). Decoded sounds are cached by key; kira's `StaticSoundData` clones
+//! share their samples, so a cache hit costs a reference count. Files are
+//! decoded within a budget of frames (`loader/decode.rs`); music is not decoded
+//! here but streamed as it plays ([`MusicSource`]).
+//!
+//! ```
+//! use pool_audio::loader::FileLoader;
+//! # const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
+//!
+//! let mut files = FileLoader::new(ASSETS); // the game's assets folder
+//! let laser = files.load("sounds/laser.wav")?; // mono, 48 kHz
+//! assert_eq!((laser.sample_rate, laser.num_frames()), (48_000, 12_000));
+//! let steps = files.takes(["sounds/step_1.wav", "sounds/step_2.wav", "sounds/step_3.wav"])?;
+//! assert_eq!(steps.len(), 3);
+//! let theme = files.music("music/theme.ogg")?; // streamed when it plays
+//! assert_eq!(theme.name(), "music/theme.ogg");
+//! assert!(files.music("music/missing.ogg").is_err());
+//! # Ok::<(), pool_audio::loader::LoadError>(())
+//! ```
 
 mod decode;
 
@@ -16,6 +34,8 @@ use std::sync::Arc;
 
 use kira::sound::static_sound::StaticSoundData;
 
+use crate::MusicSource;
+use crate::Recordings;
 use crate::sound_error::{SoundError, playable_frames};
 
 /// The most frames a loader decodes one sound to unless told otherwise
@@ -27,7 +47,7 @@ pub const DEFAULT_MAX_FRAMES: usize = 1 << 23;
 /// Why a sound could not be loaded. Every variant names the key asked for.
 ///
 /// ```
-/// use pool_audio::{loader::LoadError, loader::MemoryLoader, loader::SoundLoader};
+/// use pool_audio::{loader::LoadError, loader::MemoryLoader};
 ///
 /// let mut loader = MemoryLoader::new();
 /// let err = loader.load("boom").unwrap_err();
@@ -70,6 +90,12 @@ pub enum LoadError {
         /// The loader's limit, in frames.
         max_frames: usize,
     },
+    /// Music streams an encoded file, and this key holds a sound inserted
+    /// decoded ([`MemoryLoader::insert_sound`]).
+    NotEncoded {
+        /// The key asked for.
+        key: String,
+    },
     /// The sound decodes, but kira cannot play it safely (a sample rate of 0,
     /// a NaN sample, ...): the error [`SoundEffects::add_sound`](crate::SoundEffects::add_sound)
     /// would give.
@@ -94,6 +120,10 @@ impl fmt::Display for LoadError {
                 f,
                 "sound {key:?} decodes to more than the loader's max_frames ({max_frames} frames)"
             ),
+            Self::NotEncoded { key } => write!(
+                f,
+                "sound {key:?} was given decoded: music streams an encoded file"
+            ),
             Self::Sound { key, error } => write!(f, "sound {key:?} cannot be played: {error}"),
         }
     }
@@ -106,7 +136,7 @@ impl std::error::Error for LoadError {}
 ///
 /// ```
 /// use kira::sound::static_sound::StaticSoundData;
-/// use pool_audio::{loader::LoadError, loader::SoundLoader};
+/// use pool_audio::loader::{LoadError, SoundLoader};
 ///
 /// /// Every key is the same click, made on the fly.
 /// struct Clicks;
@@ -123,6 +153,8 @@ impl std::error::Error for LoadError {}
 /// }
 ///
 /// assert!(Clicks.load("anything").is_ok());
+/// assert_eq!(Clicks.takes(["one", "two"]).unwrap().len(), 2);
+/// assert!(Clicks.music("theme").is_err()); // it holds no music
 /// ```
 pub trait SoundLoader {
     /// The sound for `key`, decoded.
@@ -130,6 +162,31 @@ pub trait SoundLoader {
     /// # Errors
     /// A [`LoadError`] that names `key`.
     fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError>;
+
+    /// The takes of one varied sound (footsteps, impacts), each decoded, ready
+    /// for [`SoundEffects::add_sound`](crate::SoundEffects::add_sound).
+    ///
+    /// # Errors
+    /// The first take's [`LoadError`], naming its key.
+    fn takes<'k>(
+        &mut self,
+        keys: impl IntoIterator<Item = &'k str>,
+    ) -> Result<Recordings, LoadError>
+    where
+        Self: Sized,
+    {
+        keys.into_iter().map(|key| self.load(key)).collect()
+    }
+
+    /// A piece of music or ambience under `key`, to stream with
+    /// [`Music::play`](crate::Music::play). A loader that holds no music
+    /// refuses every key (the default).
+    ///
+    /// # Errors
+    /// A [`LoadError`] that names `key`.
+    fn music(&mut self, key: &str) -> Result<MusicSource, LoadError> {
+        Err(LoadError::UnknownKey { key: key.into() })
+    }
 }
 
 /// Loads sound files (WAV, OGG, FLAC, MP3) from a folder; the key is the file's
@@ -137,7 +194,7 @@ pub trait SoundLoader {
 /// symbolic link to elsewhere). Decoded sounds are cached.
 ///
 /// ```
-/// use pool_audio::{loader::FileLoader, loader::LoadError, loader::SoundLoader};
+/// use pool_audio::{loader::FileLoader, loader::LoadError};
 ///
 /// # let dir = std::env::temp_dir().join(format!("pool-audio-loader-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
@@ -183,7 +240,7 @@ impl FileLoader {
     /// the decoder's own buffers.
     ///
     /// ```
-    /// # use pool_audio::{loader::FileLoader, loader::LoadError, loader::SoundLoader};
+    /// # use pool_audio::{loader::FileLoader, loader::LoadError};
     /// # let dir = std::env::temp_dir().join(format!("pool-audio-limit-doc-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let spec = hound::WavSpec { channels: 1, sample_rate: 48_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
@@ -213,11 +270,56 @@ impl FileLoader {
     }
 }
 
-impl SoundLoader for FileLoader {
-    fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
+impl FileLoader {
+    /// The sound in the file `key` (relative to the root), decoded, or from
+    /// the cache. No trait import is needed.
+    ///
+    /// # Errors
+    /// [`LoadError::InvalidKey`] for a key that leaves the root,
+    /// [`LoadError::Missing`], [`LoadError::Corrupt`], [`LoadError::TooLong`],
+    /// [`LoadError::Sound`].
+    pub fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
         if let Some(sound) = self.cache.get(key) {
             return Ok(sound.clone());
         }
+        let path = self.file(key)?;
+        let sound = decode::decode(key, || std::fs::File::open(&path), self.max_frames)?;
+        playable(key, &sound)?;
+        self.cache.insert(key.into(), sound.clone());
+        Ok(sound)
+    }
+
+    /// The takes of one varied sound, each loaded as [`load`](Self::load)
+    /// does.
+    ///
+    /// # Errors
+    /// The first failing take's [`LoadError`].
+    pub fn takes<'k>(
+        &mut self,
+        keys: impl IntoIterator<Item = &'k str>,
+    ) -> Result<Recordings, LoadError> {
+        SoundLoader::takes(self, keys)
+    }
+
+    /// The file `key` as a piece of music, streamed when it plays: the file
+    /// is opened and its format read now, so a missing or corrupt file is
+    /// refused here rather than when it starts.
+    ///
+    /// # Errors
+    /// [`LoadError::InvalidKey`], [`LoadError::Missing`],
+    /// [`LoadError::Corrupt`].
+    pub fn music(&mut self, key: &str) -> Result<MusicSource, LoadError> {
+        let path = self.file(key)?;
+        let file = std::fs::File::open(&path).map_err(|error| LoadError::Corrupt {
+            key: key.into(),
+            reason: error.to_string(),
+        })?;
+        Decoding::open(key, Box::new(file))?;
+        Ok(MusicSource::named_file(key, path))
+    }
+
+    /// The path of `key`'s file, which must lie inside the root.
+    fn file(&self, key: &str) -> Result<PathBuf, LoadError> {
         let relative = Path::new(key);
         let inside = !key.is_empty()
             && relative
@@ -241,26 +343,33 @@ impl SoundLoader for FileLoader {
         if !inside_root {
             return Err(LoadError::InvalidKey { key: key.into() });
         }
-        let sound = decode::decode(key, || std::fs::File::open(&path), self.max_frames)?;
-        playable(key, &sound)?;
-        self.cache.insert(key.into(), sound.clone());
-        Ok(sound)
+        Ok(path)
     }
 }
 
-/// What a [`MemoryLoader`] holds under a key: the encoded file, until its first
-/// load decodes it.
-#[derive(Debug, Clone)]
-enum Stored {
-    Encoded(Arc<[u8]>),
-    Decoded(Box<StaticSoundData>),
+impl SoundLoader for FileLoader {
+    fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
+        FileLoader::load(self, key)
+    }
+
+    fn music(&mut self, key: &str) -> Result<MusicSource, LoadError> {
+        FileLoader::music(self, key)
+    }
+}
+
+/// What a [`MemoryLoader`] holds under a key: the encoded file (kept for
+/// music), and the decoded sound once it was first loaded.
+#[derive(Debug, Clone, Default)]
+struct Stored {
+    encoded: Option<Arc<[u8]>>,
+    decoded: Option<Box<StaticSoundData>>,
 }
 
 /// Sounds held in memory: encoded files (`include_bytes!`, a pack file) decoded on
 /// first use and cached, or sounds already decoded or synthesized.
 ///
 /// ```
-/// use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
+/// use pool_audio::{loader::MemoryLoader};
 ///
 /// let mut loader = MemoryLoader::new();
 /// loader.insert_encoded("broken", b"not audio".to_vec());
@@ -285,7 +394,7 @@ impl MemoryLoader {
     /// An empty loader.
     ///
     /// ```
-    /// # use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
+    /// # use pool_audio::{loader::MemoryLoader};
     /// let mut loader = MemoryLoader::new();
     /// assert!(loader.load("anything").is_err());
     /// ```
@@ -298,7 +407,7 @@ impl MemoryLoader {
     /// decoded are not counted: they are in memory already.
     ///
     /// ```
-    /// # use pool_audio::{loader::LoadError, loader::MemoryLoader, loader::SoundLoader};
+    /// # use pool_audio::{loader::LoadError, loader::MemoryLoader};
     /// # let mut bytes = std::io::Cursor::new(Vec::new());
     /// # let spec = hound::WavSpec { channels: 2, sample_rate: 44_100, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
     /// # let mut wav = hound::WavWriter::new(&mut bytes, spec)?;
@@ -317,21 +426,24 @@ impl MemoryLoader {
     /// Registers an encoded sound file's bytes under `key`, decoded on first load.
     ///
     /// ```
-    /// # use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
+    /// # use pool_audio::{loader::MemoryLoader};
     /// let mut loader = MemoryLoader::new();
     /// loader.insert_encoded("click", vec![0u8; 16]);
     /// // Sixteen zero bytes are no sound file: a typed error that names the key.
     /// assert!(loader.load("click").unwrap_err().to_string().contains("click"));
     /// ```
     pub fn insert_encoded(&mut self, key: impl Into<String>, bytes: impl Into<Arc<[u8]>>) {
-        self.sources
-            .insert(key.into(), Stored::Encoded(bytes.into()));
+        let stored = Stored {
+            encoded: Some(bytes.into()),
+            decoded: None,
+        };
+        self.sources.insert(key.into(), stored);
     }
 
     /// Registers a decoded (or synthesized) sound under `key`.
     ///
     /// ```
-    /// # use pool_audio::{loader::MemoryLoader, loader::SoundLoader};
+    /// # use pool_audio::{loader::MemoryLoader};
     /// use kira::sound::static_sound::StaticSoundData;
     ///
     /// let mut loader = MemoryLoader::new();
@@ -345,29 +457,81 @@ impl MemoryLoader {
     /// # Ok::<(), pool_audio::loader::LoadError>(())
     /// ```
     pub fn insert_sound(&mut self, key: impl Into<String>, sound: StaticSoundData) {
-        self.sources
-            .insert(key.into(), Stored::Decoded(Box::new(sound)));
+        let stored = Stored {
+            encoded: None,
+            decoded: Some(Box::new(sound)),
+        };
+        self.sources.insert(key.into(), stored);
+    }
+}
+
+impl MemoryLoader {
+    /// The sound under `key`, decoded on its first load. No trait import is
+    /// needed.
+    ///
+    /// # Errors
+    /// [`LoadError::UnknownKey`], [`LoadError::Corrupt`],
+    /// [`LoadError::TooLong`], [`LoadError::Sound`].
+    pub fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
+        let source = self
+            .sources
+            .get_mut(key)
+            .ok_or_else(|| LoadError::UnknownKey { key: key.into() })?;
+        let sound = match (&source.decoded, &source.encoded) {
+            (Some(sound), _) => StaticSoundData::clone(sound),
+            (None, Some(bytes)) => {
+                let bytes = bytes.clone();
+                let sound =
+                    decode::decode(key, || Ok(Cursor::new(bytes.clone())), self.max_frames)?;
+                source.decoded = Some(Box::new(sound.clone()));
+                sound
+            }
+            (None, None) => return Err(LoadError::UnknownKey { key: key.into() }),
+        };
+        playable(key, &sound)?;
+        Ok(sound)
+    }
+
+    /// The takes of one varied sound, each loaded as [`load`](Self::load)
+    /// does.
+    ///
+    /// # Errors
+    /// The first failing take's [`LoadError`].
+    pub fn takes<'k>(
+        &mut self,
+        keys: impl IntoIterator<Item = &'k str>,
+    ) -> Result<Recordings, LoadError> {
+        SoundLoader::takes(self, keys)
+    }
+
+    /// The encoded file under `key` as a piece of music, streamed from memory
+    /// when it plays (its format is read now). The bytes are kept encoded for
+    /// music even once the key was loaded as a sound.
+    ///
+    /// # Errors
+    /// [`LoadError::UnknownKey`], [`LoadError::NotEncoded`] for a sound
+    /// inserted decoded, [`LoadError::Corrupt`].
+    pub fn music(&mut self, key: &str) -> Result<MusicSource, LoadError> {
+        let stored = self
+            .sources
+            .get(key)
+            .ok_or_else(|| LoadError::UnknownKey { key: key.into() })?;
+        let bytes = stored
+            .encoded
+            .clone()
+            .ok_or_else(|| LoadError::NotEncoded { key: key.into() })?;
+        Decoding::open(key, Box::new(Cursor::new(bytes.clone())))?;
+        Ok(MusicSource::encoded(key, bytes))
     }
 }
 
 impl SoundLoader for MemoryLoader {
     fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
-        let source = self
-            .sources
-            .get_mut(key)
-            .ok_or_else(|| LoadError::UnknownKey { key: key.into() })?;
-        let sound = match source {
-            Stored::Decoded(sound) => StaticSoundData::clone(sound),
-            Stored::Encoded(bytes) => {
-                let bytes = bytes.clone();
-                let sound =
-                    decode::decode(key, || Ok(Cursor::new(bytes.clone())), self.max_frames)?;
-                *source = Stored::Decoded(Box::new(sound.clone()));
-                sound
-            }
-        };
-        playable(key, &sound)?;
-        Ok(sound)
+        MemoryLoader::load(self, key)
+    }
+
+    fn music(&mut self, key: &str) -> Result<MusicSource, LoadError> {
+        MemoryLoader::music(self, key)
     }
 }
 

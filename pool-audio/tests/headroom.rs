@@ -13,8 +13,7 @@ use kira::{AudioManager, AudioManagerSettings, Frame, Tween};
 use pool_audio::{
     OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings,
     VoiceError, dsp::MeterHandle, error::ParamError, error::SoundError, error::StaleHandle,
-    linear_fade, loader::MemoryLoader, loader::SoundLoader, offline::OfflineError,
-    offline::OfflineSettings,
+    linear_fade, loader::MemoryLoader, offline::OfflineError, offline::OfflineSettings,
 };
 
 mod common;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use kira::sound::static_sound::StaticSoundData;
 use pool_audio::{
     error::SoundError, loader::DEFAULT_MAX_FRAMES, loader::FileLoader, loader::LoadError,
-    loader::MemoryLoader, loader::SoundLoader,
+    loader::MemoryLoader,
 };
 
 #[global_allocator]
@@ -291,4 +291,100 @@ fn the_loaders_refuse_what_kira_cannot_play() {
             error: SoundError::NonFinite { frame: 3 }
         })
     );
+}
+
+/// One loader gives a sound, the takes of a varied sound and a piece of music
+/// from the game's assets folder; each failure names its key. The piece
+/// streams through `Music` and is heard in the render at the file's own level.
+#[test]
+fn one_loader_gives_sounds_takes_and_music() {
+    use kira::{AudioManager, AudioManagerSettings};
+    use pool_audio::music::{Music, MusicParams, MusicSettings};
+    use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+
+    let assets = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
+    let mut files = FileLoader::new(assets);
+    let laser = files.load("sounds/laser.wav").unwrap();
+    assert_eq!((laser.sample_rate, laser.num_frames()), (48_000, 12_000));
+    assert_eq!(files.load("sounds/coin.ogg").unwrap().sample_rate, 22_050);
+    let steps = [
+        "sounds/step_1.wav",
+        "sounds/step_2.wav",
+        "sounds/step_3.wav",
+    ];
+    assert_eq!(files.takes(steps).unwrap().len(), 3);
+    match files.takes(["sounds/step_1.wav", "sounds/step_9.wav"]) {
+        Err(LoadError::Missing { key, .. }) => assert_eq!(key, "sounds/step_9.wav"),
+        other => panic!("a missing take was not refused: {other:?}"),
+    }
+    let music_err = |files: &mut FileLoader, key: &str| files.music(key).unwrap_err();
+    assert!(matches!(
+        music_err(&mut files, "../assets/music/theme.ogg"),
+        LoadError::InvalidKey { .. }
+    ));
+    assert!(matches!(
+        music_err(&mut files, "music/none.ogg"),
+        LoadError::Missing { .. }
+    ));
+    // A text file is no piece of music: refused when loaded, not when played.
+    assert!(
+        matches!(music_err(&mut files, "LICENSE-SOUNDS.md"), LoadError::Corrupt { key, .. } if key == "LICENSE-SOUNDS.md")
+    );
+    let from_file = files.music("music/theme.ogg").unwrap();
+    assert_eq!(from_file.name(), "music/theme.ogg");
+
+    // In memory, encoded bytes serve as a sound and as music; a sound given
+    // decoded cannot stream.
+    let bytes = std::fs::read(format!("{assets}/music/theme.ogg")).unwrap();
+    let mut memory = MemoryLoader::new();
+    memory.insert_encoded("theme", bytes);
+    let decoded = memory.load("theme").unwrap();
+    assert_eq!(
+        (decoded.sample_rate, decoded.num_frames()),
+        (48_000, 384_000)
+    );
+    let from_memory = memory.music("theme").unwrap();
+    memory.insert_sound("laser", laser);
+    assert!(matches!(memory.music("laser"), Err(LoadError::NotEncoded { key }) if key == "laser"));
+    assert!(matches!(
+        memory.music("nope"),
+        Err(LoadError::UnknownKey { .. })
+    ));
+
+    // The file's own level over 0.2..1.0 s (left channel), and the render's.
+    let rms_db = |left: &[f32]| {
+        let mean = left.iter().map(|s| s * s).sum::<f32>() / left.len() as f32;
+        10.0 * mean.log10()
+    };
+    let file: Vec<f32> = decoded.frames[9_600..48_000]
+        .iter()
+        .map(|f| f.left)
+        .collect();
+    let expected = rms_db(&file);
+    for piece in [from_file, from_memory] {
+        let mut manager =
+            AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+        let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+        let mut music = Music::new(&mut sfx, MusicSettings::default()).unwrap();
+        let track = music.track("music").unwrap();
+        music.play(track, &piece, MusicParams::default()).unwrap();
+        let mut samples = Vec::new();
+        for _ in 0..100 {
+            music.fill();
+            manager
+                .backend_mut()
+                .render_append(0.01, &mut samples)
+                .unwrap();
+        }
+        let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
+        let heard = rms_db(&left[9_600..48_000]);
+        println!(
+            "{}: file {expected:.2} dB, render {heard:.2} dB",
+            piece.name()
+        );
+        assert!(
+            (heard - expected).abs() < 0.5,
+            "{heard} dB against the file's {expected} dB"
+        );
+    }
 }

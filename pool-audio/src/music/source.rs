@@ -77,6 +77,14 @@ impl MusicSource {
         })
     }
 
+    /// A file under another name (a loader's key).
+    pub(crate) fn named_file(name: &str, path: PathBuf) -> Self {
+        Self::from_open(name.into(), move || {
+            let file = std::fs::File::open(&path)?;
+            Ok(Box::new(file) as Box<dyn MediaSource>)
+        })
+    }
+
     /// Encoded bytes in memory (an Ogg file the game loaded, say): the memory
     /// is the encoded size; frames are decoded as they play.
     pub fn encoded(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Self {

@@ -5,7 +5,6 @@ use kira::Tween;
 
 use super::SoundEffects;
 use crate::CopyVolumes;
-use crate::SoundLoader;
 use crate::SoundPeak;
 use crate::error::{AddSoundError, RemoveSoundError};
 use crate::handles::{EndReason, SoundId};
@@ -74,30 +73,6 @@ impl SoundEffects {
             entry.window_db = Some(settings.loudness.map_or(floor, |l| f64::from(l.0)));
         }
         Ok(id)
-    }
-
-    /// Loads `key` through `loader` and adds it under the same name.
-    ///
-    /// # Errors
-    /// [`AddSoundError::Load`] (naming the key), or as [`add_sound`](Self::add_sound).
-    ///
-    /// ```
-    /// # use kira::{AudioManager, AudioManagerSettings};
-    /// # use pool_audio::{loader::MemoryLoader, OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
-    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
-    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let mut loader = MemoryLoader::new();
-    /// assert!(sfx.load_sound(&mut loader, "missing", SoundSettings::default()).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn load_sound(
-        &mut self,
-        loader: &mut impl SoundLoader,
-        key: &str,
-        settings: SoundSettings,
-    ) -> Result<SoundId, AddSoundError> {
-        let data = loader.load(key).map_err(AddSoundError::Load)?;
-        self.add_sound(key, data, settings)
     }
 
     /// The id of the sound named `name`.
