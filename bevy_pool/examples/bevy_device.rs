@@ -12,9 +12,7 @@ use std::error::Error;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy_pool::{
-    AudioOutput, Output, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener,
-};
+use bevy_pool::{AudioOutput, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener};
 use pool_audio::kira::Frame;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{PlayParams, SoundSettings};
@@ -37,10 +35,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     app.add_plugins((
         bevy::time::TimePlugin,
         bevy::transform::TransformPlugin,
-        SoundEffectsPlugin {
-            output: Output::Device,
-            ..Default::default()
-        },
+        // With the `device` feature, the default output is the sound card.
+        SoundEffectsPlugin::default(),
     ));
     if let Some(why) = app.world().non_send::<AudioOutput>().fallback() {
         return Err(why.to_string().into());

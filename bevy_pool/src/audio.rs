@@ -73,14 +73,17 @@ pub enum Output {
         /// Keep every rendered frame in memory, for a WAV at the end.
         record: bool,
     },
-    /// The offline backend with its default settings, not recording.
-    #[default]
+    /// The offline backend with its default settings, not recording: the
+    /// default without the `device` feature.
+    #[cfg_attr(not(feature = "device"), default)]
     Headless,
-    /// The sound card, through kira's cpal backend (the `device` feature). If no
-    /// device can be opened, the plugin falls back to [`Output::Headless`] and
-    /// says why in [`AudioOutput::fallback`]: a game without a sound card runs
-    /// silent instead of stopping.
+    /// The sound card, through kira's cpal backend: the default with the
+    /// `device` feature. If no device can be opened, the plugin falls back to
+    /// [`Output::Headless`], says why in [`AudioOutput::fallback`] and sends
+    /// [`SoundWarning::NoDevice`] on the first frame: a game without a sound
+    /// card runs silent instead of stopping.
     #[cfg(feature = "device")]
+    #[cfg_attr(feature = "device", default)]
     Device,
 }
 
@@ -301,6 +304,9 @@ impl Plugin for SoundEffectsPlugin {
             #[cfg(feature = "device")]
             Manager::Device(_) => 0,
         };
+        if fallback.is_some() {
+            app.add_systems(bevy::app::Startup, say_no_device);
+        }
         app.insert_resource(Sfx(sfx))
             .insert_resource(MusicTracks(music))
             .add_message::<PlayMusic>()
@@ -405,6 +411,10 @@ pub enum SoundWarning {
     /// kira cannot compute (a negative or NaN power): its voice was stopped
     /// with kira's default 10 ms fade instead.
     BadFadeOut(Entity),
+    /// [`Output::Device`] opened no sound card: the plugin plays on the
+    /// offline output, silent ([`AudioOutput::fallback`] says why). Sent on
+    /// the first frame.
+    NoDevice,
 }
 
 impl std::fmt::Display for SoundWarning {
@@ -429,7 +439,19 @@ impl std::fmt::Display for SoundWarning {
                 f,
                 "the emitter {entity}'s fade_out has a negative or NaN easing power: its voice stopped with a 10 ms fade"
             ),
+            Self::NoDevice => f.write_str(
+                "no sound card could be opened: the sound effects play on the offline output, silent (AudioOutput::fallback says why)",
+            ),
         }
+    }
+}
+
+/// The device did not open: says so once, with the reason in the log.
+fn say_no_device(output: NonSend<AudioOutput>, mut warnings: MessageWriter<SoundWarning>) {
+    if let Some(_why) = output.fallback() {
+        #[cfg(feature = "bevy_log")]
+        bevy::log::warn!("{_why}");
+        warn(&mut warnings, SoundWarning::NoDevice);
     }
 }
 

@@ -136,9 +136,10 @@
 //! entity comes back: the README's "Bevy entities" table measures it.
 //!
 //! # Features
-//! - `device`: `Output::Device`, the sound card through kira's cpal backend
-//!   (Linux: the ALSA headers to build); with no device the plugin falls back to
-//!   offline output and says why.
+//! - `device`: the sound card through kira's cpal backend, and the default
+//!   output (`Output::Device`; Linux: the ALSA headers to build). With no
+//!   device the plugin falls back to offline output, says why in
+//!   `AudioOutput::fallback` and sends `SoundWarning::NoDevice`.
 //! - `sprites`: `EffectSpritesPlugin`, the effects drawn as Bevy sprites from
 //!   texture atlases (Bevy's sprite and image types only: it builds and tests
 //!   without a GPU; an app with Bevy's renderer shows them), and

@@ -10,7 +10,7 @@
 use std::process::Command;
 
 use bevy::prelude::*;
-use bevy_pool::{AudioOutput, Output, PlaySound, Sfx, SoundEffectsPlugin, SoundListener};
+use bevy_pool::{AudioOutput, PlaySound, Sfx, SoundEffectsPlugin, SoundListener, SoundWarning};
 use pool_audio::kira::Frame;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{PlayParams, SoundSettings};
@@ -43,10 +43,8 @@ fn in_the_child() {
     app.add_plugins((
         bevy::time::TimePlugin,
         bevy::transform::TransformPlugin,
-        SoundEffectsPlugin {
-            output: Output::Device,
-            ..Default::default()
-        },
+        // With the device feature, the default output is the sound card.
+        SoundEffectsPlugin::default(),
     ));
     let output = app.world().non_send::<AudioOutput>();
     let why = output.fallback().expect("no device opened: a fallback");
@@ -76,4 +74,17 @@ fn in_the_child() {
         app.update();
     }
     assert_eq!(app.world().resource::<Sfx>().stats().plays, 3);
+    // The game was told, once, on its first frame.
+    let warnings: Vec<SoundWarning> = app
+        .world_mut()
+        .resource_mut::<Messages<SoundWarning>>()
+        .drain()
+        .collect();
+    assert_eq!(
+        warnings
+            .iter()
+            .filter(|w| **w == SoundWarning::NoDevice)
+            .count(),
+        1
+    );
 }
