@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use bevy::app::{App, Plugin, PreUpdate};
 use bevy::asset::io::Reader;
-use bevy::asset::{Asset, AssetApp, AssetEvent, AssetId, AssetLoader, Assets, Handle, LoadContext};
+use bevy::asset::{
+    Asset, AssetApp, AssetEvent, AssetId, AssetLoadFailedEvent, AssetLoader, Assets, Handle,
+    LoadContext,
+};
 use bevy::ecs::error::BevyError;
 use bevy::ecs::prelude::*;
 use bevy::reflect::TypePath;
@@ -32,9 +35,9 @@ pub struct SoundAsset {
     pub settings: SoundAssetSettings,
 }
 
-/// A sound file's settings: in `asset_server.load_with_settings(path, |s:
-/// &mut SoundAssetSettings| ..)`, or in the file's `.meta` (Bevy's asset
-/// metadata). Every field has `SoundSettings`' default.
+/// A sound file's settings: in `asset_server.load_builder().with_settings(|s:
+/// &mut SoundAssetSettings| ..).load(path)`, or in the file's `.meta` (Bevy's
+/// asset metadata). Every field has `SoundSettings`' default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SoundAssetSettings {
@@ -161,14 +164,32 @@ impl SoundEmitterAsset {
     }
 }
 
-/// A [`SoundAsset`] that loaded but could not be added to the sound effects
-/// (an unknown group, settings out of range, a name already taken).
+/// A [`SoundAsset`] that the game will not hear: its file failed to load (no
+/// such file, data that does not decode, longer than `max_frames`), or it
+/// loaded but could not be added to the sound effects (an unknown group,
+/// settings out of range, a name already taken). With the `bevy_log` feature
+/// it is logged too.
 #[derive(Message, Debug, Clone)]
 pub struct SoundAssetRefused {
     /// The asset.
     pub id: AssetId<SoundAsset>,
-    /// What was wrong.
+    /// Its path, as loaded.
+    pub path: String,
+    /// What was wrong, starting with the path.
     pub reason: String,
+}
+
+impl std::fmt::Display for SoundAssetRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// Sends `refused`, and with the `bevy_log` feature logs it too.
+fn refuse(writer: &mut MessageWriter<SoundAssetRefused>, refused: SoundAssetRefused) {
+    #[cfg(feature = "bevy_log")]
+    bevy::log::warn!("{refused}");
+    writer.write(refused);
 }
 
 /// Sound files as assets: registers [`SoundAsset`], its loader and
@@ -184,7 +205,26 @@ impl Plugin for SoundAssetsPlugin {
             .register_asset_loader(SoundAssetLoader)
             .init_resource::<SoundIds>()
             .add_message::<SoundAssetRefused>()
-            .add_systems(PreUpdate, (add_loaded_sounds, start_asset_emitters).chain());
+            .add_systems(
+                PreUpdate,
+                (report_failed_loads, add_loaded_sounds, start_asset_emitters).chain(),
+            );
+    }
+}
+
+/// A file that failed to load: the game gets a message naming it and why.
+fn report_failed_loads(
+    mut failures: MessageReader<AssetLoadFailedEvent<SoundAsset>>,
+    mut refused: MessageWriter<SoundAssetRefused>,
+) {
+    for failure in failures.read() {
+        let path = failure.path.to_string();
+        let refusal = SoundAssetRefused {
+            id: failure.id,
+            reason: format!("{path}: {}", failure.error.to_string().trim_end()),
+            path,
+        };
+        refuse(&mut refused, refusal);
     }
 }
 
@@ -214,10 +254,9 @@ fn add_loaded_sounds(
             match sfx.group(group) {
                 Some(group) => settings = settings.group(group),
                 None => {
-                    refused.write(SoundAssetRefused {
-                        id,
-                        reason: format!("{name}: no group is named {group:?}"),
-                    });
+                    let reason = format!("{name}: no group is named {group:?}");
+                    let path = name.clone();
+                    refuse(&mut refused, SoundAssetRefused { id, path, reason });
                     continue;
                 }
             }
@@ -227,10 +266,15 @@ fn add_loaded_sounds(
                 ids.0.insert(id, sound);
             }
             Err(error) => {
-                refused.write(SoundAssetRefused {
-                    id,
-                    reason: format!("{name}: {error}"),
-                });
+                let reason = format!("{name}: {error}");
+                refuse(
+                    &mut refused,
+                    SoundAssetRefused {
+                        id,
+                        path: name,
+                        reason,
+                    },
+                );
             }
         }
     }

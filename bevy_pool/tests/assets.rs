@@ -144,11 +144,62 @@ fn a_file_over_its_budget_or_in_an_unknown_group_is_refused() {
         .load_builder()
         .with_settings(|settings: &mut SoundAssetSettings| settings.group = Some("nowhere".into()))
         .load("bark.wav");
+    let nowhere = |app: &App| {
+        let refusals = &app.world().resource::<Refusals>().0;
+        refusals
+            .iter()
+            .any(|r| r.starts_with("bark.wav") && r.contains("nowhere"))
+    };
+    until(&mut app, |app| nowhere(app));
+    assert!(app.world().resource::<SoundIds>().get(&lost).is_none());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A sound asset that fails to load sends a message naming the file and why:
+/// a missing file, and one whose data is no sound.
+#[test]
+fn a_sound_that_fails_to_load_sends_a_message_naming_its_file() {
+    let dir = folder("failed");
+    std::fs::write(dir.join("noise.ogg"), b"not an ogg file at all").unwrap();
+    let mut app = app(&dir);
+    #[derive(Resource, Default)]
+    struct Refusals(Vec<SoundAssetRefused>);
+    app.init_resource::<Refusals>().add_systems(
+        Last,
+        |mut seen: ResMut<Refusals>, mut refused: MessageReader<SoundAssetRefused>| {
+            seen.0.extend(refused.read().cloned());
+        },
+    );
+    let server = app.world().resource::<AssetServer>().clone();
+    let missing: Handle<SoundAsset> = server.load("sounds/missing.wav");
+    let corrupt: Handle<SoundAsset> = server.load("noise.ogg");
     until(&mut app, |app| {
-        !app.world().resource::<Refusals>().0.is_empty()
+        app.world().resource::<Refusals>().0.len() >= 2
     });
     let refusals = &app.world().resource::<Refusals>().0;
-    assert!(refusals[0].contains("nowhere"), "{refusals:?}");
-    assert!(app.world().resource::<SoundIds>().get(&lost).is_none());
+    let of = |handle: &Handle<SoundAsset>| {
+        let found: Vec<_> = refusals.iter().filter(|r| r.id == handle.id()).collect();
+        assert_eq!(found.len(), 1, "one message per failed file: {refusals:?}");
+        found[0].clone()
+    };
+    let (missing, corrupt) = (of(&missing), of(&corrupt));
+    assert_eq!(missing.path, "sounds/missing.wav");
+    assert!(
+        missing.reason.starts_with("sounds/missing.wav: "),
+        "{}",
+        missing.reason
+    );
+    assert!(
+        missing.reason.to_lowercase().contains("not found")
+            || missing.reason.contains("No such file"),
+        "{}",
+        missing.reason
+    );
+    assert_eq!(corrupt.path, "noise.ogg");
+    assert!(
+        corrupt.reason.contains("cannot be decoded"),
+        "{}",
+        corrupt.reason
+    );
     std::fs::remove_dir_all(dir).ok();
 }
