@@ -1,7 +1,7 @@
 //! Random operations on a `Pool` and a `KeyedPool`. The pool's are checked after
 //! every step by pool-core's one reference model, the property-test kit's
 //! (`PoolTest::check_case`), with contents checked and panics injected in user
-//! code, as `pool-core/tests/model.rs` runs it; the keyed pool's against a small
+//! code, as `pool-core/tests/pool/model.rs` runs it; the keyed pool's against a small
 //! model here. Run with `fuzz/run.sh SECONDS`.
 
 #![no_main]

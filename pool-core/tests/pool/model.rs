@@ -13,7 +13,7 @@
 //!
 //! The keyed pool has its own small model below.
 //!
-//! `PROPTEST_CASES=10000 cargo test -p pool-core --features testing --test model`
+//! `PROPTEST_CASES=10000 cargo test -p pool-core --features testing --test pool model::`
 //! for a longer run.
 
 use std::sync::atomic::{AtomicU32, Ordering};
