@@ -17,7 +17,7 @@ use pool_audio::{
     VoiceHandle, VoiceState, offline::OfflineSettings, offline::Rendered, voices::WhenFull,
 };
 
-const DT: f64 = 1.0 / 60.0;
+use crate::common::DT;
 
 fn tone(hz: f32, seconds: f32) -> StaticSoundData {
     StaticSoundData {

@@ -8,9 +8,7 @@ use bevy::prelude::*;
 use bevy_pool::pool_audio::{mix::DuckSettings, mix::MixError};
 use bevy_pool::prelude::*;
 
-mod common;
-
-use common::{RATE, amplitude, app, frames, last, tone};
+use crate::common::{RATE, amplitude, app, frames, last, tone};
 
 fn db(x: f32) -> f32 {
     20.0 * x.log10()

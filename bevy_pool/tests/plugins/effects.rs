@@ -7,7 +7,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{EffectFinished, EffectsPlugin, Fx};
 use pool_effects::EffectKind;
 
-const DT: f64 = 1.0 / 60.0;
+use crate::common::DT;
 
 #[derive(Resource, Default)]
 struct Seen(Vec<EffectFinished>);

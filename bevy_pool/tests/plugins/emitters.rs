@@ -12,7 +12,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_pool::pool_audio::{PlayError, error::ParamError, offline::OfflineSettings};
 use bevy_pool::prelude::*;
 
-const DT: f64 = 1.0 / 60.0;
+use crate::common::DT;
 
 fn tone(hz: f32) -> StaticSoundData {
     let frames = (0..48_000)

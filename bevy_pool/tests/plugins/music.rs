@@ -13,9 +13,7 @@ use bevy_pool::pool_audio::mix::TrackId;
 use bevy_pool::pool_audio::{dsp::LimiterSettings, linear_fade, music::MusicError};
 use bevy_pool::prelude::*;
 
-mod common;
-
-use common::{RATE, amplitude, app, frames, last, tone};
+use crate::common::{RATE, amplitude, app, frames, last, tone};
 
 fn rms_db(left: &[f32]) -> f32 {
     10.0 * (left.iter().map(|s| s * s).sum::<f32>() / left.len() as f32).log10()
@@ -116,7 +114,7 @@ fn bad_music_requests_come_back_as_messages() {
     let mut app = app();
     let song = MusicSource::encoded("song", tone(200.0, 1));
     // Another app's track: another manager's id.
-    let foreign = track(&crate::app(), "music");
+    let foreign = track(&crate::common::app(), "music");
     app.world_mut().write_message(PlayMusic {
         track: foreign,
         source: song.clone(),
@@ -161,7 +159,7 @@ fn one_limiter_holds_music_and_effects_together() {
     let mut peaks = Vec::new();
     let limiter = Some(LimiterSettings::default());
     for (effects_limiter, main_limiter) in [(None, None), (limiter, None), (None, limiter)] {
-        let mut app = common::app_of(SoundEffectsPlugin {
+        let mut app = crate::common::app_of(SoundEffectsPlugin {
             settings: SoundEffectsSettings {
                 limiter: effects_limiter,
                 ..Default::default()

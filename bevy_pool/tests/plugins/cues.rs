@@ -12,9 +12,7 @@ use bevy_pool::pool_audio::{
 };
 use bevy_pool::prelude::*;
 
-mod common;
-
-use common::{DT, RATE, amplitude, app, app_of, frames, last};
+use crate::common::{DT, RATE, amplitude, app, app_of, frames, last};
 
 const C: f64 = 343.0;
 

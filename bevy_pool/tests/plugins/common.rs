@@ -1,6 +1,4 @@
-//! Helpers shared by the integration tests that listen to the recorded render.
-//! Not every test binary uses every helper.
-#![allow(dead_code)]
+//! Helpers shared by the tests that listen to the recorded render.
 
 use std::f32::consts::TAU;
 use std::time::Duration;
