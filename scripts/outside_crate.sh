@@ -2,7 +2,9 @@
 # A Bevy game outside the workspace, written from the README alone: the
 # dependency lines and the `main` under "## In a Bevy game", with the README's
 # `../pool/` paths pointed at this clone. It must build, and run for a few
-# seconds without a panic (a game's `main` runs until it is closed).
+# seconds without a panic (a game's `main` runs until it is closed). The game
+# loads its sounds through Bevy's asset server, from a copy of the workspace's
+# `assets/` beside its `Cargo.toml`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$root/target/outside-crate"
@@ -24,11 +26,16 @@ open(out + "/Cargo.toml", "w").write(
 open(out + "/src/main.rs", "w").write(rust)
 EOF
 
+# Bevy finds `assets/` under BEVY_ASSET_ROOT, else CARGO_MANIFEST_DIR (set by
+# `cargo run`), else the executable's folder: the binary runs directly here.
+cp -r "$root/assets" "$dir/assets"
+export BEVY_ASSET_ROOT="$dir"
+
 # The workspace's versions and build artifacts: nothing is fetched or rebuilt
 # that the workspace already has.
 cp "$root/Cargo.lock" "$dir/Cargo.lock"
 export CARGO_TARGET_DIR="$root/target"
-(cd "$dir" && cargo build --quiet --offline 2>&1 || cargo build --quiet)
+(cd "$dir" && { cargo build --quiet --offline 2>&1 || cargo build --quiet; })
 status=0
 timeout 5 "$root/target/debug/outside-readme" > "$dir/run.log" 2>&1 || status=$?
 if [ "$status" != 124 ]; then
@@ -37,3 +44,41 @@ if [ "$status" != 124 ]; then
     exit 1
 fi
 echo "the README's Bevy game built from its two blocks alone and ran 5 s"
+
+# A file the asset server cannot find is an error nobody sees (the game has no
+# log plugin) in a game that runs on, silent. So the same game again, with one
+# more system that prints the sound effects' statistics after 2 s: it must
+# have played.
+check="$root/target/outside-crate-check"
+rm -rf "$check"
+cp -r "$dir" "$check"
+sed -i 's/^name = "outside-readme"/name = "outside-readme-check"/' "$check/Cargo.toml"
+python3 - "$check/src/main.rs" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+assert text.count("App::new()") == 1, "the README's Bevy game makes one App"
+text = text.replace("App::new()", "App::new().add_systems(bevy::app::Update, outside_check)")
+text += '''
+fn outside_check(
+    sfx: bevy::ecs::system::Res<bevy_pool::Sfx>,
+    time: bevy::ecs::system::Res<bevy::time::Time>,
+    mut done: bevy::ecs::system::Local<bool>,
+) {
+    if time.elapsed_secs() > 2.0 && !*done {
+        *done = true;
+        println!("plays {}, real voices {}", sfx.stats().plays, sfx.stats().real_voices);
+    }
+}
+'''
+open(path, "w").write(text)
+PY
+(cd "$check" && { cargo build --quiet --offline 2>&1 || cargo build --quiet; })
+status=0
+timeout 4 "$root/target/debug/outside-readme-check" > "$check/run.log" 2>&1 || status=$?
+if [ "$status" != 124 ] || ! grep -qE "^plays [1-9]" "$check/run.log"; then
+    echo "the README's Bevy game played nothing in 2 s (exit $status; its assets: $dir/assets):"
+    cat "$check/run.log"
+    exit 1
+fi
+echo "and it plays: $(cat "$check/run.log")"

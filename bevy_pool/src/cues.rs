@@ -3,6 +3,11 @@
 //! is derived from its moves at each update), and an emitter's [`Obstruction`] and [`Occlusion`]
 //! from the game's own ray tests. A component holding a value out of range
 //! comes back as a [`PlayRefused`]; the voice keeps what it had.
+//!
+//! Each component is part of the voice's play: an emitter spawned behind a
+//! wall is heard through it from its first sample, and counted so in its
+//! audibility and the loudness window. Each follows its changes; removing an
+//! obstruction or occlusion clears it.
 
 use bevy::prelude::*;
 use pool_audio::{PlayError, PlayParams, VoiceError};

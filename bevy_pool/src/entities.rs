@@ -722,8 +722,8 @@ pub struct EntityPoolSystems;
 /// an acquisition of it is live. An entity released and acquired again
 /// before the commands apply (in one system, or in systems with no sync
 /// point between them) never goes disabled, which saves Bevy two archetype
-/// moves per entity of its tree: the README's "Bevy entities" table measures
-/// both ways against spawning and despawning.
+/// moves per entity of its tree: the workspace's `docs/benchmarks.md`
+/// ("Pooled entities") measures both ways against spawning and despawning.
 pub struct EntityPoolsPlugin;
 
 impl Plugin for EntityPoolsPlugin {

@@ -9,6 +9,16 @@
 //! frames in the same blocks on every run); by default as the backend needs.
 //! The mixer reads the ring, resamples with kira's interpolation and fades
 //! (`music/stream.rs`); it allocates and frees nothing.
+//!
+//! By default there are two tracks: `"music"`, which plays on when the game
+//! pauses, and `"ambience"`, which pauses with it ([`Music::pause_game`]);
+//! [`Music::add_track`] adds more. [`Music::track_handle`] hands kira's track
+//! to the game for its own effects. Every bad request is a typed
+//! [`MusicError`] and changes nothing.
+//!
+//! Not yet: pieces play at their own rate (no pitch), and Bevy's asset
+//! server does not load pieces (in `bevy_pool`, a [`MusicSource::file`] path
+//! does).
 
 mod error;
 mod feed;

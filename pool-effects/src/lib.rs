@@ -132,6 +132,18 @@
 //! O(live) (the draw list merges kinds that share a layer by spawn order); none
 //! allocates once the pools have reached their size.
 //!
+//! # A level change
+//! [`Effects::destroy_kind`] drops every instance of a kind,
+//! [`Effects::clear_idle`] the idle instances of every kind, [`Effects::clear`]
+//! every instance (live ones end, their handles stale), and
+//! [`Effects::reinitialize`] returns every kind to its initial size. Each
+//! kind's statistics ([`Effects::stats`]) come from its `pool_core` pool.
+//!
+//! The crate's `effects` example plays such a scene headless (four kinds of
+//! 1000 instances, waves of enemies, smoke after each explosion, a camera that
+//! sees three quarters of the world) and draws pictures from the draw list:
+//! `cargo run --release -p pool-effects --example effects`.
+//!
 //! # Layout
 //! What an update touches is kept apart from what the game and the draw list
 //! read. Each kind's pool holds the drawn data ([`Effect`]: position, rotation,

@@ -15,7 +15,10 @@
 //!   over the release time once the loudest voice has ended, to the loudest
 //!   voice left (a paused voice keeps its place), never below the floor;
 //! - what counts is what is heard: a voice's loudness plus its distance
-//!   attenuation (a far grenade does not push the footsteps down);
+//!   attenuation and its occlusion's volume (a far grenade does not push the
+//!   footsteps down; one behind a wall at occlusion 1 counts 15 dB less), but
+//!   not the play's own volume; a sound of a group in the window that declares
+//!   no loudness plays at the window's floor;
 //! - a voice more than the window's height below the top is out of the window:
 //!   it goes virtual, or ends if its sound does not virtualize (reported
 //!   [`EndReason::Stolen`](crate::EndReason::Stolen)), and comes back when the
