@@ -411,7 +411,7 @@ pub enum SoundWarning {
     /// kira cannot compute (a negative or NaN power): its voice was stopped
     /// with kira's default 10 ms fade instead.
     BadFadeOut(Entity),
-    /// [`Output::Device`] opened no sound card: the plugin plays on the
+    /// `Output::Device` (the `device` feature) opened no sound card: the plugin plays on the
     /// offline output, silent ([`AudioOutput::fallback`] says why). Sent on
     /// the first frame.
     NoDevice,

@@ -31,6 +31,7 @@
 
 mod budget;
 mod builder;
+mod clocks;
 mod command;
 mod handle;
 mod mix;
@@ -61,6 +62,7 @@ pub(crate) use source::Source;
 
 use crate::ears::ListenerState;
 use budget::{Room, Settle};
+use clocks::Clocks;
 use mix::MixGains;
 use voice::{Change, State, Voice};
 
@@ -79,6 +81,8 @@ pub(crate) struct VoiceBank {
     order: Vec<u32>,
     /// Voices waiting for their start time.
     waiting: Vec<u32>,
+    /// Where the clocks that voices wait for were at the last chunk's end.
+    clocks: Clocks,
     listener: ListenerState,
     /// The listener moved since the last chunk.
     listener_moved: bool,
@@ -110,6 +114,7 @@ impl VoiceBank {
             voices: (0..slots).map(|_| Voice::idle()).collect(),
             order: Vec::with_capacity(slots),
             waiting: Vec::with_capacity(slots),
+            clocks: Clocks::default(),
             listener: ListenerState::ORIGIN,
             listener_moved: false,
             steal_fade,
@@ -386,7 +391,7 @@ impl VoiceBank {
         let mut i = 0;
         while i < self.waiting.len() {
             let slot = self.waiting[i];
-            match self.voices[slot as usize].update(seconds, info) {
+            match self.voices[slot as usize].wait(out.len(), dt, info) {
                 Change::Began => {
                     self.waiting.swap_remove(i);
                     let voice = &self.voices[slot as usize];
@@ -461,6 +466,8 @@ impl Sound for VoiceBank {
 
     fn process(&mut self, out: &mut [Frame], dt: f64, info: &Info) {
         out.fill(Frame::ZERO);
+        self.clocks
+            .chunk(out.len(), info, &self.waiting, &mut self.voices);
         let (listener, moved) = (self.listener, self.listener_moved);
         self.listener_moved = false;
         for &slot in &self.order {

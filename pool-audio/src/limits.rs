@@ -28,6 +28,10 @@ pub const MAX_STEAL_FADE: Duration = Duration::from_secs(1);
 /// [`SoundSettings::min_retrigger`](crate::SoundSettings::min_retrigger): an
 /// hour (a longer one is a mistake).
 pub const MAX_RETRIGGER: Duration = Duration::from_secs(3600);
+
+/// The longest delay a play may start after
+/// ([`PlayParams::start_time`](crate::PlayParams::start_time)): an hour.
+pub const MAX_START_DELAY: Duration = Duration::from_secs(3600);
 /// The most recordings one sound holds ([`Recordings`](crate::Recordings)).
 pub const MAX_RECORDINGS: usize = 64;
 /// The widest pitch variation either way, in semitones

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use kira::{Decibels, Tween};
+use kira::{Decibels, StartTime, Tween};
 
 use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 
@@ -42,6 +42,10 @@ pub enum ParamError {
     Amount(f32),
     /// Distances not finite with `0 <= min < max`, or an unsafe curve.
     Distances(crate::Distances),
+    /// A start time kira cannot wait for: a delay over
+    /// [`MAX_START_DELAY`](crate::limits::MAX_START_DELAY), or a clock time
+    /// whose fraction is not in `[0, 1)`.
+    StartTime(StartTime),
 }
 
 impl fmt::Display for ParamError {
@@ -70,6 +74,11 @@ impl fmt::Display for ParamError {
             Self::Distances(d) => write!(
                 f,
                 "distances {d:?} are not finite with 0 <= min < max and a safe curve"
+            ),
+            Self::StartTime(t) => write!(
+                f,
+                "start time {t:?} is a delay over {:?} or a clock fraction outside [0, 1)",
+                crate::MAX_START_DELAY
             ),
         }
     }
@@ -121,6 +130,12 @@ pub struct PlayParams {
     /// How it fades with distance (default `None`: its sound's
     /// [`distances`](crate::SoundSettings::distances)).
     pub distances: Option<crate::Distances>,
+    /// When it begins (default `StartTime::Immediate`: its sound's own start
+    /// time, else in the next block the mixer renders): after a delay,
+    /// counted from the first block that reads the play, or when a kira
+    /// clock reaches a time. On its frame either way, see
+    /// [`start_time`](Self::start_time).
+    pub start_time: StartTime,
 }
 
 impl Default for PlayParams {
@@ -137,6 +152,7 @@ impl Default for PlayParams {
             obstruction: 0.0,
             occlusion: 0.0,
             distances: None,
+            start_time: StartTime::Immediate,
         }
     }
 }
@@ -311,6 +327,33 @@ impl PlayParams {
         self
     }
 
+    /// When the play begins, as kira's own sounds are told: after a delay
+    /// (`StartTime::Delayed`, counted from the first block the mixer renders
+    /// after the play), or when a kira clock reaches a time
+    /// (`StartTime::ClockTime`, from `clock.time() + 4`). The voice bank
+    /// begins it on that very frame (kira's own sounds begin on the first
+    /// frame of the 128-frame chunk it falls in); a clock reached in the
+    /// first chunk the bank sees it in starts the voice at that chunk's first
+    /// frame. Until then the play holds its voice, silent; a virtual play
+    /// waits out its delay before its playhead moves. A play at a clock time
+    /// that is virtual when the clock gets there (the manager does not read
+    /// kira's clocks) starts from its beginning when it becomes real.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// use pool_audio::PlayParams;
+    /// use pool_audio::kira::StartTime;
+    ///
+    /// let later = PlayParams::default().start_time(StartTime::Delayed(Duration::from_millis(250)));
+    /// assert!(later.validate().is_ok());
+    /// let never = PlayParams::default().start_time(StartTime::Delayed(Duration::from_secs(7200)));
+    /// assert!(never.validate().is_err());
+    /// ```
+    pub fn start_time(mut self, start_time: impl Into<StartTime>) -> Self {
+        self.start_time = start_time.into();
+        self
+    }
+
     /// Where the sound is in a flat world: `(x, y)` is `(x, y, 0)`, heard
     /// by a listener facing -z with +x to its right and +y up, as Bevy's 2-D
     /// camera looks at its world (give the listener its place with
@@ -358,6 +401,7 @@ impl PlayParams {
         if let Some(distances) = &self.distances {
             distances.validate()?;
         }
+        check_start_time(self.start_time)?;
         Ok(())
     }
 }
@@ -410,6 +454,19 @@ pub(crate) fn check_panning(panning: f32) -> Result<f32, ParamError> {
 }
 
 /// A fade kira can compute: every easing power finite and not negative.
+pub(crate) fn check_start_time(start_time: StartTime) -> Result<StartTime, ParamError> {
+    let fine = match start_time {
+        StartTime::Immediate => true,
+        StartTime::Delayed(delay) => delay <= crate::MAX_START_DELAY,
+        StartTime::ClockTime(time) => (0.0..1.0).contains(&time.fraction),
+    };
+    if fine {
+        Ok(start_time)
+    } else {
+        Err(ParamError::StartTime(start_time))
+    }
+}
+
 pub(crate) fn check_fade(fade: Tween) -> Result<Tween, ParamError> {
     if crate::sound_error::easing_is_safe(fade) {
         Ok(fade)

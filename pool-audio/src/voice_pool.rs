@@ -20,7 +20,7 @@ use kira::Tween;
 use pool_core::{AcquireError, Pool};
 
 pub(crate) use advance::Promotable;
-pub(crate) use record::{DropLeastAudible, Place, Playhead, VoiceRecord, least_audible};
+pub(crate) use record::{DropLeastAudible, Place, Playhead, VoiceRecord, Wait, least_audible};
 use reports::Reports;
 pub(crate) use slots::Real;
 use slots::Slots;
@@ -423,6 +423,7 @@ impl Voices {
             spatial_blend: record.spatial_blend,
             distances: record.distances,
             begin,
+            start_time: record.wait.start_time(),
             group: group.map_or(NO_GROUP, |g| g as u16),
             loudness: record.loudness,
             velocity: record.cues.motion.velocity,

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use kira::{Decibels, Tween};
+use kira::{Decibels, StartTime, Tween};
 
 use super::mix::MixPart;
 use super::source::Source;
@@ -100,6 +100,10 @@ pub(crate) struct Start {
     /// How it fades with distance.
     pub(crate) distances: crate::Distances,
     pub(crate) begin: Begin,
+    /// When a [`Begin::Fresh`] start begins: at once, after a delay counted
+    /// from the first block that reads it, or at a kira clock's time; on its
+    /// frame either way.
+    pub(crate) start_time: StartTime,
     /// Its group's mix entry, or `NO_GROUP`.
     pub(crate) group: u16,
     /// Its loudness in the window, as an amplitude (1 outside a window).

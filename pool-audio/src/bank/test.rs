@@ -95,6 +95,7 @@ fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
         position: None,
         spatial_blend: 1.0,
         begin: Begin::Fresh,
+        start_time: source.start_time,
         group: super::NO_GROUP,
         loudness: 1.0,
         velocity: [0.0; 3],

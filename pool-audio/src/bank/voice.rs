@@ -61,9 +61,12 @@ impl State {
 /// What a voice waits for before it begins.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Wait {
-    /// This many seconds more.
+    /// This many seconds from the start of the next step (its first).
     Seconds(f64),
-    /// A kira clock to reach this time.
+    /// This many frames from the start of the next step.
+    Frames(u64),
+    /// A kira clock to reach this time (turned into frames by the bank in
+    /// the chunk the clock reaches it).
     Clock(kira::clock::ClockTime),
 }
 
@@ -194,6 +197,9 @@ pub(super) struct Voice {
     memory: [f32; 2],
     /// How many frames into the step it last rendered its sound ended.
     pub(super) ended_in: usize,
+    /// Frames of silence before it begins, in the first step it renders: a
+    /// start time lands on its frame, not on a step's start.
+    lead: usize,
 }
 
 impl Voice {
@@ -250,6 +256,7 @@ impl Voice {
             coef_was: 1.0,
             memory: [0.0; 2],
             ended_in: 0,
+            lead: 0,
         }
     }
 
@@ -276,7 +283,7 @@ impl Voice {
             Begin::Fresh => source.fade_in,
             Begin::FromStart | Begin::At(_) => Some(linear_fade(steal_fade)),
         };
-        let state = match (start.begin, source.start_time) {
+        let state = match (start.begin, start.start_time) {
             (Begin::Fresh, StartTime::Delayed(delay)) if !delay.is_zero() => {
                 State::Waiting(Wait::Seconds(delay.as_secs_f64()))
             }
@@ -481,43 +488,54 @@ impl Voice {
         self.moved = false;
     }
 
-    /// Moves on by `seconds` (a step of the mixer): the start time, every
-    /// parameter, and the end of a fade.
-    pub(super) fn update(&mut self, seconds: f64, info: &Info) -> Change {
-        if let State::Waiting(wait) = &mut self.state {
-            let now = match wait {
-                // It begins with the first step that starts at or after its delay:
-                // the delay is counted in whole steps (16 frames) without rounding
-                // down.
-                Wait::Seconds(left) => {
-                    let now = *left <= seconds * 1e-6;
-                    *left -= seconds;
-                    now
-                }
-                Wait::Clock(time) => match info.when_to_start(*time) {
-                    WhenToStart::Now => true,
-                    WhenToStart::Later => false,
-                    WhenToStart::Never => {
-                        self.state = State::Idle;
-                        return Change::Ended;
-                    }
-                },
-            };
-            if !now {
+    /// A waiting voice through a step of `frames` frames of `dt` seconds:
+    /// [`Change::Began`] if its start time falls in it (it begins on that
+    /// frame), [`Change::Ended`] if its clock is gone.
+    pub(super) fn wait(&mut self, frames: usize, dt: f64, info: &Info) -> Change {
+        let State::Waiting(wait) = &mut self.state else {
+            return Change::None;
+        };
+        if let Wait::Seconds(left) = *wait {
+            *wait = Wait::Frames((left / dt).round().max(0.0) as u64);
+        }
+        match wait {
+            Wait::Frames(left) if *left < frames as u64 => self.lead = *left as usize,
+            Wait::Frames(left) => {
+                *left -= frames as u64;
                 return Change::None;
             }
-            self.state = if self.faded {
-                State::Playing
-            } else {
-                State::Resuming
-            };
-            return Change::Began;
+            Wait::Clock(time) => {
+                if info.when_to_start(*time) == WhenToStart::Never {
+                    self.state = State::Idle;
+                    return Change::Ended;
+                }
+                return Change::None;
+            }
+            Wait::Seconds(_) => return Change::None,
         }
+        self.state = if self.faded {
+            State::Playing
+        } else {
+            State::Resuming
+        };
+        Change::Began
+    }
+
+    /// A voice waiting for `time` on a clock the bank has found it at
+    /// (`frames` into this chunk) waits that many frames instead.
+    pub(super) fn clock_reached(&mut self, frames: u64) {
+        if let State::Waiting(wait @ Wait::Clock(_)) = &mut self.state {
+            *wait = Wait::Frames(frames);
+        }
+    }
+
+    /// Moves on by `seconds` (a step of the mixer): every parameter, and the
+    /// end of a fade.
+    pub(super) fn update(&mut self, seconds: f64, info: &Info) {
         if self.moving != 0 {
             self.update_moving(seconds, info);
         }
         self.fade_left = (self.fade_left - seconds).max(0.0);
-        Change::None
     }
 
     /// Moves each tweening parameter on; one whose tween is over is still.
@@ -575,6 +593,11 @@ impl Voice {
             self.gain = [0.0; 2];
             return Change::None;
         }
+        let lead = std::mem::take(&mut self.lead).min(out.len());
+        let out = &mut out[lead..];
+        if out.is_empty() {
+            return Change::None;
+        }
         let Some(source) = self.source.take() else {
             return Change::None;
         };
@@ -617,7 +640,7 @@ impl Voice {
             fraction + f64::from(n) * self.rate_was.abs().max(rate.abs()) * sample_rate * dt;
         let ended = reader.mix(out, &mut gains, &mut fraction, (&source, filter), reach);
         if let Some(frames) = ended {
-            self.ended_in = frames;
+            self.ended_in = lead + frames;
         }
         self.ring = reader.ring;
         self.ring_at = reader.ring_at;

@@ -419,6 +419,8 @@ struct Play<'a> {
     cues: VoiceCues,
     /// How it fades with distance: its own, or its sound's.
     distances: Distances,
+    /// When it begins: the play's start time, else its recording's own.
+    start_time: kira::StartTime,
 }
 
 /// How much of a play reaches `listener`: its distance attenuation (its own
@@ -507,6 +509,12 @@ impl<'a> Play<'a> {
             window,
             cues,
             distances,
+            start_time: match params.start_time {
+                kira::StartTime::Immediate => entry
+                    .recording(recording)
+                    .map_or(kira::StartTime::Immediate, |r| r.source.start_time),
+                start_time => start_time,
+            },
         }
     }
 
@@ -527,6 +535,7 @@ impl<'a> Play<'a> {
         record.variation = self.variation;
         record.cues = self.cues;
         record.distances = self.distances;
+        record.wait = crate::voice_pool::Wait::of(self.start_time);
         if let Some((db, window)) = self.window {
             record.window_db = Some(db);
             record.loudness = window.voice_gain(db);

@@ -11,7 +11,7 @@ use crate::bank::Begin;
 use crate::handles::{VoiceHandle, VoiceKey, VoiceState};
 use crate::settings::{Resume, Virtualization};
 use crate::sound_table::Tally;
-use crate::voice_pool::{Place, Playhead, Promotable};
+use crate::voice_pool::{Place, Playhead, Promotable, Wait};
 
 impl SoundEffects {
     /// Once per frame: advances the game clock by `dt` seconds (for retrigger
@@ -213,6 +213,8 @@ impl SoundEffects {
             return;
         };
         let begin = match (entry.settings.virtualization, voice.place) {
+            // It has not begun: it begins on its frame, with its wait's rest.
+            _ if voice.wait != Wait::Begun => Begin::Fresh,
             (Virtualization::Virtualize(Resume::FromStart), _) => Begin::FromStart,
             (_, Place::Virtual(Playhead::At(at))) => Begin::At(at),
             // Its playhead is on its way from the mixer.

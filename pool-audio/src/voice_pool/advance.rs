@@ -6,7 +6,7 @@
 
 use kira::Tween;
 
-use super::{Place, Playhead, Slots, VoiceRecord, Voices};
+use super::{Place, Playhead, Slots, VoiceRecord, Voices, Wait};
 use crate::audibility::Rank;
 use crate::bank::{BankHandle, Command, Phase};
 use crate::cues::Motion;
@@ -161,7 +161,8 @@ impl Pass<'_> {
         }
         let below = WINDOW && self.weigh_in_window(record, gain);
         match record.place {
-            Place::Real { .. } => {
+            Place::Real { slot, ticket } => {
+                self.follow_wait(record, slot, ticket);
                 if below {
                     // Out of the window: virtual, or over if its sound kills.
                     if record.paused {
@@ -179,7 +180,7 @@ impl Pass<'_> {
                 false
             }
             Place::Virtual(playhead) => {
-                let seconds = if record.paused { 0.0 } else { self.dt };
+                let seconds = record.passed(self.dt);
                 let next = match playhead {
                     Playhead::At(at) => timeline.advance(at, seconds, record.playback_rate),
                     Playhead::Awaiting {
@@ -212,6 +213,23 @@ impl Pass<'_> {
                 false
             }
         }
+    }
+
+    /// A real voice (`ticket` on `slot`) waits on for its start time: a
+    /// frame of its delay passes, or the mixer has seen its clock's time.
+    fn follow_wait(&self, record: &mut VoiceRecord, slot: u32, ticket: u32) {
+        record.passed(self.dt);
+        if matches!(record.wait, Wait::Clock(_)) && self.begun(slot, ticket) {
+            record.wait = Wait::Begun;
+        }
+    }
+
+    /// The voice `ticket` on `slot` no longer waits for its start time (the
+    /// mixer says so).
+    fn begun(&self, slot: u32, ticket: u32) -> bool {
+        let status = self.bank.status(slot);
+        status.ticket == ticket
+            && !matches!(status.phase, Phase::Queued | Phase::Waiting | Phase::Paused)
     }
 
     /// The voice `ticket` on `slot` played to its end (the mixer says so).

@@ -18,6 +18,58 @@ pub(crate) enum Place {
     Virtual(Playhead),
 }
 
+/// What a voice waits for before it begins: its play's start time, as the
+/// game side follows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Wait {
+    /// It has begun (or begins at once).
+    Begun,
+    /// This many seconds of game time more.
+    Seconds(f64),
+    /// A kira clock's time: over once the mixer says the voice plays (a
+    /// virtual voice waits for it until it is real).
+    Clock(kira::clock::ClockTime),
+}
+
+impl Wait {
+    pub(crate) fn of(start_time: kira::StartTime) -> Self {
+        match start_time {
+            kira::StartTime::Immediate => Self::Begun,
+            kira::StartTime::Delayed(delay) if delay.is_zero() => Self::Begun,
+            kira::StartTime::Delayed(delay) => Self::Seconds(delay.as_secs_f64()),
+            kira::StartTime::ClockTime(time) => Self::Clock(time),
+        }
+    }
+
+    /// The start time the mixer is told for what is left of the wait.
+    pub(crate) fn start_time(self) -> kira::StartTime {
+        match self {
+            Self::Begun => kira::StartTime::Immediate,
+            Self::Seconds(left) => {
+                kira::StartTime::Delayed(std::time::Duration::from_secs_f64(left))
+            }
+            Self::Clock(time) => kira::StartTime::ClockTime(time),
+        }
+    }
+
+    /// `seconds` of game time pass: the part of them after the wait, the
+    /// time its playhead moves.
+    pub(crate) fn pass(&mut self, seconds: f64) -> f64 {
+        match *self {
+            Self::Begun => seconds,
+            Self::Clock(_) => 0.0,
+            Self::Seconds(left) if left > seconds => {
+                *self = Self::Seconds(left - seconds);
+                0.0
+            }
+            Self::Seconds(left) => {
+                *self = Self::Begun;
+                seconds - left
+            }
+        }
+    }
+}
+
 /// Where a virtual voice is in its sound.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Playhead {
@@ -73,9 +125,17 @@ pub(crate) struct VoiceRecord {
     pub(crate) window_db: Option<f64>,
     /// Its velocity, doppler, obstruction and occlusion.
     pub(crate) cues: VoiceCues,
+    /// What it waits for before it begins.
+    pub(crate) wait: Wait,
 }
 
 impl VoiceRecord {
+    /// `dt` seconds of game time pass: the part of them its playhead moves
+    /// (none while paused or waiting for its start time).
+    pub(crate) fn passed(&mut self, dt: f64) -> f64 {
+        if self.paused { 0.0 } else { self.wait.pass(dt) }
+    }
+
     pub(crate) fn idle() -> Self {
         Self {
             sound: 0,
@@ -97,6 +157,7 @@ impl VoiceRecord {
             loudness: 1.0,
             window_db: None,
             cues: VoiceCues::NONE,
+            wait: Wait::Begun,
         }
     }
 
@@ -135,6 +196,7 @@ impl VoiceRecord {
             loudness: 1.0,
             window_db: None,
             cues: VoiceCues::NONE,
+            wait: Wait::Begun,
         }
     }
 
