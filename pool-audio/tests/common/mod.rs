@@ -8,12 +8,25 @@ use kira::sound::static_sound::StaticSoundData;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{
-    OfflineBackend, SoundEffects, SoundEffectsSettings, dsp::MeterBuilder, dsp::MeterHandle,
-    offline::OfflineSettings,
+    OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, dsp::MeterBuilder,
+    dsp::MeterHandle, offline::OfflineSettings,
 };
 
 /// The offline sample rate the tests render at.
 pub(crate) const RATE: u32 = 48_000;
+
+/// A game frame at 60 frames a second, in seconds.
+#[allow(dead_code)]
+pub(crate) const FRAME: f64 = 1.0 / 60.0;
+
+/// The game's frame and the offline mixer's block, in seconds, where a test
+/// updates and renders in 10 ms steps.
+#[allow(dead_code)]
+pub(crate) const BLOCK: f64 = 0.01;
+
+/// -1 dBFS, the default headroom and ceiling, as a gain.
+#[allow(dead_code)]
+pub(crate) const HEADROOM: f32 = 0.891_250_9;
 
 /// A full-scale sine of `frequency` Hz lasting `seconds`.
 #[allow(dead_code)]
@@ -46,14 +59,25 @@ pub(crate) fn constant(level: f32, seconds: f64) -> StaticSoundData {
 }
 
 /// A mono sound at [`RATE`] made of `samples`.
-fn mono(samples: impl Iterator<Item = f32>) -> StaticSoundData {
+pub(crate) fn mono(samples: impl Iterator<Item = f32>) -> StaticSoundData {
+    mono_at(RATE, samples)
+}
+
+/// A mono sound at `rate` made of `samples`.
+pub(crate) fn mono_at(rate: u32, samples: impl Iterator<Item = f32>) -> StaticSoundData {
     let frames: Arc<[Frame]> = samples.map(Frame::from_mono).collect();
     StaticSoundData {
-        sample_rate: RATE,
+        sample_rate: rate,
         frames,
         settings: Default::default(),
         slice: None,
     }
+}
+
+/// Play parameters at `x` m along the x axis.
+#[allow(dead_code)]
+pub(crate) fn at(x: f32) -> PlayParams {
+    PlayParams::default().position([x, 0.0, 0.0])
 }
 
 /// A manager rendering offline at `rate`, a pre-clamp meter last on its main
@@ -108,6 +132,15 @@ pub(crate) fn frequency(samples: &[f32], rate: f64) -> f64 {
     );
     let span = crossings[crossings.len() - 1] - crossings[0];
     (crossings.len() - 1) as f64 / span * rate
+}
+
+/// The largest step between two neighbouring samples.
+#[allow(dead_code)]
+pub(crate) fn largest_step(samples: &[f32]) -> f32 {
+    samples
+        .windows(2)
+        .map(|pair| (pair[1] - pair[0]).abs())
+        .fold(0.0, f32::max)
 }
 
 /// The left channel of interleaved stereo `samples`.

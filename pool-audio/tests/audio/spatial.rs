@@ -17,11 +17,9 @@ use pool_audio::{
 
 use pool_audio::mint;
 
-mod common;
-#[path = "spatial/near_field.rs"]
-mod near_field;
+use crate::common::{self, RATE};
 
-use common::RATE;
+mod near_field;
 
 /// A quiet mono tone: the limiter never acts on it.
 fn tone() -> StaticSoundData {

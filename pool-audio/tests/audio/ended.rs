@@ -2,8 +2,6 @@
 //! either live or reported ended exactly once, with the reason that ended it,
 //! sounds removed and added again included.
 
-mod common;
-
 use std::collections::HashMap;
 
 use kira::Tween;
@@ -13,7 +11,7 @@ use pool_audio::{
 };
 use proptest::prelude::*;
 
-const FRAME: f64 = 1.0 / 60.0;
+use crate::common::{self, FRAME};
 
 #[derive(Debug, Clone)]
 enum Op {
@@ -39,12 +37,8 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn cases() -> u32 {
-    common::proptest_cases(48)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::proptest_cases(48), ..ProptestConfig::default() })]
 
     /// Four sounds (a recycling one-shot, a strict one-shot, a virtualizing
     /// loop, a killed loop), a small cap and few virtual voices, so that every

@@ -12,15 +12,10 @@ use pool_audio::{
 };
 use proptest::prelude::*;
 
-mod common;
-#[path = "voice_limits/crowding.rs"]
+use crate::common::{self, FRAME, RATE};
+
 mod crowding;
-#[path = "voice_limits/refusals.rs"]
 mod refusals;
-
-use common::RATE;
-
-const FRAME: f64 = 1.0 / 60.0;
 
 /// A full-scale 440 Hz sine lasting `seconds`.
 fn sine(seconds: f32) -> kira::sound::static_sound::StaticSoundData {
@@ -424,13 +419,8 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// 48 sequences by default; `PROPTEST_CASES` sets another count.
-fn cases() -> u32 {
-    common::proptest_cases(48)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::proptest_cases(48), ..ProptestConfig::default() })]
 
     #[test]
     fn random_sequences_respect_every_limit(

@@ -4,8 +4,6 @@
 //! and reach nothing of a sound added in its place, which gets a budget of its
 //! own; a refused removal changes nothing.
 
-mod common;
-
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -16,9 +14,7 @@ use pool_audio::{
     SoundSettings, VoiceError, error::RemoveSoundError, linear_fade,
 };
 
-use common::RATE;
-
-const FRAME: f64 = 1.0 / 60.0;
+use crate::common::{self, FRAME, RATE};
 
 /// `seconds` of a constant level: its output's envelope is the voice's gain.
 fn constant(level: f32, seconds: f32) -> StaticSoundData {

@@ -10,8 +10,6 @@
 //!
 //! In both: no sample clips and none is NaN. `PROPTEST_CASES` raises the count.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,6 +22,8 @@ use pool_audio::{
     offline::OfflineSettings, voices::WhenFull,
 };
 use proptest::prelude::*;
+
+use crate::common;
 
 /// -1 dBFS, the default headroom and ceiling.
 const CEILING: f32 = 0.891_250_9;
@@ -261,10 +261,7 @@ fn output_rate() -> impl Strategy<Value = u32> {
 /// 16 scenes per property by default (a few seconds in a debug build);
 /// `PROPTEST_CASES` sets another count.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(16)
+    common::proptest_cases(16)
 }
 
 /// Runs `cases()` random scenes of `strategy` through `check` (which returns the

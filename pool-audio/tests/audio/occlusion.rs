@@ -18,10 +18,9 @@ use pool_audio::{
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 
-mod common;
+use crate::common::{self, BLOCK, largest_step};
 
-const RATE: f64 = 48_000.0;
-const BLOCK: f64 = 0.01;
+const RATE: f64 = common::RATE as f64;
 /// The FFT's length: 5.9 Hz bins.
 const FFT: usize = 8192;
 
@@ -205,13 +204,6 @@ fn obstruction_and_occlusion_from_0_to_1_in_one_frame_make_no_step_larger_than_t
     assert!(muffled < -21.0 && muffled > -23.0, "{muffled} dB");
     let back = 20.0 * f64::from(peak(0.9, 1.1) / peak(0.2, 0.4)).log10();
     assert!(back.abs() < 0.01, "back to {back} dB");
-}
-
-fn largest_step(samples: &[f32]) -> f32 {
-    samples
-        .windows(2)
-        .map(|pair| (pair[1] - pair[0]).abs())
-        .fold(0.0, f32::max)
 }
 
 #[test]

@@ -17,11 +17,9 @@ use pool_audio::{
     SoundSettings, dsp::LimiterSettings, mix::DuckRule, mix::DuckSettings, mix::MixError,
 };
 
-mod common;
+use crate::common::{self, BLOCK};
 
-const RATE: usize = 48_000;
-/// The game's frame and the offline mixer's block.
-const BLOCK: f64 = 0.01;
+const RATE: usize = common::RATE as usize;
 
 struct Scene {
     manager: AudioManager<OfflineBackend>,

@@ -18,10 +18,9 @@ use pool_audio::{
     SoundSettings, dsp::LimiterSettings, mix::DuckSettings, mix::LoudnessWindow,
 };
 
-use crate::common;
+use crate::common::{self, BLOCK};
 
-const RATE: f64 = 48_000.0;
-const BLOCK: f64 = 0.01;
+const RATE: f64 = common::RATE as f64;
 /// One gain step of the voice bank, in seconds.
 const STEP: f64 = 16.0 / RATE;
 

@@ -16,7 +16,7 @@ use pool_audio::{
     mix::SnapshotMode, mix::TrackId, music::Music, music::MusicSettings,
 };
 
-mod common;
+use crate::common;
 
 const LEVEL: f32 = 0.25;
 

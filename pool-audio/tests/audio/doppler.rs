@@ -11,11 +11,9 @@ use pool_audio::{
     VoiceError, VoiceHandle, error::SettingsError,
 };
 
-mod common;
+use crate::common::{self, BLOCK};
 
-const RATE: f64 = 48_000.0;
-/// The game's frame and the offline mixer's block.
-const BLOCK: f64 = 0.01;
+const RATE: f64 = common::RATE as f64;
 const TONE: f64 = 440.0;
 const C: f64 = 343.0;
 

@@ -9,9 +9,7 @@ use pool_audio::{
     sound::CopyVolumes,
 };
 
-mod common;
-
-use common::{RATE, sine};
+use crate::common::{RATE, sine};
 
 fn metered_manager() -> (AudioManager<OfflineBackend>, MeterHandle) {
     let meter = MeterBuilder::new();

@@ -5,19 +5,17 @@
 //! copy budget, recordings of different lengths, rates and channels each play as
 //! recorded, and bad inputs are typed errors that change nothing.
 
-mod common;
-
 use std::sync::Arc;
 
 use kira::sound::static_sound::StaticSoundData;
 use kira::{Decibels, Frame};
 use pool_audio::{
-    AudioStats, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
-    error::AddSoundError, error::ParamError, error::SettingsError, sound::Pick, sound::Recordings,
-    voices::Virtualization,
+    PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundEffectsStats, SoundId,
+    SoundSettings, error::AddSoundError, error::ParamError, error::SettingsError, sound::Pick,
+    sound::Recordings, voices::Virtualization,
 };
 
-const FRAME: f64 = 1.0 / 60.0;
+use crate::common::{self, FRAME};
 
 /// A short click of `level`, `frames` long: a recording that ends quickly.
 fn click(level: f32, frames: usize) -> StaticSoundData {
@@ -394,7 +392,7 @@ fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
             SoundSettings::default(),
         )
         .unwrap();
-    let before: AudioStats = sfx.stats();
+    let before: SoundEffectsStats = sfx.stats();
     let refusals: Vec<(Recordings, SoundSettings, AddSoundError)> = vec![
         (
             Recordings::new(),

@@ -8,9 +8,8 @@ use pool_audio::{
     OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
 };
 
-mod common;
+use crate::common::{self, BLOCK};
 
-const BLOCK: f64 = 0.01;
 /// The voice cap: the bank holds twice as many slots.
 const CAP: usize = 8;
 

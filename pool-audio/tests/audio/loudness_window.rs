@@ -20,12 +20,11 @@ use pool_audio::{
     mix::LoudnessWindow, voices::Virtualization,
 };
 
-mod common;
-#[path = "loudness_window/ends.rs"]
+use crate::common::{self, BLOCK};
+
 mod ends;
 
-const RATE: usize = 48_000;
-const BLOCK: f64 = 0.01;
+const RATE: usize = common::RATE as usize;
 const RELEASE: f64 = 1.0;
 
 struct Scene {

@@ -16,11 +16,7 @@ use pool_audio::{
     linear_fade, loader::MemoryLoader, offline::OfflineError, offline::OfflineSettings,
 };
 
-mod common;
-
-const FRAME: f64 = 1.0 / 60.0;
-/// -1 dBFS, the default headroom and ceiling.
-const HEADROOM: f32 = 0.891_250_9;
+use crate::common::{self, FRAME, HEADROOM};
 
 struct Game {
     manager: AudioManager<OfflineBackend>,
@@ -91,21 +87,11 @@ impl Game {
     }
 }
 
-fn sound(rate: u32, frames: impl Iterator<Item = f32>) -> StaticSoundData {
-    let frames: Arc<[Frame]> = frames.map(Frame::from_mono).collect();
-    StaticSoundData {
-        sample_rate: rate,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-}
-
 /// A full-scale square wave with a period of `period` samples: the sharp edges
 /// kira's cubic overshoots on.
 fn square(rate: u32, period: usize, seconds: f64) -> StaticSoundData {
     let n = (seconds * f64::from(rate)) as usize;
-    sound(
+    common::mono_at(
         rate,
         (0..n).map(move |i| if i % period < period / 2 { 1.0 } else { -1.0 }),
     )
@@ -184,7 +170,10 @@ fn a_decoded_vorbis_file_that_peaks_above_full_scale_stays_under_the_headroom() 
     // A full-scale square wave encoded as Ogg Vorbis (44.1 kHz): the decoder gives
     // back samples above 1.0.
     let mut loader = MemoryLoader::new();
-    loader.insert_encoded("square", include_bytes!("assets/square-44k.ogg").to_vec());
+    loader.insert_encoded(
+        "square",
+        include_bytes!("../assets/square-44k.ogg").to_vec(),
+    );
     let data = loader.load("square").unwrap();
     let mut game = Game::new(false);
     let rates = [1.0, 1.1, 0.9, 1.0, 1.05, 0.95, 1.0, 1.2];
@@ -201,7 +190,7 @@ fn a_decoded_vorbis_file_that_peaks_above_full_scale_stays_under_the_headroom() 
 /// both loud at the moment the new one starts.
 fn cosine(frequency: f32, seconds: f32) -> StaticSoundData {
     let n = (seconds * 48_000.0) as usize;
-    sound(
+    common::mono_at(
         48_000,
         (0..n).map(move |i| (i as f32 / 48_000.0 * frequency * std::f32::consts::TAU).cos()),
     )
@@ -526,7 +515,7 @@ fn sound_data_kira_cannot_play_is_refused_when_added() {
             SoundError::Empty,
         ),
         (
-            sound(48_000, [0.1, f32::NAN, 0.1].into_iter()),
+            common::mono_at(48_000, [0.1, f32::NAN, 0.1].into_iter()),
             SoundError::NonFinite { frame: 1 },
         ),
         (

@@ -7,10 +7,10 @@
 //! Measured in the render, with constant data: every sample of a channel is
 //! that channel's gain.
 
-use crate::common;
-
 use kira::{AudioManager, Tween};
 use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+
+use crate::common;
 
 const FRAME: f64 = 0.01;
 

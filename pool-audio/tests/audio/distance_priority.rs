@@ -4,14 +4,12 @@
 //! priorities follow the new play's rule; and the same heard priority decides
 //! which looping voices are real as the listener moves.
 
-mod common;
-
 use pool_audio::{
-    PlayError, PlayParams, SoundEffectsSettings, SoundSettings, VoiceHandle, VoiceState,
-    linear_fade, voices::Resume, voices::Stealing, voices::Tie, voices::Virtualization,
+    PlayError, SoundEffectsSettings, SoundSettings, VoiceHandle, VoiceState, linear_fade,
+    voices::Resume, voices::Stealing, voices::Tie, voices::Virtualization,
 };
 
-const FRAME: f64 = 1.0 / 60.0;
+use crate::common::{self, FRAME, at};
 
 /// A high-priority explosion whose priority falls by 20 at 100 m; quiet
 /// enough as a first copy that its budget keeps four copies (five), and heard
@@ -30,10 +28,6 @@ fn footstep(tie: Tie) -> SoundSettings {
         .priority(0)
         .tie(tie)
         .virtualization(Virtualization::Kill)
-}
-
-fn at(x: f32) -> PlayParams {
-    PlayParams::default().position([x, 0.0, 0.0])
 }
 
 /// Four explosions at `distance` fill a cap of 4; then a footstep at 1 m with

@@ -4,13 +4,14 @@
 //! under the audibility floor; settings whose headroom is out of range or
 //! leaves the first copy under the floor.
 
-use crate::common;
 use pool_audio::kira::Decibels;
 
 use pool_audio::{
     PlayError, PlayParams, SoundEffectsSettings, SoundSettings, error::AddSoundError,
     error::ParamError, error::SettingsError,
 };
+
+use crate::common;
 
 #[test]
 fn every_refusal_is_counted_under_its_reason_and_nothing_else_changes() {

@@ -4,8 +4,6 @@
 //! manager that has already played replays it too; another seed renders
 //! something else.
 
-mod common;
-
 use std::sync::Arc;
 
 use kira::Frame;
@@ -15,7 +13,8 @@ use pool_audio::{
     voices::Stealing,
 };
 
-const FRAME: f64 = 1.0 / 60.0;
+use crate::common::{self, FRAME};
+
 const SECONDS: usize = 30;
 
 /// A decaying tone: `hz`, `seconds` long.

@@ -4,8 +4,6 @@
 //! groups cap, steal and protect; the retrigger interval can apply within a
 //! radius; and a resumed loop is where an unvirtualized one is.
 
-mod common;
-
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
@@ -14,7 +12,8 @@ use pool_audio::{
     voices::Virtualization,
 };
 
-const FRAME: f64 = 1.0 / 60.0;
+use crate::common::{self, FRAME, at};
+
 const VIRTUALIZE: Virtualization = Virtualization::Virtualize(Resume::FromElapsed);
 
 struct Game {
@@ -51,10 +50,6 @@ impl Game {
 /// at the default first volume), so each real copy is heard.
 fn looped(seconds: f32) -> StaticSoundData {
     common::sine_at(0.1, 220.0, seconds).loop_region(..)
-}
-
-fn at(x: f32) -> PlayParams {
-    PlayParams::default().position([x, 0.0, 0.0])
 }
 
 /// Twelve torches 10 m apart; four voices.

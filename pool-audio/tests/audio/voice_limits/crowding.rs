@@ -9,14 +9,14 @@
 //! - the same plays of constant data (every copy in phase, the worst case)
 //!   never sum above the headroom at any sample.
 
-use crate::common;
-
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::kira::{AudioManager, Frame};
 use pool_audio::{
     OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
     VoiceHandle, VoiceState, sound::Recordings,
 };
+
+use crate::common::{self, HEADROOM};
 
 const RATE: u32 = common::RATE;
 /// A frame of the game: 10 ms (480 frames of audio).
@@ -29,8 +29,6 @@ const WINDOW: usize = 480;
 const LEVEL: f32 = 0.5;
 /// The audibility floor's default, -60 dB, as a gain.
 const FLOOR: f64 = 0.001;
-/// The default headroom, -1 dBFS.
-const HEADROOM: f32 = 0.891_250_9;
 
 fn hz(recording: usize) -> f64 {
     300.0 + 100.0 * recording as f64

@@ -4,8 +4,6 @@
 //! sound refuses an owner at its cap; stopping an owner stops exactly its voices;
 //! and a model of plays, owners and stops that the manager follows exactly.
 
-mod common;
-
 use std::collections::VecDeque;
 
 use pool_audio::{
@@ -14,7 +12,7 @@ use pool_audio::{
 };
 use proptest::prelude::*;
 
-const FRAME: f64 = 1.0 / 60.0;
+use crate::common::{self, FRAME};
 
 /// A shared cannon: 8 copies, 2 per owner, long enough to outlast the tests;
 /// quiet enough that its budget keeps all 8 (8 x 0.1 fit in -1 dBFS).
