@@ -8,7 +8,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{
-    AudioOutput, EffectsPlugin, Fx, Output, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener,
+    AudioOutput, Output, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, Vfx, VfxPlugin,
 };
 use kira::sound::static_sound::StaticSoundData;
 use kira::{AudioManager, AudioManagerSettings, Frame};
@@ -119,8 +119,8 @@ impl BevyFrame {
             .add_sound("hum", hum(), sound)
             .expect("a valid sound");
         if effects {
-            app.add_plugins(EffectsPlugin);
-            let mut fx = app.world_mut().resource_mut::<Fx>();
+            app.add_plugins(VfxPlugin);
+            let mut fx = app.world_mut().resource_mut::<Vfx>();
             let kind = fx.add_kind(sparkle()).expect("a valid kind");
             for i in 0..EFFECTS {
                 fx.spawn(kind, [i as f32, 0.0])
@@ -264,7 +264,7 @@ mod tests {
             )
         );
         assert_eq!(ours.real_voices + ours.virtual_voices, EMITTERS);
-        assert_eq!(bevy.app.world().resource::<Fx>().live_count(), EFFECTS);
+        assert_eq!(bevy.app.world().resource::<Vfx>().live_count(), EFFECTS);
         assert_eq!(plain.effects.live_count(), EFFECTS);
     }
 }

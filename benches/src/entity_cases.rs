@@ -22,7 +22,7 @@ use bevy::asset::{Assets, Handle};
 use bevy::image::Image;
 use bevy::prelude::*;
 use bevy::sprite::Sprite;
-use bevy_pool::{EntityPoolConfig, EntityPoolRegistry, EntityPools, PooledEntity};
+use bevy_pool::{EntityPoolRegistry, EntityPoolSettings, EntityPools, PooledEntity};
 
 use crate::Workload;
 
@@ -94,9 +94,9 @@ impl EntityFrame {
         let mut schedule = Schedule::default();
         if let Some(idle) = pooled {
             let config = match prefab {
-                "bare" => EntityPoolConfig::from_bundle("bullet", bare()),
-                "sprite" => EntityPoolConfig::from_bundle("bullet", sprite(&image)),
-                "enemy" => EntityPoolConfig::from_fn("enemy", |enemy| {
+                "bare" => EntityPoolSettings::from_bundle("bullet", bare()),
+                "sprite" => EntityPoolSettings::from_bundle("bullet", sprite(&image)),
+                "enemy" => EntityPoolSettings::from_fn("enemy", |enemy| {
                     enemy.insert(enemy_body());
                     enemy_parts(enemy);
                 })

@@ -4,7 +4,7 @@
 //! waves (a horn and 60 enemies every 3 s; the player fires 10 times a second
 //! from a strict magazine of 64 bullets; a hit is a spark, a death an
 //! explosion; 2 s into a wave the rest die at once), all as Bevy entities,
-//! the enemies and bullets pooled (`EntityPoolsPlugin`: spawned once,
+//! the enemies and bullets pooled (`EntityPoolPlugin`: spawned once,
 //! disabled between uses, the magazine a strict pool of 64),
 //! under a looping music piece on the `"music"` track (a limiter on the main
 //! track holds music and effects together under -1 dBFS).
@@ -27,9 +27,10 @@ use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{
-    ApplySnapshot, AudioOutput, EffectsPlugin, EntityPolicy, EntityPoolConfig, EntityPools,
-    EntityPoolsAppExt, EntityPoolsPlugin, Fx, MusicTracks, Output, PlayMusic, PlaySound, Pooled,
-    ReleaseSnapshot, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, VoiceEnded,
+    ApplySnapshot, AudioOutput, EntityPolicy, EntityPoolAppExt, EntityPoolPlugin,
+    EntityPoolSettings, EntityPools, MusicTracks, Output, PlayMusic, PlaySound, PoolMember,
+    ReleaseSnapshot, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, Vfx, VfxPlugin,
+    VoiceEnded,
 };
 use pool_audio::{
     PlayParams, dsp::LimiterSettings, linear_fade, mix::SnapshotId, music::MusicParams,
@@ -105,8 +106,8 @@ fn main() -> Result<(), Box<dyn Error>> {
             main_limiter: Some(LimiterSettings::default()),
             ..Default::default()
         },
-        EffectsPlugin,
-        EntityPoolsPlugin,
+        VfxPlugin,
+        EntityPoolPlugin,
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / FPS as f64,
@@ -128,12 +129,12 @@ fn main() -> Result<(), Box<dyn Error>> {
     // A wave's enemies, spawned before the first frame and reused by every
     // wave; the magazine: 64 bullets, refused when all are in flight.
     app.add_entity_pool::<Enemy>(
-        EntityPoolConfig::from_bundle("enemy", (Enemy { hp: ENEMY_HP }, Transform::default()))
+        EntityPoolSettings::from_bundle("enemy", (Enemy { hp: ENEMY_HP }, Transform::default()))
             .initial(ENEMIES_PER_WAVE)
             .max_objects(2 * ENEMIES_PER_WAVE),
     )?;
     app.add_entity_pool::<Bullet>(
-        EntityPoolConfig::from_bundle("bullet", (Bullet::default(), Transform::default()))
+        EntityPoolSettings::from_bundle("bullet", (Bullet::default(), Transform::default()))
             .initial(BULLETS)
             .max_objects(BULLETS)
             .policy(EntityPolicy::Strict),
@@ -147,7 +148,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         // ambience and the music while every enemy dies at once.
         let music = sfx.mix().track("music")?;
         let storm = content::add_mix(&mut sfx, &sounds, Some(music))?;
-        let kinds = content::add_kinds(&mut world.resource_mut::<Fx>())?;
+        let kinds = content::add_kinds(&mut world.resource_mut::<Vfx>())?;
         world.insert_resource(Level {
             frames: (seconds * FPS as f64) as u64,
             frame: 0,
@@ -245,9 +246,9 @@ fn waves(
     mut level: ResMut<Level>,
     mut plays: MessageWriter<PlaySound>,
     mut snapshots: (MessageWriter<ApplySnapshot>, MessageWriter<ReleaseSnapshot>),
-    mut fx: ResMut<Fx>,
+    mut fx: ResMut<Vfx>,
     player: Query<&Transform, With<Player>>,
-    enemies: Query<(&Pooled, &Transform), With<Enemy>>,
+    enemies: Query<(&PoolMember, &Transform), With<Enemy>>,
 ) {
     let second = level.frame as usize % (FPS * WAVE_SECONDS);
     let Ok(player) = player.single() else { return };
@@ -283,7 +284,7 @@ fn waves(
     }
 }
 
-fn explode(level: &Level, at: Vec2, plays: &mut MessageWriter<PlaySound>, fx: &mut Fx) {
+fn explode(level: &Level, at: Vec2, plays: &mut MessageWriter<PlaySound>, fx: &mut Vfx) {
     let _ = fx.spawn(level.kinds.explosion, [at.x, at.y]);
     plays.write(PlaySound {
         sound: level.sounds.explosion,
@@ -312,7 +313,7 @@ fn fire(
     mut pools: EntityPools,
     level: Res<Level>,
     mut plays: MessageWriter<PlaySound>,
-    mut fx: ResMut<Fx>,
+    mut fx: ResMut<Vfx>,
     player: Query<&Transform, With<Player>>,
     enemies: Query<&Transform, With<Enemy>>,
 ) {
@@ -351,9 +352,9 @@ fn move_bullets(
     mut pools: EntityPools,
     level: Res<Level>,
     mut plays: MessageWriter<PlaySound>,
-    mut fx: ResMut<Fx>,
-    mut bullets: Query<(&Pooled, &mut Transform, &mut Bullet), Without<Enemy>>,
-    mut enemies: Query<(&Pooled, &Transform, &mut Enemy)>,
+    mut fx: ResMut<Vfx>,
+    mut bullets: Query<(&PoolMember, &mut Transform, &mut Bullet), Without<Enemy>>,
+    mut enemies: Query<(&PoolMember, &Transform, &mut Enemy)>,
 ) {
     for (pooled, mut transform, mut bullet) in &mut bullets {
         let at = map(&transform) + bullet.velocity * DT;
@@ -391,7 +392,7 @@ fn count_ended(mut level: ResMut<Level>, mut ended: MessageReader<VoiceEnded>) {
 fn report(
     mut level: ResMut<Level>,
     sfx: Res<Sfx>,
-    fx: Res<Fx>,
+    fx: Res<Vfx>,
     music: Res<MusicTracks>,
     output: NonSend<AudioOutput>,
     out: Res<Out>,

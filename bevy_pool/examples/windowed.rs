@@ -18,8 +18,8 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy_pool::{
-    EffectAtlas, EffectAtlases, EffectSpritesPlugin, EffectsCamera, EffectsPlugin, Fx, Output,
-    PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener,
+    Output, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, Vfx, VfxAtlas,
+    VfxAtlases, VfxCamera, VfxPlugin, VfxSpritesPlugin,
 };
 use pool_audio::kira::Frame;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
@@ -72,8 +72,8 @@ fn main() {
                 output: Output::Headless,
                 ..Default::default()
             },
-            EffectsPlugin,
-            EffectSpritesPlugin::default(),
+            VfxPlugin,
+            VfxSpritesPlugin::default(),
         ))
         .add_systems(Startup, setup)
         .add_systems(Update, (drift, explode, take_screenshot))
@@ -101,7 +101,7 @@ fn take_screenshot(
     if let Some(path) = to.0.take() {
         commands.spawn(Screenshot::primary_window()).observe(
             move |captured: On<ScreenshotCaptured>,
-                  fx: Res<Fx>,
+                  fx: Res<Vfx>,
                   camera: Query<&Transform, With<SoundListener>>| {
                 let listener_x = camera.iter().next().map_or(0.0, |t| t.translation.x);
                 if let Err(error) = save_labelled(&captured.image, &fx, listener_x, &path) {
@@ -117,7 +117,7 @@ fn take_screenshot(
 /// frame, and the listener marked.
 fn save_labelled(
     shot: &Image,
-    fx: &Fx,
+    fx: &Vfx,
     listener_x: f32,
     path: &std::path::Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
@@ -176,8 +176,8 @@ fn setup(
     mut commands: Commands,
     mut images: ResMut<Assets<Image>>,
     mut layouts: ResMut<Assets<TextureAtlasLayout>>,
-    mut atlases: ResMut<EffectAtlases>,
-    mut fx: ResMut<Fx>,
+    mut atlases: ResMut<VfxAtlases>,
+    mut fx: ResMut<Vfx>,
     mut sfx: ResMut<Sfx>,
 ) {
     let image = images.add(sheet());
@@ -202,7 +202,7 @@ fn setup(
         let id = fx.add_kind(kind).expect("a valid kind");
         atlases.insert(
             id,
-            EffectAtlas {
+            VfxAtlas {
                 image: image.clone(),
                 layout: layout.clone(),
                 first_index,
@@ -237,7 +237,7 @@ fn setup(
     // screen do what their kind's `Offscreen` says.
     commands.spawn((
         Camera2d,
-        EffectsCamera,
+        VfxCamera,
         Projection::Orthographic(OrthographicProjection {
             scaling_mode: ScalingMode::WindowSize,
             scale: 0.1,
@@ -265,7 +265,7 @@ fn drift(time: Res<Time>, mut camera: Query<&mut Transform, With<SoundListener>>
 fn explode(
     time: Res<Time>,
     mut show: ResMut<Show>,
-    mut fx: ResMut<Fx>,
+    mut fx: ResMut<Vfx>,
     mut plays: MessageWriter<PlaySound>,
     camera: Query<&Transform, With<SoundListener>>,
 ) {

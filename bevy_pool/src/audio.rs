@@ -167,8 +167,9 @@ impl AudioOutput {
     }
 }
 
-/// The sound effects: add sounds at load time, play from any system
-/// (`ResMut<Sfx>`), read `stats()`. Derefs to [`SoundEffects`].
+/// The plugin's [`pool_audio::SoundEffects`] as a resource: it derefs to it,
+/// and every method is `SoundEffects`' own, documented in `pool_audio`. Add
+/// sounds at load time, play from any system (`ResMut<Sfx>`), read `stats()`.
 #[derive(Resource)]
 pub struct Sfx(SoundEffects);
 
@@ -208,7 +209,7 @@ pub struct PlaySound {
 /// A voice that ended (finished, stopped, recycled, stolen, dropped, or its
 /// sound removed), sent at most once per voice in [`SoundSystems::Update`]:
 /// [`SoundEffects::ended`] as a message (past that list's size, an end is only
-/// counted in `AudioStats::unreported_ends`).
+/// counted in `SoundEffectsStats::unreported_ends`).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VoiceEnded(pub Ended);
 

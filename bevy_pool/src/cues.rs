@@ -1,6 +1,6 @@
 //! Doppler, obstruction and occlusion from components: an emitter's or the
-//! listener's [`Velocity`] (without one, or once it is removed, the velocity
-//! is derived from its moves at each update), and an emitter's [`Obstruction`] and [`Occlusion`]
+//! listener's [`SoundVelocity`] (without one, or once it is removed, the velocity
+//! is derived from its moves at each update), and an emitter's [`SoundObstruction`] and [`SoundOcclusion`]
 //! from the game's own ray tests. A component holding a value out of range
 //! comes back as a [`PlayRefused`]; the voice keeps what it had.
 //!
@@ -21,24 +21,24 @@ use crate::emitters::SoundEmitter;
 /// a game with a physics engine copies the body's velocity here. Removing it
 /// goes back to the velocity derived from the moves.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
-pub struct Velocity(pub Vec3);
+pub struct SoundVelocity(pub Vec3);
 
 /// How much is in an emitter's direct path, `0..=1` (Wwise's obstruction),
 /// through its sound's obstruction curve. Removing it clears it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
-pub struct Obstruction(pub f32);
+pub struct SoundObstruction(pub f32);
 
 /// How much is between an emitter and the listener, `0..=1` (Wwise's
 /// occlusion), through its sound's occlusion curve; it lowers the voice's
 /// audibility too. Removing it clears it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
-pub struct Occlusion(pub f32);
+pub struct SoundOcclusion(pub f32);
 
 /// An emitter's cue components, as its play reads them.
 pub(crate) type EmitterCues<'a> = (
-    Option<&'a Velocity>,
-    Option<&'a Obstruction>,
-    Option<&'a Occlusion>,
+    Option<&'a SoundVelocity>,
+    Option<&'a SoundObstruction>,
+    Option<&'a SoundOcclusion>,
 );
 
 /// `params` with an emitter's cues, so that its play is heard with them from
@@ -67,9 +67,9 @@ pub(crate) fn at_play(
 type EmitterCueChanges<'a> = (
     Entity,
     &'a mut SoundEmitter,
-    Option<Ref<'a, Velocity>>,
-    Option<Ref<'a, Obstruction>>,
-    Option<Ref<'a, Occlusion>>,
+    Option<Ref<'a, SoundVelocity>>,
+    Option<Ref<'a, SoundObstruction>>,
+    Option<Ref<'a, SoundOcclusion>>,
 );
 
 /// Emitters' voices get their cues: all of them when the voice is new, the
@@ -79,9 +79,9 @@ pub(crate) fn emitter_cues(
     mut sfx: ResMut<Sfx>,
     mut emitters: Query<EmitterCueChanges>,
     mut cleared: (
-        RemovedComponents<Velocity>,
-        RemovedComponents<Obstruction>,
-        RemovedComponents<Occlusion>,
+        RemovedComponents<SoundVelocity>,
+        RemovedComponents<SoundObstruction>,
+        RemovedComponents<SoundOcclusion>,
     ),
     mut refused: MessageWriter<PlayRefused>,
 ) {
@@ -156,13 +156,13 @@ fn report(
     }
 }
 
-/// The listener's velocity, when it has a [`Velocity`] that changed (the
+/// The listener's velocity, when it has a [`SoundVelocity`] that changed (the
 /// listener of the lowest entity index, as for its position); derived from
 /// its moves again once no listener has one.
 pub(crate) fn listener_velocity(
     mut sfx: ResMut<Sfx>,
-    listeners: Query<(Entity, Ref<Velocity>), With<SoundListener>>,
-    mut removed: RemovedComponents<Velocity>,
+    listeners: Query<(Entity, Ref<SoundVelocity>), With<SoundListener>>,
+    mut removed: RemovedComponents<SoundVelocity>,
     all: Query<(), With<SoundListener>>,
 ) {
     if removed.read().any(|entity| all.contains(entity)) && listeners.is_empty() {

@@ -5,14 +5,14 @@ use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnost
 use bevy::ecs::prelude::*;
 
 use crate::audio::{Sfx, SoundSystems};
-use crate::effects::{EffectsSystems, Fx};
+use crate::effects::{Vfx, VfxSystems};
 use crate::emitters::EmitterStats;
 
 /// Registers the sound effects' and the effects' numbers as Bevy diagnostics,
 /// measured once a frame after their update: real and virtual voices, plays,
 /// stolen voices and refusals (totals so far), the limiter's gain reduction
 /// (dB) and live effects. Add it beside [`SoundEffectsPlugin`](crate::SoundEffectsPlugin)
-/// and [`EffectsPlugin`](crate::EffectsPlugin), either or both.
+/// and [`VfxPlugin`](crate::VfxPlugin), either or both.
 ///
 /// ```
 /// use bevy::diagnostic::DiagnosticsStore;
@@ -39,7 +39,7 @@ impl PoolDiagnosticsPlugin {
     /// Voices stolen (ended) by a cap or a more audible voice, so far.
     pub const STOLEN_VOICES: DiagnosticPath = DiagnosticPath::const_new("bevy_pool/stolen_voices");
     /// Plays refused, so far, for any reason but a full command queue
-    /// (`AudioStats::refused`; `Sfx::stats()` has them by reason).
+    /// (`SoundEffectsStats::refused`; `Sfx::stats()` has them by reason).
     pub const REFUSED_PLAYS: DiagnosticPath = DiagnosticPath::const_new("bevy_pool/refused_plays");
     /// The limiter's gain reduction now, in dB (0 when it does nothing).
     pub const LIMITER_GAIN_REDUCTION_DB: DiagnosticPath =
@@ -75,7 +75,7 @@ impl Plugin for PoolDiagnosticsPlugin {
             PostUpdate,
             measure
                 .after(SoundSystems::Update)
-                .after(EffectsSystems::Update),
+                .after(VfxSystems::Update),
         );
     }
 }
@@ -83,7 +83,7 @@ impl Plugin for PoolDiagnosticsPlugin {
 fn measure(
     mut diagnostics: Diagnostics,
     sfx: Option<Res<Sfx>>,
-    fx: Option<Res<Fx>>,
+    fx: Option<Res<Vfx>>,
     emitters: Option<Res<EmitterStats>>,
 ) {
     type P = PoolDiagnosticsPlugin;

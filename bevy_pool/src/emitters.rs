@@ -29,8 +29,8 @@ use crate::cues::{EmitterCues, at_play};
 /// one-shot played out, a voice stolen or stopped, its sound removed) stays
 /// silent, its [`voice`](Self::voice) `None`, until the game changes it.
 ///
-/// With a [`Velocity`](crate::Velocity), an [`Obstruction`](crate::Obstruction)
-/// or an [`Occlusion`](crate::Occlusion) on the entity, its voice plays with
+/// With a [`SoundVelocity`](crate::SoundVelocity), an [`SoundObstruction`](crate::SoundObstruction)
+/// or an [`SoundOcclusion`](crate::SoundOcclusion) on the entity, its voice plays with
 /// them from its start, heard through them as a play given them is, and
 /// follows their changes (see `cues.rs`); without a velocity, doppler follows
 /// its moves.

@@ -19,10 +19,10 @@
 //! systems that ran in any order leave an entity enabled exactly when its
 //! acquisition is live.
 //!
-//! A game that despawns a pooled entity itself, or removes its [`Pooled`]
-//! component, is noticed (a hook on `Pooled`): its acquisition ends, the entity
+//! A game that despawns a pooled entity itself, or removes its [`PoolMember`]
+//! component, is noticed (a hook on `PoolMember`): its acquisition ends, the entity
 //! leaves the pool, the kind's `despawned` count goes up, and with
-//! [`EntityPoolConfig::refill`] the pool spawns a replacement towards
+//! [`EntityPoolSettings::refill`] the pool spawns a replacement towards
 //! `initial` at the next `PreUpdate`.
 
 mod apply;
@@ -40,12 +40,12 @@ use bevy::prelude::*;
 use pool_core::{ConfigError, ExhaustionPolicy, Handle, Key, LiveObjects, Pool, PoolStats};
 
 use apply::{Activate, Build, Deactivate, DespawnPooled};
-pub use config::EntityPoolConfig;
+pub use config::EntityPoolSettings;
 
 /// Spawns a kind's prefab on an entity: its components and its children.
 pub type Prefab = Arc<dyn Fn(&mut EntityWorldMut) + Send + Sync>;
 
-/// Which entity pool: a kind registered with [`EntityPoolsAppExt::add_entity_pool`].
+/// Which entity pool: a kind registered with [`EntityPoolAppExt::add_entity_pool`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EntityKind(u16);
 
@@ -80,16 +80,16 @@ impl PooledEntity {
 /// out of its pool: its acquisition ends (every copy of the handle stale),
 /// the kind counts it in [`EntityPoolStats::despawned`], no acquisition hands
 /// it out again (not even before the next sweep), and with
-/// [`EntityPoolConfig::refill`] a replacement is spawned at the next `PreUpdate`.
+/// [`EntityPoolSettings::refill`] a replacement is spawned at the next `PreUpdate`.
 #[derive(Component, Debug, Clone, Copy)]
 #[component(on_remove = pooled_removed)]
-pub struct Pooled {
+pub struct PoolMember {
     handle: PooledEntity,
     /// Set by the pool before it despawns an entity itself.
     leaving: bool,
 }
 
-impl Pooled {
+impl PoolMember {
     /// The entity's latest acquisition (stale while the entity is idle, and
     /// never live for an entity not acquired yet).
     pub fn handle(&self) -> PooledEntity {
@@ -206,7 +206,7 @@ pub struct EntityPoolStats {
     /// The pool's own counts: live, idle (spawned or waiting to be), acquires,
     /// releases, recycles, creates and destroys.
     pub pool: PoolStats,
-    /// Entities the game despawned, or took `Pooled` from, itself.
+    /// Entities the game despawned, or took `PoolMember` from, itself.
     pub despawned: u64,
     /// Idle places whose entity is not spawned yet (prewarm spread over
     /// frames, or a refill).
@@ -264,7 +264,7 @@ pub struct EntityPoolRegistry {
     /// checked by id on every acquisition and release.
     pub(crate) ids: apply::Ids,
     /// Entities that left the pools since the last sweep (despawned, or
-    /// `Pooled` taken off, by the game).
+    /// `PoolMember` taken off, by the game).
     dropped: Vec<Entity>,
     /// The tree walked when enabling or disabling an entity.
     pub(crate) scratch: Vec<Entity>,
@@ -286,7 +286,7 @@ impl EntityPoolRegistry {
     pub fn add_kind(
         &mut self,
         marker: Option<TypeId>,
-        config: EntityPoolConfig,
+        config: EntityPoolSettings,
     ) -> Result<EntityKind, EntityPoolError> {
         let duplicate = self
             .kinds
@@ -456,7 +456,7 @@ impl EntityPoolRegistry {
         Ok(())
     }
 
-    /// The game despawned `entity` or took its `Pooled` away.
+    /// The game despawned `entity` or took its `PoolMember` away.
     fn forget(&mut self, pooled: PooledEntity) {
         let live = self.contains(pooled);
         let Some(kind) = self.kinds.get_mut(usize::from(pooled.kind.0)) else {
@@ -517,7 +517,7 @@ impl EntityPoolRegistry {
 ///
 /// ```
 /// use bevy::prelude::*;
-/// use bevy_pool::{EntityPoolConfig, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin};
+/// use bevy_pool::{EntityPoolSettings, EntityPools, EntityPoolAppExt, EntityPoolPlugin};
 ///
 /// #[derive(Component, Clone, Default)]
 /// struct Bullet;
@@ -526,8 +526,8 @@ impl EntityPoolRegistry {
 /// struct Kept(bevy_pool::PooledEntity);
 ///
 /// let mut app = App::new();
-/// app.add_plugins((bevy::time::TimePlugin, EntityPoolsPlugin));
-/// app.add_entity_pool::<Bullet>(EntityPoolConfig::from_bundle("bullet", (Bullet, Transform::default())).initial(8))?;
+/// app.add_plugins((bevy::time::TimePlugin, EntityPoolPlugin));
+/// app.add_entity_pool::<Bullet>(EntityPoolSettings::from_bundle("bullet", (Bullet, Transform::default())).initial(8))?;
 /// app.update(); // the 8 bullets are spawned, disabled
 ///
 /// let fire = |mut pools: EntityPools, mut commands: Commands| {
@@ -555,7 +555,7 @@ pub struct EntityPools<'w, 's> {
 
 impl EntityPools<'_, '_> {
     /// Takes an entity of the kind registered for marker `K`: enabled, reset,
-    /// its [`Pooled`] set, when the system's commands apply.
+    /// its [`PoolMember`] set, when the system's commands apply.
     pub fn acquire<K: 'static>(&mut self) -> Result<PooledEntity, EntityPoolError> {
         self.acquire_with::<K>(())
     }
@@ -683,20 +683,20 @@ impl EntityPools<'_, '_> {
 }
 
 /// Registers entity pools on an `App`.
-pub trait EntityPoolsAppExt {
+pub trait EntityPoolAppExt {
     /// Registers a kind, named by marker type `K` (usually a component of its
     /// prefab) and by the config's name. Its `initial` entities are spawned,
     /// disabled, from the next `PreUpdate` on.
     fn add_entity_pool<K: 'static>(
         &mut self,
-        config: EntityPoolConfig,
+        config: EntityPoolSettings,
     ) -> Result<EntityKind, EntityPoolError>;
 }
 
-impl EntityPoolsAppExt for App {
+impl EntityPoolAppExt for App {
     fn add_entity_pool<K: 'static>(
         &mut self,
-        config: EntityPoolConfig,
+        config: EntityPoolSettings,
     ) -> Result<EntityKind, EntityPoolError> {
         self.world_mut()
             .get_resource_or_init::<EntityPoolRegistry>()
@@ -724,9 +724,9 @@ pub struct EntityPoolSystems;
 /// point between them) never goes disabled, which saves Bevy two archetype
 /// moves per entity of its tree: the workspace's `docs/benchmarks.md`
 /// ("Pooled entities") measures both ways against spawning and despawning.
-pub struct EntityPoolsPlugin;
+pub struct EntityPoolPlugin;
 
-impl Plugin for EntityPoolsPlugin {
+impl Plugin for EntityPoolPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<EntityPoolRegistry>()
             .add_message::<EntityRecycled>()
@@ -741,7 +741,11 @@ fn maintain(mut registry: ResMut<EntityPoolRegistry>, mut commands: Commands) {
     registry.maintain(&mut commands);
 }
 
-fn expire(time: Res<Time>, mut pools: EntityPools, mut lives: Query<(&Pooled, &mut ReleaseAfter)>) {
+fn expire(
+    time: Res<Time>,
+    mut pools: EntityPools,
+    mut lives: Query<(&PoolMember, &mut ReleaseAfter)>,
+) {
     let dt = time.delta();
     for (pooled, mut left) in &mut lives {
         if !pools.contains(pooled.handle) {
@@ -755,7 +759,7 @@ fn expire(time: Res<Time>, mut pools: EntityPools, mut lives: Query<(&Pooled, &m
 }
 
 fn pooled_removed(mut world: DeferredWorld, context: HookContext) {
-    let Some(pooled) = world.get::<Pooled>(context.entity).copied() else {
+    let Some(pooled) = world.get::<PoolMember>(context.entity).copied() else {
         return;
     };
     if pooled.leaving {

@@ -12,16 +12,26 @@
 //! ```
 //! use bevy::prelude::*;
 //! use bevy_pool::prelude::*;
+//! # let assets = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
 //!
 //! let mut app = App::new();
-//! app.add_plugins((bevy::time::TimePlugin, bevy::transform::TransformPlugin, SoundEffectsPlugin::default()));
-//! // Load time: sounds are added to the `Sfx` resource (from a `FileLoader` in a game).
-//! let hum = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.5); 4_800].into(), settings: Default::default(), slice: None };
-//! let engine = app.world_mut().resource_mut::<Sfx>().add_sound("engine", hum.loop_region(..), SoundSettings::default())?;
-//! // The camera listens; a car plays its engine from wherever its transform puts it.
+//! app.add_plugins((bevy::app::TaskPoolPlugin::default(), bevy::time::TimePlugin, TransformPlugin))
+//!     .add_plugins(AssetPlugin { file_path: assets.into(), ..default() }) // the game's assets folder
+//!     .add_plugins((SoundEffectsPlugin::default(), SoundAssetsPlugin));
+//! // A looping file, loaded by Bevy's asset server with its settings.
+//! let engine = app.world().resource::<AssetServer>()
+//!     .load_builder()
+//!     .with_settings(|settings: &mut SoundAssetSettings| settings.looping = true)
+//!     .load("music/wind.ogg");
+//! // The camera listens; a car plays its engine from wherever its transform puts
+//! // it, from the frame its file has loaded.
 //! app.world_mut().spawn((SoundListener, Transform::default()));
-//! let car = app.world_mut().spawn((SoundEmitter::new(engine), Transform::from_xyz(10.0, 0.0, 0.0))).id();
-//! app.update();
+//! let car = app.world_mut().spawn((SoundEmitterAsset::new(engine), Transform::from_xyz(10.0, 0.0, 0.0))).id();
+//! for _ in 0..1000 {
+//!     app.update();
+//!     if app.world().resource::<Sfx>().stats().real_voices == 1 { break; }
+//!     std::thread::sleep(std::time::Duration::from_millis(5)); // loading takes a few frames
+//! }
 //! assert_eq!(app.world().resource::<Sfx>().stats().real_voices, 1);
 //! // A despawned car stops its engine with a fade.
 //! app.world_mut().despawn(car);
@@ -29,8 +39,10 @@
 //! assert_eq!(app.world().resource::<Sfx>().stats().real_voices, 0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-
-//! A game's `main`, as the README shows it (compiled, not run: it runs forever):
+//!
+//! A game's `main`, as the README shows it (compiled, not run: it runs
+//! forever; Bevy finds `music/wind.ogg` in the `assets/` folder beside the
+//! game's `Cargo.toml`):
 //!
 //! ```no_run
 //! use bevy::prelude::*;
@@ -38,22 +50,20 @@
 //!
 //! fn main() {
 //!     App::new()
-//!         .add_plugins((MinimalPlugins, TransformPlugin, SoundEffectsPlugin::default()))
+//!         .add_plugins((MinimalPlugins, TransformPlugin, AssetPlugin::default()))
+//!         .add_plugins((SoundEffectsPlugin::default(), SoundAssetsPlugin))
 //!         .add_systems(Startup, setup)
 //!         .run();
 //! }
 //!
-//! fn setup(mut commands: Commands, mut sfx: ResMut<Sfx>) {
-//!     // Load time: add the sounds (from a `pool_audio::loader::FileLoader` in a game).
-//!     let engine = sfx.add_sound("engine", engine_hum(), Default::default()).unwrap();
+//! fn setup(mut commands: Commands, assets: Res<AssetServer>) {
 //!     commands.spawn((SoundListener, Transform::default())); // the ears: a camera, the player
-//!     commands.spawn((SoundEmitter::new(engine), Transform::from_xyz(10.0, 0.0, 0.0))); // follows its transform
-//! }
-//!
-//! // A second of a 110 Hz hum, looping (a game loads its sounds from files).
-//! fn engine_hum() -> StaticSoundData {
-//!     let frames = (0..48_000).map(|i| Frame::from_mono(0.5 * (i as f32 * 110.0 / 48_000.0 * std::f32::consts::TAU).sin()));
-//!     StaticSoundData { sample_rate: 48_000, frames: frames.collect(), settings: Default::default(), slice: None }.loop_region(..)
+//!     // Wind from 10 m to the right, looping; it starts once the file has loaded.
+//!     let wind = assets
+//!         .load_builder()
+//!         .with_settings(|settings: &mut SoundAssetSettings| settings.looping = true)
+//!         .load("music/wind.ogg");
+//!     commands.spawn((SoundEmitterAsset::new(wind), Transform::from_xyz(10.0, 0.0, 0.0)));
 //! }
 //! ```
 //!
@@ -91,7 +101,7 @@
 //! ```
 //!
 //! # Pooled entities
-//! Bullets, enemies and any prefab can be pooled too ([`EntityPoolsPlugin`]):
+//! Bullets, enemies and any prefab can be pooled too ([`EntityPoolPlugin`]):
 //! a kind per marker type, its entities spawned once (disabled with Bevy's
 //! `Disabled`, children included, while idle) and handed out again with a
 //! [`PooledEntity`] handle that goes stale when the entity is released or
@@ -107,10 +117,10 @@
 //! struct Bullet;
 //!
 //! let mut app = App::new();
-//! app.add_plugins((bevy::time::TimePlugin, EntityPoolsPlugin));
+//! app.add_plugins((bevy::time::TimePlugin, EntityPoolPlugin));
 //! // 64 bullets spawned (disabled) at the first frame; a 65th shot recycles the oldest.
 //! app.add_entity_pool::<Bullet>(
-//!     EntityPoolConfig::from_bundle("bullet", (Bullet, Transform::default()))
+//!     EntityPoolSettings::from_bundle("bullet", (Bullet, Transform::default()))
 //!         .initial(64)
 //!         .max_objects(64)
 //!         .policy(EntityPolicy::RecycleOldest),
@@ -133,17 +143,18 @@
 //! ```
 //!
 //! Whether it is faster than spawning depends on the prefab and on when the
-//! entity comes back: the README's "Bevy entities" table measures it.
+//! entity comes back: the "Pooled entities" table of the workspace's
+//! `docs/benchmarks.md` measures it.
 //!
 //! # Features
 //! - `device`: the sound card through kira's cpal backend, and the default
 //!   output (`Output::Device`; Linux: the ALSA headers to build). With no
 //!   device the plugin falls back to offline output, says why in
 //!   `AudioOutput::fallback` and sends `SoundWarning::NoDevice`.
-//! - `sprites`: `EffectSpritesPlugin`, the effects drawn as Bevy sprites from
+//! - `sprites`: `VfxSpritesPlugin`, the effects drawn as Bevy sprites from
 //!   texture atlases (Bevy's sprite and image types only: it builds and tests
 //!   without a GPU; an app with Bevy's renderer shows them), and
-//!   `EffectsCamera`, the camera the effects cull against.
+//!   `VfxCamera`, the camera the effects cull against.
 //! - `bevy_log`: every [`SoundWarning`] also logged with Bevy's `warn!`.
 //! - `windowed`: the `windowed` example's Bevy renderer, window and PNG support.
 //!
@@ -159,10 +170,10 @@
 //!   time), and the offline backend renders. An emitter that goes away (its
 //!   entity despawned or the component removed) fades its voice out as it goes,
 //!   through an observer, wherever that happens.
-//! - [`EffectsSystems`], in order: the effects update on virtual time (follow-ups
-//!   start), `EffectFinished` messages go out, then the draw list becomes sprites
+//! - [`VfxSystems`], in order: the effects update on virtual time (follow-ups
+//!   start), `VfxFinished` messages go out, then the draw list becomes sprites
 //!   (with `sprites`). With `sprites`, the view that culls the effects follows
-//!   the cameras marked `EffectsCamera` just before the update.
+//!   the cameras marked `VfxCamera` just before the update.
 //!
 //! - [`EntityPoolSystems`], in `PreUpdate`: entities the game despawned leave
 //!   their pools (refilled if asked), idle entities still to be spawned are
@@ -175,7 +186,7 @@
 //!   game follow `Time<Virtual>` with the update; offline, every piece is
 //!   decoded ahead before each step of the render (half its buffer at most).
 //!
-//! The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`], [`Fx`] the
+//! The [`Sfx`] resource is the plain [`pool_audio::SoundEffects`], [`Vfx`] the
 //! plain [`pool_effects::Effects`] and [`MusicTracks`] the plain
 //! [`pool_audio::music::Music`]: everything their docs say holds here.
 
@@ -196,20 +207,20 @@ pub use assets::{
     SoundEmitterAsset, SoundIds,
 };
 pub use diagnostics::PoolDiagnosticsPlugin;
-pub use effects::{EffectFinished, EffectsPlugin, EffectsSystems, Fx};
+pub use effects::{Vfx, VfxFinished, VfxPlugin, VfxSystems};
 #[cfg(feature = "sprites")]
-pub use sprites::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsCamera};
+pub use sprites::{VfxAtlas, VfxAtlases, VfxCamera, VfxSprite, VfxSpritesPlugin};
 
 pub use audio::{
     AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundListener,
     SoundSystems, SoundWarning, VoiceEnded,
 };
-pub use cues::{Obstruction, Occlusion, Velocity};
+pub use cues::{SoundObstruction, SoundOcclusion, SoundVelocity};
 pub use emitters::{CHANGE_FADE, SoundEmitter};
 pub use entities::{
-    EntityKind, EntityPolicy, EntityPoolConfig, EntityPoolError, EntityPoolRegistry,
-    EntityPoolStats, EntityPoolSystems, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin,
-    EntityRecycled, Pooled, PooledEntity, Prefab, ReleaseAfter,
+    EntityKind, EntityPolicy, EntityPoolAppExt, EntityPoolError, EntityPoolPlugin,
+    EntityPoolRegistry, EntityPoolSettings, EntityPoolStats, EntityPoolSystems, EntityPools,
+    EntityRecycled, PoolMember, PooledEntity, Prefab, ReleaseAfter,
 };
 pub use mixing::{ApplySnapshot, MixRefused, ReleaseSnapshot};
 pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
@@ -233,35 +244,41 @@ pub use pool_effects;
 /// use bevy_pool::prelude::*;
 ///
 /// let mut app = App::new();
-/// app.add_plugins((bevy::time::TimePlugin, TransformPlugin, SoundEffectsPlugin::default(), EffectsPlugin));
+/// app.add_plugins((bevy::time::TimePlugin, TransformPlugin, SoundEffectsPlugin::default(), VfxPlugin));
 /// let click = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::from_mono(0.5); 480].into(), settings: Default::default(), slice: None };
 /// let sound = app.world_mut().resource_mut::<Sfx>().add_sound("click", click, SoundSettings::default().max_voices(4))?;
 /// app.world_mut().write_message(PlaySound { sound, params: PlayParams::default() });
 /// app.update();
 /// assert_eq!(app.world().resource::<Sfx>().stats().plays, 1);
+/// // Fades for `StopMusic`, `ApplySnapshot`, `SoundEmitter::fade_out`.
+/// let fade: Tween = linear_fade(std::time::Duration::from_millis(50));
+/// assert_eq!(fade.duration.as_millis(), 50);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub mod prelude {
     pub use crate::{
-        ApplySnapshot, AudioOutput, EffectFinished, EffectsPlugin, EffectsSystems, EntityPolicy,
-        EntityPoolConfig, EntityPoolRegistry, EntityPools, EntityPoolsAppExt, EntityPoolsPlugin,
-        EntityRecycled, Fx, MixRefused, MusicRefused, MusicTracks, Obstruction, Occlusion, Output,
-        PlayMusic, PlayRefused, PlaySound, Pooled, PooledEntity, ReleaseAfter, ReleaseSnapshot,
-        Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, SoundSystems, SoundWarning,
-        StopMusic, Velocity, VoiceEnded,
+        ApplySnapshot, AudioOutput, EntityPolicy, EntityPoolAppExt, EntityPoolError,
+        EntityPoolPlugin, EntityPoolRegistry, EntityPoolSettings, EntityPools, EntityRecycled,
+        MixRefused, MusicRefused, MusicTracks, Output, PlayMusic, PlayRefused, PlaySound,
+        PoolMember, PooledEntity, ReleaseAfter, ReleaseSnapshot, Sfx, SoundAsset,
+        SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin, SoundEffectsPlugin, SoundEmitter,
+        SoundEmitterAsset, SoundIds, SoundListener, SoundObstruction, SoundOcclusion, SoundSystems,
+        SoundVelocity, SoundWarning, StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems,
+        VoiceEnded,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]
-    pub use pool_audio::kira::Frame;
-    #[doc(no_inline)]
     pub use pool_audio::kira::sound::static_sound::StaticSoundData;
+    #[doc(no_inline)]
+    pub use pool_audio::kira::{Frame, Tween};
     #[doc(no_inline)]
     pub use pool_audio::{
         GroupSettings, PlayParams, SoundEffectsSettings, SoundId, SoundSettings, VoiceHandle,
-        VoiceState, loader::FileLoader, loader::MemoryLoader, mix::DuckSettings,
-        mix::LoudnessWindow, mix::MixTarget, mix::Snapshot, mix::SnapshotId, music::MusicParams,
-        music::MusicSettings, music::MusicSource, music::TrackSettings, sound::Pick,
-        sound::Recordings, spatial::Distances, spatial::Muffle, voices::Stealing, voices::WhenFull,
+        VoiceState, dsp::LimiterSettings, linear_fade, loader::FileLoader, loader::MemoryLoader,
+        mix::DuckSettings, mix::LoudnessWindow, mix::MixTarget, mix::Snapshot, mix::SnapshotId,
+        mix::TrackId, music::MusicParams, music::MusicSettings, music::MusicSource,
+        music::TrackSettings, sound::Pick, sound::Recordings, spatial::Distances, spatial::Muffle,
+        voices::Stealing, voices::WhenFull,
     };
     #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};

@@ -7,10 +7,11 @@ use pool_audio::kira::Tween;
 use pool_audio::mix::TrackId;
 use pool_audio::{music::Music, music::MusicError, music::MusicParams, music::MusicSource};
 
-/// The music and ambience tracks (`"music"` and `"ambience"` by default: the
-/// plugin's `music` settings): play, crossfade, stop, seek, pause and set
-/// volumes from any system (`ResMut<MusicTracks>`). Derefs to
-/// [`pool_audio::music::Music`], whose docs hold for it: resolve a track's
+/// The plugin's [`pool_audio::music::Music`] as a resource: it derefs to it,
+/// and every method is `Music`'s own, documented in `pool_audio`. Its tracks
+/// are `"music"` and `"ambience"` by default (the plugin's `music` settings):
+/// play, crossfade, stop, seek, pause and set volumes from any system
+/// (`ResMut<MusicTracks>`). Resolve a track's
 /// name once with `music.track("music")`; the id also names the track for
 /// ducks and snapshots. Tracks set to `pause_with_game` pause while
 /// `Time<Virtual>` is paused. Offline, the plugin decodes each piece ahead of

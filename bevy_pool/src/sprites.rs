@@ -14,15 +14,15 @@ use bevy::transform::TransformSystems;
 use bevy::transform::components::{GlobalTransform, Transform};
 use pool_effects::{DrawList, KindId, View};
 
-use crate::effects::{EffectsSystems, Fx};
+use crate::effects::{Vfx, VfxSystems};
 
-/// Draws the [`Fx`] effects as Bevy [`Sprite`]s, one frame of a texture atlas
+/// Draws the [`Vfx`] effects as Bevy [`Sprite`]s, one frame of a texture atlas
 /// each (behind the `sprites` feature; an app with Bevy's renderer shows them).
 ///
-/// Give each kind its atlas in [`EffectAtlases`]; a kind without one is not
-/// drawn. Every frame, after [`EffectsSystems::Update`], the effects' draw list
+/// Give each kind its atlas in [`VfxAtlases`]; a kind without one is not
+/// drawn. Every frame, after [`VfxSystems::Update`], the effects' draw list
 /// (visible effects sorted by layer, then spawn order) is written into sprite
-/// entities marked [`EffectSprite`]: the atlas index is the kind's first index
+/// entities marked [`VfxSprite`]: the atlas index is the kind's first index
 /// plus the effect's frame, the transform its position, rotation (about z)
 /// and scale, the colour its tint. The sprite entities are themselves pooled:
 /// spawned only when more effects are drawn than ever before, hidden when not
@@ -35,22 +35,22 @@ use crate::effects::{EffectsSystems, Fx};
 /// ```
 /// # use std::time::Duration;
 /// use bevy::prelude::*;
-/// use bevy_pool::{EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsPlugin, Fx};
+/// use bevy_pool::{VfxAtlas, VfxAtlases, VfxSprite, VfxSpritesPlugin, VfxPlugin, Vfx};
 /// use pool_effects::EffectKind;
 ///
 /// let mut app = App::new();
-/// app.add_plugins((bevy::time::TimePlugin, EffectsPlugin, EffectSpritesPlugin::default()));
-/// let boom = app.world_mut().resource_mut::<Fx>().add_kind(EffectKind::new("boom", 4, Duration::from_millis(50)))?;
+/// app.add_plugins((bevy::time::TimePlugin, VfxPlugin, VfxSpritesPlugin::default()));
+/// let boom = app.world_mut().resource_mut::<Vfx>().add_kind(EffectKind::new("boom", 4, Duration::from_millis(50)))?;
 /// // In a game: the image and layout come from the `AssetServer` and
 /// // `TextureAtlasLayout::from_grid`; here, default handles stand in.
-/// app.world_mut().resource_mut::<EffectAtlases>().insert(boom, EffectAtlas {
+/// app.world_mut().resource_mut::<VfxAtlases>().insert(boom, VfxAtlas {
 ///     image: Handle::default(),
 ///     layout: Handle::default(),
 ///     first_index: 8, // the row of the sheet where "boom" starts
 /// });
-/// app.world_mut().resource_mut::<Fx>().spawn(boom, [10.0, 20.0])?;
+/// app.world_mut().resource_mut::<Vfx>().spawn(boom, [10.0, 20.0])?;
 /// app.update();
-/// let mut sprites = app.world_mut().query::<(&Sprite, &Transform, &Visibility, &EffectSprite)>();
+/// let mut sprites = app.world_mut().query::<(&Sprite, &Transform, &Visibility, &VfxSprite)>();
 /// let (sprite, transform, visibility, _) = sprites.single(app.world())?;
 /// assert_eq!(sprite.texture_atlas.as_ref().unwrap().index, 8);
 /// assert_eq!((transform.translation.x, transform.translation.y), (10.0, 20.0));
@@ -58,14 +58,14 @@ use crate::effects::{EffectsSystems, Fx};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
-pub struct EffectSpritesPlugin {
+pub struct VfxSpritesPlugin {
     /// The depth of the lowest effect sprite; they fill `z..z + 1`.
     pub z: f32,
 }
 
 /// The atlas one effect kind is drawn from.
 #[derive(Debug, Clone)]
-pub struct EffectAtlas {
+pub struct VfxAtlas {
     /// The sprite sheet.
     pub image: Handle<Image>,
     /// Its layout (`TextureAtlasLayout::from_grid` for a grid of frames).
@@ -76,13 +76,13 @@ pub struct EffectAtlas {
 
 /// Which atlas draws each effect kind: set at load time, read every frame.
 #[derive(Resource, Debug, Default)]
-pub struct EffectAtlases {
-    by_kind: Vec<Option<EffectAtlas>>,
+pub struct VfxAtlases {
+    by_kind: Vec<Option<VfxAtlas>>,
 }
 
-impl EffectAtlases {
+impl VfxAtlases {
     /// Draws `kind` from `atlas` (replacing any earlier atlas of that kind).
-    pub fn insert(&mut self, kind: KindId, atlas: EffectAtlas) {
+    pub fn insert(&mut self, kind: KindId, atlas: VfxAtlas) {
         let at = kind.index();
         if self.by_kind.len() <= at {
             self.by_kind.resize(at + 1, None);
@@ -91,7 +91,7 @@ impl EffectAtlases {
     }
 
     /// The atlas of `kind`, if it has one.
-    pub fn get(&self, kind: KindId) -> Option<&EffectAtlas> {
+    pub fn get(&self, kind: KindId) -> Option<&VfxAtlas> {
         self.by_kind.get(kind.index())?.as_ref()
     }
 }
@@ -99,7 +99,7 @@ impl EffectAtlases {
 /// Marks one of the plugin's pooled sprite entities; the number is its place
 /// in the pool. Hidden entities are idle.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EffectSprite(pub usize);
+pub struct VfxSprite(pub usize);
 
 /// The sprite entities, in pool order, and the draw list they are filled from.
 #[derive(Resource, Default)]
@@ -131,39 +131,36 @@ struct BaseZ(f32);
 /// ```
 /// use bevy::prelude::*;
 /// use bevy::camera::{OrthographicProjection, Projection};
-/// use bevy_pool::{EffectSpritesPlugin, EffectsCamera, EffectsPlugin, Fx};
+/// use bevy_pool::{VfxSpritesPlugin, VfxCamera, VfxPlugin, Vfx};
 /// use pool_effects::View;
 ///
 /// let mut app = App::new();
-/// app.add_plugins((bevy::time::TimePlugin, TransformPlugin, EffectsPlugin, EffectSpritesPlugin::default()));
+/// app.add_plugins((bevy::time::TimePlugin, TransformPlugin, VfxPlugin, VfxSpritesPlugin::default()));
 /// // Bevy's renderer fills in `area` from the window; here it is set by hand.
 /// let projection = OrthographicProjection {
 ///     area: Rect::new(-160.0, -90.0, 160.0, 90.0),
 ///     ..OrthographicProjection::default_2d()
 /// };
-/// app.world_mut().spawn((EffectsCamera, Projection::Orthographic(projection), Transform::from_xyz(1000.0, 0.0, 0.0)));
+/// app.world_mut().spawn((VfxCamera, Projection::Orthographic(projection), Transform::from_xyz(1000.0, 0.0, 0.0)));
 /// app.update();
-/// assert_eq!(app.world().resource::<Fx>().view(), Some(View::new([840.0, -90.0], [1160.0, 90.0])));
+/// assert_eq!(app.world().resource::<Vfx>().view(), Some(View::new([840.0, -90.0], [1160.0, 90.0])));
 /// ```
 #[derive(Component, Debug, Clone, Copy, Default)]
-pub struct EffectsCamera;
+pub struct VfxCamera;
 
-impl Plugin for EffectSpritesPlugin {
+impl Plugin for VfxSpritesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<EffectAtlases>()
+        app.init_resource::<VfxAtlases>()
             .init_resource::<SpritePool>()
             .insert_resource(BaseZ(self.z))
-            .configure_sets(
-                PostUpdate,
-                EffectsSystems::Draw.after(EffectsSystems::Update),
-            )
+            .configure_sets(PostUpdate, VfxSystems::Draw.after(VfxSystems::Update))
             .add_systems(
                 PostUpdate,
                 (
                     follow_cameras
                         .after(TransformSystems::Propagate)
-                        .before(EffectsSystems::Update),
-                    draw.in_set(EffectsSystems::Draw),
+                        .before(VfxSystems::Update),
+                    draw.in_set(VfxSystems::Draw),
                 ),
             );
     }
@@ -204,8 +201,8 @@ fn camera_view(
 
 /// Sets the effects' view from the marked cameras, when it changed.
 fn follow_cameras(
-    fx: Option<ResMut<Fx>>,
-    cameras: Query<(&GlobalTransform, &Projection, Option<&Camera>), With<EffectsCamera>>,
+    fx: Option<ResMut<Vfx>>,
+    cameras: Query<(&GlobalTransform, &Projection, Option<&Camera>), With<VfxCamera>>,
     mut following: Local<bool>,
 ) {
     let Some(mut fx) = fx else { return };
@@ -230,11 +227,11 @@ fn follow_cameras(
 
 fn draw(
     mut commands: Commands,
-    fx: Option<Res<Fx>>,
-    atlases: Res<EffectAtlases>,
+    fx: Option<Res<Vfx>>,
+    atlases: Res<VfxAtlases>,
     base: Res<BaseZ>,
     mut pool: ResMut<SpritePool>,
-    mut sprites: Query<(&mut Sprite, &mut Transform, &mut Visibility), With<EffectSprite>>,
+    mut sprites: Query<(&mut Sprite, &mut Transform, &mut Visibility), With<VfxSprite>>,
 ) {
     let Some(fx) = fx else { return };
     let SpritePool {
@@ -285,7 +282,7 @@ fn draw(
                 // More effects drawn than ever before: one more pooled sprite.
                 let entity = commands
                     .spawn((
-                        EffectSprite(entities.len()),
+                        VfxSprite(entities.len()),
                         Sprite {
                             image: atlas.image.clone(),
                             texture_atlas: Some(TextureAtlas {

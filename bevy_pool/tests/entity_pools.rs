@@ -10,8 +10,9 @@ use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{
-    EntityKind, EntityPolicy, EntityPoolConfig, EntityPoolError, EntityPoolRegistry, EntityPools,
-    EntityPoolsAppExt, EntityPoolsPlugin, EntityRecycled, Pooled, PooledEntity, ReleaseAfter,
+    EntityKind, EntityPolicy, EntityPoolAppExt, EntityPoolError, EntityPoolPlugin,
+    EntityPoolRegistry, EntityPoolSettings, EntityPools, EntityRecycled, PoolMember, PooledEntity,
+    ReleaseAfter,
 };
 use proptest::prelude::*;
 
@@ -29,7 +30,7 @@ struct Health(u32);
 
 fn app() -> App {
     let mut app = App::new();
-    app.add_plugins((bevy::time::TimePlugin, EntityPoolsPlugin))
+    app.add_plugins((bevy::time::TimePlugin, EntityPoolPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             1.0 / 60.0,
         )));
@@ -37,8 +38,8 @@ fn app() -> App {
 }
 
 /// An enemy with two children, its health reset at each reuse.
-fn enemies(initial: usize, max: usize, policy: EntityPolicy, refill: bool) -> EntityPoolConfig {
-    EntityPoolConfig::from_fn("enemy", |enemy| {
+fn enemies(initial: usize, max: usize, policy: EntityPolicy, refill: bool) -> EntityPoolSettings {
+    EntityPoolSettings::from_fn("enemy", |enemy| {
         enemy.insert((Enemy, Health(3), Transform::default()));
         enemy.with_children(|parts| {
             parts.spawn(Part);
@@ -118,7 +119,7 @@ impl Model {
 /// Every pooled entity the world holds, enabled or not: (entity, its handle).
 fn pooled_entities(app: &mut App) -> Vec<(Entity, PooledEntity, bool)> {
     let world = app.world_mut();
-    let mut query = world.query::<(Entity, &Pooled, Has<Disabled>)>();
+    let mut query = world.query::<(Entity, &PoolMember, Has<Disabled>)>();
     query
         .iter(world)
         .map(|(entity, pooled, disabled)| (entity, pooled.handle(), disabled))
@@ -261,7 +262,7 @@ fn step(app: &mut App, kind: EntityKind, model: &mut Model, op: &Op) -> Result<(
             if matches!(op, Op::Despawn(_)) {
                 app.world_mut().entity_mut(entity).despawn();
             } else {
-                app.world_mut().entity_mut(entity).remove::<Pooled>();
+                app.world_mut().entity_mut(entity).remove::<PoolMember>();
             }
             app.update();
             model.sweep();
@@ -322,7 +323,7 @@ struct Fired(Vec<PooledEntity>);
 fn a_kept_handle_of_a_recycled_bullet_moves_nothing() {
     let mut app = app();
     app.add_entity_pool::<Bullet>(
-        EntityPoolConfig::from_bundle("bullet", (Bullet, Transform::default()))
+        EntityPoolSettings::from_bundle("bullet", (Bullet, Transform::default()))
             .max_objects(1)
             .policy(EntityPolicy::RecycleOldest),
     )
@@ -401,7 +402,7 @@ fn a_kept_handle_of_a_recycled_bullet_moves_nothing() {
 fn lifetimes_release_in_their_time() {
     let mut app = app();
     app.add_entity_pool::<Bullet>(
-        EntityPoolConfig::from_bundle("bullet", (Bullet, Transform::default())).initial(2),
+        EntityPoolSettings::from_bundle("bullet", (Bullet, Transform::default())).initial(2),
     )
     .unwrap();
     app.update();
@@ -474,7 +475,7 @@ fn a_warm_frame_of_1000_acquisitions_and_releases_allocates_nothing() {
         app.init_resource::<Fired>();
         if with_pools {
             app.add_entity_pool::<Bullet>(
-                EntityPoolConfig::from_bundle("bullet", (Bullet, Transform::default()))
+                EntityPoolSettings::from_bundle("bullet", (Bullet, Transform::default()))
                     .initial(2_000)
                     .max_objects(2_000),
             )
@@ -550,7 +551,7 @@ fn commands_applied_out_of_order_leave_the_entity_as_the_pool_says() {
     use bevy::ecs::system::SystemState;
     let mut app = app();
     app.add_entity_pool::<Bullet>(
-        EntityPoolConfig::from_bundle("bullet", (Bullet, Transform::default())).max_objects(1),
+        EntityPoolSettings::from_bundle("bullet", (Bullet, Transform::default())).max_objects(1),
     )
     .unwrap();
     let first = run(&mut app, |mut pools| pools.acquire::<Bullet>()).unwrap();
@@ -571,7 +572,7 @@ fn commands_applied_out_of_order_leave_the_entity_as_the_pool_says() {
         "live, so enabled"
     );
     assert_eq!(
-        world.get::<Pooled>(second.entity()).unwrap().handle(),
+        world.get::<PoolMember>(second.entity()).unwrap().handle(),
         second
     );
 }
@@ -620,7 +621,7 @@ fn bad_requests_are_typed_errors_and_change_nothing() {
     ));
     assert!(matches!(
         app.add_entity_pool::<Bullet>(
-            EntityPoolConfig::from_bundle("bullet", Bullet)
+            EntityPoolSettings::from_bundle("bullet", Bullet)
                 .initial(5)
                 .max_objects(2)
         ),

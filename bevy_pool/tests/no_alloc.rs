@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::{
-    EffectsPlugin, Fx, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener,
-};
+use bevy_pool::{PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, Vfx, VfxPlugin};
 use pool_audio::kira::Frame;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{PlayParams, SoundSettings};
@@ -54,7 +52,7 @@ fn app(with_plugins: bool) -> App {
         .init_resource::<Frame_>()
         .add_systems(Update, move_things);
     if with_plugins {
-        app.add_plugins((SoundEffectsPlugin::default(), EffectsPlugin));
+        app.add_plugins((SoundEffectsPlugin::default(), VfxPlugin));
         let hum = app
             .world_mut()
             .resource_mut::<Sfx>()
@@ -67,7 +65,7 @@ fn app(with_plugins: bool) -> App {
             .unwrap();
         let puff = app
             .world_mut()
-            .resource_mut::<Fx>()
+            .resource_mut::<Vfx>()
             .add_kind(EffectKind::new("puff", 6, Duration::from_millis(50)).pool(64, 64))
             .unwrap();
         for i in 0..300 {
@@ -79,7 +77,7 @@ fn app(with_plugins: bool) -> App {
         }
         app.add_systems(
             Update,
-            move |mut plays: MessageWriter<PlaySound>, mut fx: ResMut<Fx>| {
+            move |mut plays: MessageWriter<PlaySound>, mut fx: ResMut<Vfx>| {
                 plays.write(PlaySound {
                     sound: shot,
                     params: PlayParams::default(),

@@ -8,9 +8,7 @@ use bevy::asset::{Handle, uuid::Uuid};
 use bevy::camera::{OrthographicProjection, Projection};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::{
-    EffectAtlas, EffectAtlases, EffectSprite, EffectSpritesPlugin, EffectsCamera, EffectsPlugin, Fx,
-};
+use bevy_pool::{Vfx, VfxAtlas, VfxAtlases, VfxCamera, VfxPlugin, VfxSprite, VfxSpritesPlugin};
 use pool_effects::{EffectKind, KindId, Offscreen, View};
 
 #[global_allocator]
@@ -20,8 +18,8 @@ fn app() -> App {
     let mut app = App::new();
     app.add_plugins((
         bevy::time::TimePlugin,
-        EffectsPlugin,
-        EffectSpritesPlugin { z: 5.0 },
+        VfxPlugin,
+        VfxSpritesPlugin { z: 5.0 },
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         50,
@@ -31,19 +29,23 @@ fn app() -> App {
     app
 }
 
-fn atlas(image: u128, layout: u128, first_index: usize) -> EffectAtlas {
-    EffectAtlas {
+fn atlas(image: u128, layout: u128, first_index: usize) -> VfxAtlas {
+    VfxAtlas {
         image: Handle::from(Uuid::from_u128(image)),
         layout: Handle::from(Uuid::from_u128(layout)),
         first_index,
     }
 }
 
-fn add(app: &mut App, kind: EffectKind, atlas: Option<EffectAtlas>) -> KindId {
-    let id = app.world_mut().resource_mut::<Fx>().add_kind(kind).unwrap();
+fn add(app: &mut App, kind: EffectKind, atlas: Option<VfxAtlas>) -> KindId {
+    let id = app
+        .world_mut()
+        .resource_mut::<Vfx>()
+        .add_kind(kind)
+        .unwrap();
     if let Some(atlas) = atlas {
         app.world_mut()
-            .resource_mut::<EffectAtlases>()
+            .resource_mut::<VfxAtlases>()
             .insert(id, atlas);
     }
     id
@@ -53,7 +55,7 @@ fn add(app: &mut App, kind: EffectKind, atlas: Option<EffectAtlas>) -> KindId {
 fn shown(app: &mut App) -> Vec<(usize, f32, f32, f32, f32)> {
     let mut query = app
         .world_mut()
-        .query::<(&Sprite, &Transform, &Visibility, &EffectSprite)>();
+        .query::<(&Sprite, &Transform, &Visibility, &VfxSprite)>();
     let mut out: Vec<_> = query
         .iter(app.world())
         .filter(|(_, _, visibility, _)| **visibility != Visibility::Hidden)
@@ -73,7 +75,7 @@ fn shown(app: &mut App) -> Vec<(usize, f32, f32, f32, f32)> {
 
 fn sprite_entities(app: &mut App) -> usize {
     app.world_mut()
-        .query::<&EffectSprite>()
+        .query::<&VfxSprite>()
         .iter(app.world())
         .count()
 }
@@ -100,7 +102,7 @@ fn sprites_show_each_effect_at_its_frame_in_layer_order() {
         None,
     );
     {
-        let mut fx = app.world_mut().resource_mut::<Fx>();
+        let mut fx = app.world_mut().resource_mut::<Vfx>();
         fx.spawn(boom, [1.0, 2.0]).unwrap();
         let puff = fx.spawn(smoke, [3.0, 4.0]).unwrap();
         fx.get_mut(puff).unwrap().tint.a = 0.5;
@@ -143,7 +145,7 @@ fn sprite_entities_are_pooled_hidden_when_idle_and_never_despawned() {
     );
     for x in 0..10 {
         app.world_mut()
-            .resource_mut::<Fx>()
+            .resource_mut::<Vfx>()
             .spawn(spark, [x as f32, 0.0])
             .unwrap();
     }
@@ -157,7 +159,7 @@ fn sprite_entities_are_pooled_hidden_when_idle_and_never_despawned() {
     // Three new sparks reuse three of them.
     for x in 0..3 {
         app.world_mut()
-            .resource_mut::<Fx>()
+            .resource_mut::<Vfx>()
             .spawn(spark, [x as f32, 0.0])
             .unwrap();
     }
@@ -170,14 +172,14 @@ fn sprite_entities_are_pooled_hidden_when_idle_and_never_despawned() {
 /// without the sprites.
 fn busy_app(with_sprites: bool) -> App {
     let mut app = App::new();
-    app.add_plugins((bevy::time::TimePlugin, EffectsPlugin))
+    app.add_plugins((bevy::time::TimePlugin, VfxPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             16,
         )));
     if with_sprites {
-        app.add_plugins(EffectSpritesPlugin::default());
+        app.add_plugins(VfxSpritesPlugin::default());
     }
-    let mut fx = app.world_mut().resource_mut::<Fx>();
+    let mut fx = app.world_mut().resource_mut::<Vfx>();
     let boom = fx
         .add_kind(
             EffectKind::new("boom", 6, Duration::from_millis(50))
@@ -189,11 +191,11 @@ fn busy_app(with_sprites: bool) -> App {
         .add_kind(EffectKind::new("smoke", 4, Duration::from_millis(50)).pool(0, 400))
         .unwrap();
     if with_sprites {
-        let mut atlases = app.world_mut().resource_mut::<EffectAtlases>();
+        let mut atlases = app.world_mut().resource_mut::<VfxAtlases>();
         atlases.insert(boom, atlas(1, 2, 0));
         atlases.insert(smoke, atlas(3, 4, 6));
     }
-    app.add_systems(Update, move |mut fx: ResMut<Fx>, mut n: Local<u32>| {
+    app.add_systems(Update, move |mut fx: ResMut<Vfx>, mut n: Local<u32>| {
         *n += 1;
         for i in 0..20 {
             let _ = fx.spawn(boom, [i as f32, *n as f32]);
@@ -237,7 +239,7 @@ fn camera(at: Vec3) -> impl Bundle {
         ..OrthographicProjection::default_2d()
     };
     (
-        EffectsCamera,
+        VfxCamera,
         Projection::Orthographic(projection),
         Transform::from_translation(at),
     )
@@ -261,7 +263,7 @@ fn the_marked_camera_culls_effects_off_its_screen() {
     );
     let handle = app
         .world_mut()
-        .resource_mut::<Fx>()
+        .resource_mut::<Vfx>()
         .spawn(smoke, [0.0, 0.0])
         .unwrap();
     let cam = app
@@ -270,21 +272,21 @@ fn the_marked_camera_culls_effects_off_its_screen() {
         .id();
     app.update();
     assert_eq!(
-        app.world().resource::<Fx>().view(),
+        app.world().resource::<Vfx>().view(),
         Some(View::new([840.0, -90.0], [1160.0, 90.0]))
     );
     assert!(shown(&mut app).is_empty(), "off screen: not drawn");
     for _ in 0..3 {
         app.update();
     }
-    let parked = app.world().resource::<Fx>().get(handle).unwrap().frame();
+    let parked = app.world().resource::<Vfx>().get(handle).unwrap().frame();
     // Pan to the effect: drawn again, from the frame it was parked at.
     app.world_mut()
         .entity_mut(cam)
         .insert(Transform::from_xyz(165.0, 0.0, 999.0));
     app.update();
     assert_eq!(
-        app.world().resource::<Fx>().view(),
+        app.world().resource::<Vfx>().view(),
         Some(View::new([5.0, -90.0], [325.0, 90.0]))
     );
     assert_eq!(
@@ -293,7 +295,7 @@ fn the_marked_camera_culls_effects_off_its_screen() {
         "within its cull radius of the edge"
     );
     assert_eq!(
-        app.world().resource::<Fx>().get(handle).unwrap().frame(),
+        app.world().resource::<Vfx>().get(handle).unwrap().frame(),
         parked + 1,
         "paused while off screen, one frame on since"
     );
@@ -303,13 +305,13 @@ fn the_marked_camera_culls_effects_off_its_screen() {
         .insert(Transform::from_xyz(1000.0, 0.0, 999.0).with_scale(Vec3::splat(2.0)));
     app.update();
     assert_eq!(
-        app.world().resource::<Fx>().view(),
+        app.world().resource::<Vfx>().view(),
         Some(View::new([680.0, -180.0], [1320.0, 180.0]))
     );
     app.world_mut().despawn(cam);
     app.update();
     assert_eq!(
-        app.world().resource::<Fx>().view(),
+        app.world().resource::<Vfx>().view(),
         None,
         "no camera: everything"
     );
@@ -325,20 +327,20 @@ fn cameras_without_a_sized_orthographic_view_leave_the_view_alone() {
     let mut app = app();
     app.add_plugins(TransformPlugin);
     let own = View::new([0.0, 0.0], [10.0, 10.0]);
-    app.world_mut().resource_mut::<Fx>().set_view(own).unwrap();
+    app.world_mut().resource_mut::<Vfx>().set_view(own).unwrap();
     app.world_mut().spawn((
-        EffectsCamera,
+        VfxCamera,
         Camera::default(),
         Projection::Orthographic(OrthographicProjection::default_2d()),
         Transform::default(),
     ));
     app.world_mut().spawn((
-        EffectsCamera,
+        VfxCamera,
         Projection::Perspective(Default::default()),
         Transform::default(),
     ));
     app.update();
-    assert_eq!(app.world().resource::<Fx>().view(), Some(own));
+    assert_eq!(app.world().resource::<Vfx>().view(), Some(own));
 }
 
 /// A camera whose transform went non-finite (a NaN from game code) gives no
@@ -351,13 +353,13 @@ fn a_camera_with_a_nan_transform_gives_no_view() {
     let cam = app.world_mut().spawn(camera(Vec3::ZERO)).id();
     app.update();
     let good = Some(View::new([-160.0, -90.0], [160.0, 90.0]));
-    assert_eq!(app.world().resource::<Fx>().view(), good);
+    assert_eq!(app.world().resource::<Vfx>().view(), good);
     app.world_mut()
         .entity_mut(cam)
         .insert(Transform::from_xyz(f32::NAN, 0.0, 0.0));
     app.update();
     assert_eq!(
-        app.world().resource::<Fx>().view(),
+        app.world().resource::<Vfx>().view(),
         None,
         "no camera gives a view"
     );
@@ -372,7 +374,7 @@ fn two_marked_cameras_cull_against_the_rectangle_around_both() {
     app.world_mut().spawn(camera(Vec3::new(500.0, 100.0, 0.0)));
     app.update();
     assert_eq!(
-        app.world().resource::<Fx>().view(),
+        app.world().resource::<Vfx>().view(),
         Some(View::new([-660.0, -90.0], [660.0, 190.0]))
     );
 }
@@ -386,7 +388,7 @@ fn a_panning_camera_allocates_nothing_once_warm() {
     app.world_mut().spawn(camera(Vec3::ZERO));
     app.add_systems(
         Update,
-        |mut cameras: Query<&mut Transform, With<EffectsCamera>>| {
+        |mut cameras: Query<&mut Transform, With<VfxCamera>>| {
             for mut at in &mut cameras {
                 at.translation.x = (at.translation.x + 7.0) % 300.0;
             }

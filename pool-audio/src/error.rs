@@ -16,8 +16,8 @@ pub use pool_core::{StaleHandle, TimeError};
 use crate::limits::{MAX_GROUPS, MAX_VOICE_CAP};
 
 /// Why [`SoundEffects::play`](crate::SoundEffects::play) started nothing. Each
-/// refusal is also counted in [`AudioStats`](crate::AudioStats) (see
-/// [`AudioStats::refused`](crate::AudioStats::refused)).
+/// refusal is also counted in [`SoundEffectsStats`](crate::SoundEffectsStats) (see
+/// [`SoundEffectsStats::refused`](crate::SoundEffectsStats::refused)).
 ///
 /// ```
 /// use pool_audio::PlayError;

@@ -156,7 +156,7 @@
 //!    fading out over the steal fade as they were settling anyway, their
 //!    voices and places (under `max_voices`, an owner's cap, the voice cap)
 //!    free again. They end [`EndReason::Crowded`] (or go virtual, if the
-//!    sound virtualizes) and are counted in [`AudioStats::crowded_copies`];
+//!    sound virtualizes) and are counted in [`SoundEffectsStats::crowded_copies`];
 //!    [`SoundInfo::copies_kept`](crate::SoundInfo::copies_kept) says how many a sound keeps. Full-scale
 //!    data at the default first volume (-6.02 dB, half amplitude) keeps one: each new copy takes
 //!    over from the last in a 10 ms crossfade. A play whose own onset is
@@ -449,7 +449,7 @@ pub use offline::OfflineBackend;
 pub use params::{PlayParams, linear_fade};
 pub use settings::{SoundEffectsSettings, SoundSettings};
 pub use sound_effects::SoundEffects;
-pub use stats::AudioStats;
+pub use stats::SoundEffectsStats;
 
 // Inside the crate, every public item is named by its root path
 // (`crate::Distances`), whichever module shows it to users: in code and in
@@ -579,8 +579,8 @@ pub mod prelude {
     pub use crate::sound::{Pick, Recordings};
     pub use crate::voices::{Resume, Stealing, Virtualization, WhenFull};
     pub use crate::{
-        AudioStats, EndReason, Ended, GroupId, GroupSettings, OfflineBackend, PlayError,
-        PlayParams, Played, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings, VoiceError,
+        EndReason, Ended, GroupId, GroupSettings, OfflineBackend, PlayError, PlayParams, Played,
+        SoundEffects, SoundEffectsSettings, SoundEffectsStats, SoundId, SoundSettings, VoiceError,
         VoiceHandle, VoiceState, linear_fade,
     };
 }

@@ -36,7 +36,7 @@ use crate::mix_core::{MixEngine, WindowNow};
 use crate::params::{ParamError, check_fade, check_volume, linear_fade};
 use crate::settings::{SettingsError, SoundEffectsSettings};
 use crate::sound_table::SoundTable;
-use crate::stats::AudioStats;
+use crate::stats::SoundEffectsStats;
 use crate::variations::Dice;
 use crate::voice_pool::{SLOTS_PER_VOICE, Voices};
 
@@ -86,7 +86,7 @@ pub struct SoundEffects {
     groups: Groups,
     rules: Rules,
     now: Now,
-    stats: AudioStats,
+    stats: SoundEffectsStats,
     /// Every random choice's source (see `variations.rs`).
     dice: Dice,
     /// Ducks, snapshots and the mix's named tracks (see `mix.rs`).
@@ -246,7 +246,7 @@ impl SoundEffects {
                 margin: amplitude(f64::from(settings.virtual_margin.0)) as f32,
             },
             now,
-            stats: AudioStats::default(),
+            stats: SoundEffectsStats::default(),
             dice: Dice::new(settings.seed),
             mix,
         })
@@ -258,7 +258,7 @@ impl SoundEffects {
     /// removed sound) or the update did (a one-shot that played to its end).
     /// Each voice is reported at most once, by one update: the list holds
     /// `voice_cap + virtual_voices` ends (at least 1,024), and ends beyond it are
-    /// only counted, in [`AudioStats::unreported_ends`](crate::AudioStats::unreported_ends).
+    /// only counted, in [`SoundEffectsStats::unreported_ends`](crate::SoundEffectsStats::unreported_ends).
     /// Replaced at the next update; reading it allocates nothing, and the lists
     /// never grow.
     ///
@@ -304,9 +304,9 @@ impl SoundEffects {
     /// assert_eq!(sfx.stats().plays, 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn stats(&self) -> AudioStats {
+    pub fn stats(&self) -> SoundEffectsStats {
         let real_voices = self.voices.real().len();
-        AudioStats {
+        SoundEffectsStats {
             real_voices,
             virtual_voices: self.voices.live() - real_voices,
             fading_voices: self.voices.fading(),

@@ -3,13 +3,13 @@
 /// Counters and levels of a [`SoundEffects`](crate::SoundEffects).
 ///
 /// ```
-/// # use pool_audio::AudioStats;
-/// let stats = AudioStats::default();
+/// # use pool_audio::SoundEffectsStats;
+/// let stats = SoundEffectsStats::default();
 /// assert_eq!(stats.real_voices, 0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
-pub struct AudioStats {
+pub struct SoundEffectsStats {
     /// Real voices now: mixed (or paused) by the voice bank.
     pub real_voices: usize,
     /// Virtual voices now: tracked, not mixed.
@@ -72,7 +72,7 @@ pub struct AudioStats {
     pub unreported_ends: u64,
 }
 
-impl AudioStats {
+impl SoundEffectsStats {
     /// Counts a refused play under its reason.
     pub(crate) fn count_refusal(&mut self, refusal: crate::PlayError) {
         use crate::PlayError;
@@ -101,8 +101,8 @@ impl AudioStats {
     /// refused or put off.)
     ///
     /// ```
-    /// # use pool_audio::AudioStats;
-    /// assert_eq!(AudioStats::default().refused(), 0);
+    /// # use pool_audio::SoundEffectsStats;
+    /// assert_eq!(SoundEffectsStats::default().refused(), 0);
     /// ```
     #[must_use]
     pub fn refused(&self) -> u64 {

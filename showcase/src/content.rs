@@ -10,6 +10,7 @@ use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
 use std::time::Duration;
 
+use pool_audio::loader::FileLoader;
 use pool_audio::{
     GroupId, GroupSettings, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
     mix::DuckSettings, mix::LoudnessWindow, mix::MixError, mix::Snapshot, mix::SnapshotId,
@@ -140,10 +141,15 @@ pub fn rng() -> Lcg {
     Lcg(0x1e7e1)
 }
 
-/// Adds the level's groups and sounds (the sound data drawn from `rng`).
+/// The workspace's folder of sound files.
+pub const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
+
+/// Adds the level's groups and sounds (the footsteps loaded from [`ASSETS`],
+/// the other sounds' data drawn from `rng`).
 ///
 /// # Errors
-/// What `add_group` and `add_sound` return (none for this content).
+/// What `add_group` and `add_sound` return (none for this content), and a
+/// footstep file that does not load.
 pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<dyn Error>> {
     let ambience = sfx.add_group("ambience", GroupSettings::default().max_voices(24))?;
     let combat = sfx.add_group(
@@ -184,9 +190,20 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
     let gunshots: Vec<_> = (0..4)
         .map(|i| burst(rng, 0.12 + 0.02 * i as f32, 0.9, 0.5 + 0.1 * i as f32))
         .collect();
-    let footsteps: Vec<_> = (0..4)
-        .map(|i| burst(rng, 0.06 + 0.01 * i as f32, 0.6, 0.25 + 0.05 * i as f32))
-        .collect();
+    // Footsteps are three recorded takes from the workspace's `assets/`. The
+    // generator moves on as if it had drawn them (four bursts of 60-90 ms), so
+    // the level's layout, drawn after the sounds, stays the same.
+    let mut files = FileLoader::new(ASSETS);
+    let footsteps = files.takes([
+        "sounds/step_1.wav",
+        "sounds/step_2.wav",
+        "sounds/step_3.wav",
+    ])?;
+    for i in 0..4 {
+        for _ in 0..((0.06 + 0.01 * i as f32) * RATE as f32) as usize {
+            rng.range(-1.0, 1.0);
+        }
+    }
     Ok(Sounds {
         torch,
         waterfall,

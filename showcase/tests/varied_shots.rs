@@ -53,7 +53,7 @@ fn the_levels_shots_steps_and_explosions_vary_in_pitch_and_level() {
     let sounds = content::add_sounds(&mut sfx, &mut content::rng()).unwrap();
     for (name, sound, recordings) in [
         ("gunshot", sounds.gunshot, 4),
-        ("footstep", sounds.footstep, 4),
+        ("footstep", sounds.footstep, 3),
         ("explosion", sounds.explosion, 3),
     ] {
         assert_eq!(sfx.sound_info(sound).recordings(), recordings, "{name}");

@@ -6,9 +6,9 @@ use bevy::ecs::component::ComponentId;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
-use super::{EntityKind, EntityPoolRegistry, EntityRecycled, Pooled, PooledEntity};
+use super::{EntityKind, EntityPoolRegistry, EntityRecycled, PoolMember, PooledEntity};
 
-/// An acquisition: build (fresh) or enable and reset, set `Pooled`, insert
+/// An acquisition: build (fresh) or enable and reset, set `PoolMember`, insert
 /// the caller's bundle; tell the game about a recycled acquisition.
 pub(super) struct Activate<B> {
     pub(super) handle: PooledEntity,
@@ -37,7 +37,7 @@ impl<B: Bundle> Command for Activate<B> {
         let Ok(mut target) = world.get_entity_mut(entity) else {
             return;
         };
-        let pooled = Pooled {
+        let pooled = PoolMember {
             handle: self.handle,
             leaving: false,
         };
@@ -47,7 +47,7 @@ impl<B: Bundle> Command for Activate<B> {
         if self.fresh {
             target.insert((pooled, self.bundle));
         } else {
-            match target.get_mut::<Pooled>() {
+            match target.get_mut::<PoolMember>() {
                 Some(mut kept) => *kept = pooled,
                 None => {
                     target.insert(pooled);
@@ -107,7 +107,7 @@ impl Command for Build {
             return;
         };
         prefab(&mut target);
-        target.insert(Pooled {
+        target.insert(PoolMember {
             handle: PooledEntity {
                 kind: self.kind,
                 handle: pool_core::Handle::default(),
@@ -130,7 +130,7 @@ impl Command for DespawnPooled {
 
     fn apply(self, world: &mut World) {
         if let Ok(mut target) = world.get_entity_mut(self.entity) {
-            if let Some(mut pooled) = target.get_mut::<Pooled>() {
+            if let Some(mut pooled) = target.get_mut::<PoolMember>() {
                 pooled.leaving = true;
             }
             target.despawn();

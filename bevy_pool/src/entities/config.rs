@@ -10,19 +10,19 @@ use super::{EntityPolicy, Prefab};
 ///
 /// ```
 /// use bevy::prelude::*;
-/// use bevy_pool::{EntityPoolConfig, EntityPolicy};
+/// use bevy_pool::{EntityPoolSettings, EntityPolicy};
 ///
 /// #[derive(Component, Clone, Default)]
 /// struct Bullet { speed: f32 }
 ///
-/// let config = EntityPoolConfig::from_bundle("bullet", (Bullet { speed: 30.0 }, Transform::default()))
+/// let config = EntityPoolSettings::from_bundle("bullet", (Bullet { speed: 30.0 }, Transform::default()))
 ///     .initial(256)
 ///     .max_objects(1024)
 ///     .policy(EntityPolicy::RecycleOldest);
 /// # let _ = config;
 /// ```
 #[must_use]
-pub struct EntityPoolConfig {
+pub struct EntityPoolSettings {
     pub(super) name: String,
     pub(super) prefab: Prefab,
     pub(super) reset: Option<Prefab>,
@@ -33,7 +33,7 @@ pub struct EntityPoolConfig {
     pub(super) refill: bool,
 }
 
-impl EntityPoolConfig {
+impl EntityPoolSettings {
     /// A kind whose entities are this bundle: spawned with a clone of it, and
     /// reset to it (a clone inserted again) at each acquisition after the first.
     pub fn from_bundle<B: Bundle + Clone>(name: impl Into<String>, bundle: B) -> Self {

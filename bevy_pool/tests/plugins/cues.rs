@@ -1,8 +1,8 @@
 //! Spatial cues from components, measured in the recorded render: an emitter
-//! moved by its transform, or given a `Velocity`, is heard doppler-shifted
-//! (pitch by zero crossings); a listener's `Velocity` shifts what it hears;
-//! a removed `Velocity` goes back to the velocity derived from the moves;
-//! `Occlusion` lowers an emitter's tone by its curve and removing it clears
+//! moved by its transform, or given a `SoundVelocity`, is heard doppler-shifted
+//! (pitch by zero crossings); a listener's `SoundVelocity` shifts what it hears;
+//! a removed `SoundVelocity` goes back to the velocity derived from the moves;
+//! `SoundOcclusion` lowers an emitter's tone by its curve and removing it clears
 //! it; a value out of range comes back as a `PlayRefused`.
 
 use bevy::ecs::message::Messages;
@@ -84,12 +84,12 @@ fn an_emitter_moved_by_its_transform_or_given_a_velocity_is_heard_doppler_shifte
         (heard / approaching - 1.0).abs() < 0.005,
         "moved: {heard} Hz, {approaching} expected"
     );
-    // Still, but its Velocity says it comes at 30 m/s.
+    // Still, but its SoundVelocity says it comes at 30 m/s.
     let (mut app, sound) = scene();
     app.world_mut().spawn((
         SoundEmitter::new(sound),
         Transform::from_xyz(0.0, 0.0, -40.0),
-        Velocity(Vec3::new(0.0, 0.0, 30.0)),
+        SoundVelocity(Vec3::new(0.0, 0.0, 30.0)),
     ));
     frames(&mut app, 40);
     let heard = pitch(&last(&app, 0.5));
@@ -97,7 +97,7 @@ fn an_emitter_moved_by_its_transform_or_given_a_velocity_is_heard_doppler_shifte
         (heard / approaching - 1.0).abs() < 0.005,
         "given: {heard} Hz"
     );
-    // The listener's Velocity: driving towards a still emitter at 20 m/s.
+    // The listener's SoundVelocity: driving towards a still emitter at 20 m/s.
     let (mut app, sound) = scene();
     app.world_mut().spawn((
         SoundEmitter::new(sound),
@@ -106,7 +106,7 @@ fn an_emitter_moved_by_its_transform_or_given_a_velocity_is_heard_doppler_shifte
     let listener = listener(&mut app);
     app.world_mut()
         .entity_mut(listener)
-        .insert(Velocity(Vec3::new(0.0, 0.0, -20.0)));
+        .insert(SoundVelocity(Vec3::new(0.0, 0.0, -20.0)));
     frames(&mut app, 40);
     let heard = pitch(&last(&app, 0.5));
     let expected = 440.0 * (C + 20.0) / C;
@@ -132,19 +132,21 @@ fn a_removed_velocity_is_derived_from_the_moves_again() {
         .spawn((
             SoundEmitter::new(sound),
             Transform::from_xyz(0.0, 0.0, -40.0),
-            Velocity(Vec3::new(0.0, 0.0, 30.0)),
+            SoundVelocity(Vec3::new(0.0, 0.0, 30.0)),
         ))
         .id();
     let listener = listener(&mut app);
     app.world_mut()
         .entity_mut(listener)
-        .insert(Velocity(Vec3::new(0.0, 0.0, -20.0)));
+        .insert(SoundVelocity(Vec3::new(0.0, 0.0, -20.0)));
     frames(&mut app, 40);
     let both = 440.0 * (C + 20.0) / (C - 30.0);
     let heard = pitch(&last(&app, 0.5));
     assert!((heard / both - 1.0).abs() < 0.005, "both: {heard} Hz");
-    // Both still: once neither has a Velocity, nothing is shifted.
-    app.world_mut().entity_mut(emitter).remove::<Velocity>();
+    // Both still: once neither has a SoundVelocity, nothing is shifted.
+    app.world_mut()
+        .entity_mut(emitter)
+        .remove::<SoundVelocity>();
     frames(&mut app, 40);
     let listener_only = 440.0 * (C + 20.0) / C;
     let heard = pitch(&last(&app, 0.5));
@@ -152,7 +154,9 @@ fn a_removed_velocity_is_derived_from_the_moves_again() {
         (heard / listener_only - 1.0).abs() < 0.005,
         "the emitter's removed: {heard} Hz, {listener_only} expected"
     );
-    app.world_mut().entity_mut(listener).remove::<Velocity>();
+    app.world_mut()
+        .entity_mut(listener)
+        .remove::<SoundVelocity>();
     frames(&mut app, 40);
     let heard = pitch(&last(&app, 0.5));
     assert!(
@@ -175,13 +179,17 @@ fn occlusion_lowers_an_emitter_removing_it_clears_it_and_a_bad_value_is_refused(
         .id();
     frames(&mut app, 30);
     let clear = amplitude(&last(&app, 0.2), 200.0);
-    app.world_mut().entity_mut(emitter).insert(Occlusion(1.0));
+    app.world_mut()
+        .entity_mut(emitter)
+        .insert(SoundOcclusion(1.0));
     frames(&mut app, 30);
     let occluded = amplitude(&last(&app, 0.2), 200.0);
     // -15 dB, and the 800 Hz one-pole's -0.26 dB at 200 Hz.
     let db = 20.0 * (occluded / clear).log10();
     assert!((db + 15.26).abs() < 0.3, "occluded by {db} dB");
-    app.world_mut().entity_mut(emitter).remove::<Occlusion>();
+    app.world_mut()
+        .entity_mut(emitter)
+        .remove::<SoundOcclusion>();
     frames(&mut app, 30);
     let back = 20.0 * (amplitude(&last(&app, 0.2), 200.0) / clear).log10();
     assert!(back.abs() < 0.05, "back to {back} dB");
@@ -191,7 +199,7 @@ fn occlusion_lowers_an_emitter_removing_it_clears_it_and_a_bad_value_is_refused(
         .clear();
     app.world_mut()
         .entity_mut(emitter)
-        .insert(Occlusion(f32::NAN));
+        .insert(SoundOcclusion(f32::NAN));
     app.update();
     let refusals: Vec<PlayRefused> = app
         .world_mut()
@@ -231,7 +239,7 @@ fn an_emitter_spawned_occluded_is_heard_occluded_from_its_play() {
     app.world_mut().spawn((
         SoundEmitter::new(grenade),
         Transform::from_xyz(0.0, 0.0, -1.0),
-        Occlusion(1.0),
+        SoundOcclusion(1.0),
     ));
     app.update();
     let top = app.world().resource::<Sfx>().mix().stats().window_top;
@@ -245,7 +253,7 @@ fn an_emitter_spawned_occluded_is_heard_occluded_from_its_play() {
         .spawn((
             SoundEmitter::new(grenade),
             Transform::from_xyz(0.0, 0.0, -1.0),
-            Occlusion(f32::NAN),
+            SoundOcclusion(f32::NAN),
         ))
         .id();
     app.update();

@@ -4,21 +4,21 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_pool::{EffectFinished, EffectsPlugin, Fx};
+use bevy_pool::{Vfx, VfxFinished, VfxPlugin};
 use pool_effects::EffectKind;
 
 use crate::common::DT;
 
 #[derive(Resource, Default)]
-struct Seen(Vec<EffectFinished>);
+struct Seen(Vec<VfxFinished>);
 
-fn collect(mut seen: ResMut<Seen>, mut finished: MessageReader<EffectFinished>) {
+fn collect(mut seen: ResMut<Seen>, mut finished: MessageReader<VfxFinished>) {
     seen.0.extend(finished.read().copied());
 }
 
 fn app() -> App {
     let mut app = App::new();
-    app.add_plugins((bevy::time::TimePlugin, EffectsPlugin))
+    app.add_plugins((bevy::time::TimePlugin, VfxPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             DT,
         )))
@@ -27,20 +27,20 @@ fn app() -> App {
     app
 }
 
-/// Every one-shot that ends is one `EffectFinished` message, sent once, with
+/// Every one-shot that ends is one `VfxFinished` message, sent once, with
 /// its handle and tag.
 #[test]
 fn every_finished_effect_is_one_message() {
     let mut app = app();
     let puff = app
         .world_mut()
-        .resource_mut::<Fx>()
+        .resource_mut::<Vfx>()
         .add_kind(EffectKind::new("puff", 6, Duration::from_millis(50)).pool(64, 64))
         .unwrap();
     let mut spawned = Vec::new();
     for frame in 0..120u64 {
         if frame % 4 == 0 && frame < 80 {
-            let mut fx = app.world_mut().resource_mut::<Fx>();
+            let mut fx = app.world_mut().resource_mut::<Vfx>();
             let handle = fx.spawn(puff, [frame as f32, 0.0]).unwrap();
             fx.get_mut(handle).unwrap().tag = frame;
             spawned.push(handle);
@@ -55,7 +55,7 @@ fn every_finished_effect_is_one_message() {
     assert_eq!(handles.len(), spawned.len(), "each effect once");
     assert!(seen.iter().all(|m| m.0.tag % 4 == 0));
     assert_eq!(
-        app.world().resource::<Fx>().stats(puff).unwrap().finished,
+        app.world().resource::<Vfx>().stats(puff).unwrap().finished,
         spawned.len() as u64
     );
 }
@@ -67,24 +67,24 @@ fn pausing_virtual_time_pauses_effects() {
     let mut app = app();
     let puff = app
         .world_mut()
-        .resource_mut::<Fx>()
+        .resource_mut::<Vfx>()
         .add_kind(EffectKind::new("puff", 6, Duration::from_millis(50)))
         .unwrap();
     let handle = app
         .world_mut()
-        .resource_mut::<Fx>()
+        .resource_mut::<Vfx>()
         .spawn(puff, [0.0, 0.0])
         .unwrap();
     for _ in 0..7 {
         app.update();
     }
-    let frame = app.world().resource::<Fx>().get(handle).unwrap().frame();
+    let frame = app.world().resource::<Vfx>().get(handle).unwrap().frame();
     assert!(frame >= 1, "it plays: frame {frame}");
     app.world_mut().resource_mut::<Time<Virtual>>().pause();
     for _ in 0..120 {
         app.update();
     }
-    let fx = app.world().resource::<Fx>();
+    let fx = app.world().resource::<Vfx>();
     assert_eq!(
         fx.get(handle).map(|e| e.frame()),
         Some(frame),
@@ -95,7 +95,7 @@ fn pausing_virtual_time_pauses_effects() {
         app.update();
     }
     assert!(
-        !app.world().resource::<Fx>().contains(handle),
+        !app.world().resource::<Vfx>().contains(handle),
         "finished once unpaused"
     );
     assert_eq!(app.world().resource::<Seen>().0.len(), 1);

@@ -790,7 +790,7 @@ impl SoundInfo<'_> {
     /// this many, whose settled level would be under the floor, leave: they
     /// fade out over the steal fade and end [`EndReason::Crowded`](crate::EndReason::Crowded)
     /// (or go virtual, if the sound virtualizes), counted in
-    /// [`AudioStats::crowded_copies`](crate::AudioStats::crowded_copies). So a
+    /// [`SoundEffectsStats::crowded_copies`](crate::SoundEffectsStats::crowded_copies). So a
     /// copy that still counts (in `copies_playing`, the voice cap, an owner's
     /// cap) is always audible.
     ///
