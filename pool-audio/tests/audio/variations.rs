@@ -10,9 +10,9 @@ use std::sync::Arc;
 use kira::sound::static_sound::StaticSoundData;
 use kira::{Decibels, Frame};
 use pool_audio::{
-    AudioStats, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
-    error::AddSoundError, error::ParamError, error::SettingsError, sound::Pick, sound::Recordings,
-    voices::Virtualization,
+    PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundEffectsStats, SoundId,
+    SoundSettings, error::AddSoundError, error::ParamError, error::SettingsError, sound::Pick,
+    sound::Recordings, voices::Virtualization,
 };
 
 use crate::common::{self, FRAME};
@@ -392,7 +392,7 @@ fn bad_recordings_and_ranges_are_typed_errors_and_change_nothing() {
             SoundSettings::default(),
         )
         .unwrap();
-    let before: AudioStats = sfx.stats();
+    let before: SoundEffectsStats = sfx.stats();
     let refusals: Vec<(Recordings, SoundSettings, AddSoundError)> = vec![
         (
             Recordings::new(),
