@@ -395,6 +395,56 @@
 //! render lengths ([`OfflineError`]). Ids and handles know the manager that issued
 //! them. No NaN or out-of-range value reaches kira's audio thread.
 //!
+//! # One vocabulary
+//! The crates of this workspace name one idea one way, and take kira's types
+//! where kira has one:
+//!
+//! | idea | name | type |
+//! |---|---|---|
+//! | the game's time step | `update(dt)` | `dt: f64` seconds; NaN, infinite or negative is `Err(pool_core::TimeError)` before anything changes |
+//! | every other span of time | a delay, an interval, a position in a piece | `std::time::Duration` (`SoundSettings::min_retrigger`, `MusicSettings::buffer`, `Music::seek`, `EffectKind::new(.., frame_interval)`, `ReleaseAfter` in Bevy) |
+//! | a fade | every `stop`, `pause`, `resume`, `set_volume`, `set_playback_rate`, `stop_all`, `stop_sound`, `remove_sound`, a duck's attack and release, a snapshot, a crossfade | kira's `Tween`; [`linear_fade`]`(duration)` for a linear one starting now |
+//! | a start time | [`PlayParams::start_time`] | kira's `StartTime`: at once, after a delay, at a clock's time |
+//! | a level | a play's and a voice's volume, `first_volume`, `headroom`, `audibility_floor`, `volume_range`, `loudness`, a track's volume, a duck's amount, a snapshot's value, the limiter's ceiling, a muffle's volume | kira's `Decibels` (an `f32` converts, as in kira: `volume(-6.0)` is 6 dB down); a volume is at most 0 dB, `f32::NEG_INFINITY` is silence |
+//! | a position | `PlayParams::position`, `voice(h).set_position`, `listener().set_position` (`position_2d` and `set_position_2d` for a flat game) | `impl Into<mint::Vector3<f32>>`: glam, nalgebra, cgmath values and `[f32; 3]` convert; NaN or infinite is refused |
+//! | a mix target | a group, the sound effects, a music track | [`mix::MixTarget`]; a track is named once and addressed by its [`mix::TrackId`] |
+//! | a handle that is gone | a voice that ended, another manager's | `pool_core::StaleHandle`, inside `VoiceError::Stale` (`is_stale()` to match it) |
+//! | the most at once | `max_voices` (a sound's copies, a group's voices), `max_voices_per_owner`, `voice_cap` (all real voices) | `usize` |
+//! | what ended | `ended()`, each handle once with its `EndReason` | `&[Ended]`, replaced at each `update` (`VoiceEnded` messages in Bevy) |
+//! | registration | `add_sound`, `add_group`, `add_track`, and `remove_sound` | ids to keep: `SoundId`, `GroupId`, `TrackId`; `sound(name)` looks one up |
+//! | statistics | `stats()` | [`SoundEffectsStats`], `GroupStats`, `MusicStats`, all `#[non_exhaustive]` |
+//!
+//! Copy attenuation is arithmetic on amplitudes (copies sum sample by
+//! sample), and [`sound::CopyVolumes`] shows it so; every level a game sets or
+//! reads is in decibels. The steal fade is a `Duration` setting, not a
+//! `Tween`: a stolen copy fades out linearly over exactly that time while the
+//! copies' levels ramp over it too, and the copies' budget relies on that
+//! shape.
+//!
+//! # Defaults, and why
+//!
+//!
+//! | setting | default | why |
+//! |---|---|---|
+//! | `SoundSettings::max_voices` | 8 copies | enough to carry a stacked sound (a burst of explosions, a stream of shots); more copies add loudness the budget then takes away |
+//! | `first_volume` | -6.02 dB (half amplitude) | the newest copy plays at it and the older ones share what it leaves of the headroom: one copy alone peaks 6 dB under the sound's own peak, and a burst of 8 starts at -1 dBFS; how many copies stay once settled is in the field's docs. A sound that never stacks (a stinger, a line of dialogue) plays at -1 dBFS with `max_voices(1).first_volume(0.0)` |
+//! | `headroom` | -1 dBFS | what every copy of a sound sums to at most, measured on the sound's own peak (resampling overshoot included) |
+//! | `virtualization` | `Auto` | a looping sound that loses its voice goes virtual and keeps its handle (FMOD's default), so the game's calls on it go on working and the loop comes back where it would be; a one-shot ends, since a one-shot heard late is heard wrong |
+//! | a call on a voice that ended | `Err(VoiceError::Stale(_))` | one-shots end on their own; `error.is_stale()` lets the game forget the handle instead of ending its frame with `?` |
+//! | `audibility_floor` | -60 dB | quieter is not heard in a game's mix; no copy that holds a voice plays under it, and a play whose onset (volume, distance) is under it is not started |
+//! | `when_full` | `RecycleOldest` | the newest copy is the one the player should hear; the oldest fades out over the steal fade |
+//! | `max_voices_per_owner` | none | a sound shared by many owners (a cannon on every tank) is capped per owner only when asked: `max_voices_per_owner(2)` keeps one tank from taking all the copies |
+//! | `pick` | `Pick::Random { avoid_last: 1 }` | a sound of several recordings never plays the same one twice in a row (Godot's and Wwise's habit); a sound of one recording plays it, drawing nothing |
+//! | `pitch_semitones`, `volume_range` | `(0, 0)`: none | variation is asked for per sound; the volume range only lowers (as FMOD's modulator), so the copy budget, solved against the loudest recording at full volume, holds for every draw |
+//! | `distance_priority_offset` | 0 | a sound's priority is its own until asked: `-20` puts a far explosion below a near footstep of priority `priority - 20` or more |
+//! | `tie` | `Tie::OldestLoses` | as `when_full`'s default: the newest play is the one the player should hear |
+//! | `SoundEffectsSettings::seed` | 0 | every run sounds the same and a test can compare renders; a game that wants another sequence each session passes its own seed or calls `reseed` |
+//! | `SoundEffectsSettings::voice_cap` | 64 real voices | room for a busy scene; every real voice costs mixing, virtual ones do not: set it for the platform |
+//! | `stealing` | `Stealing::Oldest` (groups too, 16 voices each) | the voice closest to its end; `Quietest`, `Furthest`, `LowestPriority` (only a voice below the play, ties by the play's `tie`) or `Strict` by choice |
+//! | `steal_fade` | 10 ms | short enough to free the voice within a frame, long enough not to click (a 1 ms fade's largest step is 0.55x a 440 Hz sine's own) |
+//! | the limiter | on: -1 dBFS ceiling, 1.5 ms look-ahead, 50 ms release | different sounds at once add up past any one sound's budget |
+//! | loaders' `max_frames` | 8,388,608 frames (64 MiB decoded) | a sound effect is seconds long; a file that decodes to more is refused before it is allocated |
+//!
 //! # Offline and on a device
 //! Everything runs offline: [`OfflineBackend`] renders the mix into memory and WAV
 //! files at any sample rate, so the whole crate is tested with no sound card; its
@@ -534,6 +584,25 @@ pub mod voices {
 /// track's gain is a kira volume-control effect on that track. A target's
 /// ducking and its snapshots' volume add in decibels. The game reaches the mix
 /// through [`SoundEffects::mix`] and [`SoundEffects::mix_mut`].
+///
+/// At the edges:
+/// - A duck is decided at each `update`, so it starts within one update of
+///   its source's first voice (a game that plays and then updates in the same
+///   frame ducks in the block the voice starts). A holding duck still counts
+///   until its hold is over; its release goes to the mixer delayed by the rest
+///   of the hold.
+/// - A named track has one gain: when a duck and a snapshot change it in the
+///   same call, both move with the snapshot's tween.
+/// - Several ducks on one target take the deepest by default, so a second
+///   reason to duck never buries the first one's target further;
+///   [`DuckRule::Sum`] is Wwise's rule, summed down to a maximum.
+/// - Snapshots combine per target from the lowest priority up: `Override`
+///   moves the value towards its own by its intensity, `Blend` adds its own
+///   times its intensity.
+///
+/// Not yet: the loudness window is set when the manager is made; snapshots
+/// set volumes, not filters; mix tweens start now or after a delay, not on a
+/// kira clock ([`MixError::ClockStart`]).
 pub mod mix {
     pub use crate::mix_core::{
         DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,

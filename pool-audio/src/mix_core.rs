@@ -16,25 +16,6 @@
 //! kira parameters inside the voice bank, tweened block by block; a named
 //! track's gain is a kira volume-control effect on that track. A target's
 //! ducking and its snapshots' volume add in decibels.
-//!
-//! At the edges:
-//! - A duck is decided at each `update`, so it starts within one update of
-//!   its source's first voice (a game that plays and then updates in the same
-//!   frame ducks in the block the voice starts). A holding duck still counts
-//!   until its hold is over; its release goes to the mixer delayed by the rest
-//!   of the hold.
-//! - A named track has one gain: when a duck and a snapshot change it in the
-//!   same call, both move with the snapshot's tween.
-//! - Several ducks on one target take the deepest by default, so a second
-//!   reason to duck never buries the first one's target further;
-//!   [`DuckRule::Sum`] is Wwise's rule, summed down to a maximum.
-//! - Snapshots combine per target from the lowest priority up: `Override`
-//!   moves the value towards its own by its intensity, `Blend` adds its own
-//!   times its intensity.
-//!
-//! Not yet: the loudness window is set when the manager is made; snapshots
-//! set volumes, not filters; mix tweens start now or after a delay, not on a
-//! kira clock ([`MixError::ClockStart`]).
 
 mod engine;
 mod window;

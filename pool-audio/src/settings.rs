@@ -1,27 +1,4 @@
 //! Per-sound and manager settings, validated with typed errors.
-//!
-//! # Defaults, and why
-//!
-//! | setting | default | why |
-//! |---|---|---|
-//! | `SoundSettings::max_voices` | 8 copies | enough to carry a stacked sound (a burst of explosions, a stream of shots); more copies add loudness the budget then takes away |
-//! | `first_volume` | -6.02 dB (half amplitude) | the newest copy plays at it and the older ones share what it leaves of the headroom: one copy alone peaks 6 dB under the sound's own peak, and a burst of 8 starts at -1 dBFS; how many copies stay once settled is in the field's docs. A sound that never stacks (a stinger, a line of dialogue) plays at -1 dBFS with `max_voices(1).first_volume(0.0)` |
-//! | `headroom` | -1 dBFS | what every copy of a sound sums to at most, measured on the sound's own peak (resampling overshoot included) |
-//! | `virtualization` | `Auto` | a looping sound that loses its voice goes virtual and keeps its handle (FMOD's default), so the game's calls on it go on working and the loop comes back where it would be; a one-shot ends, since a one-shot heard late is heard wrong |
-//! | a call on a voice that ended | `Err(VoiceError::Stale(_))` | one-shots end on their own; `error.is_stale()` lets the game forget the handle instead of ending its frame with `?` |
-//! | `audibility_floor` | -60 dB | quieter is not heard in a game's mix; no copy that holds a voice plays under it, and a play whose onset (volume, distance) is under it is not started |
-//! | `when_full` | `RecycleOldest` | the newest copy is the one the player should hear; the oldest fades out over the steal fade |
-//! | `max_voices_per_owner` | none | a sound shared by many owners (a cannon on every tank) is capped per owner only when asked: `max_voices_per_owner(2)` keeps one tank from taking all the copies |
-//! | `pick` | `Pick::Random { avoid_last: 1 }` | a sound of several recordings never plays the same one twice in a row (Godot's and Wwise's habit); a sound of one recording plays it, drawing nothing |
-//! | `pitch_semitones`, `volume_range` | `(0, 0)`: none | variation is asked for per sound; the volume range only lowers (as FMOD's modulator), so the copy budget, solved against the loudest recording at full volume, holds for every draw |
-//! | `distance_priority_offset` | 0 | a sound's priority is its own until asked: `-20` puts a far explosion below a near footstep of priority `priority - 20` or more |
-//! | `tie` | `Tie::OldestLoses` | as `when_full`'s default: the newest play is the one the player should hear |
-//! | `SoundEffectsSettings::seed` | 0 | every run sounds the same and a test can compare renders; a game that wants another sequence each session passes its own seed or calls `reseed` |
-//! | `SoundEffectsSettings::voice_cap` | 64 real voices | room for a busy scene; every real voice costs mixing, virtual ones do not: set it for the platform |
-//! | `stealing` | `Stealing::Oldest` (groups too, 16 voices each) | the voice closest to its end; `Quietest`, `Furthest`, `LowestPriority` (only a voice below the play, ties by the play's `tie`) or `Strict` by choice |
-//! | `steal_fade` | 10 ms | short enough to free the voice within a frame, long enough not to click (a 1 ms fade's largest step is 0.55x a 440 Hz sine's own) |
-//! | the limiter | on: -1 dBFS ceiling, 1.5 ms look-ahead, 50 ms release | different sounds at once add up past any one sound's budget |
-//! | loaders' `max_frames` | 8,388,608 frames (64 MiB decoded) | a sound effect is seconds long; a file that decodes to more is refused before it is allocated |
 
 use std::time::Duration;
 
