@@ -37,7 +37,7 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::system::SystemParam;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
-use pool_core::{ConfigError, ExhaustionPolicy, Handle, Key, LiveObjects, Pool, PoolStats};
+use pool_core::{ExhaustionPolicy, Handle, Key, LiveObjects, Pool, PoolStats, SettingsError};
 
 use apply::{Activate, Build, Deactivate, DespawnPooled};
 pub use config::EntityPoolSettings;
@@ -128,7 +128,7 @@ pub enum EntityPoolError {
     /// despawned) or it is not a handle of these pools.
     Stale(PooledEntity),
     /// The kind's sizes are not valid (`pool_core`'s reasons).
-    Config(ConfigError),
+    Settings(SettingsError),
     /// A kind of this marker type or name is already registered.
     DuplicateKind(String),
     /// The priority is not a finite number.
@@ -141,7 +141,7 @@ impl core::fmt::Display for EntityPoolError {
             Self::UnknownKind(name) => write!(f, "no entity pool is registered for {name}"),
             Self::Exhausted(kind) => write!(f, "entity pool {kind:?} is full and refuses"),
             Self::Stale(handle) => write!(f, "{handle:?} is stale: that acquisition has ended"),
-            Self::Config(error) => write!(f, "entity pool sizes: {error}"),
+            Self::Settings(error) => write!(f, "entity pool sizes: {error}"),
             Self::DuplicateKind(name) => write!(f, "an entity pool {name} already exists"),
             Self::BadPriority(priority) => write!(f, "priority {priority} is not finite"),
         }
@@ -302,7 +302,7 @@ impl EntityPoolRegistry {
             .max_objects(config.max_objects)
             .policy(config.policy)
             .build()
-            .map_err(EntityPoolError::Config)?;
+            .map_err(EntityPoolError::Settings)?;
         self.kinds.push(Kind {
             name: config.name,
             type_id: marker,

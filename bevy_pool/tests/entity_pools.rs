@@ -625,7 +625,7 @@ fn bad_requests_are_typed_errors_and_change_nothing() {
                 .initial(5)
                 .max_objects(2)
         ),
-        Err(EntityPoolError::Config(_))
+        Err(EntityPoolError::Settings(_))
     ));
     app.update();
     let before = app

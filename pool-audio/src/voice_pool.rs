@@ -77,7 +77,7 @@ impl Voices {
         voice_cap: usize,
         records: usize,
         owner: u32,
-    ) -> Result<Self, pool_core::ConfigError> {
+    ) -> Result<Self, pool_core::SettingsError> {
         let slots = bank.shared().slots();
         let pool = Pool::builder(VoiceRecord::idle)
             .initial(records)

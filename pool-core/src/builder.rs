@@ -5,7 +5,7 @@ use core::marker::PhantomData;
 
 use slotmap::Key;
 
-use crate::error::ConfigError;
+use crate::error::SettingsError;
 use crate::handle::Handle;
 use crate::lifecycle::Hooks;
 use crate::policy::{ExhaustionPolicy, Strict};
@@ -17,10 +17,10 @@ use crate::slot::NIL;
 /// docs) need indices beyond the cap.
 ///
 /// ```
-/// use pool_core::{ConfigError, MAX_OBJECTS_LIMIT, Pool};
+/// use pool_core::{SettingsError, MAX_OBJECTS_LIMIT, Pool};
 ///
 /// let too_many = Pool::new(0, MAX_OBJECTS_LIMIT + 1, || 0u8);
-/// assert!(matches!(too_many, Err(ConfigError::MaxObjectsTooLarge { .. })));
+/// assert!(matches!(too_many, Err(SettingsError::MaxObjectsTooLarge { .. })));
 /// ```
 pub const MAX_OBJECTS_LIMIT: usize = (NIL / 2) as usize;
 
@@ -40,7 +40,7 @@ impl<T> Pool<T> {
     /// A strict pool with `initial` objects created now and at most `max_objects`.
     ///
     /// # Errors
-    /// A [`ConfigError`] when `max_objects` is 0 or too large, or `initial > max_objects`.
+    /// A [`SettingsError`] when `max_objects` is 0 or too large, or `initial > max_objects`.
     ///
     /// ```
     /// use pool_core::Pool;
@@ -53,7 +53,7 @@ impl<T> Pool<T> {
         initial: usize,
         max_objects: usize,
         factory: impl FnMut() -> T + Send + Sync + 'static,
-    ) -> Result<Self, ConfigError> {
+    ) -> Result<Self, SettingsError> {
         Self::builder(factory)
             .initial(initial)
             .max_objects(max_objects)
@@ -260,19 +260,19 @@ impl<T, P, K> PoolBuilder<T, P, K> {
             .unwrap_or(DEFAULT_MAX_OBJECTS.max(self.initial))
     }
 
-    fn validate(&self) -> Result<(), ConfigError> {
+    fn validate(&self) -> Result<(), SettingsError> {
         let max_objects = self.cap();
         if max_objects == 0 {
-            return Err(ConfigError::ZeroMaxObjects);
+            return Err(SettingsError::ZeroMaxObjects);
         }
         if max_objects > MAX_OBJECTS_LIMIT {
-            return Err(ConfigError::MaxObjectsTooLarge {
+            return Err(SettingsError::MaxObjectsTooLarge {
                 max_objects,
                 limit: MAX_OBJECTS_LIMIT,
             });
         }
         if self.initial > max_objects {
-            return Err(ConfigError::InitialExceedsMax {
+            return Err(SettingsError::InitialExceedsMax {
                 initial: self.initial,
                 max_objects,
             });
@@ -285,14 +285,14 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> PoolBuilder<T, P, K> {
     /// Validates the configuration and creates the pool with its `initial` objects.
     ///
     /// # Errors
-    /// A [`ConfigError`] when `max_objects` is 0 or too large, or `initial` exceeds it.
+    /// A [`SettingsError`] when `max_objects` is 0 or too large, or `initial` exceeds it.
     ///
     /// ```
-    /// # use pool_core::{ConfigError, Pool};
+    /// # use pool_core::{SettingsError, Pool};
     /// assert!(Pool::builder(|| 0u8).build().is_ok());
-    /// assert_eq!(Pool::builder(|| 0u8).max_objects(0).build().unwrap_err(), ConfigError::ZeroMaxObjects);
+    /// assert_eq!(Pool::builder(|| 0u8).max_objects(0).build().unwrap_err(), SettingsError::ZeroMaxObjects);
     /// ```
-    pub fn build(self) -> Result<Pool<T, P, K>, ConfigError> {
+    pub fn build(self) -> Result<Pool<T, P, K>, SettingsError> {
         let mut pool = self.build_lazy()?;
         pool.prewarm();
         Ok(pool)
@@ -312,7 +312,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> PoolBuilder<T, P, K> {
     /// while pool.prewarm_step(250) > 0 { /* next frame */ }
     /// assert_eq!(pool.stats().total, 1000);
     /// ```
-    pub fn build_lazy(self) -> Result<Pool<T, P, K>, ConfigError> {
+    pub fn build_lazy(self) -> Result<Pool<T, P, K>, SettingsError> {
         self.validate()?;
         let max_objects = self.cap();
         Ok(Pool::from_parts(

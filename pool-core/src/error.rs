@@ -7,14 +7,14 @@ use core::fmt;
 /// [`PoolBuilder::build`](crate::PoolBuilder::build).
 ///
 /// ```
-/// use pool_core::{ConfigError, Pool};
+/// use pool_core::{SettingsError, Pool};
 ///
 /// let err = Pool::new(8, 4, || 0u32).unwrap_err();
-/// assert_eq!(err, ConfigError::InitialExceedsMax { initial: 8, max_objects: 4 });
+/// assert_eq!(err, SettingsError::InitialExceedsMax { initial: 8, max_objects: 4 });
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ConfigError {
+pub enum SettingsError {
     /// `max_objects` is 0: such a pool could never hand out anything.
     ZeroMaxObjects,
     /// More objects would be created up front than may ever exist.
@@ -33,7 +33,7 @@ pub enum ConfigError {
     },
 }
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for SettingsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::ZeroMaxObjects => f.write_str(
@@ -54,7 +54,7 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl core::error::Error for ConfigError {}
+impl core::error::Error for SettingsError {}
 
 /// Why [`Pool::try_acquire`](crate::Pool::try_acquire) handed out nothing.
 ///

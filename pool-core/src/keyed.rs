@@ -191,7 +191,7 @@ pub enum AddKindError {
     /// A kind of that name is already added.
     DuplicateName(String),
     /// The kind's pool configuration is invalid.
-    Config(crate::ConfigError),
+    Settings(crate::SettingsError),
     /// The registry holds [`MAX_KINDS`] (65,536) kinds already.
     TooManyKinds,
 }
@@ -200,7 +200,7 @@ impl fmt::Display for AddKindError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::DuplicateName(name) => write!(f, "a kind named {name:?} is already added"),
-            Self::Config(error) => error.fmt(f),
+            Self::Settings(error) => error.fmt(f),
             Self::TooManyKinds => write!(f, "a registry holds at most {MAX_KINDS} kinds"),
         }
     }
@@ -273,7 +273,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key, D> KeyedPool<T, P, K, D> {
     ///
     /// # Errors
     /// [`AddKindError::DuplicateName`] if the name is taken,
-    /// [`AddKindError::Config`] if the configuration is invalid; nothing is
+    /// [`AddKindError::Settings`] if the configuration is invalid; nothing is
     /// added then.
     ///
     /// ```
@@ -389,7 +389,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key, D> KeyedPool<T, P, K, D> {
         } else {
             pool.build_lazy()
         }
-        .map_err(AddKindError::Config)?;
+        .map_err(AddKindError::Settings)?;
         self.entries.push((pool, data));
         self.names.push(name.to_string());
         self.ids.insert(name.to_string(), id);

@@ -45,7 +45,7 @@
 //! // A quarter second (and a frame) later the spark is back in the pool, its handle stale.
 //! assert!(sparks.get(handle).is_none());
 //! assert_eq!(sparks.stats().idle, 64);
-//! # Ok::<(), pool_core::ConfigError>(())
+//! # Ok::<(), pool_core::SettingsError>(())
 //! ```
 //!
 //! # Policies
@@ -239,7 +239,7 @@
 //! });
 //! let stats = pool.lock().unwrap().stats();
 //! assert_eq!((stats.acquires, stats.live), (400, 0));
-//! # Ok::<(), pool_core::ConfigError>(())
+//! # Ok::<(), pool_core::SettingsError>(())
 //! ```
 //!
 //! # Portability
@@ -277,7 +277,7 @@ mod tests;
 pub mod testing;
 
 pub use builder::{DEFAULT_MAX_OBJECTS, MAX_OBJECTS_LIMIT, PoolBuilder};
-pub use error::{AcquireError, ConfigError, StaleHandle};
+pub use error::{AcquireError, SettingsError, StaleHandle};
 pub use handle::Handle;
 pub use iter::{Iter, IterMut};
 pub use keyed::{AddKindError, KeyedError, KeyedPool, KindHandle, KindId, MAX_KINDS};

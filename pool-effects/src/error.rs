@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use pool_core::{AcquireError, ConfigError, KindId};
+use pool_core::{AcquireError, KindId, SettingsError};
 
 /// Why [`Effects::add_kind`](crate::Effects::add_kind) refused an effect kind.
 ///
@@ -52,7 +52,7 @@ pub enum AddKindError {
         /// The kind's name.
         name: String,
         /// What is wrong with them.
-        error: ConfigError,
+        error: SettingsError,
     },
     /// The effects hold [`pool_core::MAX_KINDS`] (65,536) kinds already.
     TooManyKinds,

@@ -195,7 +195,7 @@ pub use mint;
 // here would be glued to every one of them).
 #[doc(no_inline)]
 pub use pool_core::{
-    AcquireError, ConfigError, KindId, MAX_OBJECTS_LIMIT, PolicyChoice, PoolStats, StaleHandle,
+    AcquireError, KindId, MAX_OBJECTS_LIMIT, PolicyChoice, PoolStats, SettingsError, StaleHandle,
     TimeError,
 };
 pub use view::View;

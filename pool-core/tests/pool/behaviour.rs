@@ -3,9 +3,9 @@
 use std::sync::{Arc, Mutex};
 
 use pool_core::{
-    AcquireError, AddKindError, ConfigError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool,
-    KindHandle, LiveObjects, MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest,
-    StaleHandle, Strict, new_handle_type,
+    AcquireError, AddKindError, ExhaustionPolicy, Handle, Key, KeyedError, KeyedPool, KindHandle,
+    LiveObjects, MAX_OBJECTS_LIMIT, PolicyChoice, Pool, RecycleLowest, RecycleOldest,
+    SettingsError, StaleHandle, Strict, new_handle_type,
 };
 
 #[test]
@@ -157,23 +157,23 @@ fn reinitialize_returns_to_initial_size_and_invalidates_every_handle() {
 fn configuration_errors_are_returned_at_construction() {
     assert_eq!(
         Pool::new(0, 0, || 0u8).unwrap_err(),
-        ConfigError::ZeroMaxObjects
+        SettingsError::ZeroMaxObjects
     );
     assert_eq!(
         Pool::new(5, 4, || 0u8).unwrap_err(),
-        ConfigError::InitialExceedsMax {
+        SettingsError::InitialExceedsMax {
             initial: 5,
             max_objects: 4
         }
     );
     assert_eq!(
         Pool::new(0, MAX_OBJECTS_LIMIT + 1, || 0u8).unwrap_err(),
-        ConfigError::MaxObjectsTooLarge {
+        SettingsError::MaxObjectsTooLarge {
             max_objects: MAX_OBJECTS_LIMIT + 1,
             limit: MAX_OBJECTS_LIMIT
         }
     );
-    let message = ConfigError::InitialExceedsMax {
+    let message = SettingsError::InitialExceedsMax {
         initial: 5,
         max_objects: 4,
     }
@@ -477,7 +477,7 @@ fn keyed_pools_resolve_names_once_and_reject_duplicates_and_unknown_kinds() {
     ));
     assert!(matches!(
         pools.add_kind("bad", Pool::builder(|| 1).max_objects(0)),
-        Err(AddKindError::Config(ConfigError::ZeroMaxObjects))
+        Err(AddKindError::Settings(SettingsError::ZeroMaxObjects))
     ));
     assert_eq!(pools.len(), 1, "failed registrations leave nothing behind");
     assert_eq!(pools.kind("bad"), None);

@@ -214,7 +214,7 @@ fn validate(kind: &EffectKind) -> Result<Timing, AddKindError> {
 /// The effects' own error for what the kinds' registry refused.
 fn registry_error(name: &str, error: PoolAddKindError) -> AddKindError {
     match error {
-        PoolAddKindError::Config(error) => AddKindError::Pool {
+        PoolAddKindError::Settings(error) => AddKindError::Pool {
             name: name.to_string(),
             error,
         },
