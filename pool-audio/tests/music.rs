@@ -3,6 +3,9 @@
 //! allocates nothing, and an hour-long piece in bounded memory. Every figure is
 //! measured in the render.
 
+// The helpers of the `audio` test binary; this one uses a few of them.
+#[allow(dead_code)]
+#[path = "audio/common.rs"]
 mod common;
 #[path = "music/mix.rs"]
 mod mix;
@@ -18,10 +21,10 @@ use pool_audio::music::{
 use pool_audio::offline::{OfflineSettings, Rendered};
 use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, linear_fade};
 
+use common::RATE;
+
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
-const RATE: u32 = 48_000;
 
 /// A WAV of `seconds` of a sine at `hz`, amplitude 0.5, at `rate`.
 fn tone(hz: f32, seconds: f32, rate: u32, channels: u16) -> Vec<u8> {

@@ -6,6 +6,9 @@
 //! offline backend renders on the calling thread, so what the voice bank does
 //! on the audio thread is counted too.
 
+// The helpers of the `audio` test binary; this one uses a few of them.
+#[allow(dead_code)]
+#[path = "audio/common.rs"]
 mod common;
 
 use std::sync::Arc;

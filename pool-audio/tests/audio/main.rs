@@ -2,12 +2,11 @@
 //! binary once, and `common` holds the helpers they share. Apart, each its own
 //! binary, the tests that install a counting global allocator
 //! (`tests/no_alloc.rs`, `tests/music.rs`, `tests/offline.rs`,
-//! `tests/loaders.rs`).
+//! `tests/loaders.rs`); `no_alloc` and `music` take in `common` by its path.
 //!
 //! proptest keeps its regressions beside this directory, in
 //! `tests/proptest-regressions/<module>.txt`.
 
-#[path = "../common/mod.rs"]
 mod common;
 
 mod clipping;
@@ -25,6 +24,8 @@ mod reuse;
 mod scenes;
 mod snapshots;
 mod spatial;
+mod start_times;
 mod variations;
 mod virtual_voices;
+mod voice_bank;
 mod voice_limits;

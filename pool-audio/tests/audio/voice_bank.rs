@@ -10,22 +10,16 @@
 //! quiet every `max_voices` shots), and virtual playheads ran on whole
 //! microseconds.
 
-mod common;
-
-use std::sync::Arc;
 use std::time::Duration;
 
 use kira::sound::static_sound::StaticSoundData;
-use kira::{AudioManager, Frame, Tween};
+use kira::{AudioManager, Tween};
 use pool_audio::{
     OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceState,
     dsp::MeterHandle, voices::Resume, voices::Virtualization,
 };
 
-use common::RATE;
-
-/// -1 dBFS, the default headroom.
-const HEADROOM: f32 = 0.891_250_9;
+use crate::common::{self, HEADROOM, RATE, click, largest_step, mono};
 
 struct Game {
     manager: AudioManager<OfflineBackend>,
@@ -45,25 +39,8 @@ impl Game {
 
     /// The left channel of the next `seconds`.
     fn render(&mut self, seconds: f64) -> Vec<f32> {
-        let audio = self.manager.backend_mut().render(seconds).unwrap();
-        audio.samples().iter().step_by(2).copied().collect()
+        common::render_left(&mut self.manager, seconds)
     }
-}
-
-fn sound(frames: impl Iterator<Item = f32>) -> StaticSoundData {
-    let frames: Arc<[Frame]> = frames.map(Frame::from_mono).collect();
-    StaticSoundData {
-        sample_rate: RATE,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-}
-
-/// One full-scale sample, then 0.3 s of silence: the output shows where a copy
-/// starts.
-fn click() -> StaticSoundData {
-    sound((0..14_400).map(|i| if i == 0 { 1.0 } else { 0.0 }))
 }
 
 /// Frames from the start of `out` to its first sound.
@@ -119,7 +96,7 @@ fn every_start_fresh_recycled_or_stolen_is_heard_in_the_next_block() {
 /// first.
 fn tone(lead_in: f64) -> StaticSoundData {
     let silent = (lead_in * f64::from(RATE)) as usize;
-    sound((0..silent + 24_000).map(move |i| {
+    mono((0..silent + 24_000).map(move |i| {
         let t = i.saturating_sub(silent) as f32 / RATE as f32;
         if i < silent {
             0.0
@@ -127,13 +104,6 @@ fn tone(lead_in: f64) -> StaticSoundData {
             (t * 440.0 * std::f32::consts::TAU).sin()
         }
     }))
-}
-
-/// The largest step between two samples.
-fn largest_step(out: &[f32]) -> f32 {
-    out.windows(2)
-        .map(|w| (w[1] - w[0]).abs())
-        .fold(0.0, f32::max)
 }
 
 #[test]
@@ -182,7 +152,7 @@ fn a_one_millisecond_fade_is_heard_as_a_fade() {
 /// A shot: a full-scale first sample (its onset), then a decaying 440 Hz tone,
 /// 0.4 s in all: a 20 Hz stream keeps four copies sounding.
 fn shot() -> StaticSoundData {
-    sound((0..19_200).map(|i| {
+    mono((0..19_200).map(|i| {
         let t = i as f32 / RATE as f32;
         if i == 0 {
             1.0

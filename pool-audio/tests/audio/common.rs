@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests. Not every test binary uses every
-//! helper: the ones some binaries leave unused say so.
+//! Helpers shared by the modules of the `audio` test binary (and by the
+//! standalone `music` and `no_alloc` binaries, which take in this file too).
 
 use std::sync::Arc;
 
@@ -16,20 +16,16 @@ use pool_audio::{
 pub(crate) const RATE: u32 = 48_000;
 
 /// A game frame at 60 frames a second, in seconds.
-#[allow(dead_code)]
 pub(crate) const FRAME: f64 = 1.0 / 60.0;
 
 /// The game's frame and the offline mixer's block, in seconds, where a test
 /// updates and renders in 10 ms steps.
-#[allow(dead_code)]
 pub(crate) const BLOCK: f64 = 0.01;
 
 /// -1 dBFS, the default headroom and ceiling, as a gain.
-#[allow(dead_code)]
 pub(crate) const HEADROOM: f32 = 0.891_250_9;
 
 /// A full-scale sine of `frequency` Hz lasting `seconds`.
-#[allow(dead_code)]
 pub(crate) fn sine(frequency: f32, seconds: f32) -> StaticSoundData {
     mono(
         (0..(seconds * RATE as f32) as usize)
@@ -40,7 +36,6 @@ pub(crate) fn sine(frequency: f32, seconds: f32) -> StaticSoundData {
 /// A sine of `frequency` Hz at amplitude `level`, lasting `seconds`: a sound
 /// quiet enough that its budget keeps many copies (at 0.1, 17 copies at the
 /// default first volume fit in -1 dBFS).
-#[allow(dead_code)]
 pub(crate) fn sine_at(level: f32, frequency: f32, seconds: f32) -> StaticSoundData {
     mono(
         (0..(seconds * RATE as f32) as usize)
@@ -50,7 +45,6 @@ pub(crate) fn sine_at(level: f32, frequency: f32, seconds: f32) -> StaticSoundDa
 
 /// `seconds` of a constant (DC) level at [`RATE`]: every sample of its render
 /// is its gain.
-#[allow(dead_code)]
 pub(crate) fn constant(level: f32, seconds: f64) -> StaticSoundData {
     mono(std::iter::repeat_n(
         level,
@@ -74,15 +68,19 @@ pub(crate) fn mono_at(rate: u32, samples: impl Iterator<Item = f32>) -> StaticSo
     }
 }
 
+/// One full-scale sample, then 0.3 s of silence: the output shows where a copy
+/// starts.
+pub(crate) fn click() -> StaticSoundData {
+    mono((0..14_400).map(|i| if i == 0 { 1.0 } else { 0.0 }))
+}
+
 /// Play parameters at `x` m along the x axis.
-#[allow(dead_code)]
 pub(crate) fn at(x: f32) -> PlayParams {
     PlayParams::default().position([x, 0.0, 0.0])
 }
 
 /// A manager rendering offline at `rate`, a pre-clamp meter last on its main
 /// track, and sound effects with `settings` on it.
-#[allow(dead_code)]
 pub(crate) fn metered(
     rate: u32,
     settings: SoundEffectsSettings,
@@ -101,13 +99,17 @@ pub(crate) fn metered(
 
 /// A loop of `frames` frames rising from -0.5 to 0.5: its output says where its
 /// playhead is.
-#[allow(dead_code)]
 pub(crate) fn ramp(frames: usize) -> StaticSoundData {
     mono((0..frames).map(|i| i as f32 / frames as f32 - 0.5)).loop_region(..)
 }
 
+/// The left channel of the next `seconds` `manager` renders.
+pub(crate) fn render_left(manager: &mut AudioManager<OfflineBackend>, seconds: f64) -> Vec<f32> {
+    let audio = manager.backend_mut().render(seconds).unwrap();
+    audio.samples().iter().step_by(2).copied().collect()
+}
+
 /// Random cases per property: `PROPTEST_CASES` if set, else `default`.
-#[allow(dead_code)]
 pub(crate) fn proptest_cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
@@ -117,7 +119,6 @@ pub(crate) fn proptest_cases(default: u32) -> u32 {
 
 /// The frequency of a steady tone in `samples` (one channel) at `rate`, from
 /// its rising zero crossings, each placed between its two samples.
-#[allow(dead_code)]
 pub(crate) fn frequency(samples: &[f32], rate: f64) -> f64 {
     let crossings: Vec<f64> = samples
         .windows(2)
@@ -135,7 +136,6 @@ pub(crate) fn frequency(samples: &[f32], rate: f64) -> f64 {
 }
 
 /// The largest step between two neighbouring samples.
-#[allow(dead_code)]
 pub(crate) fn largest_step(samples: &[f32]) -> f32 {
     samples
         .windows(2)
@@ -144,7 +144,6 @@ pub(crate) fn largest_step(samples: &[f32]) -> f32 {
 }
 
 /// The left channel of interleaved stereo `samples`.
-#[allow(dead_code)]
 pub(crate) fn left(samples: &[f32]) -> Vec<f32> {
     samples.iter().step_by(2).copied().collect()
 }
@@ -157,7 +156,6 @@ pub(crate) fn left(samples: &[f32]) -> Vec<f32> {
 /// first copy's volume, or what is left beside one when it takes more than
 /// half); a copy whose settled level is nothing or under `floor_db` is not
 /// kept, nor is any older one.
-#[allow(dead_code)]
 pub(crate) fn kept_copies(
     sfx: &SoundEffects,
     sound: pool_audio::SoundId,
@@ -186,7 +184,6 @@ pub(crate) fn kept_copies(
 
 /// A linear amplitude as the decibels the crate's levels are given in
 /// (`-inf` for 0).
-#[allow(dead_code)]
 pub(crate) fn db(amplitude: f64) -> pool_audio::kira::Decibels {
     pool_audio::kira::Decibels((20.0 * amplitude.log10()) as f32)
 }

@@ -3,34 +3,17 @@
 //! it steals a voice and when it waits virtual. kira's own sounds start on the
 //! first frame of the 128-frame chunk their time falls in.
 
-mod common;
-
-use std::sync::Arc;
 use std::time::Duration;
 
 use kira::clock::ClockSpeed;
-use kira::sound::static_sound::StaticSoundData;
-use kira::{AudioManager, Frame, StartTime, Tween};
+use kira::{AudioManager, StartTime, Tween};
 use pool_audio::voices::{Resume, Virtualization};
 use pool_audio::{
     OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings, VoiceState,
     error::ParamError,
 };
 
-use common::RATE;
-
-/// One full-scale sample, then 0.3 s of silence.
-fn click() -> StaticSoundData {
-    let frames: Arc<[Frame]> = (0..14_400)
-        .map(|i| Frame::from_mono(if i == 0 { 1.0 } else { 0.0 }))
-        .collect();
-    StaticSoundData {
-        sample_rate: RATE,
-        frames,
-        settings: Default::default(),
-        slice: None,
-    }
-}
+use crate::common::{self, RATE, click, render_left};
 
 /// A delay of `frames` frames at 48 kHz.
 fn frames(frames: u64) -> StartTime {
@@ -47,12 +30,6 @@ fn game(voice_cap: usize) -> (AudioManager<OfflineBackend>, SoundEffects) {
     };
     let (manager, sfx, _) = common::metered(RATE, settings);
     (manager, sfx)
-}
-
-/// The left channel of the next `seconds`.
-fn render(manager: &mut AudioManager<OfflineBackend>, seconds: f64) -> Vec<f32> {
-    let audio = manager.backend_mut().render(seconds).unwrap();
-    audio.samples().iter().step_by(2).copied().collect()
 }
 
 /// The frame of the first sample over 0.5: the click.
@@ -74,7 +51,7 @@ fn a_delayed_play_lands_on_its_frame() {
                 .panning(panning)
                 .start_time(frames(delay));
             sfx.play(id, params).unwrap();
-            let out = render(&mut manager, 0.2);
+            let out = render_left(&mut manager, 0.2);
             assert_eq!(
                 click_at(&out),
                 delay as usize,
@@ -97,7 +74,7 @@ fn on_tick(ticks_per_second: f64, tick: u64) -> (usize, usize) {
     sfx.play(id, PlayParams::default().start_time(clock.time() + tick))
         .unwrap();
     clock.start();
-    let ours = click_at(&render(&mut manager, 1.0));
+    let ours = click_at(&render_left(&mut manager, 1.0));
 
     let mut kira = AudioManager::<OfflineBackend>::new(Default::default()).unwrap();
     let mut clock = kira
@@ -105,7 +82,7 @@ fn on_tick(ticks_per_second: f64, tick: u64) -> (usize, usize) {
         .unwrap();
     kira.play(click().start_time(clock.time() + tick)).unwrap();
     clock.start();
-    let kiras = click_at(&render(&mut kira, 1.0));
+    let kiras = click_at(&render_left(&mut kira, 1.0));
     (ours, kiras)
 }
 
@@ -134,14 +111,14 @@ fn a_play_at_a_clock_tick_lands_on_its_frame() {
     let voice = sfx
         .play(id, PlayParams::default().start_time(clock.time() + 1))
         .unwrap();
-    assert!(render(&mut manager, 0.5).iter().all(|s| *s == 0.0));
+    assert!(render_left(&mut manager, 0.5).iter().all(|s| *s == 0.0));
     sfx.update(0.5).unwrap();
     assert_eq!(sfx.state(voice), VoiceState::Real);
     // Its clock removed: it ends.
     drop(clock);
-    render(&mut manager, 0.05);
+    render_left(&mut manager, 0.05);
     sfx.update(0.05).unwrap();
-    render(&mut manager, 0.05);
+    render_left(&mut manager, 0.05);
     sfx.update(0.05).unwrap();
     assert_eq!(sfx.state(voice), VoiceState::Gone);
 }
@@ -164,7 +141,7 @@ fn a_delayed_play_that_steals_a_voice_lands_on_its_frame() {
         )
         .unwrap();
     let held = sfx.play(hum, PlayParams::default()).unwrap();
-    render(&mut manager, 0.1);
+    render_left(&mut manager, 0.1);
     sfx.update(0.1).unwrap();
     let delay = 2_407;
     let voice = sfx
@@ -176,7 +153,7 @@ fn a_delayed_play_that_steals_a_voice_lands_on_its_frame() {
         VoiceState::Real,
         "the hum gave its voice up"
     );
-    let out = render(&mut manager, 0.2);
+    let out = render_left(&mut manager, 0.2);
     assert_eq!(click_at(&out), delay as usize);
 }
 
@@ -199,7 +176,7 @@ fn a_delayed_play_that_waits_virtual_lands_on_its_frame() {
         .virtualization(Virtualization::Virtualize(Resume::FromElapsed));
     let id = sfx.add_sound("click", click(), settings).unwrap();
     sfx.play(hum, PlayParams::default()).unwrap();
-    render(&mut manager, dt);
+    render_left(&mut manager, dt);
     sfx.update(dt).unwrap();
     let delay = 9_607;
     let voice = sfx
@@ -211,7 +188,7 @@ fn a_delayed_play_that_waits_virtual_lands_on_its_frame() {
         if frame == 6 {
             sfx.stop_sound(hum, Tween::default()).unwrap();
         }
-        out.extend(render(&mut manager, dt));
+        out.extend(render_left(&mut manager, dt));
         sfx.update(dt).unwrap();
         if frame == 8 {
             assert_eq!(sfx.state(voice), VoiceState::Real, "it took the voice");
