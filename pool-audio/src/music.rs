@@ -498,7 +498,11 @@ impl Music {
         }))
     }
 
-    /// kira's handle of `track`, for effects on it.
+    /// kira's handle of `track`: to play the game's own kira sounds on it or
+    /// add a sub-track under it (`play`, `add_sub_track`). kira fixes a
+    /// track's effects when it is built, and a music track is built with a
+    /// volume control only: a meter on the music goes on a sub-track the game
+    /// plays its own sounds through, or on kira's main track.
     ///
     /// # Errors
     /// [`MusicError::NotMusicTrack`].

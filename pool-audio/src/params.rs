@@ -329,8 +329,11 @@ impl PlayParams {
 
     /// When the play begins, as kira's own sounds are told: after a delay
     /// (`StartTime::Delayed`, counted from the first block the mixer renders
-    /// after the play), or when a kira clock reaches a time
-    /// (`StartTime::ClockTime`, from `clock.time() + 4`). The voice bank
+    /// after the play: offline, the start of the next `render`), or when a
+    /// kira clock reaches a time (`StartTime::ClockTime`: `clock.time() + 4`
+    /// is four ticks from now, keeping the clock's fraction; on tick 4 itself
+    /// is `ClockTime { clock: clock.id(), ticks: 4, fraction: 0.0 }`; a clock
+    /// ticks 0 on the first frame of the block that starts it). The voice bank
     /// begins it on that very frame (kira's own sounds begin on the first
     /// frame of the 128-frame chunk it falls in); a clock reached in the
     /// first chunk the bank sees it in starts the voice at that chunk's first
@@ -368,10 +371,13 @@ impl PlayParams {
         self.position(flat(position.into()))
     }
 
-    /// Checks every field: volume in `[0, 1]`, playback rate in
-    /// [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`], panning in `[-1, 1]`, spatial
-    /// blend in `[0, 1]`, a finite position. [`SoundEffects::play`](crate::SoundEffects::play)
-    /// calls it first.
+    /// Checks every field: a volume of at most 0 dB (not NaN), a playback
+    /// rate in [`MIN_PLAYBACK_RATE`]`..=`[`MAX_PLAYBACK_RATE`], a panning in
+    /// `[-1, 1]`, a spatial blend in `[0, 1]`, a finite position and velocity,
+    /// an obstruction and occlusion in `[0, 1]`, sound distances (see
+    /// [`Distances::validate`](crate::Distances::validate)), a start time kira
+    /// can wait for. [`SoundEffects::play`](crate::SoundEffects::play) calls it
+    /// first.
     ///
     /// # Errors
     /// [`ParamError`] naming the first field out of range, with its value.
