@@ -23,4 +23,4 @@ set -x
 cargo +nightly miri test -p alloc-counter
 cargo +nightly miri test -p pool-core --lib
 cargo +nightly miri test -p pool-core --test no_alloc
-cargo +nightly miri test -p pool-effects --test no_alloc
+cargo +nightly miri test -p pool-effects --test counted -- no_alloc::

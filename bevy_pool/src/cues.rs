@@ -24,13 +24,16 @@ use crate::emitters::SoundEmitter;
 pub struct SoundVelocity(pub Vec3);
 
 /// How much is in an emitter's direct path, `0..=1` (Wwise's obstruction),
-/// through its sound's obstruction curve. Removing it clears it.
+/// through its sound's obstruction curve. Part of the voice's play: an emitter
+/// spawned behind a wall is heard through it from its first sample. It follows
+/// its changes; removing it clears it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
 pub struct SoundObstruction(pub f32);
 
 /// How much is between an emitter and the listener, `0..=1` (Wwise's
 /// occlusion), through its sound's occlusion curve; it lowers the voice's
-/// audibility too. Removing it clears it.
+/// audibility, and its place in the loudness window, too. Part of the voice's
+/// play from its first sample; it follows its changes; removing it clears it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
 pub struct SoundOcclusion(pub f32);
 

@@ -1,9 +1,8 @@
 //! bevy_pool's integration tests, one binary: each module was its own test
-//! binary once, and `common` holds what several of them use. Apart, each its
-//! own binary: the tests that install a counting global allocator
-//! (`tests/no_alloc.rs`, `tests/entity_pools.rs`, `tests/sprites.rs`), and
-//! `tests/device_fallback.rs`, which runs itself again with no ALSA
-//! configuration (`device` feature).
+//! binary once, and `common` holds what several of them use. Apart: the tests
+//! that count heap calls (`tests/counted`, the binary with the counting global
+//! allocator), and `tests/device_fallback.rs`, which runs itself again with no
+//! ALSA configuration (`device` feature).
 
 mod assets;
 mod common;

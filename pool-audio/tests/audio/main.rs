@@ -1,8 +1,7 @@
 //! pool-audio's integration tests, one binary: each module was its own test
-//! binary once, and `common` holds the helpers they share. Apart, each its own
-//! binary, the tests that install a counting global allocator
-//! (`tests/no_alloc.rs`, `tests/music.rs`, `tests/offline.rs`,
-//! `tests/loaders.rs`); `no_alloc` and `music` take in `common` by its path.
+//! binary once, and `common` holds the helpers they share. The tests that
+//! count heap calls are in `tests/counted`, the binary with the counting
+//! global allocator, which takes in `common` by its path.
 //!
 //! proptest keeps its regressions beside this directory, in
 //! `tests/proptest-regressions/<module>.txt`.

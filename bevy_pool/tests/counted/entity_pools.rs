@@ -16,9 +16,6 @@ use bevy_pool::{
 };
 use proptest::prelude::*;
 
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
 #[derive(Component, Clone, Default)]
 struct Enemy;
 

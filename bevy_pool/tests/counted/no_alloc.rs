@@ -13,9 +13,6 @@ use pool_audio::kira::sound::static_sound::StaticSoundData;
 use pool_audio::{PlayParams, SoundSettings};
 use pool_effects::EffectKind;
 
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
 #[derive(Component)]
 struct Mover(f32);
 

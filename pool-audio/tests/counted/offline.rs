@@ -4,9 +4,6 @@
 use kira::{AudioManager, AudioManagerSettings};
 use pool_audio::{OfflineBackend, offline::OfflineSettings};
 
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
 fn manager(sample_rate: u32) -> AudioManager<OfflineBackend> {
     AudioManager::<OfflineBackend>::new(AudioManagerSettings {
         backend_settings: OfflineSettings { sample_rate },

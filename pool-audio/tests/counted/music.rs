@@ -4,10 +4,7 @@
 //! measured in the render.
 
 // The helpers of the `audio` test binary; this one uses a few of them.
-#[allow(dead_code)]
-#[path = "audio/common.rs"]
-mod common;
-#[path = "music/mix.rs"]
+use crate::common;
 mod mix;
 
 use std::f32::consts::TAU;
@@ -22,9 +19,6 @@ use pool_audio::offline::{OfflineSettings, Rendered};
 use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, linear_fade};
 
 use common::RATE;
-
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
 /// A WAV of `seconds` of a sine at `hz`, amplitude 0.5, at `rate`.
 fn tone(hz: f32, seconds: f32, rate: u32, channels: u16) -> Vec<u8> {
@@ -462,7 +456,7 @@ fn an_hour_long_piece_streams_in_bounded_memory() {
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "an_hour_long_piece_streams_in_bounded_memory",
+            "music::an_hour_long_piece_streams_in_bounded_memory",
             "--nocapture",
         ])
         .env("POOL_AUDIO_HOUR_CHILD", "1")

@@ -7,9 +7,7 @@
 //! on the audio thread is counted too.
 
 // The helpers of the `audio` test binary; this one uses a few of them.
-#[allow(dead_code)]
-#[path = "audio/common.rs"]
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,9 +18,6 @@ use pool_audio::{
     OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
     linear_fade, voices::Resume, voices::Virtualization,
 };
-
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
 /// A manager with a cap of `voice_cap` and four sounds of `frames` frames at
 /// `level`, each with `copies` copies starting at `first_volume`.

@@ -10,9 +10,6 @@ use pool_audio::{
     loader::MemoryLoader,
 };
 
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
 /// A WAV header for `frames` frames of 8-bit mono at `rate`, whatever follows it.
 fn wav_header(frames: u32, rate: u32) -> Vec<u8> {
     let mut header = Vec::new();

@@ -7,9 +7,6 @@ use pool_effects::{
 };
 use std::time::Duration;
 
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
 /// The screen: 0..320 by 0..180.
 fn screen() -> View {
     View::new([0.0, 0.0], [320.0, 180.0])

@@ -4,9 +4,6 @@
 use pool_effects::{DrawList, EffectKind, Effects};
 use std::time::Duration;
 
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
 const FRAMES: u32 = if cfg!(miri) { 30 } else { 600 };
 
 #[test]

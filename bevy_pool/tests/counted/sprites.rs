@@ -11,9 +11,6 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_pool::{Vfx, VfxAtlas, VfxAtlases, VfxCamera, VfxPlugin, VfxSprite, VfxSpritesPlugin};
 use pool_effects::{EffectKind, KindId, Offscreen, View};
 
-#[global_allocator]
-static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
-
 fn app() -> App {
     let mut app = App::new();
     app.add_plugins((
