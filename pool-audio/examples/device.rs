@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         reading.peak(),
         reading.clipped_samples(),
         reading.non_finite_samples(),
-        limiter.take_max_gain_reduction(),
+        limiter.take_max_gain_reduction().0,
         stats.peak_voices,
     );
     if reading.samples() == 0 {
