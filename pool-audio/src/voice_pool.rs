@@ -20,7 +20,7 @@ use kira::Tween;
 use pool_core::{AcquireError, Pool};
 
 pub(crate) use advance::Promotable;
-pub(crate) use record::{DropLeastAudible, Place, Playhead, VoiceRecord, Wait, least_audible};
+pub(crate) use record::{DropLeastAudible, Place, Playhead, StartWait, VoiceRecord, least_audible};
 use reports::Reports;
 pub(crate) use slots::Real;
 use slots::Slots;

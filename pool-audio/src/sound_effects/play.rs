@@ -535,7 +535,7 @@ impl<'a> Play<'a> {
         record.variation = self.variation;
         record.cues = self.cues;
         record.distances = self.distances;
-        record.wait = crate::voice_pool::Wait::of(self.start_time);
+        record.wait = crate::voice_pool::StartWait::of(self.start_time);
         if let Some((db, window)) = self.window {
             record.window_db = Some(db);
             record.loudness = window.voice_gain(db);

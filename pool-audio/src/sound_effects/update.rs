@@ -11,7 +11,7 @@ use crate::bank::Begin;
 use crate::handles::{VoiceHandle, VoiceKey, VoiceState};
 use crate::settings::{Resume, Virtualization};
 use crate::sound_table::Tally;
-use crate::voice_pool::{Place, Playhead, Promotable, Wait};
+use crate::voice_pool::{Place, Playhead, Promotable, StartWait};
 
 impl SoundEffects {
     /// Once per frame: advances the game clock by `dt` seconds (for retrigger
@@ -214,7 +214,7 @@ impl SoundEffects {
         };
         let begin = match (entry.settings.virtualization, voice.place) {
             // It has not begun: it begins on its frame, with its wait's rest.
-            _ if voice.wait != Wait::Begun => Begin::Fresh,
+            _ if voice.wait != StartWait::Begun => Begin::Fresh,
             (Virtualization::Virtualize(Resume::FromStart), _) => Begin::FromStart,
             (_, Place::Virtual(Playhead::At(at))) => Begin::At(at),
             // Its playhead is on its way from the mixer.

@@ -6,7 +6,7 @@
 
 use kira::Tween;
 
-use super::{Place, Playhead, Slots, VoiceRecord, Voices, Wait};
+use super::{Place, Playhead, Slots, StartWait, VoiceRecord, Voices};
 use crate::audibility::Rank;
 use crate::bank::{BankHandle, Command, Phase};
 use crate::cues::Motion;
@@ -219,8 +219,8 @@ impl Pass<'_> {
     /// frame of its delay passes, or the mixer has seen its clock's time.
     fn follow_wait(&self, record: &mut VoiceRecord, slot: u32, ticket: u32) {
         record.passed(self.dt);
-        if matches!(record.wait, Wait::Clock(_)) && self.begun(slot, ticket) {
-            record.wait = Wait::Begun;
+        if matches!(record.wait, StartWait::Clock(_)) && self.begun(slot, ticket) {
+            record.wait = StartWait::Begun;
         }
     }
 

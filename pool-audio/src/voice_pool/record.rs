@@ -21,7 +21,7 @@ pub(crate) enum Place {
 /// What a voice waits for before it begins: its play's start time, as the
 /// game side follows it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Wait {
+pub(crate) enum StartWait {
     /// It has begun (or begins at once).
     Begun,
     /// This many seconds of game time more.
@@ -31,7 +31,7 @@ pub(crate) enum Wait {
     Clock(kira::clock::ClockTime),
 }
 
-impl Wait {
+impl StartWait {
     pub(crate) fn of(start_time: kira::StartTime) -> Self {
         match start_time {
             kira::StartTime::Immediate => Self::Begun,
@@ -126,7 +126,7 @@ pub(crate) struct VoiceRecord {
     /// Its velocity, doppler, obstruction and occlusion.
     pub(crate) cues: VoiceCues,
     /// What it waits for before it begins.
-    pub(crate) wait: Wait,
+    pub(crate) wait: StartWait,
 }
 
 impl VoiceRecord {
@@ -157,7 +157,7 @@ impl VoiceRecord {
             loudness: 1.0,
             window_db: None,
             cues: VoiceCues::NONE,
-            wait: Wait::Begun,
+            wait: StartWait::Begun,
         }
     }
 
@@ -196,7 +196,7 @@ impl VoiceRecord {
             loudness: 1.0,
             window_db: None,
             cues: VoiceCues::NONE,
-            wait: Wait::Begun,
+            wait: StartWait::Begun,
         }
     }
 
