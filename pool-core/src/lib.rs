@@ -22,30 +22,52 @@
 //!
 //! ```
 //! use pool_core::{Pool, RecycleOldest};
+//! # const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
 //!
+//! // A voice plays the recording from a position at a volume.
 //! #[derive(Default)]
-//! struct Spark { x: f32, y: f32, life: f32 }
+//! struct Voice { at: usize, volume: f32 }
 //!
-//! // Once, at load time: 64 sparks now, never more than 256.
-//! let mut sparks = Pool::builder(Spark::default)
-//!     .initial(64)
-//!     .max_objects(256)
+//! // Once, at load time: the laser (0.25 s of mono 48 kHz WAV, read with hound)
+//! // and eight voices, never more. A voice that ends or is taken over is reset.
+//! let laser = hound::WavReader::open(format!("{ASSETS}/sounds/laser.wav"))?
+//!     .samples::<i16>()
+//!     .map(|sample| sample.map(|s| f32::from(s) / 32768.0))
+//!     .collect::<Result<Vec<f32>, _>>()?;
+//! let mut voices = Pool::builder(Voice::default)
+//!     .initial(8)
+//!     .max_objects(8)
 //!     .policy(RecycleOldest)
-//!     .on_release(|spark| *spark = Spark::default())
+//!     .on_release(|voice| *voice = Voice::default())
 //!     .build()?;
 //!
-//! // Every frame: take and initialize, use through the handle, and let the
-//! // finished ones go back on their own.
-//! let (handle, spark) = sparks.acquire_mut();
-//! spark.life = 0.25;
-//! sparks.get_mut(handle).unwrap().x += 1.0;
-//! for _frame in 0..16 {
-//!     sparks.reclaim(|_, spark| { spark.life -= 1.0 / 60.0; spark.life <= 0.0 });
+//! // The player fires ten lasers in one frame: the ninth and tenth take over the
+//! // two oldest voices, whose handles are stale from then on.
+//! let fired: Vec<_> = (0..10)
+//!     .map(|_| {
+//!         let (handle, voice) = voices.acquire_mut();
+//!         voice.volume = 0.5;
+//!         handle
+//!     })
+//!     .collect();
+//! assert!(voices.get(fired[0]).is_none() && voices.get(fired[1]).is_none());
+//! voices.get_mut(fired[9]).unwrap().volume = 0.25;
+//!
+//! // The mixer, 480 frames a block: a voice past the recording's end goes back.
+//! let mut block = [0.0f32; 480];
+//! for _ in 0..25 {
+//!     block.fill(0.0);
+//!     voices.reclaim(|_, voice| {
+//!         for (out, sample) in block.iter_mut().zip(&laser[voice.at..]) {
+//!             *out += sample * voice.volume;
+//!         }
+//!         voice.at += block.len();
+//!         voice.at >= laser.len()
+//!     });
 //! }
-//! // A quarter second (and a frame) later the spark is back in the pool, its handle stale.
-//! assert!(sparks.get(handle).is_none());
-//! assert_eq!(sparks.stats().idle, 64);
-//! # Ok::<(), pool_core::SettingsError>(())
+//! // 12,000 frames, 25 blocks: all eight voices have ended and are idle again.
+//! assert_eq!((voices.stats().live, voices.stats().idle), (0, 8));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Policies

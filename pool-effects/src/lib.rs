@@ -25,11 +25,17 @@
 //!
 //! use pool_effects::{DrawList, EffectKind, Effects};
 //!
+//! # const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
 //! let mut effects = Effects::new();
 //! let mut draw = DrawList::new();
-//! // Load time: kinds are added once; names resolve to ids here.
+//! // Load time: the explosion's sheet is a strip of square frames (12 of 32 px),
+//! // which the game uploads to its renderer; kinds are added once and their
+//! // names resolve to ids here.
+//! let sheet = image::open(format!("{ASSETS}/sprites/explosion.png"))?;
+//! let frames = sheet.width() / sheet.height();
+//! assert_eq!(frames, 12);
 //! let explosion = effects.add_kind(
-//!     EffectKind::new("explosion", 12, Duration::from_secs_f64(1.0 / 30.0)).layer(1).pool(1000, 1000),
+//!     EffectKind::new("explosion", frames, Duration::from_secs_f64(1.0 / 30.0)).layer(1).pool(1000, 1000),
 //! )?;
 //! let spark = effects.add_kind(EffectKind::new("spark", 4, Duration::from_secs_f64(1.0 / 60.0)).layer(2))?;
 //!
@@ -54,7 +60,8 @@
 //!     assert!(items.windows(2).all(|pair| pair[0].layer <= pair[1].layer));
 //!     for item in items {
 //!         // renderer.draw(sheet[item.kind], item.frame, item.position, item.rotation, item.scale, item.tint)
-//!         assert!(item.frame < 12);
+//!         // (a frame's pixels: x from item.frame * 32 in the sheet)
+//!         assert!(item.frame < frames);
 //!     }
 //! }
 //! // An explosion lasts 0.4 s, 24 updates: the ten spawned in the first 96 frames
