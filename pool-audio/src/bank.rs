@@ -35,6 +35,7 @@ mod clocks;
 mod command;
 mod handle;
 mod mix;
+mod outs;
 mod read;
 mod shared;
 mod source;
@@ -64,6 +65,7 @@ use crate::ears::ListenerState;
 use budget::{Room, Settle};
 use clocks::Clocks;
 use mix::MixGains;
+use outs::Outs;
 use voice::{Change, State, Voice};
 
 /// Frames between two computations of the gains (interpolated in between).
@@ -91,6 +93,8 @@ pub(crate) struct VoiceBank {
     relevel: bool,
     /// The gains of the groups' ducks, snapshots and loudness window.
     mix: MixGains,
+    /// The buses' outs beside the bank's own output.
+    outs: Outs,
     /// The speed of sound, m/s, for doppler.
     speed: f64,
     /// Seconds rendered before the current step, and the time a voice that
@@ -105,6 +109,7 @@ impl VoiceBank {
         commands: Consumer<Command>,
         shared: Arc<Shared>,
         (steal_fade, speed): (Duration, f64),
+        outs: Outs,
     ) -> Self {
         let slots = shared.slots();
         Self {
@@ -120,6 +125,7 @@ impl VoiceBank {
             steal_fade,
             relevel: false,
             mix: MixGains::new(),
+            outs,
             speed,
             clock: 0.0,
             now: 0.0,
@@ -417,7 +423,8 @@ impl VoiceBank {
         for &slot in &self.order {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
-            match voice.render(out, along, dt, self.mix.gain(voice.group)) {
+            let target = self.outs.target(voice.out, out);
+            match voice.render(target, along, dt, self.mix.gain(voice.group)) {
                 Change::Ended => {
                     // A stopped voice reported its playhead when it was stopped.
                     if before != State::Stopping {
@@ -431,6 +438,7 @@ impl VoiceBank {
                 _ => {}
             }
         }
+        self.outs.flush(out.len());
         if ended {
             let mut i = 0;
             while i < self.order.len() {

@@ -269,6 +269,11 @@ pub enum AddGroupError {
     MaxVoices(usize),
     /// The manager holds [`MAX_GROUPS`] groups already.
     TooMany,
+    /// Its bus is no bus of this manager.
+    NotBus(crate::TrackId),
+    /// Groups route to [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES) buses
+    /// already, none of them this one.
+    TooManyBuses,
 }
 
 impl fmt::Display for AddGroupError {
@@ -277,6 +282,12 @@ impl fmt::Display for AddGroupError {
             Self::DuplicateName(name) => write!(f, "a group named {name:?} already exists"),
             Self::MaxVoices(n) => write!(f, "group max_voices {n} is not in 1..={MAX_VOICE_CAP}"),
             Self::TooMany => write!(f, "a manager holds at most {MAX_GROUPS} groups"),
+            Self::NotBus(id) => write!(f, "the group's bus {id:?} is not a bus of this manager"),
+            Self::TooManyBuses => write!(
+                f,
+                "groups route to at most {} buses",
+                crate::MAX_VOICE_BUSES
+            ),
         }
     }
 }

@@ -39,6 +39,9 @@ pub struct GroupSettings {
     /// `false`: UI and music stay outside; see
     /// [`LoudnessWindow`](crate::LoudnessWindow)).
     pub loudness_window: bool,
+    /// The bus its voices are mixed into (default `None`: the sound-effects
+    /// track). See [`MixMut::add_bus`](crate::mix::MixMut::add_bus).
+    pub bus: Option<crate::TrackId>,
 }
 
 impl Default for GroupSettings {
@@ -48,6 +51,7 @@ impl Default for GroupSettings {
             stealing: Stealing::Oldest,
             protected: false,
             loudness_window: false,
+            bus: None,
         }
     }
 }
@@ -96,6 +100,13 @@ impl GroupSettings {
         self.loudness_window = loudness_window;
         self
     }
+
+    /// Mixes the group's voices into `bus` (a bus of the manager the group is
+    /// added to) instead of the sound-effects track.
+    pub fn bus(mut self, bus: crate::TrackId) -> Self {
+        self.bus = Some(bus);
+        self
+    }
 }
 
 /// Counters of one voice group, from [`SoundEffects::group_stats`](crate::SoundEffects::group_stats).
@@ -125,6 +136,8 @@ struct Group {
     name: String,
     settings: GroupSettings,
     stats: GroupStats,
+    /// Where the bank mixes its voices: its bus's out, or 0.
+    out: u8,
 }
 
 /// Every voice group of one manager.
@@ -153,7 +166,21 @@ impl Groups {
         &mut self,
         name: &str,
         settings: GroupSettings,
+        out: u8,
     ) -> Result<GroupId, AddGroupError> {
+        self.check(name, settings)?;
+        self.tally.push((0, None));
+        self.groups.push(Group {
+            name: name.to_string(),
+            settings,
+            stats: GroupStats::default(),
+            out,
+        });
+        Ok(self.id(self.groups.len() - 1))
+    }
+
+    /// Whether a group of `name` and `settings` can be added (its bus aside).
+    pub(crate) fn check(&self, name: &str, settings: GroupSettings) -> Result<(), AddGroupError> {
         if self.groups.iter().any(|g| g.name == name) {
             return Err(AddGroupError::DuplicateName(name.to_string()));
         }
@@ -163,13 +190,15 @@ impl Groups {
         if self.groups.len() >= MAX_GROUPS {
             return Err(AddGroupError::TooMany);
         }
-        self.tally.push((0, None));
-        self.groups.push(Group {
-            name: name.to_string(),
-            settings,
-            stats: GroupStats::default(),
-        });
-        Ok(self.id(self.groups.len() - 1))
+        Ok(())
+    }
+
+    /// The out the bank mixes `group`'s voices into, if it is this manager's.
+    pub(crate) fn out(&self, group: GroupId) -> Option<u8> {
+        if group.owner != self.owner {
+            return None;
+        }
+        self.groups.get(group.index as usize).map(|g| g.out)
     }
 
     fn id(&self, index: usize) -> GroupId {

@@ -302,6 +302,7 @@
 //! | `voice_cap` | max software channels / real channels | max number of voices (physical voices) | max channels |
 //! | [`SoundSettings`] `max_voices` + [`WhenFull`] | event max instances + stealing | playback limit + "when limit is reached" | sound concurrency max count + resolution rule |
 //! | [`GroupSettings`] `max_voices` + `stealing` | bus or group limits | playback limit on a bus | sound concurrency group |
+//! | [`mix::BusBuilder`], [`GroupSettings::bus`] | group bus with effects | audio bus with effects | submix with effects |
 //! | [`GroupSettings::protected`] | (priority) | (priority) | (priority) |
 //! | `audibility_floor` | vol0 virtual level | volume threshold | (silence) |
 //! | `virtual_margin` | (none) | (none) | (none) |
@@ -461,6 +462,7 @@
 mod attenuation;
 mod audibility;
 mod bank;
+mod bus;
 mod clock;
 mod cues;
 mod ears;
@@ -508,6 +510,7 @@ pub use stats::SoundEffectsStats;
 use {
     attenuation::{AttenuationError, CopyVolumes},
     audibility::Distances,
+    bus::{BusBuilder, MAX_VOICE_BUSES},
     cues::{
         MAX_DOPPLER_SCALE, MIN_CUTOFF_HZ, MIN_MUFFLE, MUFFLE_FADE, Muffle, OPEN_CUTOFF_HZ,
         SPEED_OF_SOUND, doppler_factor,
@@ -562,10 +565,25 @@ pub mod voices {
     pub use crate::stealing::{Stealing, Tie};
 }
 
-/// The mix that makes room: ducks, snapshots and the loudness window.
+/// The mix that makes room: buses, ducks, snapshots and the loudness window.
 ///
 /// A copy budget and a limiter keep the mix under its ceiling; these decide
-/// what the player hears first.
+/// what the player hears first, and where.
+///
+/// - A **bus** ([`BusBuilder`],
+///   [`MixMut::add_bus`]) is a kira track with a
+///   chain of kira effects (filter, EQ, reverb, delay, compressor, distortion,
+///   or the game's own), their handles kept by the game for live changes.
+///   Voice groups ([`GroupSettings::bus`]), music tracks
+///   ([`TrackSettings::bus`](crate::music::TrackSettings::bus)) and other
+///   buses route to it; buses form a tree declared once (a parent exists
+///   before its children, so there is no circle), under the output, whose
+///   limiter stays last: nothing a chain adds lifts the mix over the ceiling.
+///   A bus is a track of the mix, named by a [`TrackId`]: ducks and
+///   snapshots set its volume, and [`MixMut::set_bus_volume`] is the game's
+///   fader. Voices of a bused group are mixed in the voice bank like any
+///   other and reach their bus in the same block, on the same frame (FMOD's
+///   group buses, Wwise's audio busses, Unreal's submixes).
 ///
 /// - A **duck** lowers a target (a voice group, a track of the mix: music,
 ///   ambience or a kira track of the game's, or every sound effect) while any voice of its source group sounds: Wwise's
@@ -600,10 +618,15 @@ pub mod voices {
 ///   moves the value towards its own by its intensity, `Blend` adds its own
 ///   times its intensity.
 ///
-/// Not yet: the loudness window is set when the manager is made; snapshots
-/// set volumes, not filters; mix tweens start now or after a delay, not on a
-/// kira clock ([`MixError::ClockStart`]).
+/// Not yet: per-voice sends to return buses, reverb zones, snapshots that set
+/// effect parameters (a snapshot sets volumes; move an effect through its
+/// kira handle), a side-chain duck; the loudness window is set when the
+/// manager is made; mix tweens start now or after a delay, not on a kira
+/// clock ([`MixError::ClockStart`]). Voice groups reach at most
+/// [`MAX_VOICE_BUSES`] buses; the sound-effects
+/// track (ungrouped voices and groups with no bus) is not a parent of buses.
 pub mod mix {
+    pub use crate::bus::{BusBuilder, MAX_VOICE_BUSES};
     pub use crate::mix_core::{
         DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,
         MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,

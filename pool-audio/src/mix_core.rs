@@ -310,7 +310,7 @@ pub enum MixError {
     Unknown,
     /// A duck's amount or a rule's maximum is not in `MIN_MIX..=0 dB`.
     Amount(Decibels),
-    /// A snapshot's volume is not in `MIN_MIX..=MAX_MIX`.
+    /// A snapshot's or a bus's volume is not in `MIN_MIX..=MAX_MIX`.
     Volume(Decibels),
     /// A time is longer than [`MAX_MIX_TIME`].
     Time(Duration),
@@ -326,6 +326,11 @@ pub enum MixError {
     DuckStart,
     /// The manager holds [`MAX_MIX_ITEMS`] of these already.
     TooMany,
+    /// The track is a music track or a kira track of the game's, not a bus.
+    NotBus(TrackId),
+    /// Voice groups route to [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES)
+    /// buses already.
+    TooManyVoiceBuses,
 }
 
 impl fmt::Display for MixError {
@@ -344,7 +349,7 @@ impl fmt::Display for MixError {
             ),
             Self::Volume(db) => write!(
                 f,
-                "snapshot volume {} dB is not in {}..={} dB",
+                "volume {} dB is not in {}..={} dB",
                 db.0, MIN_MIX.0, MAX_MIX.0
             ),
             Self::Time(time) => write!(f, "mix time {time:?} is longer than {MAX_MIX_TIME:?}"),
@@ -357,6 +362,12 @@ impl fmt::Display for MixError {
                 "a duck's attack and release start when their time comes: no start time of their own",
             ),
             Self::TooMany => write!(f, "a manager holds at most {MAX_MIX_ITEMS} of each"),
+            Self::NotBus(id) => write!(f, "the track {id:?} is not a bus"),
+            Self::TooManyVoiceBuses => write!(
+                f,
+                "voice groups route to at most {} buses",
+                crate::MAX_VOICE_BUSES
+            ),
         }
     }
 }

@@ -194,7 +194,11 @@ impl Music {
         let mut builder = TrackBuilder::new().volume(volume).sound_capacity(16);
         let control = builder.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
         let handle = sfx
-            .output_track()
+            .music_parent(settings.bus)
+            .map_err(|error| match settings.bus {
+                Some(bus) => MusicError::NotBus(bus),
+                None => MusicError::Kira(error.to_string()),
+            })?
             .add_sub_track(builder)
             .map_err(|error| MusicError::Kira(error.to_string()))?;
         let id = match sfx.mix_mut().add_track(&settings.name, control) {

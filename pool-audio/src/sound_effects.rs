@@ -7,6 +7,7 @@
 //! per-frame update (`update.rs`), the listener (`listener.rs`), the sounds
 //! (`sounds.rs`) and the voice groups (`voice_groups.rs`).
 
+mod buses;
 mod control;
 mod cues;
 mod listener;
@@ -21,12 +22,16 @@ mod voice_groups;
 
 pub use views::{Listener, Mix, MixMut, SoundInfo, Voice};
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use kira::backend::Backend;
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, Decibels, Tween};
 use pool_core::StaleHandle;
 
 use crate::bank::BankBuilder;
+use crate::bus::{Buses, Probe};
 use crate::error::{SetupError, VoiceError};
 use crate::groups::Groups;
 use crate::handles::{Ended, VoiceHandle, VoiceKey, next_owner};
@@ -91,18 +96,72 @@ pub struct SoundEffects {
     dice: Dice,
     /// Ducks, snapshots and the mix's named tracks (see `mix.rs`).
     mix: MixEngine,
+    /// The buses and the root track that holds them (see `bus.rs`).
+    buses: Buses,
 }
 
 /// The output sub-track on the game's manager (the limiter, last), and in it
-/// the sound-effects track (the voice bank) beside the music tracks. Dropping
-/// the output removes them all from the mix.
+/// the sound-effects track (the voice bank) beside the root track of the
+/// buses and music tracks. Dropping the output removes them all from the mix.
 struct Output {
     /// The sound-effects track; dropped before the output that holds it.
     track: TrackHandle,
-    output: TrackHandle,
+    /// Held for the tracks in it: dropping it removes them from the mix.
+    _output: TrackHandle,
     limiter: Option<LimiterHandle>,
     /// The manager renders offline (music then decodes on the caller's thread).
     offline: bool,
+}
+
+impl Output {
+    /// The output on `manager` (the limiter last, unless `settings` turn it
+    /// off), the root of the buses in it, then the sound-effects track made
+    /// from `track`; and the rings the bank mixes bused voices into.
+    fn new<B: Backend + 'static>(
+        manager: &mut AudioManager<B>,
+        settings: &SoundEffectsSettings,
+        track: TrackBuilder,
+    ) -> Result<(Self, Buses, crate::bus::Outs), SetupError> {
+        let block = Arc::new(AtomicUsize::new(0));
+        let mut output = TrackBuilder::new()
+            .sound_capacity(1)
+            .with_effect(Probe(block.clone()));
+        let limiter = match settings.limiter {
+            Some(limiter) => {
+                let limiter = LimiterBuilder::new(limiter)
+                    .map_err(|e| SetupError::Settings(SettingsError::Limiter(e)))?;
+                Some(output.add_effect(limiter))
+            }
+            None => None,
+        };
+        let mut output = manager
+            .add_sub_track(output)
+            .map_err(|_| SetupError::TrackLimit)?;
+        // The root first, the sound-effects track second: kira mixes the
+        // newer first, so the bank has mixed a block before the buses read it.
+        let root = TrackBuilder::new()
+            .sound_capacity(1)
+            .sub_track_capacity(ROOT_TRACKS);
+        let root = output
+            .add_sub_track(root)
+            .map_err(|_| SetupError::TrackLimit)?;
+        // Kira told the probe its block size when it added the output.
+        let block = match block.load(Ordering::Relaxed) {
+            0 => UNKNOWN_BLOCK,
+            frames => frames,
+        };
+        let (buses, outs) = Buses::new(root, block);
+        let track = output
+            .add_sub_track(track.sound_capacity(1).volume(Decibels::IDENTITY))
+            .map_err(|_| SetupError::TrackLimit)?;
+        let output = Self {
+            track,
+            _output: output,
+            limiter,
+            offline: std::any::TypeId::of::<B>() == std::any::TypeId::of::<crate::OfflineBackend>(),
+        };
+        Ok((output, buses, outs))
+    }
 }
 
 /// The settings, with what is derived from them once.
@@ -140,6 +199,11 @@ struct Now {
 const COMMANDS_PER_VOICE: usize = 16;
 /// The fewest commands the bank's queue holds.
 const MIN_COMMANDS: usize = 1024;
+/// The most tracks the root holds: every bus and music track.
+const ROOT_TRACKS: usize = crate::mix_core::MAX_MIX_ITEMS;
+/// The block a bus's ring is made for if kira did not say (kira's default
+/// internal buffer is 128 frames).
+const UNKNOWN_BLOCK: usize = 1024;
 
 impl SoundEffects {
     /// Adds the sound-effects sub-track to `manager` (with the limiter, unless the
@@ -195,27 +259,15 @@ impl SoundEffects {
         track: TrackBuilder,
     ) -> Result<Self, SetupError> {
         settings.validate().map_err(SetupError::Settings)?;
-        let mut output = TrackBuilder::new().sound_capacity(1);
-        let limiter = match settings.limiter {
-            Some(limiter) => {
-                let limiter = LimiterBuilder::new(limiter)
-                    .map_err(|e| SetupError::Settings(SettingsError::Limiter(e)))?;
-                Some(output.add_effect(limiter))
-            }
-            None => None,
-        };
-        let mut output = manager
-            .add_sub_track(output)
-            .map_err(|_| SetupError::TrackLimit)?;
-        let mut track = output
-            .add_sub_track(track.sound_capacity(1).volume(Decibels::IDENTITY))
-            .map_err(|_| SetupError::TrackLimit)?;
-        let bank = track
+        let (mut output, buses, outs) = Output::new(manager, &settings, track)?;
+        let bank = output
+            .track
             .play(BankBuilder {
                 slots: settings.voice_cap * SLOTS_PER_VOICE,
                 commands: (settings.voice_cap * COMMANDS_PER_VOICE).max(MIN_COMMANDS),
                 steal_fade: settings.steal_fade,
                 speed_of_sound: settings.speed_of_sound,
+                outs,
             })
             .map_err(|_| SetupError::TrackLimit)?;
         let owner = next_owner();
@@ -231,13 +283,7 @@ impl SoundEffects {
         };
         Ok(Self {
             owner,
-            output: Output {
-                track,
-                output,
-                limiter,
-                offline: std::any::TypeId::of::<B>()
-                    == std::any::TypeId::of::<crate::OfflineBackend>(),
-            },
+            output,
             voices,
             sounds: SoundTable::new(owner),
             groups: Groups::new(owner),
@@ -249,6 +295,7 @@ impl SoundEffects {
             stats: SoundEffectsStats::default(),
             dice: Dice::new(settings.seed),
             mix,
+            buses,
         })
     }
 
@@ -365,9 +412,18 @@ impl SoundEffects {
         self.output.limiter.as_ref()
     }
 
-    /// The output track, which music tracks are added to (before its limiter).
-    pub(crate) fn output_track(&mut self) -> &mut TrackHandle {
-        &mut self.output.output
+    /// The track a music track routed to `bus` is added to: the bus's, or the
+    /// root's (under the output's limiter) for `None`.
+    pub(crate) fn music_parent(
+        &mut self,
+        bus: Option<crate::TrackId>,
+    ) -> Result<&mut TrackHandle, crate::MixError> {
+        if let Some(id) = bus {
+            let groups = &self.groups;
+            self.mix
+                .resolve(&crate::MixTarget::Track(id), |g| groups.contains(g))?;
+        }
+        self.buses.parent_track(bus)
     }
 
     /// Whether the manager renders offline.

@@ -53,6 +53,9 @@ pub(crate) struct SoundEntry {
     /// One recording, no ranges: nothing to draw.
     plain: bool,
     pub(crate) settings: SoundSettings,
+    /// Where the bank mixes its voices: its group's bus's out, 0 for the
+    /// sound-effects track.
+    pub(crate) out: u8,
     /// Its loudest recording's peak: what the copy volumes are solved against.
     pub(crate) peak: SoundPeak,
     pub(crate) volumes: CopyVolumes,
@@ -124,6 +127,7 @@ impl SoundEntry {
                 && settings.volume_range == (Decibels::IDENTITY, Decibels::IDENTITY)
                 && settings.pitch_semitones == (0.0, 0.0),
             settings,
+            out: 0,
             peak,
             volumes,
             min_retrigger: u64::try_from(settings.min_retrigger.as_micros()).unwrap_or(u64::MAX),
@@ -363,7 +367,8 @@ impl SoundTable {
     }
 
     /// Adds `data` under `name`, in an empty place if there is one; the
-    /// sound's group, if it has one, must pass `known_group`.
+    /// sound's group, if it has one, must be known to `route`, which gives the
+    /// out its voices are mixed into.
     ///
     /// # Errors
     /// [`AddSoundError::DuplicateName`], [`AddSoundError::UnknownGroup`], or the
@@ -373,14 +378,15 @@ impl SoundTable {
         name: &str,
         data: &Recordings,
         settings: SoundSettings,
-        known_group: impl FnOnce(GroupId) -> bool,
+        route: impl FnOnce(GroupId) -> Option<u8>,
     ) -> Result<SoundId, AddSoundError> {
         if self.names.contains_key(name) {
             return Err(AddSoundError::DuplicateName(name.to_string()));
         }
-        if settings.group.is_some_and(|group| !known_group(group)) {
-            return Err(AddSoundError::UnknownGroup);
-        }
+        let out = match settings.group {
+            Some(group) => route(group).ok_or(AddSoundError::UnknownGroup)?,
+            None => 0,
+        };
         let index = match self.free.last() {
             Some(index) => *index,
             None => self.shelves.len() as u32,
@@ -391,7 +397,8 @@ impl SoundTable {
             generation,
             owner: self.owner,
         };
-        let entry = SoundEntry::new(id, name, data, settings)?;
+        let mut entry = SoundEntry::new(id, name, data, settings)?;
+        entry.out = out;
         match self.shelves.get_mut(index as usize) {
             Some(shelf) => {
                 self.free.pop();
@@ -502,17 +509,17 @@ mod tests {
     fn a_removed_sound_leaves_its_id_stale_and_its_place_to_the_next() {
         let mut table = SoundTable::new(7);
         let a = table
-            .add("a", &click(), SoundSettings::default(), |_| true)
+            .add("a", &click(), SoundSettings::default(), |_| Some(0))
             .unwrap();
         let b = table
-            .add("b", &click(), SoundSettings::default(), |_| true)
+            .add("b", &click(), SoundSettings::default(), |_| Some(0))
             .unwrap();
         assert_eq!((a.index, b.index), (0, 1));
         assert!(table.remove(a).is_some());
         assert!(table.get(a).is_none() && table.remove(a).is_none());
         assert_eq!(table.find("a"), None);
         let c = table
-            .add("a", &click(), SoundSettings::default(), |_| true)
+            .add("a", &click(), SoundSettings::default(), |_| Some(0))
             .unwrap();
         assert_eq!(
             (c.index, c.generation),
@@ -534,32 +541,32 @@ mod tests {
         let mut table = SoundTable::new(1);
         let mut other = SoundTable::new(2);
         let mine = table
-            .add("a", &click(), SoundSettings::default(), |_| true)
+            .add("a", &click(), SoundSettings::default(), |_| Some(0))
             .unwrap();
         let theirs = other
-            .add("a", &click(), SoundSettings::default(), |_| true)
+            .add("a", &click(), SoundSettings::default(), |_| Some(0))
             .unwrap();
         assert!(table.get(theirs).is_none() && table.remove(theirs).is_none());
         assert!(table.get(mine).is_some());
         let bad = SoundSettings::default().max_voices(0);
-        assert!(table.add("b", &click(), bad, |_| true).is_err());
+        assert!(table.add("b", &click(), bad, |_| Some(0)).is_err());
         let grouped = SoundSettings::default().group(GroupId { index: 0, owner: 1 });
         assert_eq!(
-            table.add("b", &click(), grouped, |_| false),
+            table.add("b", &click(), grouped, |_| None),
             Err(AddSoundError::UnknownGroup)
         );
         assert_eq!(
-            table.add("a", &click(), grouped, |_| false),
+            table.add("a", &click(), grouped, |_| None),
             Err(AddSoundError::DuplicateName("a".into())),
             "the name first"
         );
         assert_eq!(
-            table.add("a", &click(), SoundSettings::default(), |_| true),
+            table.add("a", &click(), SoundSettings::default(), |_| Some(0)),
             Err(AddSoundError::DuplicateName("a".into()))
         );
         assert_eq!(table.find("b"), None);
         let next = table
-            .add("b", &click(), SoundSettings::default(), |_| true)
+            .add("b", &click(), SoundSettings::default(), |_| Some(0))
             .unwrap();
         assert_eq!(next.index, 1);
     }

@@ -382,6 +382,7 @@ impl Voices {
             return Err(crate::PlayError::Backend);
         };
         let group = entry.settings.group.map(|g| g.index);
+        let out = entry.out;
         let Some(source) =
             source.or_else(|| Some(entry.recording(record.recording)?.source.clone()))
         else {
@@ -391,7 +392,7 @@ impl Voices {
             return Err(crate::PlayError::NoFreeVoice);
         };
         record.place = Place::Real { slot, ticket };
-        let start = Self::start(record, slot, ticket, source, begin, group);
+        let start = Self::start(record, slot, ticket, source, begin, (group, out));
         let order = record.order;
         bank.shared().queue(slot, ticket);
         if bank.send(start).is_err() {
@@ -410,7 +411,7 @@ impl Voices {
         ticket: u32,
         source: Arc<Source>,
         begin: Begin,
-        group: Option<u32>,
+        (group, out): (Option<u32>, u8),
     ) -> Command {
         Command::Start(Start {
             slot,
@@ -425,6 +426,7 @@ impl Voices {
             begin,
             start_time: record.wait.start_time(),
             group: group.map_or(NO_GROUP, |g| g as u16),
+            out,
             loudness: record.loudness,
             velocity: record.cues.motion.velocity,
             doppler: record.cues.doppler,
@@ -477,10 +479,9 @@ impl Voices {
             entry.add_copy(key);
         }
         let record = record(Place::Real { slot, ticket: next }, order);
-        let group = sounds
+        let route = sounds
             .entry(sound)
-            .and_then(|e| e.settings.group)
-            .map(|g| g.index);
+            .map_or((None, 0), |e| (e.settings.group.map(|g| g.index), e.out));
         // Room for one command was checked.
         let _ = self.bank.send(Self::start(
             &record,
@@ -488,7 +489,7 @@ impl Voices {
             next,
             source,
             Begin::Fresh,
-            group,
+            route,
         ));
         if let Some(slot_record) = self.records.get_mut(key) {
             *slot_record = record;

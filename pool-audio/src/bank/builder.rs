@@ -22,6 +22,8 @@ pub(crate) struct BankBuilder {
     pub(crate) steal_fade: Duration,
     /// The speed of sound, m/s, for doppler.
     pub(crate) speed_of_sound: f32,
+    /// The rings to the buses' taps (see `bus.rs`), out 1 first.
+    pub(crate) outs: Vec<rtrb::Producer<kira::Frame>>,
 }
 
 impl SoundData for BankBuilder {
@@ -35,6 +37,7 @@ impl SoundData for BankBuilder {
             consumer,
             shared.clone(),
             (self.steal_fade, f64::from(self.speed_of_sound)),
+            super::Outs::new(self.outs),
         );
         Ok((Box::new(bank), BankHandle::new(producer, shared)))
     }

@@ -106,6 +106,8 @@ pub(crate) struct Start {
     pub(crate) start_time: StartTime,
     /// Its group's mix entry, or `NO_GROUP`.
     pub(crate) group: u16,
+    /// Where it is mixed: 0 on the sound-effects track, or its bus's out.
+    pub(crate) out: u8,
     /// Its loudness in the window, as an amplitude (1 outside a window).
     pub(crate) loudness: f32,
     /// Its velocity (m/s) and its sound's doppler scale (0: off).

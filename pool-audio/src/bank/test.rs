@@ -31,6 +31,7 @@ fn bank(manager: &mut AudioManager<OfflineBackend>, slots: usize) -> BankHandle 
             commands: 64,
             steal_fade: Duration::from_millis(10),
             speed_of_sound: 343.0,
+            outs: Vec::new(),
         })
         .unwrap()
 }
@@ -97,6 +98,7 @@ fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
         begin: Begin::Fresh,
         start_time: source.start_time,
         group: super::NO_GROUP,
+        out: 0,
         loudness: 1.0,
         velocity: [0.0; 3],
         doppler: 0.0,

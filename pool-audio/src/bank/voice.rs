@@ -173,6 +173,8 @@ pub(super) struct Voice {
     rate_was: f64,
     /// Its group's mix entry (see `mix.rs`).
     pub(super) group: u16,
+    /// Where it is mixed (see `outs.rs`).
+    pub(super) out: u8,
     /// Its loudness in the window, an amplitude.
     loudness: f32,
     /// It moved since the mixer's last chunk: its spatial gains and doppler
@@ -243,6 +245,7 @@ impl Voice {
             gain: [0.0; 2],
             rate_was: 1.0,
             group: super::NO_GROUP,
+            out: 0,
             loudness: 1.0,
             moved: false,
             velocity: [0.0; 3],
@@ -309,6 +312,7 @@ impl Voice {
             distances: start.distances,
             rate_was: start.rate,
             group: start.group,
+            out: start.out,
             loudness: start.loudness,
             velocity: start.velocity,
             doppler_scale: start.doppler,

@@ -123,6 +123,11 @@ impl MixEngine {
         })
     }
 
+    /// The mix names [`MAX_MIX_ITEMS`] tracks already.
+    pub(crate) fn tracks_full(&self) -> bool {
+        self.tracks.len() >= MAX_MIX_ITEMS
+    }
+
     /// The track named `name`.
     pub(crate) fn track(&self, name: &str) -> Result<TrackId, MixError> {
         self.tracks

@@ -19,6 +19,8 @@ pub enum MusicError {
     NotMusicTrack(TrackId),
     /// A track of the mix already has this name.
     DuplicateTrack(String),
+    /// The track's bus is no bus of the mix.
+    NotBus(TrackId),
     /// The mix holds [`MAX_MIX_ITEMS`](crate::mix::MAX_MIX_ITEMS) tracks
     /// already.
     TooManyTracks,
@@ -55,6 +57,7 @@ impl fmt::Display for MusicError {
             Self::UnknownTrack(name) => write!(f, "no music track is named {name:?}"),
             Self::NotMusicTrack(id) => write!(f, "track {id:?} is not one of this Music's tracks"),
             Self::DuplicateTrack(name) => write!(f, "a mix track is already named {name:?}"),
+            Self::NotBus(id) => write!(f, "the track's bus {id:?} is not a bus of the mix"),
             Self::TooManyTracks => f.write_str("the mix holds as many tracks as it can"),
             Self::Fade(tween) => write!(
                 f,

@@ -45,6 +45,9 @@ pub struct TrackSettings {
     /// Paused by [`Music::pause_game`](super::Music::pause_game) (an ambience
     /// bed) or not (the menu's music).
     pub pause_with_game: bool,
+    /// The bus it plays into (default `None`: the output, under the
+    /// limiter). See [`MixMut::add_bus`](crate::mix::MixMut::add_bus).
+    pub bus: Option<crate::TrackId>,
 }
 
 impl TrackSettings {
@@ -54,6 +57,7 @@ impl TrackSettings {
             name: name.into(),
             volume: Decibels::IDENTITY,
             pause_with_game: false,
+            bus: None,
         }
     }
 
@@ -66,6 +70,12 @@ impl TrackSettings {
     /// Paused with the game.
     pub fn pause_with_game(mut self) -> Self {
         self.pause_with_game = true;
+        self
+    }
+
+    /// Plays into `bus` (a bus of the mix the track is added to).
+    pub fn bus(mut self, bus: crate::TrackId) -> Self {
+        self.bus = Some(bus);
         self
     }
 }

@@ -60,7 +60,7 @@ impl SoundEffects {
         let recordings = recordings.into();
         let id = self
             .sounds
-            .add(name, &recordings, settings, |group| groups.contains(group))?;
+            .add(name, &recordings, settings, |group| groups.out(group))?;
         // In a group that opts in, a sound that declares no loudness plays
         // at the window's floor.
         let floor = self.mix.window.as_ref().map(|w| w.now().floor);

@@ -510,7 +510,7 @@ impl Listener<'_> {
 
 /// The mix of a [`SoundEffects`], read ([`SoundEffects::mix`]).
 pub struct Mix<'a> {
-    sfx: &'a SoundEffects,
+    pub(super) sfx: &'a SoundEffects,
 }
 
 impl Mix<'_> {
@@ -579,7 +579,7 @@ impl Mix<'_> {
 
 /// The mix of a [`SoundEffects`], changed ([`SoundEffects::mix_mut`]).
 pub struct MixMut<'a> {
-    sfx: &'a mut SoundEffects,
+    pub(super) sfx: &'a mut SoundEffects,
 }
 
 impl MixMut<'_> {

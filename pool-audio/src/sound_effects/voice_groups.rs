@@ -30,7 +30,12 @@ impl SoundEffects {
         name: &str,
         settings: GroupSettings,
     ) -> Result<GroupId, AddGroupError> {
-        let id = self.groups.add(name, settings)?;
+        self.groups.check(name, settings)?;
+        let out = match settings.bus {
+            Some(bus) => self.route_to(bus)?,
+            None => 0,
+        };
+        let id = self.groups.add(name, settings, out)?;
         if let Some(window) = &mut self.mix.window
             && settings.loudness_window
         {

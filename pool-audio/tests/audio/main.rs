@@ -8,6 +8,7 @@
 
 mod common;
 
+mod buses;
 mod clipping;
 mod determinism;
 mod distance_priority;

@@ -137,3 +137,70 @@ fn decoding_follows_the_backend() {
     .unwrap();
     assert_eq!(music.decode(), Decode::Caller);
 }
+
+/// Music routed to a bus plays through the bus's chain: a 300 Hz low-pass
+/// bus takes a 4 kHz tone down by over 40 dB, and nothing of it reaches the
+/// output dry; a snapshot on the bus sets the music's level.
+#[test]
+fn a_music_track_routed_to_a_bus_plays_through_its_effects() {
+    use kira::effect::filter::FilterBuilder;
+    use pool_audio::mix::BusBuilder;
+    use pool_audio::music::TrackSettings;
+
+    let mut levels = Vec::new();
+    for cutoff in [None, Some(300.0)] {
+        let (mut manager, mut sfx, _) = common::metered(
+            RATE,
+            SoundEffectsSettings {
+                limiter: None,
+                ..Default::default()
+            },
+        );
+        let mut bus = BusBuilder::new();
+        if let Some(cutoff) = cutoff {
+            bus = bus.with_effect(FilterBuilder::new().cutoff(cutoff));
+        }
+        let menu = sfx.mix_mut().add_bus("menu", bus).unwrap();
+        let settings = MusicSettings {
+            tracks: vec![TrackSettings::new("music").bus(menu)],
+            ..Default::default()
+        };
+        let mut music = Music::new(&mut sfx, settings).unwrap();
+        let track = music.track("music").unwrap();
+        let piece = MusicSource::encoded("tone", tone(4_000.0, 1.0, RATE, 1));
+        music.play(track, &piece, MusicParams::default()).unwrap();
+        let rendered = render(&mut manager, &mut music, 0.5);
+        let heard = &rendered.samples()[2 * 9_600..];
+        levels.push(amplitude(heard, 4_000.0));
+        if cutoff.is_none() {
+            // The bus's volume, set by a snapshot, is the music's.
+            let quiet = sfx
+                .mix_mut()
+                .add_snapshot(Snapshot::new("quiet").set(menu, -20.0))
+                .unwrap();
+            sfx.mix_mut().apply_snapshot(quiet, 1.0, fade(0.0)).unwrap();
+            let rendered = render(&mut manager, &mut music, 0.2);
+            let quiet = amplitude(&rendered.samples()[2 * 4_800..], 4_000.0);
+            let drop_db = 20.0 * (quiet / levels[0]).log10();
+            assert!(
+                (drop_db + 20.0).abs() < 0.2,
+                "snapshot on the bus: {drop_db} dB"
+            );
+        }
+    }
+    println!(
+        "4 kHz music: dry {:.3}, through a 300 Hz low-pass {:.5}",
+        levels[0], levels[1]
+    );
+    assert!(
+        levels[0] > 0.45,
+        "the plain bus passes the tone: {}",
+        levels[0]
+    );
+    assert!(
+        levels[1] < levels[0] * 0.01,
+        "{} vs {}",
+        levels[1],
+        levels[0]
+    );
+}

@@ -1,0 +1,287 @@
+//! Buses: kira tracks with effect chains that voice groups, music tracks and
+//! other buses route to, declared once as a tree under the output's limiter.
+//!
+//! The voice bank mixes every real voice in one kira sound on the
+//! sound-effects track. A voice of a group routed to a bus is mixed there too,
+//! into that bus's *out*: a ring of frames (rtrb) that the bus's *tap*, a kira
+//! sound on the bus's track, reads in the same block. Kira processes a track's
+//! sub-tracks newest first, and the sound-effects track is made after the
+//! *root* track that holds every bus and music track, so the bank has mixed a
+//! block before any tap reads it: a bused voice is heard on the same frame as
+//! it would be on the sound-effects track, with no added latency. The rings
+//! are made with the manager, sized from kira's internal buffer, and a bus
+//! gets one the first time a group routes to it: a bus that only music or
+//! other buses reach costs no ring and no work in the bank.
+
+mod tap;
+
+use std::fmt;
+use std::sync::Mutex;
+
+use kira::effect::EffectBuilder;
+use kira::effect::volume_control::VolumeControlBuilder;
+use kira::track::{TrackBuilder, TrackHandle};
+use kira::{Decibels, Frame};
+use rtrb::{Consumer, Producer, RingBuffer};
+
+pub(crate) use tap::Probe;
+use tap::TapData;
+
+use crate::{MixError, TrackId};
+
+/// The most buses voice groups route to (the sound-effects track aside).
+pub const MAX_VOICE_BUSES: usize = 15;
+
+/// A bus to add with [`MixMut::add_bus`](crate::mix::MixMut::add_bus): where it
+/// goes, its volume, and its chain of kira effects in order (a filter, an EQ,
+/// a reverb, a compressor, a delay, a distortion, or any kira effect of the
+/// game's), whose handles change them while the game runs. The mix adds a
+/// volume control last, which ducks and snapshots set.
+///
+/// ```
+/// use pool_audio::kira::effect::filter::FilterBuilder;
+/// use pool_audio::mix::BusBuilder;
+///
+/// let mut muffled = BusBuilder::new().volume(-3.0);
+/// let low_pass = muffled.add_effect(FilterBuilder::new().cutoff(800.0));
+/// assert_eq!(muffled.effects(), 1);
+/// # drop(low_pass);
+/// ```
+#[must_use]
+pub struct BusBuilder {
+    pub(crate) track: TrackBuilder,
+    pub(crate) parent: Option<TrackId>,
+    pub(crate) volume: Decibels,
+    effects: usize,
+}
+
+impl Default for BusBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for BusBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BusBuilder")
+            .field("parent", &self.parent)
+            .field("volume", &self.volume)
+            .field("effects", &self.effects)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BusBuilder {
+    /// A bus at 0 dB with no effect, routed to the output.
+    pub fn new() -> Self {
+        Self {
+            track: TrackBuilder::new(),
+            parent: None,
+            volume: Decibels::IDENTITY,
+            effects: 0,
+        }
+    }
+
+    /// Routes the bus to another bus (by default it goes to the output, under
+    /// the limiter). The parent must exist first, so the tree has no circle.
+    pub fn parent(mut self, bus: TrackId) -> Self {
+        self.parent = Some(bus);
+        self
+    }
+
+    /// Its volume, `-inf..=`[`MAX_MIX`](crate::mix::MAX_MIX) (an `f32` is
+    /// decibels).
+    pub fn volume(mut self, volume: impl Into<Decibels>) -> Self {
+        self.volume = volume.into();
+        self
+    }
+
+    /// Adds `effect` after the ones added before, and returns its kira handle.
+    pub fn add_effect<B: EffectBuilder>(&mut self, effect: B) -> B::Handle {
+        self.effects += 1;
+        self.track.add_effect(effect)
+    }
+
+    /// Adds `effect` after the ones added before, when its handle is not
+    /// needed.
+    pub fn with_effect<B: EffectBuilder>(mut self, effect: B) -> Self {
+        let _ = self.add_effect(effect);
+        self
+    }
+
+    /// How many effects the chain holds.
+    pub fn effects(&self) -> usize {
+        self.effects
+    }
+}
+
+/// One bus on the game side.
+struct Bus {
+    id: TrackId,
+    track: TrackHandle,
+    /// The bank's out that reaches it, once a group routes to it.
+    out: Option<u8>,
+}
+
+/// The buses of a manager, the root track that holds them and the music
+/// tracks, and the rings not yet given to a bus.
+pub(crate) struct Buses {
+    list: Vec<Bus>,
+    /// The ring ends to the taps, by out - 1, taken as buses get them. (In a
+    /// mutex only to make the manager `Sync`: reached through `&mut self`,
+    /// it is never locked.)
+    taps: Mutex<Vec<Option<Consumer<Frame>>>>,
+    /// How many rings no bus has taken yet.
+    free: usize,
+    /// Holds every bus and music track; dropped after them.
+    root: TrackHandle,
+}
+
+/// The ring ends the bank writes to, by out - 1.
+pub(crate) type Outs = Vec<Producer<Frame>>;
+
+impl Buses {
+    /// The buses of a manager whose root track is `root`, with one ring per
+    /// bus voices may reach, each holding two blocks of `block` frames.
+    pub(crate) fn new(root: TrackHandle, block: usize) -> (Self, Outs) {
+        let (outs, taps): (Outs, Vec<_>) = (0..MAX_VOICE_BUSES)
+            .map(|_| {
+                let (producer, consumer) = RingBuffer::new(2 * block);
+                (producer, Some(consumer))
+            })
+            .unzip();
+        let buses = Self {
+            list: Vec::new(),
+            taps: Mutex::new(taps),
+            free: MAX_VOICE_BUSES,
+            root,
+        };
+        (buses, outs)
+    }
+
+    /// Whether `id` is a bus of this manager.
+    pub(crate) fn contains(&self, id: TrackId) -> bool {
+        self.list.iter().any(|b| b.id == id)
+    }
+
+    /// The track a bus or music track with `parent` is added to.
+    ///
+    /// # Errors
+    /// [`MixError::NotBus`] if `parent` is no bus of this manager.
+    pub(crate) fn parent_track(
+        &mut self,
+        parent: Option<TrackId>,
+    ) -> Result<&mut TrackHandle, MixError> {
+        match parent {
+            None => Ok(&mut self.root),
+            Some(id) => self
+                .list
+                .iter_mut()
+                .find(|b| b.id == id)
+                .map(|b| &mut b.track)
+                .ok_or(MixError::NotBus(id)),
+        }
+    }
+
+    /// Makes `bus`'s track under its parent, with a volume control last
+    /// (whose handle is returned) and room for its tap.
+    pub(crate) fn build(
+        &mut self,
+        bus: BusBuilder,
+    ) -> Result<
+        (
+            TrackHandle,
+            kira::effect::volume_control::VolumeControlHandle,
+        ),
+        MixError,
+    > {
+        let BusBuilder {
+            mut track,
+            parent,
+            volume,
+            ..
+        } = bus;
+        let control = track.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
+        let track = track.volume(volume).sound_capacity(1);
+        let handle = self
+            .parent_track(parent)?
+            .add_sub_track(track)
+            .map_err(|_| MixError::TooMany)?;
+        Ok((handle, control))
+    }
+
+    /// Keeps the track of the bus named in the mix as `id`.
+    pub(crate) fn add(&mut self, id: TrackId, track: TrackHandle) {
+        self.list.push(Bus {
+            id,
+            track,
+            out: None,
+        });
+    }
+
+    /// The out the bank mixes `id`'s voices into, if `id` has one or can get
+    /// one; changes nothing.
+    pub(crate) fn out_of(&self, id: TrackId) -> Result<Option<u8>, MixError> {
+        let bus = self
+            .list
+            .iter()
+            .find(|b| b.id == id)
+            .ok_or(MixError::NotBus(id))?;
+        if bus.out.is_some() {
+            return Ok(bus.out);
+        }
+        if self.free > 0 {
+            Ok(None)
+        } else {
+            Err(MixError::TooManyVoiceBuses)
+        }
+    }
+
+    /// The out the bank mixes `id`'s voices into: its own, or a new one whose
+    /// tap starts playing on its track.
+    pub(crate) fn route(&mut self, id: TrackId) -> Result<u8, MixError> {
+        if let Some(out) = self.out_of(id)? {
+            return Ok(out);
+        }
+        let taps = self
+            .taps
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let free = taps
+            .iter()
+            .position(Option::is_some)
+            .ok_or(MixError::TooManyVoiceBuses)?;
+        let bus = self
+            .list
+            .iter_mut()
+            .find(|b| b.id == id)
+            .ok_or(MixError::NotBus(id))?;
+        let Some(consumer) = taps[free].take() else {
+            return Err(MixError::TooManyVoiceBuses);
+        };
+        // The bus track has room for its tap alone, and holds nothing else.
+        bus.track
+            .play(TapData(consumer))
+            .map_err(|_| MixError::TooMany)?;
+        let out = free as u8 + 1;
+        bus.out = Some(out);
+        self.free -= 1;
+        Ok(out)
+    }
+
+    /// Sets the volume of bus `id`'s track.
+    pub(crate) fn set_volume(
+        &mut self,
+        id: TrackId,
+        volume: Decibels,
+        tween: kira::Tween,
+    ) -> Result<(), MixError> {
+        let bus = self
+            .list
+            .iter_mut()
+            .find(|b| b.id == id)
+            .ok_or(MixError::NotBus(id))?;
+        bus.track.set_volume(volume, tween);
+        Ok(())
+    }
+}

@@ -1,0 +1,116 @@
+//! The buses of the mix (see `bus.rs`): added once, set while the game runs.
+
+use kira::{Decibels, Tween};
+
+use super::{MixMut, SoundEffects};
+use crate::AddGroupError;
+use crate::bus::BusBuilder;
+use crate::mix_core::{MAX_MIX, MIN_MIX, MixError, MixTarget, TrackId, check_tween};
+
+impl MixMut<'_> {
+    /// Adds a bus named `name` to the mix: a kira track with `bus`'s effects,
+    /// under the bus's parent or the output (where the limiter still comes
+    /// last). Voice groups ([`GroupSettings::bus`](crate::GroupSettings::bus)),
+    /// music tracks ([`TrackSettings::bus`](crate::music::TrackSettings::bus))
+    /// and other buses route to it; ducks and snapshots set its volume as any
+    /// track's, by the id returned (the same id
+    /// [`Mix::track`](crate::mix::Mix::track) gives for `name`).
+    ///
+    /// # Errors
+    /// [`MixError::DuplicateTrack`] (a bus or music track of that name),
+    /// [`MixError::Volume`] for a volume that is not in
+    /// `MIN_MIX..=MAX_MIX`, [`MixError::ForeignTrack`] or [`MixError::NotBus`]
+    /// for a parent that is another manager's or no bus,
+    /// [`MixError::TooMany`]; nothing is added.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// use pool_audio::kira::effect::reverb::ReverbBuilder;
+    /// use pool_audio::mix::{BusBuilder, MixError};
+    ///
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let world = sfx.mix_mut().add_bus("world", BusBuilder::new())?;
+    /// let mut cave = BusBuilder::new().parent(world);
+    /// let reverb = cave.add_effect(ReverbBuilder::new().damping(0.6));
+    /// let cave = sfx.mix_mut().add_bus("cave", cave)?;
+    /// assert_eq!(sfx.mix().track("cave")?, cave);
+    /// assert_eq!(
+    ///     sfx.mix_mut().add_bus("cave", BusBuilder::new()),
+    ///     Err(MixError::DuplicateTrack("cave".into()))
+    /// );
+    /// # drop(reverb);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_bus(&mut self, name: &str, bus: BusBuilder) -> Result<TrackId, MixError> {
+        let sfx = &mut *self.sfx;
+        if sfx.mix.track(name).is_ok() {
+            return Err(MixError::DuplicateTrack(name.into()));
+        }
+        check_level(bus.volume)?;
+        if let Some(parent) = bus.parent {
+            sfx.own_bus(parent)?;
+        }
+        if sfx.mix.tracks_full() {
+            return Err(MixError::TooMany);
+        }
+        let (track, control) = sfx.buses.build(bus)?;
+        let id = sfx.mix.add_track(name, control)?;
+        sfx.buses.add(id, track);
+        Ok(id)
+    }
+
+    /// Moves bus `bus`'s volume to `volume` with `tween` (the game's fader;
+    /// ducks and snapshots add to it).
+    ///
+    /// # Errors
+    /// [`MixError::ForeignTrack`], [`MixError::NotBus`], [`MixError::Volume`]
+    /// (not in `MIN_MIX..=MAX_MIX`), [`MixError::Time`],
+    /// [`MixError::Easing`], [`MixError::ClockStart`]; nothing changes.
+    pub fn set_bus_volume(
+        &mut self,
+        bus: TrackId,
+        volume: impl Into<Decibels>,
+        tween: Tween,
+    ) -> Result<(), MixError> {
+        let volume = check_level(volume.into())?;
+        let tween = check_tween(tween)?;
+        self.sfx.own_bus(bus)?;
+        self.sfx.buses.set_volume(bus, volume, tween)
+    }
+}
+
+/// `volume` if in `MIN_MIX..=MAX_MIX`.
+fn check_level(volume: Decibels) -> Result<Decibels, MixError> {
+    if (MIN_MIX.0..=MAX_MIX.0).contains(&volume.0) {
+        Ok(volume)
+    } else {
+        Err(MixError::Volume(volume))
+    }
+}
+
+impl SoundEffects {
+    /// The out the bank mixes voices routed to bus `bus` into; the bus's tap
+    /// starts on its track the first time.
+    pub(super) fn route_to(&mut self, bus: TrackId) -> Result<u8, AddGroupError> {
+        let refused = |error| match error {
+            MixError::TooManyVoiceBuses => AddGroupError::TooManyBuses,
+            _ => AddGroupError::NotBus(bus),
+        };
+        self.own_bus(bus).map_err(refused)?;
+        self.buses.route(bus).map_err(refused)
+    }
+
+    /// `id` if it is a bus of this manager.
+    pub(super) fn own_bus(&self, id: TrackId) -> Result<TrackId, MixError> {
+        let groups = &self.groups;
+        self.mix
+            .resolve(&MixTarget::Track(id), |g| groups.contains(g))?;
+        if self.buses.contains(id) {
+            Ok(id)
+        } else {
+            Err(MixError::NotBus(id))
+        }
+    }
+}
