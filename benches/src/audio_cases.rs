@@ -525,6 +525,22 @@ impl VoicesRender {
     /// As [`new`](Self::new), every voice at playback rate `rate`: a pitched
     /// voice is read through kira's interpolator at every sample.
     pub fn at_rate(torches: usize, positioned: bool, rate: f64) -> Self {
+        Self::build(torches, positioned, rate, (false, false))
+    }
+
+    /// 32 plain voices of a group routed to a bus with no effect: the bank's
+    /// mixing, its out to the bus, the bus's tap and track.
+    pub fn bused() -> Self {
+        Self::build(32, false, 1.0, (true, false))
+    }
+
+    /// 32 plain voices on the sound-effects track, each sending to a bus with
+    /// no effect: the bank's mixing with a send per voice, and the return.
+    pub fn sending() -> Self {
+        Self::build(32, false, 1.0, (false, true))
+    }
+
+    fn build(torches: usize, positioned: bool, rate: f64, (bused, sends): (bool, bool)) -> Self {
         let mut manager = manager();
         let mut sfx = SoundEffects::new(
             &mut manager,
@@ -535,8 +551,24 @@ impl VoicesRender {
             },
         )
         .expect("valid settings");
+        let mut settings = torch_settings(32);
+        if bused {
+            let bus = sfx
+                .mix_mut()
+                .add_bus("bus", pool_audio::mix::BusBuilder::new())
+                .expect("a new bus");
+            let group = pool_audio::GroupSettings::default().max_voices(32).bus(bus);
+            settings = settings.group(sfx.add_group("torches", group).expect("a new group"));
+        }
+        if sends {
+            let bus = sfx
+                .mix_mut()
+                .add_bus("return", pool_audio::mix::BusBuilder::new())
+                .expect("a new bus");
+            settings = settings.send(pool_audio::mix::SendSettings::new(bus).level(-6.0));
+        }
         let torch = sfx
-            .add_sound("torch", tone().loop_region(..), torch_settings(32))
+            .add_sound("torch", tone().loop_region(..), settings)
             .expect("valid sound");
         // The same places as the nearest of 300: the same real voices either way.
         for position in spiral(300).take(torches) {

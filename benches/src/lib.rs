@@ -269,9 +269,11 @@ pub const BEVY_CASES: [&str; 2] = ["bevy_frame", "plain_frame"];
 
 /// The voice bank's mixing against kira's own 32 sounds (`real_render_32`): one
 /// cycle is one second of audio.
-pub const RENDER_CASES: [&str; 8] = [
+pub const RENDER_CASES: [&str; 10] = [
     "real_render_32",
     "bank_render_32",
+    "bank_render_32_bused",
+    "bank_render_32_sends",
     "bank_render_32_groups",
     "bank_render_32_mixed",
     "bank_render_32_positioned",
@@ -315,6 +317,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "bank_render_32_groups" => Box::new(MixedRender::new(false)),
         "real_render_32" => Box::new(KiraRender::new()),
         "bank_render_32" => Box::new(VoicesRender::new(32, false)),
+        "bank_render_32_bused" => Box::new(VoicesRender::bused()),
+        "bank_render_32_sends" => Box::new(VoicesRender::sending()),
         "bank_render_32_positioned" => Box::new(VoicesRender::new(32, true)),
         "bank_render_32_pitched" => Box::new(VoicesRender::at_rate(32, true, 1.1)),
         "bank_render_32_cues" => Box::new(CuesRender::new()),

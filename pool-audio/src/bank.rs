@@ -37,6 +37,7 @@ mod handle;
 mod mix;
 mod outs;
 mod read;
+mod sends;
 mod shared;
 mod source;
 mod transport;
@@ -95,6 +96,8 @@ pub(crate) struct VoiceBank {
     mix: MixGains,
     /// The buses' outs beside the bank's own output.
     outs: Outs,
+    /// A step of a voice with sends, rendered once for its out and its sends.
+    scratch: [Frame; STEP],
     /// The speed of sound, m/s, for doppler.
     speed: f64,
     /// Seconds rendered before the current step, and the time a voice that
@@ -126,6 +129,7 @@ impl VoiceBank {
             relevel: false,
             mix: MixGains::new(),
             outs,
+            scratch: [Frame::ZERO; STEP],
             speed,
             clock: 0.0,
             now: 0.0,
@@ -260,6 +264,17 @@ impl VoiceBank {
             } => {
                 if let Some(voice) = self.voice(slot, ticket) {
                     voice.set_muffle(gain, cutoff);
+                }
+            }
+            Command::SetSend {
+                slot,
+                ticket,
+                index,
+                level,
+                tween,
+            } => {
+                if let Some(voice) = self.voice(slot, ticket) {
+                    voice.sends.set(index, level, tween);
                 }
             }
             _ => {}
@@ -423,8 +438,9 @@ impl VoiceBank {
         for &slot in &self.order {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
-            let target = self.outs.target(voice.out, out);
-            match voice.render(target, along, dt, self.mix.gain(voice.group)) {
+            let gain = self.mix.gain(voice.group);
+            let mixing = (&mut self.outs, &mut self.scratch);
+            match render_voice(voice, mixing, out, (along, dt, gain)) {
                 Change::Ended => {
                     // A stopped voice reported its playhead when it was stopped.
                     if before != State::Stopping {
@@ -460,6 +476,29 @@ impl VoiceBank {
         }
         self.clock = self.now;
     }
+}
+
+/// Renders `voice`'s step into its out (`out`, the bank's own, or a bus's),
+/// and, if it has sends, once into `scratch` and from there into its out and
+/// each send's.
+#[inline]
+fn render_voice(
+    voice: &mut Voice,
+    (outs, scratch): (&mut Outs, &mut [Frame; STEP]),
+    out: &mut [Frame],
+    (along, dt, gain): (f32, f64, f32),
+) -> Change {
+    if voice.sends.is_empty() {
+        return voice.render(outs.target(voice.out, out), along, dt, gain);
+    }
+    let scratch = &mut scratch[..out.len()];
+    scratch.fill(Frame::ZERO);
+    let change = voice.render(scratch, along, dt, gain);
+    for (o, s) in outs.target(voice.out, out).iter_mut().zip(&*scratch) {
+        *o += *s;
+    }
+    voice.sends.mix(scratch, along, outs, out);
+    change
 }
 
 impl Sound for VoiceBank {

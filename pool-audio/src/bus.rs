@@ -237,6 +237,22 @@ impl Buses {
         }
     }
 
+    /// Whether every bus of `ids` is a bus that has an out or can get one,
+    /// all of them together; changes nothing.
+    pub(crate) fn can_route(&self, ids: &[TrackId]) -> Result<(), MixError> {
+        let mut new = 0;
+        for (i, id) in ids.iter().enumerate() {
+            if self.out_of(*id)?.is_none() && !ids[..i].contains(id) {
+                new += 1;
+            }
+        }
+        if new <= self.free {
+            Ok(())
+        } else {
+            Err(MixError::TooManyVoiceBuses)
+        }
+    }
+
     /// The out the bank mixes `id`'s voices into: its own, or a new one whose
     /// tap starts playing on its track.
     pub(crate) fn route(&mut self, id: TrackId) -> Result<u8, MixError> {

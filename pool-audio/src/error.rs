@@ -138,6 +138,8 @@ pub enum VoiceError {
     /// mixer has not read it since its last block (is it running?). Nothing
     /// changed.
     QueueFull,
+    /// The voice's sound has no send to that bus.
+    NoSend(crate::TrackId),
 }
 
 impl VoiceError {
@@ -171,6 +173,7 @@ impl fmt::Display for VoiceError {
             Self::QueueFull => f.write_str(
                 "the voice bank's command queue is full: the mixer has not read it since its last block",
             ),
+            Self::NoSend(bus) => write!(f, "the voice's sound has no send to the bus {bus:?}"),
         }
     }
 }
@@ -227,6 +230,11 @@ pub enum AddSoundError {
     NoWeight,
     /// Its settings name a group this manager did not add.
     UnknownGroup,
+    /// A send's bus is no bus of this manager.
+    NotBus(crate::TrackId),
+    /// Its sends would take the buses voices reach past
+    /// [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES).
+    TooManyBuses,
 }
 
 impl fmt::Display for AddSoundError {
@@ -248,6 +256,12 @@ impl fmt::Display for AddSoundError {
             ),
             Self::NoWeight => f.write_str("every recording's weight is 0: none can be picked"),
             Self::UnknownGroup => f.write_str("the sound's group was not added to this manager"),
+            Self::NotBus(id) => write!(f, "the send's bus {id:?} is not a bus of this manager"),
+            Self::TooManyBuses => write!(
+                f,
+                "the sends would take the buses voices reach past {}",
+                crate::MAX_VOICE_BUSES
+            ),
         }
     }
 }

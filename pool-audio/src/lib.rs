@@ -480,6 +480,7 @@ pub mod offline;
 mod params;
 mod peak;
 mod playhead;
+mod send;
 mod settings;
 mod sound_effects;
 mod sound_error;
@@ -538,6 +539,7 @@ use {
     params::ParamError,
     peak::SoundPeak,
     pool_core::{StaleHandle, TimeError},
+    send::{MAX_SENDS, SendCurve, SendSettings, Sends},
     settings::{Resume, SettingsError, Virtualization, WhenFull},
     sound_effects::{Listener, Mix, MixMut, SoundInfo, Voice},
     sound_error::SoundError,
@@ -584,6 +586,16 @@ pub mod voices {
 ///   fader. Voices of a bused group are mixed in the voice bank like any
 ///   other and reach their bus in the same block, on the same frame (FMOD's
 ///   group buses, Wwise's audio busses, Unreal's submixes).
+/// - A **send** ([`SendSettings`], added to a sound
+///   with [`SoundSettings::send`]) feeds a return bus (a reverb, a delay)
+///   from each of the sound's voices at a level the game moves while the
+///   voice plays ([`Voice::set_send`](crate::voices::Voice::set_send),
+///   tweened, heard within a 16-frame step), optionally plus a curve by
+///   distance ([`SendCurve`]: more reverb further
+///   away, Wwise's game-defined auxiliary sends). The bank renders a voice
+///   with sends once and adds it to each return: no added latency, and a
+///   voice with no send pays nothing. A stolen voice's sends fade with it; a
+///   virtual voice comes back at the send levels set last.
 ///
 /// - A **duck** lowers a target (a voice group, a track of the mix: music,
 ///   ambience or a kira track of the game's, or every sound effect) while any voice of its source group sounds: Wwise's
@@ -618,7 +630,7 @@ pub mod voices {
 ///   moves the value towards its own by its intensity, `Blend` adds its own
 ///   times its intensity.
 ///
-/// Not yet: per-voice sends to return buses, reverb zones, snapshots that set
+/// Not yet: reverb zones, snapshots that set
 /// effect parameters (a snapshot sets volumes; move an effect through its
 /// kira handle), a side-chain duck; the loudness window is set when the
 /// manager is made; mix tweens start now or after a delay, not on a kira
@@ -632,6 +644,7 @@ pub mod mix {
         MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
         TrackId,
     };
+    pub use crate::send::{MAX_SENDS, SendCurve, SendSettings, Sends};
     pub use crate::sound_effects::{Mix, MixMut};
 }
 

@@ -46,6 +46,8 @@ pub enum ParamError {
     /// [`MAX_START_DELAY`](crate::limits::MAX_START_DELAY), or a clock time
     /// whose fraction is not in `[0, 1)`.
     StartTime(StartTime),
+    /// A send level not in `MIN_MIX..=MAX_MIX`.
+    SendLevel(Decibels),
 }
 
 impl fmt::Display for ParamError {
@@ -79,6 +81,13 @@ impl fmt::Display for ParamError {
                 f,
                 "start time {t:?} is a delay over {:?} or a clock fraction outside [0, 1)",
                 crate::MAX_START_DELAY
+            ),
+            Self::SendLevel(level) => write!(
+                f,
+                "send level {} dB is not in {}..={} dB",
+                level.0,
+                crate::MIN_MIX.0,
+                crate::MAX_MIX.0
             ),
         }
     }

@@ -237,6 +237,10 @@ pub struct SoundSettings {
     /// How a positioned play of it fades with distance (default kira's: 1 m
     /// to 100 m, linear in dB); a play may give its own.
     pub distances: crate::Distances,
+    /// Its voices' sends to return buses (default none; see
+    /// [`SendSettings`](crate::mix::SendSettings)), added with
+    /// [`send`](Self::send).
+    pub sends: crate::mix::Sends,
 }
 
 impl Default for SoundSettings {
@@ -265,6 +269,7 @@ impl Default for SoundSettings {
             obstruction: crate::Muffle::OBSTRUCTION,
             occlusion: crate::Muffle::OCCLUSION,
             distances: crate::Distances::default(),
+            sends: crate::mix::Sends::default(),
         }
     }
 }
@@ -396,6 +401,14 @@ impl SoundSettings {
     /// ```
     pub fn group(mut self, group: GroupId) -> Self {
         self.group = Some(group);
+        self
+    }
+
+    /// Adds a send of its voices to a return bus, after the ones added before
+    /// (at most [`MAX_SENDS`](crate::mix::MAX_SENDS): one more makes the
+    /// settings invalid, [`SettingsError::TooManySends`]).
+    pub fn send(mut self, send: crate::mix::SendSettings) -> Self {
+        self.sends.push(send);
         self
     }
 
@@ -561,6 +574,7 @@ impl SoundSettings {
         if !(low.0.is_finite() && low <= high && high.0 <= 0.0) {
             return Err(SettingsError::VolumeRange(low, high));
         }
+        self.sends.check()?;
         if let Some(loudness) = self.loudness
             && !(-crate::MAX_LOUDNESS.0..=crate::MAX_LOUDNESS.0).contains(&loudness.0)
         {

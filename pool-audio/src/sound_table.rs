@@ -56,6 +56,8 @@ pub(crate) struct SoundEntry {
     /// Where the bank mixes its voices: its group's bus's out, 0 for the
     /// sound-effects track.
     pub(crate) out: u8,
+    /// Its voices' sends as the mixer gets them.
+    pub(crate) sends: crate::send::SendOuts,
     /// Its loudest recording's peak: what the copy volumes are solved against.
     pub(crate) peak: SoundPeak,
     pub(crate) volumes: CopyVolumes,
@@ -128,6 +130,7 @@ impl SoundEntry {
                 && settings.pitch_semitones == (0.0, 0.0),
             settings,
             out: 0,
+            sends: Default::default(),
             peak,
             volumes,
             min_retrigger: u64::try_from(settings.min_retrigger.as_micros()).unwrap_or(u64::MAX),

@@ -381,8 +381,8 @@ impl Voices {
         let Some(entry) = sounds.entry_mut(record.sound) else {
             return Err(crate::PlayError::Backend);
         };
-        let group = entry.settings.group.map(|g| g.index);
-        let out = entry.out;
+        let route = Route::of(entry);
+        let group = route.group;
         let Some(source) =
             source.or_else(|| Some(entry.recording(record.recording)?.source.clone()))
         else {
@@ -392,7 +392,7 @@ impl Voices {
             return Err(crate::PlayError::NoFreeVoice);
         };
         record.place = Place::Real { slot, ticket };
-        let start = Self::start(record, slot, ticket, source, begin, (group, out));
+        let start = Self::start(record, slot, ticket, source, begin, route);
         let order = record.order;
         bank.shared().queue(slot, ticket);
         if bank.send(start).is_err() {
@@ -411,8 +411,12 @@ impl Voices {
         ticket: u32,
         source: Arc<Source>,
         begin: Begin,
-        (group, out): (Option<u32>, u8),
+        route: Route,
     ) -> Command {
+        let mut sends = route.sends;
+        for (send, level) in sends.iter_mut().zip(record.send_levels) {
+            send.level = level;
+        }
         Command::Start(Start {
             slot,
             ticket,
@@ -425,8 +429,9 @@ impl Voices {
             distances: record.distances,
             begin,
             start_time: record.wait.start_time(),
-            group: group.map_or(NO_GROUP, |g| g as u16),
-            out,
+            group: route.group.map_or(NO_GROUP, |g| g as u16),
+            out: route.out,
+            sends,
             loudness: record.loudness,
             velocity: record.cues.motion.velocity,
             doppler: record.cues.doppler,
@@ -479,9 +484,7 @@ impl Voices {
             entry.add_copy(key);
         }
         let record = record(Place::Real { slot, ticket: next }, order);
-        let route = sounds
-            .entry(sound)
-            .map_or((None, 0), |e| (e.settings.group.map(|g| g.index), e.out));
+        let route = sounds.entry(sound).map_or(Route::NONE, Route::of);
         // Room for one command was checked.
         let _ = self.bank.send(Self::start(
             &record,
@@ -562,6 +565,35 @@ impl Voices {
                     _ => VoiceState::Real,
                 }
             }
+        }
+    }
+}
+
+/// Where a sound's voices are mixed: its group (for the mix's gains), the out
+/// of its bus, and its sends.
+#[derive(Clone, Copy)]
+struct Route {
+    group: Option<u32>,
+    out: u8,
+    sends: crate::send::SendOuts,
+}
+
+impl Route {
+    const NONE: Self = Self {
+        group: None,
+        out: 0,
+        sends: [crate::send::SendOut {
+            out: 0,
+            level: 0.0,
+            curve: None,
+        }; crate::MAX_SENDS],
+    };
+
+    fn of(entry: &crate::sound_table::SoundEntry) -> Self {
+        Self {
+            group: entry.settings.group.map(|g| g.index),
+            out: entry.out,
+            sends: entry.sends,
         }
     }
 }

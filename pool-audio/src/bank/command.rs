@@ -60,6 +60,14 @@ pub(crate) enum Command {
         ticket: u32,
         velocity: [f32; 3],
     },
+    /// Send `index`'s level.
+    SetSend {
+        slot: u32,
+        ticket: u32,
+        index: u8,
+        level: Decibels,
+        tween: Tween,
+    },
     /// Obstruction and occlusion's volume (an amplitude) and cutoff (Hz).
     SetMuffle {
         slot: u32,
@@ -108,6 +116,8 @@ pub(crate) struct Start {
     pub(crate) group: u16,
     /// Where it is mixed: 0 on the sound-effects track, or its bus's out.
     pub(crate) out: u8,
+    /// Its sends, each with the level the game set last.
+    pub(crate) sends: crate::send::SendOuts,
     /// Its loudness in the window, as an amplitude (1 outside a window).
     pub(crate) loudness: f32,
     /// Its velocity (m/s) and its sound's doppler scale (0: off).

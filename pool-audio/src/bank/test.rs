@@ -99,6 +99,7 @@ fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
         start_time: source.start_time,
         group: super::NO_GROUP,
         out: 0,
+        sends: Default::default(),
         loudness: 1.0,
         velocity: [0.0; 3],
         doppler: 0.0,

@@ -11,6 +11,7 @@ use kira::{Decibels, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, 
 
 use super::command::{Begin, Start};
 use super::read::{Gains, Reader};
+use super::sends::VoiceSends;
 use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
@@ -175,6 +176,8 @@ pub(super) struct Voice {
     pub(super) group: u16,
     /// Where it is mixed (see `outs.rs`).
     pub(super) out: u8,
+    /// Its sends to return buses (see `sends.rs`).
+    pub(super) sends: VoiceSends,
     /// Its loudness in the window, an amplitude.
     loudness: f32,
     /// It moved since the mixer's last chunk: its spatial gains and doppler
@@ -246,6 +249,7 @@ impl Voice {
             rate_was: 1.0,
             group: super::NO_GROUP,
             out: 0,
+            sends: VoiceSends::NONE,
             loudness: 1.0,
             moved: false,
             velocity: [0.0; 3],
@@ -313,6 +317,7 @@ impl Voice {
             rate_was: start.rate,
             group: start.group,
             out: start.out,
+            sends: VoiceSends::start(&start.sends, 0.0),
             loudness: start.loudness,
             velocity: start.velocity,
             doppler_scale: start.doppler,
@@ -489,6 +494,13 @@ impl Voice {
                 self.doppler_from = self.doppler;
             }
         }
+        if !self.sends.is_empty() {
+            let distance = (moved || self.moved).then(|| {
+                self.position
+                    .map_or(0.0, |p| distance(p, listener.position))
+            });
+            self.sends.aim(distance, self.fresh);
+        }
         self.moved = false;
     }
 
@@ -539,6 +551,7 @@ impl Voice {
         if self.moving != 0 {
             self.update_moving(seconds, info);
         }
+        self.sends.update(seconds, info);
         self.fade_left = (self.fade_left - seconds).max(0.0);
     }
 
@@ -743,4 +756,10 @@ impl Voice {
         self.state = State::Idle;
         self.source = None;
     }
+}
+
+/// The distance between `a` and `b`, metres.
+fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    let d = [0, 1, 2].map(|i| a[i] - b[i]);
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
 }

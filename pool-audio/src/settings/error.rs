@@ -57,6 +57,14 @@ pub enum SettingsError {
     /// A volume range `(low, high)` that is not finite, not ordered, or
     /// above 0 dB.
     VolumeRange(Decibels, Decibels),
+    /// A send's level not in `MIN_MIX..=MAX_MIX`
+    /// (see [`SendSettings`](crate::mix::SendSettings)).
+    SendLevel(Decibels),
+    /// A send's curve whose distances are not finite with `0 <= start < end`,
+    /// or whose levels are not in `MIN_MIX..=MAX_MIX`.
+    SendCurve(crate::mix::SendCurve),
+    /// More than [`MAX_SENDS`](crate::mix::MAX_SENDS) sends.
+    TooManySends,
     /// [`SoundEffectsSettings::voice_cap`] not in `1..=`[`MAX_VOICE_CAP`].
     VoiceCap(usize),
     /// [`SoundEffectsSettings::steal_fade`] not in
@@ -118,6 +126,7 @@ impl std::fmt::Display for SettingsError {
                 "volume range ({} dB, {} dB) is not finite with low <= high <= 0 dB",
                 low.0, high.0
             ),
+            Self::SendLevel(_) | Self::SendCurve(_) | Self::TooManySends => self.fmt_send(f),
             Self::VoiceCap(n) => write!(f, "voice_cap {n} is not in 1..={MAX_VOICE_CAP}"),
             Self::StealFade(fade) => write!(
                 f,
@@ -199,3 +208,20 @@ impl SettingsError {
 }
 
 impl std::error::Error for SettingsError {}
+
+impl SettingsError {
+    /// The messages of the sends' errors.
+    fn fmt_send(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (min, max) = (crate::MIN_MIX.0, crate::MAX_MIX.0);
+        match self {
+            Self::SendLevel(level) => {
+                write!(f, "send level {} dB is not in {min}..={max} dB", level.0)
+            }
+            Self::SendCurve(curve) => write!(
+                f,
+                "send curve {curve:?} needs finite distances 0 <= start < end and levels in {min}..={max} dB"
+            ),
+            _ => write!(f, "a sound has at most {} sends", crate::MAX_SENDS),
+        }
+    }
+}

@@ -3,9 +3,10 @@
 use kira::{Decibels, Tween};
 
 use super::{MixMut, SoundEffects};
-use crate::AddGroupError;
 use crate::bus::BusBuilder;
 use crate::mix_core::{MAX_MIX, MIN_MIX, MixError, MixTarget, TrackId, check_tween};
+use crate::send::{MAX_SENDS, SendOut, SendOuts};
+use crate::{AddGroupError, AddSoundError, SoundSettings};
 
 impl MixMut<'_> {
     /// Adds a bus named `name` to the mix: a kira track with `bus`'s effects,
@@ -100,6 +101,35 @@ impl SoundEffects {
         };
         self.own_bus(bus).map_err(refused)?;
         self.buses.route(bus).map_err(refused)
+    }
+
+    /// Whether every send of `settings` goes to a bus of this manager that
+    /// voices can reach.
+    pub(super) fn check_sends(&self, settings: &SoundSettings) -> Result<(), AddSoundError> {
+        for send in settings.sends.iter() {
+            self.own_bus(send.bus)
+                .map_err(|_| AddSoundError::NotBus(send.bus))?;
+        }
+        let buses: arrayvec::ArrayVec<TrackId, MAX_SENDS> =
+            settings.sends.iter().map(|s| s.bus).collect();
+        // Each is a bus (above): only their number can be refused.
+        self.buses
+            .can_route(&buses)
+            .map_err(|_| AddSoundError::TooManyBuses)
+    }
+
+    /// The sends of `settings` as the mixer gets them, each bus given its out
+    /// (checked by [`check_sends`](Self::check_sends)).
+    pub(super) fn route_sends(&mut self, settings: &SoundSettings) -> SendOuts {
+        let mut outs = SendOuts::default();
+        for (out, send) in outs.iter_mut().zip(settings.sends.iter()) {
+            *out = SendOut {
+                out: self.buses.route(send.bus).unwrap_or(0),
+                level: send.level.0,
+                curve: send.distance,
+            };
+        }
+        outs
     }
 
     /// `id` if it is a bus of this manager.

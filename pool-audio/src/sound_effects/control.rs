@@ -103,6 +103,46 @@ impl SoundEffects {
         Ok(())
     }
 
+    pub(crate) fn set_send(
+        &mut self,
+        voice: VoiceHandle,
+        bus: crate::TrackId,
+        level: Decibels,
+        tween: Tween,
+    ) -> Result<(), VoiceError> {
+        let key = self.live(voice)?;
+        if !(crate::MIN_MIX.0..=crate::MAX_MIX.0).contains(&level.0) {
+            return Err(VoiceError::InvalidParam(crate::ParamError::SendLevel(
+                level,
+            )));
+        }
+        let tween = check_fade(tween)?;
+        let sound = self.voices.get(key).map(|v| v.sound);
+        let out = self.buses.out_of(bus).ok().flatten();
+        let index = sound
+            .and_then(|s| self.sounds.entry(s))
+            .and_then(|entry| {
+                entry
+                    .sends
+                    .iter()
+                    .position(|s| s.out != 0 && Some(s.out) == out)
+            })
+            .ok_or(VoiceError::NoSend(bus))?;
+        self.room_for(1)?;
+        let Some(record) = self.voices.get_mut(key) else {
+            return Err(VoiceError::Stale(StaleHandle));
+        };
+        record.send_levels[index] = level.0;
+        self.voices.tell(key, |slot, ticket| Command::SetSend {
+            slot,
+            ticket,
+            index: index as u8,
+            level,
+            tween,
+        });
+        Ok(())
+    }
+
     pub(crate) fn set_playback_rate(
         &mut self,
         voice: VoiceHandle,

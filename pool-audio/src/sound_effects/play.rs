@@ -421,6 +421,8 @@ struct Play<'a> {
     distances: Distances,
     /// When it begins: the play's start time, else its recording's own.
     start_time: kira::StartTime,
+    /// Its sends' first levels (dB), its sound's.
+    send_levels: [f32; crate::MAX_SENDS],
 }
 
 /// How much of a play reaches `listener`: its distance attenuation (its own
@@ -509,6 +511,7 @@ impl<'a> Play<'a> {
             window,
             cues,
             distances,
+            send_levels: entry.sends.map(|s| s.level),
             start_time: match params.start_time {
                 kira::StartTime::Immediate => entry
                     .recording(recording)
@@ -536,6 +539,7 @@ impl<'a> Play<'a> {
         record.cues = self.cues;
         record.distances = self.distances;
         record.wait = crate::voice_pool::StartWait::of(self.start_time);
+        record.send_levels = self.send_levels;
         if let Some((db, window)) = self.window {
             record.window_db = Some(db);
             record.loudness = window.voice_gain(db);

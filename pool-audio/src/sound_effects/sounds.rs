@@ -56,11 +56,18 @@ impl SoundEffects {
         recordings: impl Into<Recordings>,
         settings: SoundSettings,
     ) -> Result<SoundId, AddSoundError> {
-        let groups = &self.groups;
         let recordings = recordings.into();
+        // Every send's bus is checked before anything changes, and given its
+        // out once the sound is in.
+        self.check_sends(&settings)?;
+        let groups = &self.groups;
         let id = self
             .sounds
             .add(name, &recordings, settings, |group| groups.out(group))?;
+        let sends = self.route_sends(&settings);
+        if let Some(entry) = self.sounds.entry_mut(id.index) {
+            entry.sends = sends;
+        }
         // In a group that opts in, a sound that declares no loudness plays
         // at the window's floor.
         let floor = self.mix.window.as_ref().map(|w| w.now().floor);

@@ -161,6 +161,23 @@ impl Voice<'_> {
         self.sfx.set_volume(self.voice, volume.into(), fade)
     }
 
+    /// Moves the voice's send to `bus` (one of its sound's sends) to `level`
+    /// with `tween`, heard from the mixer's next block. A voice that is
+    /// virtual, or becomes so, comes back at the level set last.
+    ///
+    /// # Errors
+    /// [`VoiceError::NoSend`] if its sound has no send to `bus`,
+    /// [`VoiceError::InvalidParam`] for a level not in `MIN_MIX..=MAX_MIX` or
+    /// a tween kira cannot compute, or as [`stop`](Self::stop).
+    pub fn set_send(
+        &mut self,
+        bus: crate::TrackId,
+        level: impl Into<Decibels>,
+        tween: Tween,
+    ) -> Result<(), VoiceError> {
+        self.sfx.set_send(self.voice, bus, level.into(), tween)
+    }
+
     /// Sets a voice's playback rate (speed and pitch), reached with `fade`: an
     /// engine revving, a slow-motion effect. A play of a sound with a pitch
     /// range keeps what it drew: it plays `rate` shifted by its draw.

@@ -127,6 +127,9 @@ pub(crate) struct VoiceRecord {
     pub(crate) cues: VoiceCues,
     /// What it waits for before it begins.
     pub(crate) wait: StartWait,
+    /// Its sends' levels (dB), in its sound's order of sends: what the game
+    /// set last, which a voice made real again resumes at.
+    pub(crate) send_levels: [f32; crate::MAX_SENDS],
 }
 
 impl VoiceRecord {
@@ -158,6 +161,7 @@ impl VoiceRecord {
             window_db: None,
             cues: VoiceCues::NONE,
             wait: StartWait::Begun,
+            send_levels: [0.0; crate::MAX_SENDS],
         }
     }
 
@@ -197,6 +201,8 @@ impl VoiceRecord {
             window_db: None,
             cues: VoiceCues::NONE,
             wait: StartWait::Begun,
+            // Its sound's: set by the play.
+            send_levels: [0.0; crate::MAX_SENDS],
         }
     }
 

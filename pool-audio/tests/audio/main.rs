@@ -22,6 +22,7 @@ mod owners;
 mod remove_sound;
 mod reuse;
 mod scenes;
+mod sends;
 mod snapshots;
 mod spatial;
 mod start_times;

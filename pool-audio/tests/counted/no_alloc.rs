@@ -657,16 +657,18 @@ fn doppler_obstruction_and_occlusion_allocate_and_free_nothing() {
 }
 
 /// Buses with effect chains (a low-pass, a reverb, an EQ, one bus under
-/// another), groups routed to them, their volumes set by snapshots and the
-/// fader and a filter moved through its kira handle, every frame: no
-/// allocation and no free, on either side.
+/// another), groups routed to them, sends between them (one by distance,
+/// positioned voices, levels changed as they play), bus volumes set by
+/// snapshots and the fader and a filter moved through its kira handle, every
+/// frame: no allocation and no free, on either side.
 #[test]
 fn buses_and_their_effects_allocate_and_free_nothing() {
     use kira::effect::eq_filter::{EqFilterBuilder, EqFilterKind};
     use kira::effect::filter::FilterBuilder;
     use kira::effect::reverb::ReverbBuilder;
     use pool_audio::GroupSettings;
-    use pool_audio::mix::{BusBuilder, Snapshot};
+    use pool_audio::mix::{BusBuilder, SendCurve, SendSettings, Snapshot};
+    let tween_ms = |ms| linear_fade(Duration::from_millis(ms));
 
     let (mut manager, mut sfx, sounds) = four_sounds(16, 9_600, 0.2, 4, 0.2);
     let mut world = BusBuilder::new();
@@ -689,7 +691,11 @@ fn buses_and_their_effects_allocate_and_free_nothing() {
                 settings: Default::default(),
                 slice: None,
             };
-            let settings = SoundSettings::default().group(groups[i]);
+            // Each sends to the other bus, one by distance.
+            let send = SendSettings::new([cave, world][i])
+                .level(-6.0)
+                .distance(SendCurve::new(1.0..=20.0, -12.0, 0.0));
+            let settings = SoundSettings::default().group(groups[i]).send(send);
             sfx.add_sound(&format!("routed {i}"), data, settings)
                 .unwrap()
         })
@@ -700,7 +706,13 @@ fn buses_and_their_effects_allocate_and_free_nothing() {
         .unwrap();
     let mut buffer = vec![0.0f32; 1_600];
     let mut frame = |frame: usize, sfx: &mut SoundEffects| {
-        let _ = sfx.play(routed[frame % 2], PlayParams::default().panning(0.2));
+        let x = (frame % 30) as f32;
+        let params = PlayParams::default().panning(0.2).position([x, 0.0, 0.0]);
+        if let Ok(voice) = sfx.play(routed[frame % 2], params) {
+            let bus = [cave, world][frame % 2];
+            let level = -((frame % 12) as f32);
+            sfx.voice(voice).set_send(bus, level, tween_ms(20)).unwrap();
+        }
         let _ = sfx.play(sounds[frame % 4], PlayParams::default());
         let tween = linear_fade(Duration::from_millis(40));
         match frame % 60 {

@@ -12,13 +12,25 @@ pub(crate) fn print_render_table(rows: &[Measured]) {
     println!(
         "`bank_render_32_mixed`: four groups, three ducks, two snapshots, the loudness window;"
     );
-    println!("`bank_render_32_groups`: the same groups without the mix. The positioned voices at");
+    println!("`bank_render_32_groups`: the same groups without the mix; `bank_render_32_bused`:");
+    println!("the plain voices in a group routed to a bus; `bank_render_32_sends`: each plain");
+    println!("voice sending to a bus with no effect. The positioned voices at");
     println!(
         "rate 1.1: `bank_render_32_pitched`; with doppler and a low-pass: `bank_render_32_cues`."
     );
     println!();
     print_second_rows(rows, "real_render_32");
     for (case, baseline, what) in [
+        (
+            "bank_render_32_bused",
+            "bank_render_32",
+            "a bus (the bank's out, the tap, the bus track) beside plain voices",
+        ),
+        (
+            "bank_render_32_sends",
+            "bank_render_32",
+            "a send per voice (the return's effects excluded) beside plain voices",
+        ),
         (
             "bank_render_32_mixed",
             "bank_render_32",

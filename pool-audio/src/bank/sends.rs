@@ -1,0 +1,125 @@
+//! A voice's sends inside the bank (see `send.rs`): each adds the voice's
+//! rendered step to a return bus's out, times a gain that moves by equal steps
+//! to the send's level (a kira `Parameter`, tweened) plus its distance curve
+//! (aimed once a chunk, like the spatial gains, and moved through the chunk).
+
+use kira::info::Info;
+use kira::{Decibels, Frame, Parameter, Tween, Value};
+
+use super::outs::Outs;
+use crate::MAX_SENDS;
+use crate::send::{SendCurve, SendOuts};
+
+/// One send of a voice.
+struct VoiceSend {
+    out: u8,
+    level: Parameter<Decibels>,
+    curve: Option<SendCurve>,
+    /// The curve's gain at the chunk's start and end.
+    curve_from: f32,
+    curve_to: f32,
+    /// The send's gain at the end of the last step (`None` before the first).
+    gain: Option<f32>,
+}
+
+/// The sends of one voice.
+pub(super) struct VoiceSends {
+    list: [Option<VoiceSend>; MAX_SENDS],
+    len: u8,
+    /// A level is tweening.
+    moving: bool,
+}
+
+/// A curve's gain at `distance` metres (1 without a curve).
+fn curve_gain(curve: Option<SendCurve>, distance: f32) -> f32 {
+    curve.map_or(1.0, |c| Decibels(c.at(distance)).as_amplitude())
+}
+
+impl VoiceSends {
+    pub(super) const NONE: Self = Self {
+        list: [const { None }; MAX_SENDS],
+        len: 0,
+        moving: false,
+    };
+
+    /// The sends of a voice that starts `distance` metres from the listener.
+    pub(super) fn start(sends: &SendOuts, distance: f32) -> Self {
+        let mut list = [const { None }; MAX_SENDS];
+        let mut len = 0;
+        for (place, send) in list.iter_mut().zip(sends.iter().filter(|s| s.out != 0)) {
+            let gain = curve_gain(send.curve, distance);
+            *place = Some(VoiceSend {
+                out: send.out,
+                level: Parameter::new(Value::Fixed(Decibels(send.level)), Decibels(send.level)),
+                curve: send.curve,
+                curve_from: gain,
+                curve_to: gain,
+                gain: None,
+            });
+            len += 1;
+        }
+        Self {
+            list,
+            len,
+            moving: false,
+        }
+    }
+
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Moves send `index`'s level to `level` with `tween`.
+    pub(super) fn set(&mut self, index: u8, level: Decibels, tween: Tween) {
+        if let Some(Some(send)) = self.list.get_mut(usize::from(index)) {
+            send.level.set(Value::Fixed(level), tween);
+            self.moving = true;
+        }
+    }
+
+    /// Moves the tweening levels on by `seconds`.
+    pub(super) fn update(&mut self, seconds: f64, info: &Info) {
+        if !self.moving {
+            return;
+        }
+        let mut moving = false;
+        for send in self.list.iter_mut().flatten() {
+            moving |= !send.level.update(seconds, info);
+        }
+        self.moving = moving;
+    }
+
+    /// A new chunk: the curves move on from where the last one ended, to their
+    /// gain at `distance` if the voice or the listener moved (from there at
+    /// once for a voice not heard yet, `fresh`).
+    pub(super) fn aim(&mut self, distance: Option<f32>, fresh: bool) {
+        for send in self.list.iter_mut().flatten() {
+            send.curve_from = send.curve_to;
+            if let Some(distance) = distance {
+                send.curve_to = curve_gain(send.curve, distance);
+            }
+            if fresh {
+                send.curve_from = send.curve_to;
+            }
+        }
+    }
+
+    /// Adds `step`, the voice's rendered frames, to each send's out times its
+    /// gain, moving by equal steps from the last step's to this one's (at
+    /// `along` of the chunk).
+    pub(super) fn mix(&mut self, step: &[Frame], along: f32, outs: &mut Outs, main: &mut [Frame]) {
+        let n = step.len() as f32;
+        for send in self.list.iter_mut().flatten() {
+            let curve = send.curve_from + (send.curve_to - send.curve_from) * along;
+            let to = send.level.value().as_amplitude() * curve;
+            let from = send.gain.unwrap_or(to);
+            send.gain = Some(to);
+            let delta = (to - from) / n;
+            let target = outs.target(send.out, main);
+            for (i, (out, frame)) in target.iter_mut().zip(step).enumerate() {
+                *out += *frame * (from + delta * (i + 1) as f32);
+            }
+        }
+    }
+}
