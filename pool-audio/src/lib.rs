@@ -528,8 +528,8 @@ use {
     meter::{MeterBuilder, MeterHandle},
     mix_core::{
         DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,
-        MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
-        TrackId,
+        MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, ParamId, Snapshot, SnapshotId,
+        SnapshotMode, TrackId,
     },
     music::{
         BUFFER_RANGE, Decode, MAX_FADE, MAX_TRACK, Music, MusicError, MusicParams, MusicSettings,
@@ -602,9 +602,12 @@ pub mod voices {
 ///   auto-ducking, with its attack (fade out), hold (recovery time), release
 ///   (fade in) and curve.
 /// - A **snapshot** is a mix state (a pause menu, underwater, a boss fight):
-///   volumes of groups and tracks, applied with an intensity and a tween and
+///   volumes of groups, tracks and buses, and values of effect parameters
+///   ([`MixMut::add_param`]: a bus filter's cutoff, a reverb's mix, through
+///   the effect's kira handle), applied with an intensity and a tween and
 ///   released with a tween; FMOD's snapshots, overriding or blending by
-///   priority.
+///   priority. The pause menu that muffles the whole game, music included,
+///   is one snapshot on the bus everything goes through.
 /// - The **loudness window** ([`LoudnessWindow`],
 ///   Wwise's HDR audio) plays every voice at its loudness minus the loudest.
 ///
@@ -630,9 +633,8 @@ pub mod voices {
 ///   moves the value towards its own by its intensity, `Blend` adds its own
 ///   times its intensity.
 ///
-/// Not yet: reverb zones, snapshots that set
-/// effect parameters (a snapshot sets volumes; move an effect through its
-/// kira handle), a side-chain duck; the loudness window is set when the
+/// Not yet: reverb zones, a side-chain duck, a snapshot that sets one send
+/// level of every voice (set the return bus's volume instead); the loudness window is set when the
 /// manager is made; mix tweens start now or after a delay, not on a kira
 /// clock ([`MixError::ClockStart`]). Voice groups reach at most
 /// [`MAX_VOICE_BUSES`] buses; the sound-effects
@@ -641,8 +643,8 @@ pub mod mix {
     pub use crate::bus::{BusBuilder, MAX_VOICE_BUSES};
     pub use crate::mix_core::{
         DuckId, DuckRule, DuckSettings, LoudnessWindow, MAX_LOUDNESS, MAX_MIX, MAX_MIX_ITEMS,
-        MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, Snapshot, SnapshotId, SnapshotMode,
-        TrackId,
+        MAX_MIX_TIME, MIN_MIX, MixError, MixStats, MixTarget, ParamId, Snapshot, SnapshotId,
+        SnapshotMode, TrackId,
     };
     pub use crate::send::{MAX_SENDS, SendCurve, SendSettings, Sends};
     pub use crate::sound_effects::{Mix, MixMut};

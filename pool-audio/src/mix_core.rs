@@ -18,6 +18,7 @@
 //! ducking and its snapshots' volume add in decibels.
 
 mod engine;
+mod params;
 mod window;
 
 use std::fmt;
@@ -28,6 +29,8 @@ use kira::{Decibels, Easing, Tween};
 use crate::handles::GroupId;
 
 pub(crate) use engine::MixEngine;
+pub use params::ParamId;
+pub(crate) use params::{Param, valid as valid_param};
 pub use window::{LoudnessWindow, MAX_LOUDNESS};
 pub(crate) use window::{Saved, Window, WindowNow, heard_db};
 
@@ -225,6 +228,8 @@ pub struct Snapshot {
     pub mode: SnapshotMode,
     /// The volume it sets per target, `MIN_MIX..=MAX_MIX`.
     pub volumes: Vec<(MixTarget, Decibels)>,
+    /// The value it sets per effect parameter, in the parameter's range.
+    pub params: Vec<(ParamId, f64)>,
 }
 
 impl Snapshot {
@@ -235,6 +240,7 @@ impl Snapshot {
             priority: 0,
             mode: SnapshotMode::Override,
             volumes: Vec::new(),
+            params: Vec::new(),
         }
     }
 
@@ -253,6 +259,13 @@ impl Snapshot {
     /// Sets `target` to `volume` (an `f32` is decibels).
     pub fn set(mut self, target: impl Into<MixTarget>, volume: impl Into<Decibels>) -> Self {
         self.volumes.push((target.into(), volume.into()));
+        self
+    }
+
+    /// Sets effect parameter `param` to `value` (in its own unit: hertz for a
+    /// cutoff, a fraction for a reverb's mix).
+    pub fn set_param(mut self, param: ParamId, value: f64) -> Self {
+        self.params.push((param, value));
         self
     }
 }
@@ -331,6 +344,12 @@ pub enum MixError {
     /// Voice groups route to [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES)
     /// buses already.
     TooManyVoiceBuses,
+    /// A parameter of that name was added already.
+    DuplicateParam(String),
+    /// A parameter's range is not finite and ordered with its default in it.
+    ParamRange(f64),
+    /// A snapshot's value for a parameter is not in the parameter's range.
+    ParamValue(f64),
 }
 
 impl fmt::Display for MixError {
@@ -363,6 +382,12 @@ impl fmt::Display for MixError {
             ),
             Self::TooMany => write!(f, "a manager holds at most {MAX_MIX_ITEMS} of each"),
             Self::NotBus(id) => write!(f, "the track {id:?} is not a bus"),
+            Self::DuplicateParam(name) => write!(f, "a mix parameter named {name:?} exists"),
+            Self::ParamRange(default) => write!(
+                f,
+                "a parameter's range must be finite and ordered, its default {default} in it"
+            ),
+            Self::ParamValue(value) => write!(f, "parameter value {value} is outside its range"),
             Self::TooManyVoiceBuses => write!(
                 f,
                 "voice groups route to at most {} buses",

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use kira::{Decibels, StartTime, Tween};
 
+use super::params::{Param, ParamId};
 use super::window::Window;
 use super::{
     DuckRule, DuckSettings, LoudnessWindow, MAX_MIX, MAX_MIX_ITEMS, MIN_MIX, MixError, MixStats,
@@ -15,11 +16,13 @@ use super::{
 };
 use crate::bank::{ALL, Command, MixPart};
 
-/// Where a value goes: a bank entry (a group's, or `ALL`) or a named track.
+/// Where a value goes: a bank entry (a group's, or `ALL`), a named track, or
+/// an effect parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Target {
     Entry(u16),
     Track(u16),
+    Param(u16),
 }
 
 /// Whether a duck's source sounds.
@@ -68,6 +71,7 @@ struct Track {
 pub(crate) struct MixEngine {
     owner: u32,
     tracks: Vec<Track>,
+    params: Vec<Param>,
     ducks: Vec<Duck>,
     rule: DuckRule,
     snapshots: Vec<Applied>,
@@ -90,6 +94,7 @@ impl MixEngine {
         Self {
             owner,
             tracks: Vec::new(),
+            params: Vec::new(),
             ducks: Vec::new(),
             rule: DuckRule::Deepest,
             snapshots: Vec::new(),
@@ -166,7 +171,7 @@ impl MixEngine {
             self.values.push(Value {
                 target,
                 duck: 0.0,
-                snapshot: 0.0,
+                snapshot: self.start(target),
                 duck_pending: None,
                 snapshot_pending: None,
             });
@@ -195,6 +200,51 @@ impl MixEngine {
             index: self.ducks.len() as u32 - 1,
             owner: self.owner,
         })
+    }
+
+    /// Adds an effect parameter, named among the parameters.
+    pub(crate) fn add_param(&mut self, param: Param) -> Result<ParamId, MixError> {
+        if self.params.iter().any(|p| p.name == param.name) {
+            return Err(MixError::DuplicateParam(param.name));
+        }
+        if self.params.len() >= MAX_MIX_ITEMS {
+            return Err(MixError::TooMany);
+        }
+        self.params.push(param);
+        Ok(ParamId {
+            index: self.params.len() as u32 - 1,
+            owner: self.owner,
+        })
+    }
+
+    /// `id`'s target and its value clamped to its range, if it is this
+    /// manager's; `value` must be in its range.
+    pub(crate) fn resolve_param(&self, id: ParamId, value: f64) -> Result<(Target, f64), MixError> {
+        let param = self
+            .params
+            .get(id.index as usize)
+            .filter(|_| id.owner == self.owner)
+            .ok_or(MixError::Unknown)?;
+        if param.range.contains(&value) {
+            Ok((Target::Param(id.index as u16), value))
+        } else {
+            Err(MixError::ParamValue(value))
+        }
+    }
+
+    /// The parameter named `name`.
+    pub(crate) fn param_named(&self, name: &str) -> Option<ParamId> {
+        let index = self.params.iter().position(|p| p.name == name)?;
+        Some(ParamId {
+            index: index as u32,
+            owner: self.owner,
+        })
+    }
+
+    /// What a target's snapshot value is with no snapshot: 0 dB, or a
+    /// parameter's default.
+    fn start(&self, target: Target) -> f64 {
+        start_of(&self.params, target)
     }
 
     /// The ducking and snapshot value decided for `target`, in dB.
@@ -280,7 +330,7 @@ impl MixEngine {
             self.order.insert(at, index);
         }
         for value in &mut self.values {
-            let mut db = 0.0;
+            let mut db = start_of(&self.params, value.target);
             for &i in &self.order {
                 let applied = &self.snapshots[i];
                 let Some(&(_, own)) = applied.volumes.iter().find(|(t, _)| *t == value.target)
@@ -294,7 +344,10 @@ impl MixEngine {
                 };
             }
             // Blends add up: the sum stays in the range a snapshot may set.
-            let db = db.clamp(f64::from(MIN_MIX.0), f64::from(MAX_MIX.0));
+            let db = match value.target {
+                Target::Param(i) => self.params.get(usize::from(i)).map_or(db, |p| p.clamp(db)),
+                _ => db.clamp(f64::from(MIN_MIX.0), f64::from(MAX_MIX.0)),
+            };
             if db != value.snapshot || value.snapshot_pending.is_some() {
                 value.snapshot = db;
                 value.snapshot_pending = Some(tween);
@@ -434,6 +487,14 @@ impl MixEngine {
                         track.control.set_volume(Decibels(db), tween);
                     }
                 }
+                Target::Param(param) => {
+                    let tween = value.snapshot_pending.take();
+                    if let (Some(tween), Some(param)) =
+                        (tween, self.params.get_mut(usize::from(param)))
+                    {
+                        param.set(value.snapshot, tween);
+                    }
+                }
             }
         }
     }
@@ -461,5 +522,13 @@ impl MixEngine {
             Some(duck) if id.owner == self.owner => Ok(duck.state != DuckState::Off),
             _ => Err(MixError::Unknown),
         }
+    }
+}
+
+/// What `target`'s snapshot value is with no snapshot applied.
+fn start_of(params: &[Param], target: Target) -> f64 {
+    match target {
+        Target::Param(i) => params.get(usize::from(i)).map_or(0.0, |p| p.default),
+        _ => 0.0,
     }
 }

@@ -4,7 +4,9 @@ use kira::{Decibels, Tween};
 
 use super::{MixMut, SoundEffects};
 use crate::bus::BusBuilder;
-use crate::mix_core::{MAX_MIX, MIN_MIX, MixError, MixTarget, TrackId, check_tween};
+use crate::mix_core::{
+    MAX_MIX, MIN_MIX, MixError, MixTarget, Param, TrackId, check_tween, valid_param,
+};
 use crate::send::{MAX_SENDS, SendOut, SendOuts};
 use crate::{AddGroupError, AddSoundError, SoundSettings};
 
@@ -79,6 +81,61 @@ impl MixMut<'_> {
         let tween = check_tween(tween)?;
         self.sfx.own_bus(bus)?;
         self.sfx.buses.set_volume(bus, volume, tween)
+    }
+}
+
+impl MixMut<'_> {
+    /// Adds an effect parameter named `name` to the mix: a value of a kira
+    /// effect that snapshots set ([`Snapshot::set_param`](crate::mix::Snapshot::set_param)) as they set
+    /// volumes, handed to `set` (with the snapshot's tween) whenever it
+    /// changes: `set` calls the effect's handle. `default` is its value with
+    /// no snapshot applied; a snapshot's value must be in `range`.
+    ///
+    /// # Errors
+    /// [`MixError::DuplicateParam`], [`MixError::ParamRange`] for a range
+    /// that is not finite and ordered with `default` in it,
+    /// [`MixError::TooMany`]; nothing is added.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{linear_fade, OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// use pool_audio::kira::effect::filter::FilterBuilder;
+    /// use pool_audio::mix::{BusBuilder, Snapshot};
+    ///
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// // The game's world, open by default, muffled under the pause menu.
+    /// let mut world = BusBuilder::new();
+    /// let mut filter = world.add_effect(FilterBuilder::new().cutoff(20_000.0));
+    /// let world = sfx.mix_mut().add_bus("world", world)?;
+    /// let cutoff = sfx.mix_mut().add_param("world cutoff", 20_000.0, 20.0..=20_000.0, move |hz, tween| {
+    ///     filter.set_cutoff(hz, tween)
+    /// })?;
+    /// let pause = Snapshot::new("pause").set(world, -6.0).set_param(cutoff, 500.0);
+    /// let pause = sfx.mix_mut().add_snapshot(pause)?;
+    /// sfx.mix_mut().apply_snapshot(pause, 1.0, linear_fade(std::time::Duration::from_millis(300)))?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_param(
+        &mut self,
+        name: &str,
+        default: f64,
+        range: std::ops::RangeInclusive<f64>,
+        set: impl FnMut(f64, Tween) + Send + 'static,
+    ) -> Result<crate::mix::ParamId, MixError> {
+        if !valid_param(default, &range) {
+            return Err(MixError::ParamRange(default));
+        }
+        self.sfx
+            .mix
+            .add_param(Param::new(name, default, range, set))
+    }
+}
+
+impl super::Mix<'_> {
+    /// The id of the effect parameter named `name`. Resolve names once.
+    pub fn param(&self, name: &str) -> Option<crate::mix::ParamId> {
+        self.sfx.mix.param_named(name)
     }
 }
 

@@ -49,6 +49,9 @@ impl SoundEffects {
             let target = self.mix.resolve(target, |g| groups.contains(g))?;
             volumes.push((target, f64::from(db.0)));
         }
+        for &(param, value) in &snapshot.params {
+            volumes.push(self.mix.resolve_param(param, value)?);
+        }
         self.mix.add_snapshot(snapshot, volumes)
     }
 

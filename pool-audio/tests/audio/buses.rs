@@ -357,3 +357,134 @@ fn dropping_the_manager_with_bused_voices_playing_is_clean() {
     );
     let _ = SoundEffects::new(&mut manager, unlimited()).unwrap();
 }
+
+/// The amplitude of the `hz` component of `samples` (whole cycles at
+/// [`RATE`]).
+fn amplitude_at(samples: &[f32], hz: f64) -> f64 {
+    let (mut re, mut im) = (0.0, 0.0);
+    for (n, s) in samples.iter().enumerate() {
+        let phase = hz * std::f64::consts::TAU * n as f64 / f64::from(RATE);
+        re += f64::from(*s) * phase.cos();
+        im += f64::from(*s) * phase.sin();
+    }
+    2.0 * re.hypot(im) / samples.len() as f64
+}
+
+/// The pause menu: a snapshot that moves a bus's low-pass cutoff (an effect
+/// parameter of the mix) and its volume, tweened; half applied, it blends the
+/// cutoff halfway; released, the world is open again.
+#[test]
+fn a_snapshot_moves_an_effect_parameter_and_a_bus_volume() {
+    let (mut manager, mut sfx, _meter) = common::metered(RATE, unlimited());
+    let mut world = BusBuilder::new();
+    let mut filter = world.add_effect(FilterBuilder::new().cutoff(20_000.0).resonance(0.0));
+    let world = sfx.mix_mut().add_bus("world", world).unwrap();
+    let cutoff = sfx
+        .mix_mut()
+        .add_param("cutoff", 20_000.0, 20.0..=20_000.0, move |hz, tween| {
+            filter.set_cutoff(hz, tween);
+        })
+        .unwrap();
+    assert_eq!(sfx.mix().param("cutoff"), Some(cutoff));
+    let group = sfx
+        .add_group("world", GroupSettings::default().bus(world))
+        .unwrap();
+    let tone = sfx
+        .add_sound(
+            "tone",
+            common::sine_at(0.5, 4_000.0, 3.0),
+            SoundSettings::default().first_volume(0.0).group(group),
+        )
+        .unwrap();
+    sfx.play(tone, PlayParams::default()).unwrap();
+    sfx.update(0.01).unwrap();
+    // Windows of 480 frames: 40 whole cycles of 4 kHz.
+    let mut window = |seconds: f64| {
+        let samples = common::render_left(&mut manager, seconds);
+        amplitude_at(&samples[samples.len() - 480..], 4_000.0)
+    };
+    let open = window(0.1);
+    let pause = Snapshot::new("pause")
+        .set(world, -6.0)
+        .set_param(cutoff, 300.0);
+    let pause = sfx.mix_mut().add_snapshot(pause).unwrap();
+    sfx.mix_mut()
+        .apply_snapshot(pause, 1.0, common_fade(0.1))
+        .unwrap();
+    let during: Vec<f64> = (0..10).map(|_| window(0.01)).collect();
+    let paused = window(0.1);
+    // The filter's response at 4 kHz with its cutoff at `hz`, and -6 dB.
+    let response = |hz: f64| low_pass_power(4_000.0, hz).sqrt();
+    let expected = open * response(300.0) * 10f64.powf(-6.0 / 20.0);
+    let db = |a: f64, b: f64| 20.0 * (a / b).log10();
+    println!("open {open:.4}, paused {paused:.6} (expected {expected:.6})");
+    assert!(
+        db(paused, expected).abs() < 0.5,
+        "paused: {} dB off",
+        db(paused, expected)
+    );
+    assert!(
+        during.windows(2).all(|w| w[1] <= w[0] * 1.001),
+        "the tween moves one way: {during:?}"
+    );
+    assert!(during[2] > paused * 2.0, "a tween, not a step");
+    // Half applied: the cutoff halfway (10,150 Hz), the volume -3 dB.
+    sfx.mix_mut()
+        .apply_snapshot(pause, 0.5, common_fade(0.0))
+        .unwrap();
+    let half = window(0.1);
+    let expected = open * response(10_150.0) * 10f64.powf(-3.0 / 20.0);
+    assert!(
+        db(half, expected).abs() < 0.2,
+        "half: {} dB off",
+        db(half, expected)
+    );
+    // Released: open again.
+    sfx.mix_mut()
+        .release_snapshot(pause, common_fade(0.05))
+        .unwrap();
+    let released = window(0.2);
+    assert!(
+        db(released, open).abs() < 0.1,
+        "released: {} dB",
+        db(released, open)
+    );
+}
+
+/// Effect parameters refuse what they cannot hold, and change nothing.
+#[test]
+fn bad_effect_parameters_are_refused() {
+    let (_manager, mut sfx, _meter) = common::metered(RATE, unlimited());
+    let (_other_manager, mut other, _) = common::metered(RATE, unlimited());
+    let set = |_: f64, _: Tween| {};
+    for (default, range) in [
+        (5.0, 0.0..=1.0),
+        (f64::NAN, 0.0..=1.0),
+        (0.5, 0.0..=f64::INFINITY),
+    ] {
+        assert!(matches!(
+            sfx.mix_mut().add_param("p", default, range, set),
+            Err(MixError::ParamRange(_))
+        ));
+    }
+    assert_eq!(sfx.mix().param("p"), None);
+    let p = sfx.mix_mut().add_param("p", 0.5, 0.0..=1.0, set).unwrap();
+    assert_eq!(
+        sfx.mix_mut().add_param("p", 0.5, 0.0..=1.0, set),
+        Err(MixError::DuplicateParam("p".into()))
+    );
+    for value in [1.5, f64::NAN] {
+        let refused = sfx
+            .mix_mut()
+            .add_snapshot(Snapshot::new("s").set_param(p, value))
+            .unwrap_err();
+        assert!(matches!(refused, MixError::ParamValue(_)));
+    }
+    let foreign = other.mix_mut().add_param("q", 0.5, 0.0..=1.0, set).unwrap();
+    assert_eq!(
+        sfx.mix_mut()
+            .add_snapshot(Snapshot::new("s").set_param(foreign, 0.5)),
+        Err(MixError::Unknown)
+    );
+    assert_eq!(sfx.mix().snapshot("s"), None);
+}
