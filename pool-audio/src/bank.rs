@@ -42,6 +42,7 @@ mod shared;
 mod source;
 mod transport;
 mod voice;
+mod zones;
 
 #[cfg(test)]
 mod test;
@@ -68,6 +69,7 @@ use clocks::Clocks;
 use mix::MixGains;
 use outs::Outs;
 use voice::{Change, State, Voice};
+use zones::ZoneTable;
 
 /// Frames between two computations of the gains (interpolated in between).
 const STEP: usize = 16;
@@ -98,6 +100,8 @@ pub(crate) struct VoiceBank {
     outs: Outs,
     /// A step of a voice with sends, rendered once for its out and its sends.
     scratch: [Frame; STEP],
+    /// The zones voices send to by where they are.
+    zones: ZoneTable,
     /// The speed of sound, m/s, for doppler.
     speed: f64,
     /// Seconds rendered before the current step, and the time a voice that
@@ -130,6 +134,7 @@ impl VoiceBank {
             mix: MixGains::new(),
             outs,
             scratch: [Frame::ZERO; STEP],
+            zones: ZoneTable::new(),
             speed,
             clock: 0.0,
             now: 0.0,
@@ -266,6 +271,7 @@ impl VoiceBank {
                     voice.set_muffle(gain, cutoff);
                 }
             }
+            Command::SetZone { index, zone } => self.zones.set(index, zone),
             Command::SetSend {
                 slot,
                 ticket,
@@ -292,7 +298,8 @@ impl VoiceBank {
             self.forget(slot);
         }
         let (listener, steal_fade) = (self.listener, self.steal_fade);
-        let change = self.voices[slot as usize].start(start, listener, (steal_fade, self.speed));
+        let rules = (steal_fade, self.speed, &self.zones);
+        let change = self.voices[slot as usize].start(start, listener, rules);
         // A new copy hurries its sound's copies on their way out.
         for &other in &self.order {
             let voice = &mut self.voices[other as usize];
@@ -439,7 +446,7 @@ impl VoiceBank {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
             let gain = self.mix.gain(voice.group);
-            let mixing = (&mut self.outs, &mut self.scratch);
+            let mixing = (&mut self.outs, &mut self.scratch, &self.zones);
             match render_voice(voice, mixing, out, (along, dt, gain)) {
                 Change::Ended => {
                     // A stopped voice reported its playhead when it was stopped.
@@ -484,11 +491,11 @@ impl VoiceBank {
 #[inline]
 fn render_voice(
     voice: &mut Voice,
-    (outs, scratch): (&mut Outs, &mut [Frame; STEP]),
+    (outs, scratch, zones): (&mut Outs, &mut [Frame; STEP], &ZoneTable),
     out: &mut [Frame],
     (along, dt, gain): (f32, f64, f32),
 ) -> Change {
-    if voice.sends.is_empty() {
+    if voice.sends.is_empty() && !voice.zones.heard {
         return voice.render(outs.target(voice.out, out), along, dt, gain);
     }
     let scratch = &mut scratch[..out.len()];
@@ -498,6 +505,9 @@ fn render_voice(
         *o += *s;
     }
     voice.sends.mix(scratch, along, outs, out);
+    if voice.zones.heard {
+        voice.zones.mix(scratch, along, zones, (outs, out));
+    }
     change
 }
 
@@ -518,8 +528,9 @@ impl Sound for VoiceBank {
         let (listener, moved) = (self.listener, self.listener_moved);
         self.listener_moved = false;
         for &slot in &self.order {
-            self.voices[slot as usize].aim(listener, moved, self.speed);
+            self.voices[slot as usize].aim(listener, moved, (self.speed, &self.zones));
         }
+        self.zones.changed = false;
         let n = out.len();
         let mut at = 0;
         while at < n {

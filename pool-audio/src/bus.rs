@@ -133,8 +133,21 @@ pub(crate) struct Buses {
     taps: Mutex<Vec<Option<Consumer<Frame>>>>,
     /// How many rings no bus has taken yet.
     free: usize,
+    /// The zones, by slot, and whether the mixer has yet to hear of a change.
+    pub(crate) zones: [ZoneSlot; crate::MAX_ZONES],
     /// Holds every bus and music track; dropped after them.
     root: TrackHandle,
+}
+
+/// A zone's place on the game side.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ZoneSlot {
+    /// The zone, with its bus's out.
+    pub(crate) zone: Option<crate::zone::ZoneOut>,
+    /// Counts the zones the slot has held: an id of an earlier one is stale.
+    pub(crate) generation: u32,
+    /// The mixer has not heard of its last change yet.
+    pub(crate) dirty: bool,
 }
 
 /// The ring ends the bank writes to, by out - 1.
@@ -154,6 +167,7 @@ impl Buses {
             list: Vec::new(),
             taps: Mutex::new(taps),
             free: MAX_VOICE_BUSES,
+            zones: [ZoneSlot::default(); crate::MAX_ZONES],
             root,
         };
         (buses, outs)

@@ -489,6 +489,7 @@ mod stats;
 mod stealing;
 mod variations;
 mod voice_pool;
+mod zone;
 
 pub use error::{PlayError, VoiceError};
 pub use groups::GroupSettings;
@@ -545,6 +546,7 @@ use {
     sound_error::SoundError,
     stealing::{Stealing, Tie},
     variations::{Pick, Recordings},
+    zone::{MAX_ZONES, ZoneId, ZoneSettings, ZoneShape},
 };
 
 /// What a sound is made of and how its copies share a budget: its
@@ -596,6 +598,16 @@ pub mod voices {
 ///   with sends once and adds it to each return: no added latency, and a
 ///   voice with no send pays nothing. A stolen voice's sends fade with it; a
 ///   virtual voice comes back at the send levels set last.
+/// - A **zone** ([`ZoneSettings`], [`MixMut::add_zone`]) is a place of the
+///   level with a room sound: a sphere or a box with a return bus and a
+///   level. Each voice inside sends to it (of sounds that take part,
+///   [`SoundSettings::zones`], on by default); outside, the send falls to
+///   nothing over the zone's fade distance, so crossing the edge is a
+///   crossfade. A zone that follows the listener sends every voice by where
+///   the listener is: the room the player hears. Zones move and go while
+///   the game runs; the mixer weighs each voice once a chunk and moves its
+///   gains through the chunk (Unreal's reverb volumes, Godot's `Area3D`
+///   reverb buses).
 ///
 /// - A **duck** lowers a target (a voice group, a track of the mix: music,
 ///   ambience or a kira track of the game's, or every sound effect) while any voice of its source group sounds: Wwise's
@@ -633,7 +645,8 @@ pub mod voices {
 ///   moves the value towards its own by its intensity, `Blend` adds its own
 ///   times its intensity.
 ///
-/// Not yet: reverb zones, a side-chain duck, a snapshot that sets one send
+/// Not yet: a side-chain duck, zones that turn with a rotation (boxes are
+/// aligned with the axes), a snapshot that sets one send
 /// level of every voice (set the return bus's volume instead); the loudness window is set when the
 /// manager is made; mix tweens start now or after a delay, not on a kira
 /// clock ([`MixError::ClockStart`]). Voice groups reach at most
@@ -648,6 +661,7 @@ pub mod mix {
     };
     pub use crate::send::{MAX_SENDS, SendCurve, SendSettings, Sends};
     pub use crate::sound_effects::{Mix, MixMut};
+    pub use crate::zone::{MAX_ZONES, ZoneId, ZoneSettings, ZoneShape};
 }
 
 /// Positioned voices: where the listener is ([`SoundEffects::listener`]), how

@@ -350,6 +350,12 @@ pub enum MixError {
     ParamRange(f64),
     /// A snapshot's value for a parameter is not in the parameter's range.
     ParamValue(f64),
+    /// A zone's shape is not finite with a positive size.
+    ZoneShape(crate::ZoneShape),
+    /// A zone's fade distance is not finite and at least 0.
+    ZoneFade(f32),
+    /// The manager holds [`MAX_ZONES`](crate::mix::MAX_ZONES) zones already.
+    TooManyZones,
 }
 
 impl fmt::Display for MixError {
@@ -388,6 +394,9 @@ impl fmt::Display for MixError {
                 "a parameter's range must be finite and ordered, its default {default} in it"
             ),
             Self::ParamValue(value) => write!(f, "parameter value {value} is outside its range"),
+            Self::ZoneShape(shape) => write!(f, "zone shape {shape:?} is not finite and sized"),
+            Self::ZoneFade(fade) => write!(f, "zone fade {fade} m is not finite and >= 0"),
+            Self::TooManyZones => write!(f, "a manager holds at most {} zones", crate::MAX_ZONES),
             Self::TooManyVoiceBuses => write!(
                 f,
                 "voice groups route to at most {} buses",

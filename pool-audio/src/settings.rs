@@ -241,6 +241,10 @@ pub struct SoundSettings {
     /// [`SendSettings`](crate::mix::SendSettings)), added with
     /// [`send`](Self::send).
     pub sends: crate::mix::Sends,
+    /// Its voices send to the zones they are in (default `true`; turn it
+    /// off for the interface, or anything that is not in the level's
+    /// space). See [`ZoneSettings`](crate::mix::ZoneSettings).
+    pub zones: bool,
 }
 
 impl Default for SoundSettings {
@@ -270,6 +274,7 @@ impl Default for SoundSettings {
             occlusion: crate::Muffle::OCCLUSION,
             distances: crate::Distances::default(),
             sends: crate::mix::Sends::default(),
+            zones: true,
         }
     }
 }
@@ -409,6 +414,12 @@ impl SoundSettings {
     /// settings invalid, [`SettingsError::TooManySends`]).
     pub fn send(mut self, send: crate::mix::SendSettings) -> Self {
         self.sends.push(send);
+        self
+    }
+
+    /// Whether its voices send to the zones they are in.
+    pub fn zones(mut self, zones: bool) -> Self {
+        self.zones = zones;
         self
     }
 

@@ -19,6 +19,7 @@ mod sounds;
 mod update;
 mod views;
 mod voice_groups;
+mod zones;
 
 pub use views::{Listener, Mix, MixMut, SoundInfo, Voice};
 

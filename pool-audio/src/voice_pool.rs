@@ -432,6 +432,7 @@ impl Voices {
             group: route.group.map_or(NO_GROUP, |g| g as u16),
             out: route.out,
             sends,
+            zones: route.zones,
             loudness: record.loudness,
             velocity: record.cues.motion.velocity,
             doppler: record.cues.doppler,
@@ -576,6 +577,7 @@ struct Route {
     group: Option<u32>,
     out: u8,
     sends: crate::send::SendOuts,
+    zones: bool,
 }
 
 impl Route {
@@ -587,6 +589,7 @@ impl Route {
             level: 0.0,
             curve: None,
         }; crate::MAX_SENDS],
+        zones: false,
     };
 
     fn of(entry: &crate::sound_table::SoundEntry) -> Self {
@@ -594,6 +597,7 @@ impl Route {
             group: entry.settings.group.map(|g| g.index),
             out: entry.out,
             sends: entry.sends,
+            zones: entry.settings.zones,
         }
     }
 }

@@ -60,6 +60,11 @@ pub(crate) enum Command {
         ticket: u32,
         velocity: [f32; 3],
     },
+    /// Sets zone `index`, or clears it (`None`).
+    SetZone {
+        index: u8,
+        zone: Option<crate::zone::ZoneOut>,
+    },
     /// Send `index`'s level.
     SetSend {
         slot: u32,
@@ -118,6 +123,8 @@ pub(crate) struct Start {
     pub(crate) out: u8,
     /// Its sends, each with the level the game set last.
     pub(crate) sends: crate::send::SendOuts,
+    /// It sends to the zones it is in.
+    pub(crate) zones: bool,
     /// Its loudness in the window, as an amplitude (1 outside a window).
     pub(crate) loudness: f32,
     /// Its velocity (m/s) and its sound's doppler scale (0: off).

@@ -14,6 +14,8 @@ use crate::send::{SendCurve, SendOuts};
 struct VoiceSend {
     out: u8,
     level: Parameter<Decibels>,
+    /// The level as an amplitude, as of the last update.
+    amplitude: f32,
     curve: Option<SendCurve>,
     /// The curve's gain at the chunk's start and end.
     curve_from: f32,
@@ -51,6 +53,7 @@ impl VoiceSends {
             *place = Some(VoiceSend {
                 out: send.out,
                 level: Parameter::new(Value::Fixed(Decibels(send.level)), Decibels(send.level)),
+                amplitude: Decibels(send.level).as_amplitude(),
                 curve: send.curve,
                 curve_from: gain,
                 curve_to: gain,
@@ -86,6 +89,7 @@ impl VoiceSends {
         let mut moving = false;
         for send in self.list.iter_mut().flatten() {
             moving |= !send.level.update(seconds, info);
+            send.amplitude = send.level.value().as_amplitude();
         }
         self.moving = moving;
     }
@@ -112,13 +116,21 @@ impl VoiceSends {
         let n = step.len() as f32;
         for send in self.list.iter_mut().flatten() {
             let curve = send.curve_from + (send.curve_to - send.curve_from) * along;
-            let to = send.level.value().as_amplitude() * curve;
+            let to = send.amplitude * curve;
             let from = send.gain.unwrap_or(to);
             send.gain = Some(to);
-            let delta = (to - from) / n;
             let target = outs.target(send.out, main);
-            for (i, (out, frame)) in target.iter_mut().zip(step).enumerate() {
-                *out += *frame * (from + delta * (i + 1) as f32);
+            if from == to {
+                for (out, frame) in target.iter_mut().zip(step) {
+                    *out += *frame * to;
+                }
+            } else {
+                let delta = (to - from) / n;
+                let mut gain = from;
+                for (out, frame) in target.iter_mut().zip(step) {
+                    gain += delta;
+                    *out += *frame * gain;
+                }
             }
         }
     }

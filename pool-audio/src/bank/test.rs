@@ -100,6 +100,7 @@ fn start(slot: u32, ticket: u32, source: &Arc<Source>) -> Start {
         group: super::NO_GROUP,
         out: 0,
         sends: Default::default(),
+        zones: false,
         loudness: 1.0,
         velocity: [0.0; 3],
         doppler: 0.0,

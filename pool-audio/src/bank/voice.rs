@@ -15,6 +15,7 @@ use super::sends::VoiceSends;
 use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
+use super::zones::{VoiceZones, ZoneTable};
 use crate::cues::{MUFFLE_FADE, doppler_factor, one_pole};
 use crate::ears::{ListenerState, spatial_gains};
 use crate::params::linear_fade;
@@ -178,6 +179,8 @@ pub(super) struct Voice {
     pub(super) out: u8,
     /// Its sends to return buses (see `sends.rs`).
     pub(super) sends: VoiceSends,
+    /// Its weights in the zones (see `zones.rs`).
+    pub(super) zones: VoiceZones,
     /// Its loudness in the window, an amplitude.
     loudness: f32,
     /// It moved since the mixer's last chunk: its spatial gains and doppler
@@ -250,6 +253,7 @@ impl Voice {
             group: super::NO_GROUP,
             out: 0,
             sends: VoiceSends::NONE,
+            zones: VoiceZones::OFF,
             loudness: 1.0,
             moved: false,
             velocity: [0.0; 3],
@@ -272,7 +276,7 @@ impl Voice {
         &mut self,
         start: Start,
         listener: ListenerState,
-        (steal_fade, speed): (Duration, f64),
+        (steal_fade, speed, zones): (Duration, f64, &ZoneTable),
     ) -> Change {
         let source = start.source;
         let (position, fraction) = begin_at(&source, start.begin);
@@ -318,6 +322,7 @@ impl Voice {
             group: start.group,
             out: start.out,
             sends: VoiceSends::start(&start.sends, 0.0),
+            zones: VoiceZones::new(start.zones),
             loudness: start.loudness,
             velocity: start.velocity,
             doppler_scale: start.doppler,
@@ -334,7 +339,7 @@ impl Voice {
             self.push(&source);
         }
         self.source = Some(source);
-        self.aim(listener, true, speed);
+        self.aim(listener, true, (speed, zones));
         if matches!(self.state, State::Waiting(_)) {
             Change::None
         } else {
@@ -473,7 +478,12 @@ impl Voice {
     /// factor: from where the last chunk left them towards what is heard from
     /// `listener` (if it `moved`, or the voice did), where sound travels at
     /// `speed`; at once, for a voice not heard yet.
-    pub(super) fn aim(&mut self, listener: ListenerState, moved: bool, speed: f64) {
+    pub(super) fn aim(
+        &mut self,
+        listener: ListenerState,
+        moved: bool,
+        (speed, zones): (f64, &ZoneTable),
+    ) {
         self.spatial_from = self.spatial;
         self.doppler_from = self.doppler;
         if (moved || self.moved)
@@ -500,6 +510,16 @@ impl Voice {
                     .map_or(0.0, |p| distance(p, listener.position))
             });
             self.sends.aim(distance, self.fresh);
+        }
+        if self.zones.on {
+            if zones.is_empty() {
+                self.zones.heard = false;
+            } else {
+                let at = self.position.unwrap_or(listener.position);
+                let weigh = moved || self.moved || zones.changed;
+                self.zones
+                    .aim(zones, (at, listener.position), weigh, self.fresh);
+            }
         }
         self.moved = false;
     }

@@ -152,12 +152,17 @@ impl SoundEffects {
     /// The out the bank mixes voices routed to bus `bus` into; the bus's tap
     /// starts on its track the first time.
     pub(super) fn route_to(&mut self, bus: TrackId) -> Result<u8, AddGroupError> {
-        let refused = |error| match error {
+        self.bus_out(bus).map_err(|error| match error {
             MixError::TooManyVoiceBuses => AddGroupError::TooManyBuses,
             _ => AddGroupError::NotBus(bus),
-        };
-        self.own_bus(bus).map_err(refused)?;
-        self.buses.route(bus).map_err(refused)
+        })
+    }
+
+    /// The out the bank mixes into bus `bus` (a bus of this manager); the
+    /// bus's tap starts on its track the first time.
+    pub(super) fn bus_out(&mut self, bus: TrackId) -> Result<u8, MixError> {
+        self.own_bus(bus)?;
+        self.buses.route(bus)
     }
 
     /// Whether every send of `settings` goes to a bus of this manager that

@@ -85,6 +85,7 @@ impl SoundEffects {
         // Report every voice that ended since the last update, this one's too.
         self.voices.turn_reports();
         self.update_mix(dt);
+        self.flush_zones();
         Ok(())
     }
 

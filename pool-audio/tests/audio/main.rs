@@ -30,3 +30,4 @@ mod variations;
 mod virtual_voices;
 mod voice_bank;
 mod voice_limits;
+mod zones;

@@ -658,7 +658,8 @@ fn doppler_obstruction_and_occlusion_allocate_and_free_nothing() {
 
 /// Buses with effect chains (a low-pass, a reverb, an EQ, one bus under
 /// another), groups routed to them, sends between them (one by distance,
-/// positioned voices, levels changed as they play), bus volumes set by
+/// positioned voices, levels changed as they play), a zone that moves and one
+/// that follows the listener, bus volumes set by
 /// snapshots and the fader and a filter moved through its kira handle, every
 /// frame: no allocation and no free, on either side.
 #[test]
@@ -667,7 +668,7 @@ fn buses_and_their_effects_allocate_and_free_nothing() {
     use kira::effect::filter::FilterBuilder;
     use kira::effect::reverb::ReverbBuilder;
     use pool_audio::GroupSettings;
-    use pool_audio::mix::{BusBuilder, SendCurve, SendSettings, Snapshot};
+    use pool_audio::mix::{BusBuilder, SendCurve, SendSettings, Snapshot, ZoneSettings, ZoneShape};
     let tween_ms = |ms| linear_fade(Duration::from_millis(ms));
 
     let (mut manager, mut sfx, sounds) = four_sounds(16, 9_600, 0.2, 4, 0.2);
@@ -704,9 +705,23 @@ fn buses_and_their_effects_allocate_and_free_nothing() {
         .mix_mut()
         .add_snapshot(Snapshot::new("pause").set(world, -12.0).set(cave, -6.0))
         .unwrap();
+    // A zone of the cave that moves, one that follows the listener.
+    let room = |x: f32| ZoneShape::Sphere {
+        center: [x, 0.0, 0.0],
+        radius: 8.0,
+    };
+    let moving = sfx
+        .mix_mut()
+        .add_zone(ZoneSettings::new(room(10.0), cave).fade(3.0))
+        .unwrap();
+    let heard = ZoneSettings::new(room(0.0), world).follows_listener(true);
+    sfx.mix_mut().add_zone(heard).unwrap();
     let mut buffer = vec![0.0f32; 1_600];
     let mut frame = |frame: usize, sfx: &mut SoundEffects| {
         let x = (frame % 30) as f32;
+        let zone = ZoneSettings::new(room(x), cave).fade(3.0);
+        sfx.mix_mut().set_zone(moving, zone).unwrap();
+        sfx.listener().set_position([x * 0.5, 0.0, 0.0]).unwrap();
         let params = PlayParams::default().panning(0.2).position([x, 0.0, 0.0]);
         if let Ok(voice) = sfx.play(routed[frame % 2], params) {
             let bus = [cave, world][frame % 2];
