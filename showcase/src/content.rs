@@ -13,8 +13,9 @@ use std::time::Duration;
 use pool_audio::loader::FileLoader;
 use pool_audio::{
     GroupId, GroupSettings, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
-    mix::DuckSettings, mix::LoudnessWindow, mix::MixError, mix::Snapshot, mix::SnapshotId,
-    sound::Pick, voices::Resume, voices::Stealing, voices::Virtualization,
+    mix::BusBuilder, mix::DuckSettings, mix::LoudnessWindow, mix::MixError, mix::Snapshot,
+    mix::SnapshotId, mix::TrackId, mix::ZoneSettings, mix::ZoneShape, sound::Pick, voices::Resume,
+    voices::Stealing, voices::Virtualization,
 };
 use pool_effects::{AddKindError, EffectKind, Effects, KindId};
 
@@ -116,6 +117,79 @@ pub fn add_mix(
     sfx.mix_mut().add_snapshot(storm)
 }
 
+/// The space of the level: a world bus every sound but the interface goes
+/// through, with a low-pass the pause menu closes; the reverb of a cave at the
+/// map's centre, under the world bus; the cave's zone, which follows the
+/// listener (the room the player hears); the pause snapshot; a meter on each
+/// bus.
+pub struct Space {
+    /// The world bus.
+    pub world: TrackId,
+    /// The cave's zone.
+    pub cave: ZoneSettings,
+    /// The pause menu: the world 6 dB down and muffled to 400 Hz.
+    pub pause: SnapshotId,
+    /// The world bus's level.
+    pub world_meter: pool_audio::dsp::MeterHandle,
+    /// The cave reverb's level.
+    pub cave_meter: pool_audio::dsp::MeterHandle,
+}
+
+/// Adds the level's buses, the cave zone and the pause snapshot (before the
+/// sounds: their groups route to the world bus).
+///
+/// # Errors
+/// What `add_bus`, `add_param`, `add_zone` and `add_snapshot` return (none
+/// for this content).
+pub fn add_space(sfx: &mut SoundEffects) -> Result<Space, MixError> {
+    use kira::effect::filter::FilterBuilder;
+    use kira::effect::reverb::ReverbBuilder;
+    use pool_audio::dsp::MeterBuilder;
+
+    let mut world = BusBuilder::new();
+    let mut filter = world.add_effect(FilterBuilder::new().cutoff(20_000.0));
+    let world_meter = world.add_effect(MeterBuilder::new());
+    let world = sfx.mix_mut().add_bus("world", world)?;
+    let mut cave = BusBuilder::new().parent(world);
+    cave.add_effect(
+        ReverbBuilder::new()
+            .feedback(0.85)
+            .damping(0.4)
+            .mix(kira::Mix::WET),
+    );
+    let cave_meter = cave.add_effect(MeterBuilder::new());
+    let cave_bus = sfx.mix_mut().add_bus("cave reverb", cave)?;
+    let shape = ZoneShape::Sphere {
+        center: [0.0, 0.0, 0.0],
+        radius: 25.0,
+    };
+    let cave = ZoneSettings::new(shape, cave_bus)
+        .level(-3.0)
+        .fade(15.0)
+        .follows_listener(true);
+    sfx.mix_mut().add_zone(cave)?;
+    let cutoff = sfx.mix_mut().add_param(
+        "world cutoff",
+        20_000.0,
+        20.0..=20_000.0,
+        move |hz, tween| {
+            filter.set_cutoff(hz, tween);
+        },
+    )?;
+    let pause = Snapshot::new("pause")
+        .priority(10)
+        .set(world, -6.0)
+        .set_param(cutoff, 400.0);
+    let pause = sfx.mix_mut().add_snapshot(pause)?;
+    Ok(Space {
+        world,
+        cave,
+        pause,
+        world_meter,
+        cave_meter,
+    })
+}
+
 /// The level's effect kinds.
 pub struct Kinds {
     /// An enemy dying.
@@ -151,15 +225,32 @@ pub const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
 /// What `add_group` and `add_sound` return (none for this content), and a
 /// footstep file that does not load.
 pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<dyn Error>> {
-    let ambience = sfx.add_group("ambience", GroupSettings::default().max_voices(24))?;
+    add_sounds_on(sfx, rng, None)
+}
+
+/// As [`add_sounds`], every group but the interface's routed to bus `world`
+/// if given (see [`add_space`]).
+///
+/// # Errors
+/// As [`add_sounds`].
+pub fn add_sounds_on(
+    sfx: &mut SoundEffects,
+    rng: &mut Lcg,
+    world: Option<TrackId>,
+) -> Result<Sounds, Box<dyn Error>> {
+    let on = |group: GroupSettings| match world {
+        Some(bus) => group.bus(bus),
+        None => group,
+    };
+    let ambience = sfx.add_group("ambience", on(GroupSettings::default().max_voices(24)))?;
     let combat = sfx.add_group(
         "combat",
-        GroupSettings::default()
+        on(GroupSettings::default()
             .max_voices(16)
             .stealing(Stealing::Oldest)
-            .loudness_window(true),
+            .loudness_window(true)),
     )?;
-    let in_window = GroupSettings::default().loudness_window(true);
+    let in_window = on(GroupSettings::default().loudness_window(true));
     let booms = sfx.add_group("explosions", in_window.max_voices(8))?;
     let steps = sfx.add_group("footsteps", in_window.max_voices(2))?;
     let ui = sfx.add_group("ui", GroupSettings::default().max_voices(2).protected(true))?;
@@ -259,6 +350,7 @@ pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<d
                 .max_voices(1)
                 .first_volume(-6.0206)
                 .priority(10)
+                .zones(false)
                 .group(ui),
         )?,
         ambience,
@@ -326,6 +418,12 @@ pub fn listener_at(t: f32) -> [f32; 2] {
         -90.0 + 180.0 * t,
         -90.0 + 180.0 * t + 30.0 * (t * 9.0).sin(),
     ]
+}
+
+/// The frames of a run of `frames` at which the player opens and closes the
+/// pause menu: 70% and 85% of the way.
+pub fn pause_frames(frames: usize) -> (usize, usize) {
+    (frames * 7 / 10, frames * 17 / 20)
 }
 
 /// Where a new wave's enemy stands: 15 to 35 m from the listener, drawn from `rng`.

@@ -60,6 +60,8 @@ pub(crate) struct Level {
     pub(crate) sounds: Sounds,
     /// The snapshot of the moment every enemy dies at once.
     storm: SnapshotId,
+    /// The world bus, the cave and the pause menu.
+    pub(crate) space: content::Space,
     pub(crate) effects: Effects,
     kinds: Kinds,
     pub(crate) draw: DrawList,
@@ -92,7 +94,8 @@ impl Level {
         })?;
         let mut sfx = SoundEffects::new(&mut manager, content::settings())?;
         let mut rng = content::rng();
-        let sounds = content::add_sounds(&mut sfx, &mut rng)?;
+        let space = content::add_space(&mut sfx)?;
+        let sounds = content::add_sounds_on(&mut sfx, &mut rng, Some(space.world))?;
         let storm = content::add_mix(&mut sfx, &sounds, None)?;
         let car_sound = car::add(&mut sfx)?;
         let mut emitters = Vec::with_capacity(300);
@@ -137,6 +140,7 @@ impl Level {
             sfx,
             sounds,
             storm,
+            space,
             effects,
             kinds,
             draw: DrawList::new(),
@@ -206,6 +210,21 @@ impl Level {
             self.sfx
                 .mix_mut()
                 .release_snapshot(self.storm, linear_fade(Duration::from_secs(1)))?;
+        }
+        // The player opens the pause menu at 70% of the run and closes it at
+        // 85%: the world muffles under it (the level plays on).
+        let (open, close) = content::pause_frames(frames);
+        if frame == open {
+            let fade = linear_fade(Duration::from_millis(300));
+            self.sfx
+                .mix_mut()
+                .apply_snapshot(self.space.pause, 1.0, fade)?;
+        }
+        if frame == close {
+            let fade = linear_fade(Duration::from_millis(500));
+            self.sfx
+                .mix_mut()
+                .release_snapshot(self.space.pause, fade)?;
         }
         // Enemies walk towards the player.
         let listener = self.listener;

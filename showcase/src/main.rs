@@ -8,13 +8,19 @@
 //!   emitters go virtual when they are not among the most audible and come back
 //!   when the listener walks up; combat and UI sounds play in groups (UI
 //!   protected); explosions at one spot are held back by a retrigger radius.
+//! - The level has a space: every sound but the interface goes through a
+//!   world bus; a cave at the map's centre is a zone that follows the
+//!   listener, sending every voice to the cave's reverb as the listener walks
+//!   in (and out, over 15 m); at 70% of the run the player opens the pause
+//!   menu for 15% of it, a snapshot that muffles the world bus to 400 Hz and
+//!   lowers it 6 dB while the interface stays clear.
 //!
 //! `cargo run --release -p showcase [-- --seconds N] [--out DIR] [--tsv]`
 //!
 //! Renders N seconds (default 10) offline and writes `level.wav`, `level.gif` (the
 //! map, ten pictures a second: real voices bright, virtual ones dim), `last.png`
 //! and `plot.png` (real and virtual voices, limiter gain reduction and peak over
-//! time) and `doppler.png` (the passing car's pitch, measured against the
+//! time, the ducks and snapshots, the cave's reverb and the world bus) and `doppler.png` (the passing car's pitch, measured against the
 //! doppler formula) into `--out` (default `target/showcase`). Prints a table per second, or
 //! with `--tsv` the rows
 //! `second<TAB>real<TAB>virtual<TAB>plays<TAB>stolen<TAB>peak_dbfs<TAB>clipped`

@@ -42,6 +42,11 @@ struct Reading {
     /// What the ducks and snapshots set on the footsteps and the ambience, dB.
     footsteps_db: f64,
     ambience_db: f64,
+    /// The world bus's and the cave reverb's loudest sample in the frame, dBFS.
+    world_db: f64,
+    cave_db: f64,
+    /// The listener's weight in the cave zone, 0 to 1.
+    in_cave: f64,
 }
 
 pub(crate) struct Pictures {
@@ -243,6 +248,13 @@ impl Pictures {
                 .map_or(0.0, |top| f64::from(top.0)),
             footsteps_db: mix_db(level.sounds.footsteps),
             ambience_db: mix_db(level.sounds.ambience),
+            world_db: meter_db(&level.space.world_meter),
+            cave_db: meter_db(&level.space.cave_meter),
+            in_cave: f64::from(level.space.cave.weight([
+                level.listener[0],
+                0.0,
+                level.listener[1],
+            ])),
         });
     }
 
@@ -264,9 +276,10 @@ impl Pictures {
         self.plot(&out.join("plot.png"))
     }
 
-    /// Six panels over time: voices (real against the cap, virtual), the mix's
-    /// peak against the ceiling, the limiter's gain reduction, the loudness
-    /// window's top, and what the duck and the snapshot set.
+    /// Seven panels over time: voices (real against the cap, virtual), the
+    /// mix's peak against the ceiling, the limiter's gain reduction, the
+    /// loudness window's top, what the duck and the snapshot set, and the
+    /// space (the world bus, the cave's reverb, the pause menu).
     fn plot(&self, path: &Path) -> Result<(), Box<dyn Error>> {
         let seconds = self.readings.len() as f64 / FPS as f64;
         let series = |f: &dyn Fn(&Reading) -> f64| -> Vec<(f64, f64)> {
@@ -283,6 +296,18 @@ impl Pictures {
         let top = series(&|r| r.window_top);
         let footsteps = series(&|r| r.footsteps_db);
         let ambience = series(&|r| r.ambience_db);
+        let world = series(&|r| r.world_db);
+        let cave = series(&|r| r.cave_db);
+        // The listener's weight in the cave, drawn on the same dB axis: 0 at
+        // -60 dB, 1 at 0 dB.
+        let in_cave = series(&|r| -60.0 + 60.0 * r.in_cave);
+        let (open, close) = showcase::content::pause_frames(self.readings.len());
+        let pause = [
+            (open as f64 / FPS as f64, -62.0),
+            (open as f64 / FPS as f64, 2.0),
+            (close as f64 / FPS as f64, 2.0),
+            (close as f64 / FPS as f64, -62.0),
+        ];
         let cap = [(0.0, VOICE_CAP as f64), (seconds, VOICE_CAP as f64)];
         let ceiling = [(0.0, -1.0), (seconds, -1.0)];
         let most_voices = virtual_voices.iter().fold(0.0f64, |m, p| m.max(p.1));
@@ -293,14 +318,14 @@ impl Pictures {
             "The limiter's gain reduction: 0 dB throughout (the copies' budgets and the voice cap kept the mix under the ceiling)"
                 .to_string()
         };
-        figures::png(path, (1000, 1600), |area| {
+        figures::png(path, (1000, 1850), |area| {
             let body = figures::titled(
                 area,
                 &format!("The showcase level, {seconds:.0} s at {FPS} frames a second"),
                 "300 looping emitters, waves of enemies dying in storms, a listener walking across the map. Each point is one frame.",
                 56,
             )?;
-            let panels = body.split_evenly((6, 1));
+            let panels = body.split_evenly((7, 1));
             figures::LineChart::new(
                 "Real voices, mixed by the voice bank: never more than the cap",
                 ("time (s)", 0.0..seconds),
@@ -354,6 +379,19 @@ impl Pictures {
             .line(figures::Line::new("footsteps (duck)", figures::BLUE, &footsteps).width(2))
             .line(figures::Line::new("ambience (snapshot)", figures::GREEN, &ambience).width(2))
             .draw(&panels[5])?;
+            figures::LineChart::new(
+                "The space: the cave's reverb rises as the listener walks into the cave; the pause menu muffles the world bus",
+                ("time (s)", 0.0..seconds),
+                ("level (dBFS)", -62.0..40.0),
+            )
+            .line(figures::Line::new("world bus peak, after its low-pass", figures::BLUE, &world))
+            .line(figures::Line::new("cave reverb peak", figures::ORANGE, &cave).width(2))
+            .line(
+                figures::Line::new("listener in the cave (0 at -60, 1 at 0)", figures::GREEN, &in_cave)
+                    .dashed(),
+            )
+            .line(figures::Line::new("pause menu open", figures::RED, &pause).dashed())
+            .draw(&panels[6])?;
             Ok(())
         })
     }
@@ -455,4 +493,12 @@ fn ring(picture: &mut RgbImage, at: [f32; 2], radius: f32, colour: Rgb<u8>) {
             picture.put_pixel(x as u32, y as u32, colour);
         }
     }
+}
+
+/// A meter's loudest sample since it was last read, dBFS (-80 for silence),
+/// and a new start.
+fn meter_db(meter: &pool_audio::dsp::MeterHandle) -> f64 {
+    let peak = meter.peak();
+    meter.reset();
+    20.0 * f64::from(peak.max(1e-4)).log10()
 }
