@@ -39,6 +39,7 @@ mod outs;
 mod read;
 mod sends;
 mod shared;
+mod sidechain;
 mod source;
 mod transport;
 mod voice;
@@ -68,6 +69,7 @@ use budget::{Room, Settle};
 use clocks::Clocks;
 use mix::MixGains;
 use outs::Outs;
+use sidechain::SideChains;
 use voice::{Change, State, Voice};
 use zones::ZoneTable;
 
@@ -102,6 +104,8 @@ pub(crate) struct VoiceBank {
     scratch: [Frame; STEP],
     /// The zones voices send to by where they are.
     zones: ZoneTable,
+    /// The side-chains, measuring their sources' outs.
+    chains: SideChains,
     /// The speed of sound, m/s, for doppler.
     speed: f64,
     /// Seconds rendered before the current step, and the time a voice that
@@ -117,6 +121,7 @@ impl VoiceBank {
         shared: Arc<Shared>,
         (steal_fade, speed): (Duration, f64),
         outs: Outs,
+        chains: SideChains,
     ) -> Self {
         let slots = shared.slots();
         Self {
@@ -135,6 +140,7 @@ impl VoiceBank {
             outs,
             scratch: [Frame::ZERO; STEP],
             zones: ZoneTable::new(),
+            chains,
             speed,
             clock: 0.0,
             now: 0.0,
@@ -272,6 +278,7 @@ impl VoiceBank {
                 }
             }
             Command::SetZone { index, zone } => self.zones.set(index, zone),
+            Command::AddSideChain(chain) => self.chains.add(chain),
             Command::SetSend {
                 slot,
                 ticket,
@@ -461,6 +468,10 @@ impl VoiceBank {
                 _ => {}
             }
         }
+        if !self.chains.is_empty() {
+            let (outs, len) = (&self.outs, out.len());
+            self.chains.measure(seconds, |o| outs.step(o, len));
+        }
         self.outs.flush(out.len());
         if ended {
             let mut i = 0;
@@ -540,6 +551,9 @@ impl Sound for VoiceBank {
             at += len;
         }
         self.shared.set_clock(self.clock);
+        if !self.chains.is_empty() {
+            self.chains.publish();
+        }
     }
 
     fn finished(&self) -> bool {

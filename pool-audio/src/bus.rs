@@ -13,17 +13,19 @@
 //! gets one the first time a group routes to it: a bus that only music or
 //! other buses reach costs no ring and no work in the bank.
 
+mod keyed;
 mod tap;
 
 use std::fmt;
 use std::sync::Mutex;
 
 use kira::effect::EffectBuilder;
-use kira::effect::volume_control::VolumeControlBuilder;
+use kira::effect::volume_control::{VolumeControlBuilder, VolumeControlHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{Decibels, Frame};
 use rtrb::{Consumer, Producer, RingBuffer};
 
+pub(crate) use keyed::{KeyedGain, KeyedGains};
 pub(crate) use tap::Probe;
 use tap::TapData;
 
@@ -135,6 +137,11 @@ pub(crate) struct Buses {
     free: usize,
     /// The zones, by slot, and whether the mixer has yet to hear of a change.
     pub(crate) zones: [ZoneSlot; crate::MAX_ZONES],
+    /// The gains side-chains set, a slot per track of the mix.
+    pub(crate) gains: std::sync::Arc<KeyedGains>,
+    /// The side-chains, and whether the mixer has heard of each.
+    pub(crate) chains:
+        arrayvec::ArrayVec<(crate::sidechain::SideChainOut, bool), { crate::MAX_SIDECHAINS }>,
     /// Holds every bus and music track; dropped after them.
     root: TrackHandle,
 }
@@ -168,6 +175,8 @@ impl Buses {
             taps: Mutex::new(taps),
             free: MAX_VOICE_BUSES,
             zones: [ZoneSlot::default(); crate::MAX_ZONES],
+            gains: KeyedGains::new(crate::MAX_MIX_ITEMS),
+            chains: arrayvec::ArrayVec::new(),
             root,
         };
         (buses, outs)
@@ -197,24 +206,21 @@ impl Buses {
         }
     }
 
-    /// Makes `bus`'s track under its parent, with a volume control last
-    /// (whose handle is returned) and room for its tap.
+    /// Makes `bus`'s track under its parent, with the gain of slot `slot`
+    /// (its side-chains') and a volume control last (whose handle is
+    /// returned), and room for its tap.
     pub(crate) fn build(
         &mut self,
         bus: BusBuilder,
-    ) -> Result<
-        (
-            TrackHandle,
-            kira::effect::volume_control::VolumeControlHandle,
-        ),
-        MixError,
-    > {
+        slot: usize,
+    ) -> Result<(TrackHandle, VolumeControlHandle), MixError> {
         let BusBuilder {
             mut track,
             parent,
             volume,
             ..
         } = bus;
+        track.add_effect(KeyedGain::new(self.gains.clone(), slot));
         let control = track.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
         let track = track.volume(volume).sound_capacity(1);
         let handle = self

@@ -482,6 +482,7 @@ mod peak;
 mod playhead;
 mod send;
 mod settings;
+mod sidechain;
 mod sound_effects;
 mod sound_error;
 mod sound_table;
@@ -542,6 +543,7 @@ use {
     pool_core::{StaleHandle, TimeError},
     send::{MAX_SENDS, SendCurve, SendSettings, Sends},
     settings::{Resume, SettingsError, Virtualization, WhenFull},
+    sidechain::{MAX_SIDECHAINS, SideChainId, SideChainSettings},
     sound_effects::{Listener, Mix, MixMut, SoundInfo, Voice},
     sound_error::SoundError,
     stealing::{Stealing, Tie},
@@ -623,6 +625,12 @@ pub mod voices {
 /// - The **loudness window** ([`LoudnessWindow`],
 ///   Wwise's HDR audio) plays every voice at its loudness minus the loudest.
 ///
+/// - A **side-chain** ([`MixMut::add_sidechain`], [`SideChainSettings`])
+///   lowers a bus or a music track by as much as the voices of a source bus
+///   are loud, following them with an attack and a release, as a compressor
+///   keyed by the source: dialogue lowering the music only while, and as far
+///   as, someone speaks (FMOD's and Wwise's side-chain).
+///
 /// The game side decides the values at each [`update`](SoundEffects::update)
 /// (ducks) or call (snapshots); the mixer applies them: a group's gains are
 /// kira parameters inside the voice bank, tweened block by block; a named
@@ -645,7 +653,7 @@ pub mod voices {
 ///   moves the value towards its own by its intensity, `Blend` adds its own
 ///   times its intensity.
 ///
-/// Not yet: a side-chain duck, zones that turn with a rotation (boxes are
+/// Not yet: zones that turn with a rotation (boxes are
 /// aligned with the axes), a snapshot that sets one send
 /// level of every voice (set the return bus's volume instead); the loudness window is set when the
 /// manager is made; mix tweens start now or after a delay, not on a kira
@@ -660,6 +668,7 @@ pub mod mix {
         SnapshotMode, TrackId,
     };
     pub use crate::send::{MAX_SENDS, SendCurve, SendSettings, Sends};
+    pub use crate::sidechain::{MAX_SIDECHAINS, SideChainId, SideChainSettings};
     pub use crate::sound_effects::{Mix, MixMut};
     pub use crate::zone::{MAX_ZONES, ZoneId, ZoneSettings, ZoneShape};
 }

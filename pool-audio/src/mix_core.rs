@@ -356,6 +356,12 @@ pub enum MixError {
     ZoneFade(f32),
     /// The manager holds [`MAX_ZONES`](crate::mix::MAX_ZONES) zones already.
     TooManyZones,
+    /// A side-chain's settings out of range (see
+    /// [`SideChainSettings`](crate::mix::SideChainSettings)).
+    SideChain(crate::SideChainSettings),
+    /// A kira track of the game's: the mix sets its volume only, through the
+    /// volume control the game handed over.
+    GameTrack(TrackId),
 }
 
 impl fmt::Display for MixError {
@@ -397,6 +403,8 @@ impl fmt::Display for MixError {
             Self::ZoneShape(shape) => write!(f, "zone shape {shape:?} is not finite and sized"),
             Self::ZoneFade(fade) => write!(f, "zone fade {fade} m is not finite and >= 0"),
             Self::TooManyZones => write!(f, "a manager holds at most {} zones", crate::MAX_ZONES),
+            Self::SideChain(s) => write!(f, "side-chain settings {s:?} out of range"),
+            Self::GameTrack(id) => write!(f, "the track {id:?} is a kira track of the game's"),
             Self::TooManyVoiceBuses => write!(
                 f,
                 "voice groups route to at most {} buses",

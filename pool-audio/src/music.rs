@@ -192,6 +192,7 @@ impl Music {
         }
         let volume = check_volume(settings.volume)?;
         let mut builder = TrackBuilder::new().volume(volume).sound_capacity(16);
+        builder.add_effect(sfx.next_track_gain());
         let control = builder.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
         let handle = sfx
             .music_parent(settings.bus)
@@ -201,7 +202,7 @@ impl Music {
             })?
             .add_sub_track(builder)
             .map_err(|error| MusicError::Kira(error.to_string()))?;
-        let id = match sfx.mix_mut().add_track(&settings.name, control) {
+        let id = match sfx.add_music_track(&settings.name, control) {
             Ok(id) => id,
             Err(MixError::DuplicateTrack(name)) => return Err(MusicError::DuplicateTrack(name)),
             Err(_) => return Err(MusicError::TooManyTracks),

@@ -269,6 +269,7 @@ impl SoundEffects {
                 steal_fade: settings.steal_fade,
                 speed_of_sound: settings.speed_of_sound,
                 outs,
+                gains: buses.gains.clone(),
             })
             .map_err(|_| SetupError::TrackLimit)?;
         let owner = next_owner();

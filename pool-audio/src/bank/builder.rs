@@ -24,6 +24,8 @@ pub(crate) struct BankBuilder {
     pub(crate) speed_of_sound: f32,
     /// The rings to the buses' taps (see `bus.rs`), out 1 first.
     pub(crate) outs: Vec<rtrb::Producer<kira::Frame>>,
+    /// The gains side-chains set.
+    pub(crate) gains: Arc<crate::bus::KeyedGains>,
 }
 
 impl SoundData for BankBuilder {
@@ -38,6 +40,7 @@ impl SoundData for BankBuilder {
             shared.clone(),
             (self.steal_fade, f64::from(self.speed_of_sound)),
             super::Outs::new(self.outs),
+            super::SideChains::new(self.gains),
         );
         Ok((Box::new(bank), BankHandle::new(producer, shared)))
     }

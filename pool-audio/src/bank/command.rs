@@ -60,6 +60,8 @@ pub(crate) enum Command {
         ticket: u32,
         velocity: [f32; 3],
     },
+    /// Adds a side-chain.
+    AddSideChain(crate::sidechain::SideChainOut),
     /// Sets zone `index`, or clears it (`None`).
     SetZone {
         index: u8,

@@ -52,6 +52,12 @@ impl Outs {
         }
     }
 
+    /// The frames mixed into out `out` in this step (`None` for none).
+    pub(super) fn step(&self, out: u8, len: usize) -> Option<&[Frame]> {
+        let ring = self.rings.get(usize::from(out).checked_sub(1)?)?;
+        ring.active.then(|| &ring.step[..len])
+    }
+
     /// Writes every active ring's step of `len` frames (dropped if its tap has
     /// not read the last ones: a bus whose track does not play) and clears it.
     pub(super) fn flush(&mut self, len: usize) {

@@ -32,6 +32,7 @@ fn bank(manager: &mut AudioManager<OfflineBackend>, slots: usize) -> BankHandle 
             steal_fade: Duration::from_millis(10),
             speed_of_sound: 343.0,
             outs: Vec::new(),
+            gains: crate::bus::KeyedGains::new(1),
         })
         .unwrap()
 }

@@ -65,6 +65,8 @@ struct Value {
 struct Track {
     name: String,
     control: VolumeControlHandle,
+    /// Made by the crate (a bus or a music track), with a side-chain's gain.
+    keyed: bool,
 }
 
 /// The ducks, snapshots and named tracks of one manager.
@@ -111,6 +113,7 @@ impl MixEngine {
         &mut self,
         name: &str,
         control: VolumeControlHandle,
+        keyed: bool,
     ) -> Result<TrackId, MixError> {
         if self.tracks.iter().any(|t| t.name == name) {
             return Err(MixError::DuplicateTrack(name.to_string()));
@@ -121,11 +124,22 @@ impl MixEngine {
         self.tracks.push(Track {
             name: name.to_string(),
             control,
+            keyed,
         });
         Ok(TrackId {
             index: self.tracks.len() as u32 - 1,
             owner: self.owner,
         })
+    }
+
+    /// How many tracks the mix names: the next one's index.
+    pub(crate) fn track_count(&self) -> usize {
+        self.tracks.len()
+    }
+
+    /// Whether track `index` was made by the crate, with a side-chain's gain.
+    pub(crate) fn keyed(&self, index: u32) -> bool {
+        self.tracks.get(index as usize).is_some_and(|t| t.keyed)
     }
 
     /// The mix names [`MAX_MIX_ITEMS`] tracks already.

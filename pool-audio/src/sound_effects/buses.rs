@@ -58,8 +58,8 @@ impl MixMut<'_> {
         if sfx.mix.tracks_full() {
             return Err(MixError::TooMany);
         }
-        let (track, control) = sfx.buses.build(bus)?;
-        let id = sfx.mix.add_track(name, control)?;
+        let (track, control) = sfx.buses.build(bus, sfx.mix.track_count())?;
+        let id = sfx.mix.add_track(name, control, true)?;
         sfx.buses.add(id, track);
         Ok(id)
     }
@@ -132,6 +132,51 @@ impl MixMut<'_> {
     }
 }
 
+impl MixMut<'_> {
+    /// Lowers `target` (a bus or a music track) while the voices mixed into
+    /// bus `source` are loud, by as much as a compressor keyed by them would
+    /// (see [`SideChainSettings`](crate::mix::SideChainSettings)): dialogue
+    /// that lowers the music only while, and as far as, someone speaks.
+    ///
+    /// # Errors
+    /// [`MixError::SideChain`] for settings out of range,
+    /// [`MixError::ForeignTrack`], [`MixError::NotBus`] for a source that is
+    /// not a bus, [`MixError::GameTrack`] for a target that is a kira track
+    /// of the game's, [`MixError::TooManyVoiceBuses`], [`MixError::TooMany`]
+    /// past [`MAX_SIDECHAINS`](crate::mix::MAX_SIDECHAINS); nothing is added.
+    pub fn add_sidechain(
+        &mut self,
+        source: TrackId,
+        target: TrackId,
+        settings: crate::mix::SideChainSettings,
+    ) -> Result<crate::mix::SideChainId, MixError> {
+        let sfx = &mut *self.sfx;
+        settings.check()?;
+        let groups = &sfx.groups;
+        sfx.mix
+            .resolve(&MixTarget::Track(target), |g| groups.contains(g))?;
+        if !sfx.mix.keyed(target.index) {
+            return Err(MixError::GameTrack(target));
+        }
+        sfx.own_bus(source)?;
+        if sfx.buses.chains.is_full() {
+            return Err(MixError::TooMany);
+        }
+        let source = sfx.bus_out(source)?;
+        let chain = crate::sidechain::SideChainOut {
+            settings,
+            source,
+            target: target.index as u16,
+        };
+        sfx.buses.chains.push((chain, false));
+        sfx.flush_chains();
+        Ok(crate::mix::SideChainId {
+            index: sfx.buses.chains.len() as u32 - 1,
+            owner: sfx.owner,
+        })
+    }
+}
+
 impl super::Mix<'_> {
     /// The id of the effect parameter named `name`. Resolve names once.
     pub fn param(&self, name: &str) -> Option<crate::mix::ParamId> {
@@ -149,6 +194,31 @@ fn check_level(volume: Decibels) -> Result<Decibels, MixError> {
 }
 
 impl SoundEffects {
+    /// Tells the mixer of every side-chain it has not heard of (those the
+    /// queue has no room for wait for the next call or update).
+    pub(super) fn flush_chains(&mut self) {
+        for (chain, sent) in &mut self.buses.chains {
+            if !*sent {
+                *sent = self.voices.send(crate::bank::Command::AddSideChain(*chain));
+            }
+        }
+    }
+
+    /// Registers a music track named `name`, made by the crate with the gain
+    /// of slot [`next_track_slot`](Self::next_track_slot).
+    pub(crate) fn add_music_track(
+        &mut self,
+        name: &str,
+        control: kira::effect::volume_control::VolumeControlHandle,
+    ) -> Result<TrackId, MixError> {
+        self.mix.add_track(name, control, true)
+    }
+
+    /// The effect that gives the next track of the mix its side-chains' gain.
+    pub(crate) fn next_track_gain(&self) -> crate::bus::KeyedGain {
+        crate::bus::KeyedGain::new(self.buses.gains.clone(), self.mix.track_count())
+    }
+
     /// The out the bank mixes voices routed to bus `bus` into; the bus's tap
     /// starts on its track the first time.
     pub(super) fn route_to(&mut self, bus: TrackId) -> Result<u8, AddGroupError> {

@@ -86,6 +86,7 @@ impl SoundEffects {
         self.voices.turn_reports();
         self.update_mix(dt);
         self.flush_zones();
+        self.flush_chains();
         Ok(())
     }
 

@@ -23,6 +23,7 @@ mod remove_sound;
 mod reuse;
 mod scenes;
 mod sends;
+mod sidechain;
 mod snapshots;
 mod spatial;
 mod start_times;

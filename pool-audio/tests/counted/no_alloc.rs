@@ -659,7 +659,7 @@ fn doppler_obstruction_and_occlusion_allocate_and_free_nothing() {
 /// Buses with effect chains (a low-pass, a reverb, an EQ, one bus under
 /// another), groups routed to them, sends between them (one by distance,
 /// positioned voices, levels changed as they play), a zone that moves and one
-/// that follows the listener, bus volumes set by
+/// that follows the listener, a side-chain, bus volumes set by
 /// snapshots and the fader and a filter moved through its kira handle, every
 /// frame: no allocation and no free, on either side.
 #[test]
@@ -668,7 +668,9 @@ fn buses_and_their_effects_allocate_and_free_nothing() {
     use kira::effect::filter::FilterBuilder;
     use kira::effect::reverb::ReverbBuilder;
     use pool_audio::GroupSettings;
-    use pool_audio::mix::{BusBuilder, SendCurve, SendSettings, Snapshot, ZoneSettings, ZoneShape};
+    use pool_audio::mix::{
+        BusBuilder, SendCurve, SendSettings, SideChainSettings, Snapshot, ZoneSettings, ZoneShape,
+    };
     let tween_ms = |ms| linear_fade(Duration::from_millis(ms));
 
     let (mut manager, mut sfx, sounds) = four_sounds(16, 9_600, 0.2, 4, 0.2);
@@ -716,6 +718,10 @@ fn buses_and_their_effects_allocate_and_free_nothing() {
         .unwrap();
     let heard = ZoneSettings::new(room(0.0), world).follows_listener(true);
     sfx.mix_mut().add_zone(heard).unwrap();
+    // The cave's voices duck the world bus.
+    sfx.mix_mut()
+        .add_sidechain(cave, world, SideChainSettings::default())
+        .unwrap();
     let mut buffer = vec![0.0f32; 1_600];
     let mut frame = |frame: usize, sfx: &mut SoundEffects| {
         let x = (frame % 30) as f32;
