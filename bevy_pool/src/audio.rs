@@ -12,8 +12,8 @@ use pool_audio::kira::track::MainTrackBuilder;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
     Ended, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
-    dsp::LimiterBuilder, dsp::LimiterHandle, dsp::LimiterSettings, music::Decode, music::Music,
-    music::MusicSettings, offline::OfflineSettings, offline::Rendered,
+    dsp::LimiterBuilder, dsp::LimiterHandle, dsp::LimiterSettings, mix::MixError, music::Decode,
+    music::Music, music::MusicSettings, offline::OfflineSettings, offline::Rendered,
 };
 
 use crate::emitters::{EmitterStats, follow_emitters, start_and_react, stop_gone_emitter};
@@ -58,7 +58,57 @@ pub struct SoundEffectsPlugin {
     /// whatever `decode` says: ahead of each render offline, on a thread per
     /// piece on a sound card.
     pub music: MusicSettings,
+    /// The level's mix, declared once: called with the new [`SoundEffects`]
+    /// and the music settings before the music tracks are made, it adds the
+    /// buses (with their kira effects), the mix's effect parameters, the
+    /// snapshots, the side-chains, the voice groups, and routes the music
+    /// tracks to buses ([`TrackSettings::bus`](pool_audio::music::TrackSettings::bus)).
+    /// A refusal stops the app when the plugin is added, naming the error, as
+    /// out-of-range settings do. See [`MixSetup`].
+    pub mix: Option<MixSetup>,
 }
+
+/// The function that declares a [`SoundEffectsPlugin`]'s mix (its field
+/// `mix`): buses, effect parameters, snapshots, side-chains, voice groups,
+/// and the music tracks' buses.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_pool::prelude::*;
+/// use bevy_pool::pool_audio::kira::effect::filter::FilterBuilder;
+/// use bevy_pool::pool_audio::mix::{BusBuilder, MixError};
+/// use bevy_pool::pool_audio::SoundEffects;
+///
+/// /// Everything but the interface goes through the world bus; the pause menu
+/// /// muffles it, music included.
+/// fn level_mix(sfx: &mut SoundEffects, music: &mut MusicSettings) -> Result<(), MixError> {
+///     let mut world = BusBuilder::new();
+///     let mut filter = world.add_effect(FilterBuilder::new().cutoff(20_000.0));
+///     let world = sfx.mix_mut().add_bus("world", world)?;
+///     let cutoff = sfx.mix_mut().add_param("world cutoff", 20_000.0, 20.0..=20_000.0, move |hz, tween| {
+///         filter.set_cutoff(hz, tween)
+///     })?;
+///     sfx.mix_mut().add_snapshot(Snapshot::new("pause").set(world, -6.0).set_param(cutoff, 400.0))?;
+///     for track in &mut music.tracks {
+///         track.bus = Some(world);
+///     }
+///     Ok(())
+/// }
+///
+/// let mut app = App::new();
+/// app.add_plugins((
+///     bevy::time::TimePlugin,
+///     bevy::transform::TransformPlugin,
+///     SoundEffectsPlugin { mix: Some(level_mix), ..default() },
+/// ));
+/// app.update();
+/// // Later, the pause menu in one message.
+/// let pause = app.world().resource::<Sfx>().mix().snapshot("pause").unwrap();
+/// app.world_mut().write_message(ApplySnapshot { snapshot: pause, intensity: 1.0, tween: default() });
+/// app.update();
+/// assert_eq!(app.world().resource::<Sfx>().mix().stats().snapshots_active, 1);
+/// ```
+pub type MixSetup = fn(&mut SoundEffects, &mut MusicSettings) -> Result<(), MixError>;
 
 /// Where a [`SoundEffectsPlugin`] sends its audio.
 #[derive(Debug, Clone, Default)]
@@ -294,10 +344,14 @@ impl Plugin for SoundEffectsPlugin {
         // Music decodes as the output needs: ahead of each render offline, on
         // a thread per piece on a sound card. Its tracks are in the mix.
         let mut sfx = sfx;
-        let music_settings = MusicSettings {
+        let mut music_settings = MusicSettings {
             decode: Decode::Auto,
             ..self.music.clone()
         };
+        if let Some(mix) = self.mix {
+            mix(&mut sfx, &mut music_settings)
+                .unwrap_or_else(|error| panic!("SoundEffectsPlugin's mix: {error}"));
+        }
         let music = Music::new(&mut sfx, music_settings)
             .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music settings: {error}"));
         let sample_rate = match &mut manager {
@@ -316,6 +370,8 @@ impl Plugin for SoundEffectsPlugin {
             .add_message::<crate::MixRefused>()
             .add_message::<StopMusic>()
             .add_message::<MusicRefused>()
+            .add_message::<crate::ZoneRefused>()
+            .init_resource::<crate::zones::ZoneIds>()
             .insert_non_send(AudioOutput {
                 sample_rate,
                 manager,
@@ -358,7 +414,12 @@ impl Plugin for SoundEffectsPlugin {
                     )
                         .chain()
                         .in_set(SoundSystems::Spatial),
-                    (play_messages, music_messages, crate::mixing::mix_messages)
+                    (
+                        play_messages,
+                        music_messages,
+                        crate::mixing::mix_messages,
+                        crate::zones::follow_zones,
+                    )
                         .in_set(SoundSystems::Play),
                     (update, music_with_virtual_time).in_set(SoundSystems::Update),
                     render.in_set(SoundSystems::Render),

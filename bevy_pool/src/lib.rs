@@ -100,6 +100,19 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # The space of a level
+//! A level's mix is declared once, in the plugin's `mix` function
+//! ([`MixSetup`]): buses with kira's effects, the mix's effect parameters,
+//! snapshots such as a pause menu that muffles everything (music included,
+//! routed to a bus there), side-chains, voice groups. Systems then apply
+//! snapshots with [`ApplySnapshot`] messages. A [`SoundZone`] on an entity is
+//! a zone of the mix around it (a cave's reverb for the voices in it, or for
+//! all of them while the listener is in it), moving with its transform and
+//! going with the entity; a zone the mix refuses is a [`ZoneRefused`]
+//! message. Sends are part of a sound's settings
+//! ([`SoundSettings::send`](pool_audio::SoundSettings::send)). What each of
+//! these does is in `pool_audio::mix`.
+//!
 //! # Pooled entities
 //! Bullets, enemies and any prefab can be pooled too ([`EntityPoolPlugin`]):
 //! a kind per marker type, its entities spawned once (disabled with Bevy's
@@ -201,6 +214,7 @@ mod mixing;
 mod music;
 #[cfg(feature = "sprites")]
 mod sprites;
+mod zones;
 
 pub use assets::{
     SoundAsset, SoundAssetLoader, SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin,
@@ -212,7 +226,7 @@ pub use effects::{Vfx, VfxFinished, VfxPlugin, VfxSystems};
 pub use sprites::{VfxAtlas, VfxAtlases, VfxCamera, VfxSprite, VfxSpritesPlugin};
 
 pub use audio::{
-    AudioOutput, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundListener,
+    AudioOutput, MixSetup, Output, PlayRefused, PlaySound, Sfx, SoundEffectsPlugin, SoundListener,
     SoundSystems, SoundWarning, VoiceEnded,
 };
 pub use cues::{SoundObstruction, SoundOcclusion, SoundVelocity};
@@ -224,6 +238,7 @@ pub use entities::{
 };
 pub use mixing::{ApplySnapshot, MixRefused, ReleaseSnapshot};
 pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
+pub use zones::{SoundZone, ZoneRefused, ZoneSize};
 
 /// The sound-effects crate the plugins are built on, for its settings, ids,
 /// errors and loaders: `bevy_pool::pool_audio::SoundSettings`, with no
@@ -259,12 +274,12 @@ pub mod prelude {
     pub use crate::{
         ApplySnapshot, AudioOutput, EntityPolicy, EntityPoolAppExt, EntityPoolError,
         EntityPoolPlugin, EntityPoolRegistry, EntityPoolSettings, EntityPools, EntityRecycled,
-        MixRefused, MusicRefused, MusicTracks, Output, PlayMusic, PlayRefused, PlaySound,
+        MixRefused, MixSetup, MusicRefused, MusicTracks, Output, PlayMusic, PlayRefused, PlaySound,
         PoolMember, PooledEntity, ReleaseAfter, ReleaseSnapshot, Sfx, SoundAsset,
         SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin, SoundEffectsPlugin, SoundEmitter,
         SoundEmitterAsset, SoundIds, SoundListener, SoundObstruction, SoundOcclusion, SoundSystems,
-        SoundVelocity, SoundWarning, StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems,
-        VoiceEnded,
+        SoundVelocity, SoundWarning, SoundZone, StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems,
+        VoiceEnded, ZoneRefused, ZoneSize,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]
@@ -275,10 +290,11 @@ pub mod prelude {
     pub use pool_audio::{
         GroupSettings, PlayParams, SoundEffectsSettings, SoundId, SoundSettings, VoiceHandle,
         VoiceState, dsp::LimiterSettings, linear_fade, loader::FileLoader, loader::MemoryLoader,
-        mix::DuckSettings, mix::LoudnessWindow, mix::MixTarget, mix::Snapshot, mix::SnapshotId,
-        mix::TrackId, music::MusicParams, music::MusicSettings, music::MusicSource,
-        music::TrackSettings, sound::Pick, sound::Recordings, spatial::Distances, spatial::Muffle,
-        voices::Stealing, voices::WhenFull,
+        mix::BusBuilder, mix::DuckSettings, mix::LoudnessWindow, mix::MixTarget, mix::SendCurve,
+        mix::SendSettings, mix::SideChainSettings, mix::Snapshot, mix::SnapshotId, mix::TrackId,
+        music::MusicParams, music::MusicSettings, music::MusicSource, music::TrackSettings,
+        sound::Pick, sound::Recordings, spatial::Distances, spatial::Muffle, voices::Stealing,
+        voices::WhenFull,
     };
     #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};

@@ -12,3 +12,4 @@ mod emitters;
 mod mixing;
 mod music;
 mod sound_effects;
+mod space;
