@@ -60,7 +60,7 @@ pub(crate) use budget::Budget;
 pub(crate) use builder::BankBuilder;
 pub(crate) use command::{Begin, Command, Start};
 pub(crate) use handle::BankHandle;
-pub(crate) use mix::{ALL, MixPart, NO_GROUP};
+pub(crate) use mix::{ALL, MixPart, NO_GROUP, SENDS};
 pub(crate) use shared::{Phase, Shared};
 pub(crate) use source::Source;
 
@@ -453,7 +453,7 @@ impl VoiceBank {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
             let gain = self.mix.gain(voice.group);
-            let mixing = (&mut self.outs, &mut self.scratch, &self.zones);
+            let mixing = (&mut self.outs, &mut self.scratch, (&self.zones, &self.mix));
             match render_voice(voice, mixing, out, (along, dt, gain)) {
                 Change::Ended => {
                     // A stopped voice reported its playhead when it was stopped.
@@ -502,7 +502,7 @@ impl VoiceBank {
 #[inline]
 fn render_voice(
     voice: &mut Voice,
-    (outs, scratch, zones): (&mut Outs, &mut [Frame; STEP], &ZoneTable),
+    (outs, scratch, (zones, mix)): (&mut Outs, &mut [Frame; STEP], (&ZoneTable, &MixGains)),
     out: &mut [Frame],
     (along, dt, gain): (f32, f64, f32),
 ) -> Change {
@@ -515,9 +515,9 @@ fn render_voice(
     for (o, s) in outs.target(voice.out, out).iter_mut().zip(&*scratch) {
         *o += *s;
     }
-    voice.sends.mix(scratch, along, outs, out);
+    voice.sends.mix(scratch, along, mix, (outs, out));
     if voice.zones.heard {
-        voice.zones.mix(scratch, along, zones, (outs, out));
+        voice.zones.mix(scratch, along, (zones, mix), (outs, out));
     }
     change
 }

@@ -616,7 +616,8 @@ pub mod voices {
 ///   auto-ducking, with its attack (fade out), hold (recovery time), release
 ///   (fade in) and curve.
 /// - A **snapshot** is a mix state (a pause menu, underwater, a boss fight):
-///   volumes of groups, tracks and buses, and values of effect parameters
+///   volumes of groups, tracks and buses, the level of every send into a
+///   return ([`MixTarget::Sends`]), and values of effect parameters
 ///   ([`MixMut::add_param`]: a bus filter's cutoff, a reverb's mix, through
 ///   the effect's kira handle), applied with an intensity and a tween and
 ///   released with a tween; FMOD's snapshots, overriding or blending by
@@ -654,8 +655,7 @@ pub mod voices {
 ///   times its intensity.
 ///
 /// Not yet: zones that turn with a rotation (boxes are
-/// aligned with the axes), a snapshot that sets one send
-/// level of every voice (set the return bus's volume instead); the loudness window is set when the
+/// aligned with the axes); the loudness window is set when the
 /// manager is made; mix tweens start now or after a delay, not on a kira
 /// clock ([`MixError::ClockStart`]). Voice groups reach at most
 /// [`MAX_VOICE_BUSES`] buses; the sound-effects

@@ -28,7 +28,7 @@ use kira::{Decibels, Easing, Tween};
 
 use crate::handles::GroupId;
 
-pub(crate) use engine::MixEngine;
+pub(crate) use engine::{MixEngine, Target};
 pub use params::ParamId;
 pub(crate) use params::{Param, valid as valid_param};
 pub use window::{LoudnessWindow, MAX_LOUDNESS};
@@ -54,6 +54,9 @@ pub enum MixTarget {
     Track(TrackId),
     /// Every sound effect (the sound-effects track).
     SoundEffects,
+    /// Every send (and zone) into a bus: a return's level as the voices feed
+    /// it, not the bus's own volume.
+    Sends(TrackId),
 }
 
 impl From<GroupId> for MixTarget {

@@ -16,6 +16,8 @@ use crate::level::amplitude;
 
 /// The entry of every voice: the sound-effects track's mix (after the groups).
 pub(crate) const ALL: u16 = MAX_GROUPS as u16;
+/// The entry of every send (and zone) into out `n` is `SENDS + n`.
+pub(crate) const SENDS: u16 = ALL + 1;
 /// A voice in no group.
 pub(crate) const NO_GROUP: u16 = u16::MAX;
 
@@ -50,7 +52,7 @@ fn zero() -> Parameter<f64> {
 
 impl MixGains {
     pub(super) fn new() -> Self {
-        let n = MAX_GROUPS + 1;
+        let n = MAX_GROUPS + 2 + crate::MAX_VOICE_BUSES;
         Self {
             entries: (0..n)
                 .map(|_| Entry {
@@ -110,5 +112,14 @@ impl MixGains {
         self.amplitude
             .get(usize::from(group))
             .map_or(all, |g| g * all)
+    }
+
+    /// The gain of every send into out `out` (1 for an untouched one).
+    #[inline]
+    pub(super) fn send_gain(&self, out: u8) -> f32 {
+        self.amplitude
+            .get(usize::from(SENDS) + usize::from(out))
+            .copied()
+            .unwrap_or(1.0)
     }
 }

@@ -6,6 +6,7 @@
 use kira::info::Info;
 use kira::{Decibels, Frame, Parameter, Tween, Value};
 
+use super::mix::MixGains;
 use super::outs::Outs;
 use crate::MAX_SENDS;
 use crate::send::{SendCurve, SendOuts};
@@ -110,13 +111,19 @@ impl VoiceSends {
     }
 
     /// Adds `step`, the voice's rendered frames, to each send's out times its
-    /// gain, moving by equal steps from the last step's to this one's (at
-    /// `along` of the chunk).
-    pub(super) fn mix(&mut self, step: &[Frame], along: f32, outs: &mut Outs, main: &mut [Frame]) {
+    /// gain and the mix's gain of every send to that out, moving by equal
+    /// steps from the last step's to this one's (at `along` of the chunk).
+    pub(super) fn mix(
+        &mut self,
+        step: &[Frame],
+        along: f32,
+        mix: &MixGains,
+        (outs, main): (&mut Outs, &mut [Frame]),
+    ) {
         let n = step.len() as f32;
         for send in self.list.iter_mut().flatten() {
             let curve = send.curve_from + (send.curve_to - send.curve_from) * along;
-            let to = send.amplitude * curve;
+            let to = send.amplitude * curve * mix.send_gain(send.out);
             let from = send.gain.unwrap_or(to);
             send.gain = Some(to);
             let target = outs.target(send.out, main);

@@ -4,6 +4,7 @@
 
 use kira::Frame;
 
+use super::mix::MixGains;
 use super::outs::Outs;
 use crate::MAX_ZONES;
 use crate::zone::ZoneOut;
@@ -114,7 +115,7 @@ impl VoiceZones {
         &mut self,
         step: &[Frame],
         along: f32,
-        table: &ZoneTable,
+        (table, mix): (&ZoneTable, &MixGains),
         (outs, main): (&mut Outs, &mut [Frame]),
     ) {
         let n = step.len() as f32;
@@ -124,7 +125,7 @@ impl VoiceZones {
                 continue;
             };
             let weight = self.from[z] + (self.to[z] - self.from[z]) * along;
-            let to = table.amplitude[z] * weight;
+            let to = table.amplitude[z] * weight * mix.send_gain(zone.out);
             let from = self.gain[z].unwrap_or(to);
             self.gain[z] = Some(to);
             if from == 0.0 && to == 0.0 {

@@ -176,6 +176,8 @@ impl MixEngine {
                 Ok(Target::Track(id.index as u16))
             }
             MixTarget::Track(id) => Err(MixError::ForeignTrack(id)),
+            // Resolved with the bus's out by the caller (`SoundEffects::target`).
+            MixTarget::Sends(id) => Err(MixError::NotBus(id)),
         }
     }
 

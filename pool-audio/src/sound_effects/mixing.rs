@@ -3,7 +3,9 @@
 use kira::{Decibels, Tween};
 
 use super::SoundEffects;
+use crate::bank::SENDS;
 use crate::handles::GroupId;
+use crate::mix_core::Target;
 use crate::mix_core::{
     DuckId, DuckRule, DuckSettings, MixError, MixStats, MixTarget, Snapshot, SnapshotId,
     check_amount, check_duck, check_tween,
@@ -21,8 +23,7 @@ impl SoundEffects {
             return Err(MixError::UnknownGroup);
         }
         let settings = check_duck(settings)?;
-        let groups = &self.groups;
-        let target = self.mix.resolve(&target.into(), |g| groups.contains(g))?;
+        let target = self.target(&target.into())?;
         self.mix.add_duck(source.index, target, settings)
     }
 
@@ -45,8 +46,7 @@ impl SoundEffects {
             if !(MIN_MIX.0..=MAX_MIX.0).contains(&db.0) {
                 return Err(MixError::Volume(*db));
             }
-            let groups = &self.groups;
-            let target = self.mix.resolve(target, |g| groups.contains(g))?;
+            let target = self.target(target)?;
             volumes.push((target, f64::from(db.0)));
         }
         for &(param, value) in &snapshot.params {
@@ -87,9 +87,36 @@ impl SoundEffects {
     }
 
     pub(crate) fn mix_db(&self, target: impl Into<MixTarget>) -> Result<Decibels, MixError> {
-        let groups = &self.groups;
-        let target = self.mix.resolve(&target.into(), |g| groups.contains(g))?;
+        let target = match target.into() {
+            MixTarget::Sends(bus) => {
+                self.own_bus(bus)?;
+                match self.buses.out_of(bus)? {
+                    Some(out) => Target::Entry(SENDS + u16::from(out)),
+                    // Nothing sends to it yet: nothing set it either.
+                    None => return Ok(Decibels::IDENTITY),
+                }
+            }
+            target => {
+                let groups = &self.groups;
+                self.mix.resolve(&target, |g| groups.contains(g))?
+            }
+        };
         Ok(Decibels(self.mix.value_db(target) as f32))
+    }
+
+    /// Where `target`'s values go; the sends into a bus get the bus's out
+    /// (a ring, the first time).
+    fn target(&mut self, target: &MixTarget) -> Result<Target, MixError> {
+        match *target {
+            MixTarget::Sends(bus) => {
+                let out = self.bus_out(bus)?;
+                Ok(Target::Entry(SENDS + u16::from(out)))
+            }
+            _ => {
+                let groups = &self.groups;
+                self.mix.resolve(target, |g| groups.contains(g))
+            }
+        }
     }
 
     pub(crate) fn mix_stats(&self) -> MixStats {

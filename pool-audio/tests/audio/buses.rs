@@ -201,9 +201,9 @@ fn common_fade(seconds: f64) -> Tween {
     pool_audio::linear_fade(Duration::from_secs_f64(seconds))
 }
 
-/// An EQ bus that boosts by 12 dB under a storm of loud voices: the output's
-/// limiter still holds the whole mix under its ceiling (and without it the
-/// same scene goes over).
+/// An EQ bus that boosts by 12 dB under a storm of loud voices that also
+/// send to a reverb return: the output's limiter still holds the whole mix
+/// under its ceiling (and without it the same scene goes over).
 #[test]
 fn the_limiter_holds_a_boosted_bus_under_the_ceiling() {
     let mut peaks = Vec::new();
@@ -222,14 +222,23 @@ fn the_limiter_holds_a_boosted_bus_under_the_ceiling() {
             0.7,
         ));
         let bus = sfx.mix_mut().add_bus("boost", boost).unwrap();
+        let reverb = kira::effect::reverb::ReverbBuilder::new().mix(kira::Mix::WET);
+        let hall = sfx
+            .mix_mut()
+            .add_bus("hall", BusBuilder::new().with_effect(reverb))
+            .unwrap();
         let group = sfx
             .add_group("storm", GroupSettings::default().bus(bus))
             .unwrap();
+        let send = pool_audio::mix::SendSettings::new(hall);
         let thud = sfx
             .add_sound(
                 "thud",
                 common::sine(200.0, 1.0),
-                SoundSettings::default().group(group).max_voices(8),
+                SoundSettings::default()
+                    .group(group)
+                    .max_voices(8)
+                    .send(send),
             )
             .unwrap();
         for _ in 0..32 {

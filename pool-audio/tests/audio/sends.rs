@@ -357,3 +357,43 @@ fn bad_sends_are_refused() {
         Err(VoiceError::InvalidParam(_))
     ));
 }
+
+/// A snapshot sets the level of every send into a return (the return's input,
+/// not the bus's volume), tweened like any mix value, and gives it back.
+#[test]
+fn a_snapshot_sets_the_sends_into_a_return() {
+    use pool_audio::mix::{MixTarget, Snapshot};
+
+    let level = SoundSettings::default().first_volume(0.0);
+    let mut scene = SendOnly::new(unlimited(), level, common::constant(0.5, 2.0));
+    scene.sfx.play(scene.sound, PlayParams::default()).unwrap();
+    scene.sfx.update(0.01).unwrap();
+    let before = scene.render(0.05);
+    assert!((before[before.len() - 1] - 0.5).abs() < 1e-4);
+    let dry_hall = Snapshot::new("dry hall").set(MixTarget::Sends(scene.wet), -12.0);
+    let dry_hall = scene.sfx.mix_mut().add_snapshot(dry_hall).unwrap();
+    let fade = linear_fade(Duration::from_millis(50));
+    scene
+        .sfx
+        .mix_mut()
+        .apply_snapshot(dry_hall, 1.0, fade)
+        .unwrap();
+    let lowered = scene.render(0.1);
+    let low = 0.5 * 10f32.powf(-12.0 / 20.0);
+    assert!((lowered[lowered.len() - 1] - low).abs() < 1e-3);
+    assert!(
+        common::largest_step(&lowered) < (0.5 - low) / 1_000.0,
+        "a fade"
+    );
+    assert_eq!(
+        scene.sfx.mix().level(MixTarget::Sends(scene.wet)),
+        Ok(Decibels(-12.0))
+    );
+    scene
+        .sfx
+        .mix_mut()
+        .release_snapshot(dry_hall, fade)
+        .unwrap();
+    let back = scene.render(0.1);
+    assert!((back[back.len() - 1] - 0.5).abs() < 1e-3);
+}
