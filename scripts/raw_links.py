@@ -29,6 +29,8 @@ THEIRS = {
     "Interned", "ScheduleConfigs", "SystemCondition",
     # FromWorld and SystemParam (the entity pools' registry and `EntityPools`)
     "World", "SystemParam",
+    # Bevy's `#[require(..)]` writes "Required Components: [..]" unresolved
+    "Transform",
     # kira's StaticSoundData, re-exported in bevy_pool's prelude
     "MediaSource",
 }

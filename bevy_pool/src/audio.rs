@@ -12,8 +12,8 @@ use pool_audio::kira::track::MainTrackBuilder;
 use pool_audio::kira::{AudioManager, AudioManagerSettings, Tween};
 use pool_audio::{
     Ended, OfflineBackend, PlayError, PlayParams, SoundEffects, SoundEffectsSettings, SoundId,
-    dsp::LimiterBuilder, dsp::LimiterHandle, dsp::LimiterSettings, mix::MixError, music::Decode,
-    music::Music, music::MusicSettings, offline::OfflineSettings, offline::Rendered,
+    dsp::LimiterBuilder, dsp::LimiterHandle, dsp::LimiterSettings, music::Decode, music::Music,
+    music::MusicSettings, offline::OfflineSettings, offline::Rendered,
 };
 
 use crate::emitters::{EmitterStats, follow_emitters, start_and_react, stop_gone_emitter};
@@ -62,9 +62,10 @@ pub struct SoundEffectsPlugin {
     /// and the music settings before the music tracks are made, it adds the
     /// buses (with their kira effects), the mix's effect parameters, the
     /// snapshots, the side-chains, the voice groups, and routes the music
-    /// tracks to buses ([`TrackSettings::bus`](pool_audio::music::TrackSettings::bus)).
-    /// A refusal stops the app when the plugin is added, naming the error, as
-    /// out-of-range settings do. See [`MixSetup`].
+    /// tracks to buses ([`TrackSettings::bus`](pool_audio::music::TrackSettings::bus);
+    /// the default tracks are named `"music"` and `"ambience"`, in the same
+    /// namespace as the buses). An error stops the app when the plugin is
+    /// added, naming it, as out-of-range settings do. See [`MixSetup`].
     pub mix: Option<MixSetup>,
 }
 
@@ -76,12 +77,12 @@ pub struct SoundEffectsPlugin {
 /// use bevy::prelude::*;
 /// use bevy_pool::prelude::*;
 /// use bevy_pool::pool_audio::kira::effect::filter::FilterBuilder;
-/// use bevy_pool::pool_audio::mix::{BusBuilder, MixError};
+/// use bevy_pool::pool_audio::mix::BusBuilder;
 /// use bevy_pool::pool_audio::SoundEffects;
 ///
 /// /// Everything but the interface goes through the world bus; the pause menu
 /// /// muffles it, music included.
-/// fn level_mix(sfx: &mut SoundEffects, music: &mut MusicSettings) -> Result<(), MixError> {
+/// fn level_mix(sfx: &mut SoundEffects, music: &mut MusicSettings) -> Result<(), Box<dyn std::error::Error>> {
 ///     let mut world = BusBuilder::new();
 ///     let mut filter = world.add_effect(FilterBuilder::new().cutoff(20_000.0));
 ///     let world = sfx.mix_mut().add_bus("world", world)?;
@@ -89,9 +90,13 @@ pub struct SoundEffectsPlugin {
 ///         filter.set_cutoff(hz, tween)
 ///     })?;
 ///     sfx.mix_mut().add_snapshot(Snapshot::new("pause").set(world, -6.0).set_param(cutoff, 400.0))?;
+///     // The default music tracks, "music" and "ambience" (bus names are in
+///     // their namespace), play through the world bus.
 ///     for track in &mut music.tracks {
 ///         track.bus = Some(world);
 ///     }
+///     // Groups too: a `?` takes any of the crate's errors.
+///     sfx.add_group("world", GroupSettings::default().bus(world))?;
 ///     Ok(())
 /// }
 ///
@@ -108,7 +113,8 @@ pub struct SoundEffectsPlugin {
 /// app.update();
 /// assert_eq!(app.world().resource::<Sfx>().mix().stats().snapshots_active, 1);
 /// ```
-pub type MixSetup = fn(&mut SoundEffects, &mut MusicSettings) -> Result<(), MixError>;
+pub type MixSetup =
+    fn(&mut SoundEffects, &mut MusicSettings) -> Result<(), Box<dyn std::error::Error>>;
 
 /// Where a [`SoundEffectsPlugin`] sends its audio.
 #[derive(Debug, Clone, Default)]

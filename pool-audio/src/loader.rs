@@ -135,7 +135,7 @@ impl std::error::Error for LoadError {}
 /// procedural generator.
 ///
 /// ```
-/// use kira::sound::static_sound::StaticSoundData;
+/// use pool_audio::kira::sound::static_sound::StaticSoundData;
 /// use pool_audio::loader::{LoadError, SoundLoader};
 ///
 /// /// Every key is the same click, made on the fly.
@@ -145,7 +145,7 @@ impl std::error::Error for LoadError {}
 ///     fn load(&mut self, key: &str) -> Result<StaticSoundData, LoadError> {
 ///         Ok(StaticSoundData {
 ///             sample_rate: 48_000,
-///             frames: vec![kira::Frame { left: 1.0, right: 1.0 }; 48].into(),
+///             frames: vec![pool_audio::kira::Frame { left: 1.0, right: 1.0 }; 48].into(),
 ///             settings: Default::default(),
 ///             slice: None,
 ///         })
@@ -444,12 +444,12 @@ impl MemoryLoader {
     ///
     /// ```
     /// # use pool_audio::{loader::MemoryLoader};
-    /// use kira::sound::static_sound::StaticSoundData;
+    /// use pool_audio::kira::sound::static_sound::StaticSoundData;
     ///
     /// let mut loader = MemoryLoader::new();
     /// loader.insert_sound("beep", StaticSoundData {
     ///     sample_rate: 48_000,
-    ///     frames: vec![kira::Frame::ZERO; 480].into(),
+    ///     frames: vec![pool_audio::kira::Frame::ZERO; 480].into(),
     ///     settings: Default::default(),
     ///     slice: None,
     /// });

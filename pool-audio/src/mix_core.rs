@@ -34,9 +34,10 @@ pub(crate) use params::{Param, valid as valid_param};
 pub use window::{LoudnessWindow, MAX_LOUDNESS};
 pub(crate) use window::{Saved, Window, WindowNow, heard_db};
 
-/// The deepest a duck lowers its target, and the quietest a snapshot sets one.
+/// The deepest a duck lowers its target, and the quietest a snapshot, a bus,
+/// a send or a zone is set: -60 dB, kira's silence.
 pub const MIN_MIX: Decibels = Decibels(-60.0);
-/// The loudest a snapshot sets a target.
+/// The loudest a snapshot, a bus, a send or a zone is set: +12 dB.
 pub const MAX_MIX: Decibels = Decibels(12.0);
 /// The longest attack, hold, release or snapshot tween.
 pub const MAX_MIX_TIME: Duration = Duration::from_secs(3600);
@@ -194,7 +195,8 @@ pub enum SnapshotMode {
     Blend,
 }
 
-/// A mix state: volumes for groups and tracks, applied with
+/// A mix state: volumes for groups, tracks and buses, the sends into returns
+/// and effect parameters' values, applied with
 /// [`apply_snapshot`](crate::MixMut::apply_snapshot).
 ///
 /// Active snapshots are combined on each target from the lowest priority to the

@@ -32,7 +32,7 @@ impl Default for OfflineSettings {
 /// Why the offline backend could not do what was asked.
 ///
 /// ```
-/// use kira::{AudioManager, AudioManagerSettings};
+/// use pool_audio::kira::{AudioManager, AudioManagerSettings};
 /// use pool_audio::{OfflineBackend, offline::OfflineError, offline::OfflineSettings};
 ///
 /// let settings = AudioManagerSettings {
@@ -83,7 +83,7 @@ impl std::error::Error for OfflineError {}
 /// `manager.backend_mut().render(seconds)` produces the next `seconds` of output.
 ///
 /// ```
-/// use kira::{AudioManager, AudioManagerSettings};
+/// use pool_audio::kira::{AudioManager, AudioManagerSettings};
 /// use pool_audio::OfflineBackend;
 ///
 /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;

@@ -20,7 +20,7 @@ use crate::sound_error::{SoundError, loop_region, samples};
 /// rate (kira's cubic resampling included), at volume 1 and centred.
 ///
 /// ```
-/// use kira::{Frame, sound::static_sound::StaticSoundData};
+/// use pool_audio::kira::{Frame, sound::static_sound::StaticSoundData};
 /// use pool_audio::sound::SoundPeak;
 ///
 /// // A full-scale square wave: its samples never exceed 1.0, kira's resampling does.
@@ -54,7 +54,7 @@ impl SoundPeak {
     /// that is not a finite, non-negative power.
     ///
     /// ```
-    /// use kira::{Frame, sound::static_sound::StaticSoundData};
+    /// use pool_audio::kira::{Frame, sound::static_sound::StaticSoundData};
     /// use pool_audio::{error::SoundError, sound::SoundPeak};
     ///
     /// let bad = StaticSoundData { sample_rate: 0, frames: vec![Frame::ZERO; 4].into(), settings: Default::default(), slice: None };

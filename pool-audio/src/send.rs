@@ -18,8 +18,9 @@ use crate::settings::SettingsError;
 pub const MAX_SENDS: usize = 4;
 
 /// A send of a sound's voices to a return bus: its level, and optionally a
-/// curve by distance added to it. Fields are public, with builder methods of
-/// the same names.
+/// curve by distance added to it. The voice's own output goes on as before;
+/// the return bus usually holds its reverb or delay fully wet (kira's
+/// `Mix::WET`). Fields are public, with builder methods of the same names.
 ///
 /// ```
 /// use pool_audio::mix::{SendCurve, SendSettings};

@@ -676,8 +676,9 @@ pub struct SoundEffectsSettings {
     /// voice takes the place of a real one of the same priority only when it is
     /// this much more audible, so voices near the edge do not flap.
     pub virtual_margin: Decibels,
-    /// The mix ceiling on the sound-effects track: a look-ahead peak limiter, last
-    /// on the track (default: on, at -1 dBFS). `None` leaves the track unlimited.
+    /// The mix ceiling: a look-ahead peak limiter, last on the output that holds
+    /// the sound effects, the buses and the music (default: on, at -1 dBFS).
+    /// `None` leaves the output unlimited.
     pub limiter: Option<LimiterSettings>,
     /// The seed of the one generator every random choice draws from (which
     /// recording a play picks, its pitch and volume; default 0). The same seed,

@@ -62,7 +62,7 @@ use crate::voice_pool::{SLOTS_PER_VOICE, Voices};
 /// it removes its output, the music tracks and every sound on them.
 ///
 /// ```
-/// use kira::{AudioManager, AudioManagerSettings};
+/// use pool_audio::kira::{AudioManager, AudioManagerSettings};
 /// use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
 /// # use kira::sound::static_sound::StaticSoundData;
 /// # let boom = StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame { left: 0.5, right: 0.5 }; 4800].into(), settings: Default::default(), slice: None };
@@ -241,9 +241,9 @@ impl SoundEffects {
     /// As [`new`](Self::new).
     ///
     /// ```
-    /// use kira::{AudioManager, AudioManagerSettings};
-    /// use kira::effect::filter::FilterBuilder;
-    /// use kira::track::TrackBuilder;
+    /// use pool_audio::kira::{AudioManager, AudioManagerSettings};
+    /// use pool_audio::kira::effect::filter::FilterBuilder;
+    /// use pool_audio::kira::track::TrackBuilder;
     /// use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
     ///
     /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
@@ -364,10 +364,10 @@ impl SoundEffects {
         }
     }
 
-    /// The volume of every sound effect together, at most 0 dB, on the
-    /// sound-effects track, reached with `fade`. (Above 0 dB it would lift the
-    /// track past its limiter's ceiling, which is why the track itself is not
-    /// handed out.)
+    /// The volume of the sound-effects track (ungrouped voices and groups
+    /// with no bus; a bus has [`MixMut::set_bus_volume`](crate::mix::MixMut::set_bus_volume)),
+    /// at most 0 dB, reached with `fade`. The output's limiter holds the
+    /// ceiling whatever this is.
     ///
     /// # Errors
     /// [`ParamError::Volume`] for a volume that is NaN or above 0 dB,
@@ -379,7 +379,7 @@ impl SoundEffects {
     /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let fade = kira::Tween { duration: Duration::from_millis(100), ..Default::default() };
+    /// let fade = pool_audio::kira::Tween { duration: Duration::from_millis(100), ..Default::default() };
     /// sfx.set_track_volume(-6.0, fade)?;
     /// assert!(sfx.set_track_volume(6.0, fade).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -14,7 +14,7 @@ use crate::MAX_SOUND_SAMPLE_RATE;
 /// Why a sound's data was refused, before kira ever sees it.
 ///
 /// ```
-/// use kira::{Frame, sound::static_sound::StaticSoundData};
+/// use pool_audio::kira::{Frame, sound::static_sound::StaticSoundData};
 /// use pool_audio::{error::SoundError, sound::SoundPeak};
 ///
 /// let data = StaticSoundData { sample_rate: 48_000, frames: vec![Frame::ZERO; 10].into(), settings: Default::default(), slice: Some((4, 20)) };

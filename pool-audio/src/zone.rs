@@ -65,8 +65,10 @@ impl ZoneShape {
     }
 }
 
-/// A zone: its shape, the return bus it sends to and at what level, how far
-/// outside its edge the send fades, and whose position counts. Fields are
+/// A zone: its shape, the return bus it sends to and at what level (a bus
+/// whose reverb is usually fully wet: the voices' own output goes on as
+/// before), how far outside its edge the send fades, and whose position
+/// counts. Fields are
 /// public, with builder methods of the same names.
 ///
 /// ```

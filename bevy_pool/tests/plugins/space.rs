@@ -3,6 +3,8 @@
 //! `SoundZone` components are zones that move and go with their entities.
 //! Measured in the recorded render.
 
+use std::error::Error;
+
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use bevy_pool::pool_audio::SoundEffects;
@@ -14,7 +16,7 @@ use crate::common::{RATE, amplitude, app_of, frames, last, tone};
 
 /// The world bus, with a low-pass the pause menu closes to 400 Hz, taking
 /// the music and the `world` group.
-fn world_mix(sfx: &mut SoundEffects, music: &mut MusicSettings) -> Result<(), MixError> {
+fn world_mix(sfx: &mut SoundEffects, music: &mut MusicSettings) -> Result<(), Box<dyn Error>> {
     let mut world = BusBuilder::new();
     let mut filter = world.add_effect(FilterBuilder::new().cutoff(20_000.0).resonance(0.0));
     let world = sfx.mix_mut().add_bus("world", world)?;
@@ -90,13 +92,12 @@ fn the_pause_snapshot_of_the_mix_setup_muffles_the_music() {
 }
 
 /// A muted bus for the voices' own output and a `wet` bus for zones.
-fn zone_mix(sfx: &mut SoundEffects, _: &mut MusicSettings) -> Result<(), MixError> {
+fn zone_mix(sfx: &mut SoundEffects, _: &mut MusicSettings) -> Result<(), Box<dyn Error>> {
     let muted = sfx
         .mix_mut()
         .add_bus("muted", BusBuilder::new().volume(-60.0))?;
     sfx.mix_mut().add_bus("wet", BusBuilder::new())?;
-    sfx.add_group("dry", GroupSettings::default().bus(muted))
-        .map_err(|_| MixError::TooMany)?;
+    sfx.add_group("dry", GroupSettings::default().bus(muted))?;
     Ok(())
 }
 

@@ -14,8 +14,8 @@ use super::settings::{LimiterError, LimiterSettings};
 /// together under one ceiling.
 ///
 /// ```
-/// use kira::{AudioManager, AudioManagerSettings, Frame, track::MainTrackBuilder};
-/// use kira::sound::static_sound::StaticSoundData;
+/// use pool_audio::kira::{AudioManager, AudioManagerSettings, Frame, track::MainTrackBuilder};
+/// use pool_audio::kira::sound::static_sound::StaticSoundData;
 /// use pool_audio::{dsp::LimiterBuilder, dsp::LimiterSettings, OfflineBackend};
 ///
 /// let limiter = LimiterBuilder::new(LimiterSettings::default())?;

@@ -12,7 +12,7 @@ use super::handle::{MeterHandle, MeterReadings};
 /// same on the offline backend and on a real device.
 ///
 /// ```
-/// use kira::{AudioManager, AudioManagerSettings, track::MainTrackBuilder};
+/// use pool_audio::kira::{AudioManager, AudioManagerSettings, track::MainTrackBuilder};
 /// use pool_audio::{dsp::MeterBuilder, OfflineBackend, offline::OfflineSettings};
 ///
 /// let meter = MeterBuilder::new();

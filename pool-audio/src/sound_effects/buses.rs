@@ -17,7 +17,11 @@ impl MixMut<'_> {
     /// music tracks ([`TrackSettings::bus`](crate::music::TrackSettings::bus))
     /// and other buses route to it; ducks and snapshots set its volume as any
     /// track's, by the id returned (the same id
-    /// [`Mix::track`](crate::mix::Mix::track) gives for `name`).
+    /// [`Mix::track`](crate::mix::Mix::track) gives for `name`). Buses share
+    /// one namespace with the music tracks: `"music"` and `"ambience"` are the
+    /// default music tracks' names once [`Music`](crate::music::Music) is made.
+    /// A return bus that sends and zones feed usually holds its effect fully
+    /// wet (kira's `ReverbBuilder::mix(Mix::WET)`; its default is half dry).
     ///
     /// # Errors
     /// [`MixError::DuplicateTrack`] (a bus or music track of that name),
@@ -36,7 +40,7 @@ impl MixMut<'_> {
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let world = sfx.mix_mut().add_bus("world", BusBuilder::new())?;
     /// let mut cave = BusBuilder::new().parent(world);
-    /// let reverb = cave.add_effect(ReverbBuilder::new().damping(0.6));
+    /// let reverb = cave.add_effect(ReverbBuilder::new().damping(0.6).mix(pool_audio::kira::Mix::WET));
     /// let cave = sfx.mix_mut().add_bus("cave", cave)?;
     /// assert_eq!(sfx.mix().track("cave")?, cave);
     /// assert_eq!(

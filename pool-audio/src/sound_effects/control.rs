@@ -345,7 +345,7 @@ impl SoundEffects {
     /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// assert!(sfx.resume_all(Tween { easing: kira::Easing::OutPowi(-2), ..Default::default() }).is_err());
+    /// assert!(sfx.resume_all(Tween { easing: pool_audio::kira::Easing::OutPowi(-2), ..Default::default() }).is_err());
     /// sfx.resume_all(Tween::default())?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -65,7 +65,7 @@ impl SoundEffects {
     /// assert!(sfx.state(voice).is_live());
     /// assert_eq!(
     ///     sfx.play(id, PlayParams::default().volume(6.0)),
-    ///     Err(PlayError::InvalidParam(ParamError::Volume(kira::Decibels(6.0))))
+    ///     Err(PlayError::InvalidParam(ParamError::Volume(pool_audio::kira::Decibels(6.0))))
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

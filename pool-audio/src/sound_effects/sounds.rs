@@ -39,7 +39,7 @@ impl SoundEffects {
     /// let id = sfx.add_sound("click", click.clone(), SoundSettings::default())?;
     /// assert_eq!(sfx.sound("click"), Some(id));
     /// assert!(sfx.add_sound("click", click.clone(), SoundSettings::default()).is_err());
-    /// let never_ends = kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click.clone() };
+    /// let never_ends = pool_audio::kira::sound::static_sound::StaticSoundData { sample_rate: 0, ..click.clone() };
     /// assert!(sfx.add_sound("broken", never_ends.clone(), SoundSettings::default()).is_err());
     /// let two = sfx.add_sound("clicks", [click.clone(), click.clone()], SoundSettings::default())?;
     /// assert_eq!(sfx.sound_info(two).recordings(), 2);

@@ -29,13 +29,14 @@ impl SoundEffects {
         Listener { sfx: self }
     }
 
-    /// The mix, read: ducks, snapshots, each target's level, the loudness
-    /// window.
+    /// The mix, read: its tracks and buses, effect parameters, snapshots, each
+    /// target's level, the loudness window.
     pub fn mix(&self) -> Mix<'_> {
         Mix { sfx: self }
     }
 
-    /// The mix, changed: named tracks, ducks, snapshots.
+    /// The mix, changed: buses, named tracks, effect parameters, ducks,
+    /// side-chains, snapshots, zones (see the [`mix`](crate::mix) module).
     pub fn mix_mut(&mut self) -> MixMut<'_> {
         MixMut { sfx: self }
     }
@@ -544,9 +545,12 @@ impl Mix<'_> {
         self.sfx.snapshot(name)
     }
 
-    /// The id of the mix track named `name`: a music or ambience track, or one
-    /// the game added with [`MixMut::add_track`]. Resolve names once, at load
-    /// time; ducks, snapshots and [`Music`](crate::music::Music) take the id.
+    /// The id of the mix track named `name`: a bus ([`MixMut::add_bus`]), a
+    /// music or ambience track, or one the game added with
+    /// [`MixMut::add_track`] (one namespace: a bus cannot be named `"music"`
+    /// while the default music track is). Resolve names once, at load time;
+    /// ducks, snapshots, groups, sends, zones and [`Music`](crate::music::Music)
+    /// take the id.
     ///
     /// # Errors
     /// [`MixError::UnknownTrack`] when no track has that name.
@@ -580,8 +584,8 @@ impl Mix<'_> {
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let rain = sfx.add_group("rain", GroupSettings::default())?;
     /// let storm = sfx.mix_mut().add_snapshot(Snapshot::new("storm").set(rain, 6.0))?;
-    /// sfx.mix_mut().apply_snapshot(storm, 0.5, kira::Tween::default())?;
-    /// assert_eq!(sfx.mix().level(rain)?, kira::Decibels(3.0));
+    /// sfx.mix_mut().apply_snapshot(storm, 0.5, pool_audio::kira::Tween::default())?;
+    /// assert_eq!(sfx.mix().level(rain)?, pool_audio::kira::Decibels(3.0));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn level(&self, target: impl Into<MixTarget>) -> Result<Decibels, MixError> {
@@ -613,8 +617,8 @@ impl MixMut<'_> {
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
-    /// use kira::effect::volume_control::VolumeControlBuilder;
-    /// use kira::track::TrackBuilder;
+    /// use pool_audio::kira::effect::volume_control::VolumeControlBuilder;
+    /// use pool_audio::kira::track::TrackBuilder;
     /// # use pool_audio::{mix::DuckSettings, GroupSettings, OfflineBackend, SoundEffects, SoundEffectsSettings};
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
@@ -695,7 +699,7 @@ impl MixMut<'_> {
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// let rain = sfx.add_group("rain", GroupSettings::default())?;
     /// let storm = sfx.mix_mut().add_snapshot(Snapshot::new("storm").set(rain, 6.0))?;
-    /// sfx.mix_mut().apply_snapshot(storm, 1.0, kira::Tween::default())?;
+    /// sfx.mix_mut().apply_snapshot(storm, 1.0, pool_audio::kira::Tween::default())?;
     /// assert_eq!(sfx.mix().stats().snapshots_active, 1);
     /// let loud = sfx.mix_mut().add_snapshot(Snapshot::new("loud").set(rain, 20.0));
     /// assert!(matches!(loud, Err(MixError::Volume(_))));
@@ -789,7 +793,7 @@ impl SoundInfo<'_> {
     /// # let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
     /// # let id = sfx.add_sound("tone", tone, SoundSettings::default())?;
     /// let voice = sfx.play(id, PlayParams::default())?;
-    /// sfx.voice(voice).stop(kira::Tween { duration: Duration::from_millis(50), ..Default::default() })?;
+    /// sfx.voice(voice).stop(pool_audio::kira::Tween { duration: Duration::from_millis(50), ..Default::default() })?;
     /// assert_eq!(sfx.sound_info(id).copies_fading(), 1);
     /// manager.backend_mut().render(0.1)?;
     /// assert_eq!(sfx.sound_info(id).copies_fading(), 0);

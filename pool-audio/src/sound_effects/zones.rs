@@ -27,7 +27,7 @@ impl MixMut<'_> {
     ///
     /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
     /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-    /// let reverb = BusBuilder::new().with_effect(ReverbBuilder::new().mix(kira::Mix::WET));
+    /// let reverb = BusBuilder::new().with_effect(ReverbBuilder::new().mix(pool_audio::kira::Mix::WET));
     /// let cave_reverb = sfx.mix_mut().add_bus("cave reverb", reverb)?;
     /// let shape = ZoneShape::Box { center: [40.0, 0.0, 0.0], half_extents: [10.0, 5.0, 10.0] };
     /// let cave = sfx.mix_mut().add_zone(ZoneSettings::new(shape, cave_reverb).fade(3.0))?;
