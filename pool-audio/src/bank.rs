@@ -69,6 +69,7 @@ use budget::{Room, Settle};
 use clocks::Clocks;
 use mix::MixGains;
 use outs::Outs;
+use sends::Routes;
 use sidechain::SideChains;
 use voice::{Change, State, Voice};
 use zones::ZoneTable;
@@ -102,6 +103,8 @@ pub(crate) struct VoiceBank {
     outs: Outs,
     /// A step of a voice with sends, rendered once for its out and its sends.
     scratch: [Frame; STEP],
+    /// Each slot's sends and zone weights, beside the voices.
+    routes: Box<[Routes]>,
     /// The zones voices send to by where they are.
     zones: ZoneTable,
     /// The side-chains, measuring their sources' outs.
@@ -139,6 +142,7 @@ impl VoiceBank {
             mix: MixGains::new(),
             outs,
             scratch: [Frame::ZERO; STEP],
+            routes: (0..slots).map(|_| Routes::NONE).collect(),
             zones: ZoneTable::new(),
             chains,
             speed,
@@ -286,8 +290,8 @@ impl VoiceBank {
                 level,
                 tween,
             } => {
-                if let Some(voice) = self.voice(slot, ticket) {
-                    voice.sends.set(index, level, tween);
+                if self.voice(slot, ticket).is_some() {
+                    self.routes[slot as usize].sends.set(index, level, tween);
                 }
             }
             _ => {}
@@ -305,8 +309,12 @@ impl VoiceBank {
             self.forget(slot);
         }
         let (listener, steal_fade) = (self.listener, self.steal_fade);
-        let rules = (steal_fade, self.speed, &self.zones);
-        let change = self.voices[slot as usize].start(start, listener, rules);
+        let routes = Routes::start(&start.sends, start.zones);
+        let voice = &mut self.voices[slot as usize];
+        let change = voice.start(start, listener, (steal_fade, self.speed));
+        let at = (voice.position(), listener.position);
+        self.routes[slot as usize] = routes;
+        self.routes[slot as usize].aim(at, (true, voice.fresh), &self.zones);
         // A new copy hurries its sound's copies on their way out.
         for &other in &self.order {
             let voice = &mut self.voices[other as usize];
@@ -445,6 +453,7 @@ impl VoiceBank {
         }
         for &slot in &self.order {
             self.voices[slot as usize].update(seconds, info);
+            self.routes[slot as usize].sends.update(seconds, info);
         }
         self.share_room();
         self.mix.update(seconds, info);
@@ -453,8 +462,9 @@ impl VoiceBank {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
             let gain = self.mix.gain(voice.group);
+            let routes = &mut self.routes[slot as usize];
             let mixing = (&mut self.outs, &mut self.scratch, (&self.zones, &self.mix));
-            match render_voice(voice, mixing, out, (along, dt, gain)) {
+            match render_voice((voice, routes), mixing, out, (along, dt, gain)) {
                 Change::Ended => {
                     // A stopped voice reported its playhead when it was stopped.
                     if before != State::Stopping {
@@ -501,12 +511,12 @@ impl VoiceBank {
 /// each send's.
 #[inline]
 fn render_voice(
-    voice: &mut Voice,
+    (voice, routes): (&mut Voice, &mut Routes),
     (outs, scratch, (zones, mix)): (&mut Outs, &mut [Frame; STEP], (&ZoneTable, &MixGains)),
     out: &mut [Frame],
     (along, dt, gain): (f32, f64, f32),
 ) -> Change {
-    if voice.sends.is_empty() && !voice.zones.heard {
+    if routes.is_empty() {
         return voice.render(outs.target(voice.out, out), along, dt, gain);
     }
     let scratch = &mut scratch[..out.len()];
@@ -515,9 +525,9 @@ fn render_voice(
     for (o, s) in outs.target(voice.out, out).iter_mut().zip(&*scratch) {
         *o += *s;
     }
-    voice.sends.mix(scratch, along, mix, (outs, out));
-    if voice.zones.heard {
-        voice.zones.mix(scratch, along, (zones, mix), (outs, out));
+    routes.sends.mix(scratch, along, mix, (outs, out));
+    if routes.zones.heard {
+        routes.zones.mix(scratch, along, (zones, mix), (outs, out));
     }
     change
 }
@@ -539,7 +549,10 @@ impl Sound for VoiceBank {
         let (listener, moved) = (self.listener, self.listener_moved);
         self.listener_moved = false;
         for &slot in &self.order {
-            self.voices[slot as usize].aim(listener, moved, (self.speed, &self.zones));
+            let voice = &mut self.voices[slot as usize];
+            let weigh = voice.aim(listener, moved, self.speed);
+            let at = (voice.position(), listener.position);
+            self.routes[slot as usize].aim(at, (weigh, voice.fresh), &self.zones);
         }
         self.zones.changed = false;
         let n = out.len();

@@ -8,6 +8,7 @@ use kira::{Decibels, Frame, Parameter, Tween, Value};
 
 use super::mix::MixGains;
 use super::outs::Outs;
+use super::zones::{VoiceZones, ZoneTable};
 use crate::MAX_SENDS;
 use crate::send::{SendCurve, SendOuts};
 
@@ -141,4 +142,63 @@ impl VoiceSends {
             }
         }
     }
+}
+
+/// Where a voice is mixed besides its own out: its sends and its weights in
+/// the zones. Kept beside the voices, by slot, so a voice that has neither
+/// costs the mixer nothing more to read.
+pub(super) struct Routes {
+    pub(super) sends: VoiceSends,
+    pub(super) zones: VoiceZones,
+}
+
+impl Routes {
+    pub(super) const NONE: Self = Self {
+        sends: VoiceSends::NONE,
+        zones: VoiceZones::OFF,
+    };
+
+    /// A voice that starts with `sends`, in the zones if `zones`.
+    pub(super) fn start(sends: &SendOuts, zones: bool) -> Self {
+        Self {
+            sends: VoiceSends::start(sends, 0.0),
+            zones: VoiceZones::new(zones),
+        }
+    }
+
+    /// A new chunk for a voice at `position` (`None`: at the listener): its
+    /// sends' curves and its zones' weights, weighed again if it or the
+    /// listener moved (`weigh`); from there at once when `fresh`.
+    pub(super) fn aim(
+        &mut self,
+        (position, listener): (Option<[f32; 3]>, [f32; 3]),
+        (weigh, fresh): (bool, bool),
+        zones: &ZoneTable,
+    ) {
+        if !self.sends.is_empty() {
+            let distance = weigh.then(|| position.map_or(0.0, |p| distance(p, listener)));
+            self.sends.aim(distance, fresh);
+        }
+        if self.zones.on {
+            if zones.is_empty() {
+                self.zones.heard = false;
+            } else {
+                let at = position.unwrap_or(listener);
+                let weigh = weigh || zones.changed;
+                self.zones.aim(zones, (at, listener), weigh, fresh);
+            }
+        }
+    }
+
+    /// Whether the voice is mixed anywhere but its own out.
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.sends.is_empty() && !self.zones.heard
+    }
+}
+
+/// The distance between `a` and `b`, metres.
+fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    let d = [0, 1, 2].map(|i| a[i] - b[i]);
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
 }

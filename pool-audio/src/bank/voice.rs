@@ -11,11 +11,9 @@ use kira::{Decibels, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, 
 
 use super::command::{Begin, Start};
 use super::read::{Gains, Reader};
-use super::sends::VoiceSends;
 use super::shared::Phase;
 use super::source::Source;
 use super::transport::Transport;
-use super::zones::{VoiceZones, ZoneTable};
 use crate::cues::{MUFFLE_FADE, doppler_factor, one_pole};
 use crate::ears::{ListenerState, spatial_gains};
 use crate::params::linear_fade;
@@ -177,10 +175,6 @@ pub(super) struct Voice {
     pub(super) group: u16,
     /// Where it is mixed (see `outs.rs`).
     pub(super) out: u8,
-    /// Its sends to return buses (see `sends.rs`).
-    pub(super) sends: VoiceSends,
-    /// Its weights in the zones (see `zones.rs`).
-    pub(super) zones: VoiceZones,
     /// Its loudness in the window, an amplitude.
     loudness: f32,
     /// It moved since the mixer's last chunk: its spatial gains and doppler
@@ -252,8 +246,6 @@ impl Voice {
             rate_was: 1.0,
             group: super::NO_GROUP,
             out: 0,
-            sends: VoiceSends::NONE,
-            zones: VoiceZones::OFF,
             loudness: 1.0,
             moved: false,
             velocity: [0.0; 3],
@@ -276,7 +268,7 @@ impl Voice {
         &mut self,
         start: Start,
         listener: ListenerState,
-        (steal_fade, speed, zones): (Duration, f64, &ZoneTable),
+        (steal_fade, speed): (Duration, f64),
     ) -> Change {
         let source = start.source;
         let (position, fraction) = begin_at(&source, start.begin);
@@ -321,8 +313,6 @@ impl Voice {
             rate_was: start.rate,
             group: start.group,
             out: start.out,
-            sends: VoiceSends::start(&start.sends, 0.0),
-            zones: VoiceZones::new(start.zones),
             loudness: start.loudness,
             velocity: start.velocity,
             doppler_scale: start.doppler,
@@ -339,7 +329,7 @@ impl Voice {
             self.push(&source);
         }
         self.source = Some(source);
-        self.aim(listener, true, (speed, zones));
+        self.aim(listener, true, speed);
         if matches!(self.state, State::Waiting(_)) {
             Change::None
         } else {
@@ -478,12 +468,9 @@ impl Voice {
     /// factor: from where the last chunk left them towards what is heard from
     /// `listener` (if it `moved`, or the voice did), where sound travels at
     /// `speed`; at once, for a voice not heard yet.
-    pub(super) fn aim(
-        &mut self,
-        listener: ListenerState,
-        moved: bool,
-        (speed, zones): (f64, &ZoneTable),
-    ) {
+    /// Returns whether it or the listener moved (its sends and zones weigh
+    /// it again then).
+    pub(super) fn aim(&mut self, listener: ListenerState, moved: bool, speed: f64) -> bool {
         self.spatial_from = self.spatial;
         self.doppler_from = self.doppler;
         if (moved || self.moved)
@@ -504,24 +491,14 @@ impl Voice {
                 self.doppler_from = self.doppler;
             }
         }
-        if !self.sends.is_empty() {
-            let distance = (moved || self.moved).then(|| {
-                self.position
-                    .map_or(0.0, |p| distance(p, listener.position))
-            });
-            self.sends.aim(distance, self.fresh);
-        }
-        if self.zones.on {
-            if zones.is_empty() {
-                self.zones.heard = false;
-            } else {
-                let at = self.position.unwrap_or(listener.position);
-                let weigh = moved || self.moved || zones.changed;
-                self.zones
-                    .aim(zones, (at, listener.position), weigh, self.fresh);
-            }
-        }
+        let weigh = moved || self.moved;
         self.moved = false;
+        weigh
+    }
+
+    /// Where it is (`None`: at the listener).
+    pub(super) fn position(&self) -> Option<[f32; 3]> {
+        self.position
     }
 
     /// A waiting voice through a step of `frames` frames of `dt` seconds:
@@ -571,7 +548,6 @@ impl Voice {
         if self.moving != 0 {
             self.update_moving(seconds, info);
         }
-        self.sends.update(seconds, info);
         self.fade_left = (self.fade_left - seconds).max(0.0);
     }
 
@@ -776,10 +752,4 @@ impl Voice {
         self.state = State::Idle;
         self.source = None;
     }
-}
-
-/// The distance between `a` and `b`, metres.
-fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
-    let d = [0, 1, 2].map(|i| a[i] - b[i]);
-    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
 }
