@@ -289,10 +289,8 @@ impl VoiceBank {
                 index,
                 level,
                 tween,
-            } => {
-                if self.voice(slot, ticket).is_some() {
-                    self.routes[slot as usize].sends.set(index, level, tween);
-                }
+            } if self.voice(slot, ticket).is_some() => {
+                self.routes[slot as usize].sends.set(index, level, tween);
             }
             _ => {}
         }
