@@ -105,6 +105,8 @@ pub(crate) struct VoiceBank {
     scratch: [Frame; STEP],
     /// Each slot's sends and zone weights, beside the voices.
     routes: Box<[Routes]>,
+    /// Whether each slot's routes are read at all (see `Routes::wanted`).
+    routed: Box<[bool]>,
     /// The zones voices send to by where they are.
     zones: ZoneTable,
     /// The side-chains, measuring their sources' outs.
@@ -143,6 +145,7 @@ impl VoiceBank {
             outs,
             scratch: [Frame::ZERO; STEP],
             routes: (0..slots).map(|_| Routes::NONE).collect(),
+            routed: vec![false; slots].into_boxed_slice(),
             zones: ZoneTable::new(),
             chains,
             speed,
@@ -311,8 +314,12 @@ impl VoiceBank {
         let voice = &mut self.voices[slot as usize];
         let change = voice.start(start, listener, (steal_fade, self.speed));
         let at = (voice.position(), listener.position);
-        self.routes[slot as usize] = routes;
-        self.routes[slot as usize].aim(at, (true, voice.fresh), &self.zones);
+        let (fresh, at_slot) = (voice.fresh, slot as usize);
+        self.routes[at_slot] = routes;
+        self.routed[at_slot] = self.routes[at_slot].wanted(&self.zones);
+        if self.routed[at_slot] {
+            self.routes[at_slot].aim(at, (true, fresh), &self.zones);
+        }
         // A new copy hurries its sound's copies on their way out.
         for &other in &self.order {
             let voice = &mut self.voices[other as usize];
@@ -451,7 +458,9 @@ impl VoiceBank {
         }
         for &slot in &self.order {
             self.voices[slot as usize].update(seconds, info);
-            self.routes[slot as usize].sends.update(seconds, info);
+            if self.routed[slot as usize] {
+                self.routes[slot as usize].sends.update(seconds, info);
+            }
         }
         self.share_room();
         self.mix.update(seconds, info);
@@ -460,7 +469,7 @@ impl VoiceBank {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
             let gain = self.mix.gain(voice.group);
-            let routes = &mut self.routes[slot as usize];
+            let routes = self.routed[slot as usize].then(|| &mut self.routes[slot as usize]);
             let mixing = (&mut self.outs, &mut self.scratch, (&self.zones, &self.mix));
             match render_voice((voice, routes), mixing, out, (along, dt, gain)) {
                 Change::Ended => {
@@ -509,14 +518,15 @@ impl VoiceBank {
 /// each send's.
 #[inline]
 fn render_voice(
-    (voice, routes): (&mut Voice, &mut Routes),
+    (voice, routes): (&mut Voice, Option<&mut Routes>),
     (outs, scratch, (zones, mix)): (&mut Outs, &mut [Frame; STEP], (&ZoneTable, &MixGains)),
     out: &mut [Frame],
     (along, dt, gain): (f32, f64, f32),
 ) -> Change {
-    if routes.is_empty() {
-        return voice.render(outs.target(voice.out, out), along, dt, gain);
-    }
+    let routes = match routes {
+        Some(routes) if !routes.is_empty() => routes,
+        _ => return voice.render(outs.target(voice.out, out), along, dt, gain),
+    };
     let scratch = &mut scratch[..out.len()];
     scratch.fill(Frame::ZERO);
     let change = voice.render(scratch, along, dt, gain);
@@ -547,10 +557,15 @@ impl Sound for VoiceBank {
         let (listener, moved) = (self.listener, self.listener_moved);
         self.listener_moved = false;
         for &slot in &self.order {
-            let voice = &mut self.voices[slot as usize];
+            let (slot, voice) = (slot as usize, &mut self.voices[slot as usize]);
             let weigh = voice.aim(listener, moved, self.speed);
-            let at = (voice.position(), listener.position);
-            self.routes[slot as usize].aim(at, (weigh, voice.fresh), &self.zones);
+            if self.zones.changed {
+                self.routed[slot] = self.routes[slot].wanted(&self.zones);
+            }
+            if self.routed[slot] {
+                let at = (voice.position(), listener.position);
+                self.routes[slot].aim(at, (weigh, voice.fresh), &self.zones);
+            }
         }
         self.zones.changed = false;
         let n = out.len();
@@ -562,6 +577,7 @@ impl Sound for VoiceBank {
             at += len;
         }
         self.shared.set_clock(self.clock);
+        self.zones.settle();
         if !self.chains.is_empty() {
             self.chains.publish();
         }

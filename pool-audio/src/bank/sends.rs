@@ -190,10 +190,16 @@ impl Routes {
         }
     }
 
-    /// Whether the voice is mixed anywhere but its own out.
+    /// Whether the voice is mixed anywhere but its own out this chunk.
     #[inline]
     pub(super) fn is_empty(&self) -> bool {
         self.sends.is_empty() && !self.zones.heard
+    }
+
+    /// Whether the voice may be mixed anywhere but its own out (it has sends,
+    /// or takes part in zones and there are some): its routes are read.
+    pub(super) fn wanted(&self, zones: &ZoneTable) -> bool {
+        !self.sends.is_empty() || (self.zones.on && !zones.is_empty())
     }
 }
 

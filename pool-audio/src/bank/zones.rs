@@ -16,6 +16,9 @@ pub(super) struct ZoneTable {
     amplitude: [f32; MAX_ZONES],
     /// A zone was set since the last chunk: every voice weighs itself again.
     pub(super) changed: bool,
+    /// Zones removed in this chunk: silent now (their sends move to 0 within
+    /// a step), gone at its end.
+    leaving: [bool; MAX_ZONES],
 }
 
 impl ZoneTable {
@@ -24,16 +27,38 @@ impl ZoneTable {
             list: [None; MAX_ZONES],
             amplitude: [0.0; MAX_ZONES],
             changed: false,
+            leaving: [false; MAX_ZONES],
         }
     }
 
-    /// Sets (or clears) zone `index`.
+    /// Sets zone `index`, or removes it (`None`): its sends fade to nothing
+    /// in the next step, and it is gone at the end of the chunk.
     pub(super) fn set(&mut self, index: u8, zone: Option<ZoneOut>) {
-        if let Some(place) = self.list.get_mut(usize::from(index)) {
-            *place = zone;
-            self.amplitude[usize::from(index)] =
-                zone.map_or(0.0, |z| z.settings.level.as_amplitude());
-            self.changed = true;
+        let i = usize::from(index);
+        if i >= MAX_ZONES {
+            return;
+        }
+        match zone {
+            Some(zone) => {
+                self.list[i] = Some(zone);
+                self.amplitude[i] = zone.settings.level.as_amplitude();
+                self.leaving[i] = false;
+            }
+            None => {
+                self.amplitude[i] = 0.0;
+                self.leaving[i] = self.list[i].is_some();
+            }
+        }
+        self.changed = true;
+    }
+
+    /// The end of a chunk: the zones removed in it are gone.
+    pub(super) fn settle(&mut self) {
+        for (zone, leaving) in self.list.iter_mut().zip(&mut self.leaving) {
+            if std::mem::take(leaving) {
+                *zone = None;
+                self.changed = true;
+            }
         }
     }
 
