@@ -182,6 +182,24 @@ pub(crate) fn kept_copies(
     kept
 }
 
+/// A muted bus and a group `"dry"` on it, and a `"wet"` bus: a voice of the
+/// group is heard only through what it sends (sends, zones). Returns the
+/// group and the wet bus.
+pub(crate) fn dry_and_wet(
+    sfx: &mut SoundEffects,
+) -> (pool_audio::GroupId, pool_audio::mix::TrackId) {
+    use pool_audio::mix::BusBuilder;
+    let muted = sfx
+        .mix_mut()
+        .add_bus("muted", BusBuilder::new().volume(-60.0))
+        .unwrap();
+    let wet = sfx.mix_mut().add_bus("wet", BusBuilder::new()).unwrap();
+    let dry = sfx
+        .add_group("dry", pool_audio::GroupSettings::default().bus(muted))
+        .unwrap();
+    (dry, wet)
+}
+
 /// A linear amplitude as the decibels the crate's levels are given in
 /// (`-inf` for 0).
 pub(crate) fn db(amplitude: f64) -> pool_audio::kira::Decibels {

@@ -139,14 +139,7 @@ struct SendOnly {
 impl SendOnly {
     fn new(settings: SoundEffectsSettings, sound: SoundSettings, data: StaticSoundData) -> Self {
         let (manager, mut sfx, _meter) = common::metered(RATE, settings);
-        let muted = sfx
-            .mix_mut()
-            .add_bus("muted", BusBuilder::new().volume(-60.0))
-            .unwrap();
-        let wet = sfx.mix_mut().add_bus("wet", BusBuilder::new()).unwrap();
-        let group = sfx
-            .add_group("dry", GroupSettings::default().bus(muted))
-            .unwrap();
+        let (group, wet) = common::dry_and_wet(&mut sfx);
         let settings = sound.group(group).send(SendSettings::new(wet));
         let sound = sfx.add_sound("voice", data, settings).unwrap();
         Self {

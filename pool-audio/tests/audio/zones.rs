@@ -4,7 +4,7 @@
 //! what is heard is its zone send alone.
 
 use pool_audio::mix::{BusBuilder, MAX_ZONES, MixError, ZoneSettings, ZoneShape};
-use pool_audio::{GroupSettings, PlayParams, SoundEffectsSettings, SoundSettings};
+use pool_audio::{PlayParams, SoundEffectsSettings, SoundSettings};
 
 use super::common::{self, RATE};
 
@@ -21,14 +21,7 @@ fn scene() -> (
         ..Default::default()
     };
     let (manager, mut sfx, _meter) = common::metered(RATE, settings);
-    let muted = sfx
-        .mix_mut()
-        .add_bus("muted", BusBuilder::new().volume(-60.0))
-        .unwrap();
-    let wet = sfx.mix_mut().add_bus("wet", BusBuilder::new()).unwrap();
-    let dry = sfx
-        .add_group("dry", GroupSettings::default().bus(muted))
-        .unwrap();
+    let (dry, wet) = common::dry_and_wet(&mut sfx);
     let settings = SoundSettings::default().first_volume(0.0).group(dry);
     let hum = sfx
         .add_sound("hum", common::constant(0.5, 10.0), settings)
