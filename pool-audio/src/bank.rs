@@ -111,6 +111,10 @@ pub(crate) struct VoiceBank {
     zones: ZoneTable,
     /// The side-chains, measuring their sources' outs.
     chains: SideChains,
+    /// This chunk, no voice is routed or bused, no bus ring is in use and no
+    /// side-chain listens: each step mixes every voice straight into the
+    /// bank's output and skips the buses' work.
+    plain: bool,
     /// The speed of sound, m/s, for doppler.
     speed: f64,
     /// Seconds rendered before the current step, and the time a voice that
@@ -148,6 +152,7 @@ impl VoiceBank {
             routed: vec![false; slots].into_boxed_slice(),
             zones: ZoneTable::new(),
             chains,
+            plain: true,
             speed,
             clock: 0.0,
             now: 0.0,
@@ -456,9 +461,10 @@ impl VoiceBank {
         if self.relevel {
             self.relevel();
         }
+        let plain = self.plain;
         for &slot in &self.order {
             self.voices[slot as usize].update(seconds, info);
-            if self.routed[slot as usize] {
+            if !plain && self.routed[slot as usize] {
                 self.routes[slot as usize].sends.update(seconds, info);
             }
         }
@@ -469,9 +475,14 @@ impl VoiceBank {
             let voice = &mut self.voices[slot as usize];
             let before = voice.state;
             let gain = self.mix.gain(voice.group);
-            let routes = self.routed[slot as usize].then(|| &mut self.routes[slot as usize]);
-            let mixing = (&mut self.outs, &mut self.scratch, (&self.zones, &self.mix));
-            match render_voice((voice, routes), mixing, out, (along, dt, gain)) {
+            let change = if plain {
+                voice.render(out, along, dt, gain)
+            } else {
+                let routes = self.routed[slot as usize].then(|| &mut self.routes[slot as usize]);
+                let mixing = (&mut self.outs, &mut self.scratch, (&self.zones, &self.mix));
+                render_voice((voice, routes), mixing, out, (along, dt, gain))
+            };
+            match change {
                 Change::Ended => {
                     // A stopped voice reported its playhead when it was stopped.
                     if before != State::Stopping {
@@ -485,11 +496,11 @@ impl VoiceBank {
                 _ => {}
             }
         }
-        if !self.chains.is_empty() {
+        if !plain {
             let (outs, len) = (&self.outs, out.len());
             self.chains.measure(seconds, |o| outs.step(o, len));
+            self.outs.flush(len);
         }
-        self.outs.flush(out.len());
         if ended {
             let mut i = 0;
             while i < self.order.len() {
@@ -556,6 +567,7 @@ impl Sound for VoiceBank {
             .chunk(out.len(), info, &self.waiting, &mut self.voices);
         let (listener, moved) = (self.listener, self.listener_moved);
         self.listener_moved = false;
+        let mut plain = self.chains.is_empty() && !self.outs.active();
         for &slot in &self.order {
             let (slot, voice) = (slot as usize, &mut self.voices[slot as usize]);
             let weigh = voice.aim(listener, moved, self.speed);
@@ -566,7 +578,12 @@ impl Sound for VoiceBank {
                 let at = (voice.position(), listener.position);
                 self.routes[slot].aim(at, (weigh, voice.fresh), &self.zones);
             }
+            plain &= !self.routed[slot] && voice.out == 0;
         }
+        // A voice waiting for its start time begins within the chunk.
+        let (voices, routed) = (&self.voices, &self.routed);
+        self.plain = plain
+            && (self.waiting.iter()).all(|&s| !routed[s as usize] && voices[s as usize].out == 0);
         self.zones.changed = false;
         let n = out.len();
         let mut at = 0;

@@ -52,6 +52,12 @@ impl Outs {
         }
     }
 
+    /// Whether a voice has been mixed into a ring (which then gets every
+    /// step).
+    pub(super) fn active(&self) -> bool {
+        self.rings.iter().any(|r| r.active)
+    }
+
     /// The frames mixed into out `out` in this step (`None` for none).
     pub(super) fn step(&self, out: u8, len: usize) -> Option<&[Frame]> {
         let ring = self.rings.get(usize::from(out).checked_sub(1)?)?;

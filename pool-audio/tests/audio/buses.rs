@@ -81,6 +81,15 @@ fn a_bused_voice_plays_on_the_same_frames_as_an_unbused_one() {
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f32::max);
         assert!(most < 1e-6, "delay {delay}: renders differ by {most}");
+        // Through a silent bus, nothing of the click reaches the output, not
+        // even in the block it starts in while it waited.
+        let muted = BusBuilder::new().volume(kira::Decibels::SILENCE);
+        let muted = render_through(Some(muted), common::click(), params, 0.2);
+        assert_eq!(
+            first(&muted),
+            None,
+            "delay {delay}: heard past a silent bus"
+        );
     }
 }
 
