@@ -502,25 +502,30 @@ impl VoiceBank {
             self.outs.flush(len);
         }
         if ended {
-            let mut i = 0;
-            while i < self.order.len() {
-                let slot = self.order[i];
-                let voice = &self.voices[slot as usize];
-                if voice.state == State::Idle {
-                    // Its sound ended this many frames into the step (a
-                    // stop's fade ends with the step).
-                    let frames = if voice.ended_in > 0 {
-                        voice.ended_in
-                    } else {
-                        out.len()
-                    };
-                    self.end_at(slot, self.clock + dt * frames as f64);
-                } else {
-                    i += 1;
-                }
-            }
+            self.end_ended(dt, out.len());
         }
         self.clock = self.now;
+    }
+
+    /// Frees the slots whose voices ended in the step of `len` frames.
+    fn end_ended(&mut self, dt: f64, len: usize) {
+        let mut i = 0;
+        while i < self.order.len() {
+            let slot = self.order[i];
+            let voice = &self.voices[slot as usize];
+            if voice.state == State::Idle {
+                // Its sound ended this many frames into the step (a stop's
+                // fade ends with the step).
+                let frames = if voice.ended_in > 0 {
+                    voice.ended_in
+                } else {
+                    len
+                };
+                self.end_at(slot, self.clock + dt * frames as f64);
+            } else {
+                i += 1;
+            }
+        }
     }
 }
 
