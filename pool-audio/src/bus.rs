@@ -182,6 +182,11 @@ impl Buses {
         (buses, outs)
     }
 
+    /// How many rings no bus has taken yet.
+    pub(crate) fn free(&self) -> usize {
+        self.free
+    }
+
     /// Whether `id` is a bus of this manager.
     pub(crate) fn contains(&self, id: TrackId) -> bool {
         self.list.iter().any(|b| b.id == id)

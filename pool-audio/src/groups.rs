@@ -214,6 +214,11 @@ impl Groups {
         Some(self.id(index))
     }
 
+    /// How many groups there are.
+    pub(crate) fn len(&self) -> usize {
+        self.groups.len()
+    }
+
     /// `true` for a group of this manager.
     pub(crate) fn contains(&self, id: GroupId) -> bool {
         id.owner == self.owner && (id.index as usize) < self.groups.len()

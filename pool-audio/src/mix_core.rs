@@ -185,7 +185,7 @@ pub enum DuckRule {
 
 /// How a snapshot combines with the lower-priority ones active on a target
 /// (FMOD's two modes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum SnapshotMode {
     /// Moves the target from what the lower snapshots set towards its own
     /// volume, by its intensity.

@@ -30,7 +30,7 @@ const MIN_HEADROOM_DB: f32 = -200.0;
 /// assert_eq!(settings.when_full, WhenFull::Strict);
 /// assert_eq!(SoundSettings::default().when_full, WhenFull::RecycleOldest);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum WhenFull {
     /// Stop its oldest copy (with a short fade) and play the new one (the default).
     #[default]
@@ -59,7 +59,7 @@ pub enum WhenFull {
 /// assert_eq!(Virtualization::Auto.resolve(true), Virtualization::Virtualize(Resume::FromElapsed));
 /// assert_eq!(Virtualization::Auto.resolve(false), Virtualization::Kill);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Virtualization {
     /// [`Virtualize`](Self::Virtualize)`(`[`Resume::FromElapsed`]`)` for a looping
     /// sound, [`Kill`](Self::Kill) for one that ends (the default).
@@ -93,7 +93,7 @@ impl Virtualization {
 }
 
 /// Where a virtual voice starts when it becomes real again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Resume {
     /// Where it would be had it played all along: its playhead, advanced by the
     /// game's time steps times its playback rate (Wwise's "play from elapsed

@@ -7,6 +7,8 @@
 //! per-frame update (`update.rs`), the listener (`listener.rs`), the sounds
 //! (`sounds.rs`) and the voice groups (`voice_groups.rs`).
 
+#[allow(clippy::result_large_err)] // see `data` in lib.rs
+mod banks;
 mod buses;
 mod control;
 mod cues;

@@ -13,7 +13,7 @@ use crate::handles::VoiceKey;
 /// assert!(settings.validate().is_ok());
 /// assert_eq!(SoundEffectsSettings::default().stealing, Stealing::Oldest);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Stealing {
     /// The voice started longest ago (the default).
     #[default]
@@ -45,7 +45,7 @@ pub enum Stealing {
 /// let announcer = SoundSettings::default().priority(5).tie(Tie::NewestLoses);
 /// assert_eq!(announcer.tie, Tie::NewestLoses);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Tie {
     /// The oldest of the equals gives way to the new play (the default).
     #[default]

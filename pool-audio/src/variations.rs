@@ -118,7 +118,7 @@ impl FromIterator<StaticSoundData> for Recordings {
 /// let footsteps = SoundSettings::default().pick(Pick::Shuffle);
 /// assert_eq!(footsteps.pick, Pick::Shuffle);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Pick {
     /// By weight among the recordings that are not one of the last
     /// `avoid_last` picks (the default avoids the last one). The window is at

@@ -16,7 +16,7 @@ use crate::{MixError, TrackId};
 pub const MAX_ZONES: usize = 8;
 
 /// A zone's shape, in the same space as positions.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ZoneShape {
     /// A ball.
     Sphere {

@@ -142,6 +142,11 @@ impl MixEngine {
         self.tracks.get(index as usize).is_some_and(|t| t.keyed)
     }
 
+    /// How many ducks and snapshots there are.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        (self.ducks.len(), self.snapshots.len())
+    }
+
     /// The mix names [`MAX_MIX_ITEMS`] tracks already.
     pub(crate) fn tracks_full(&self) -> bool {
         self.tracks.len() >= MAX_MIX_ITEMS
@@ -246,6 +251,12 @@ impl MixEngine {
         } else {
             Err(MixError::ParamValue(value))
         }
+    }
+
+    /// The default and range of the parameter named `name`.
+    pub(crate) fn param_shape(&self, name: &str) -> Option<(f64, std::ops::RangeInclusive<f64>)> {
+        let param = self.params.iter().find(|p| p.name == name)?;
+        Some((param.default, param.range.clone()))
     }
 
     /// The parameter named `name`.

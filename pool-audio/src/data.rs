@@ -1,0 +1,357 @@
+//! Sound banks: the sounds, groups, buses, ducks, snapshots, zones and music
+//! of a game as a text file a sound designer edits, instead of code.
+//!
+//! A bank is [RON](https://docs.rs/ron), the format of Bevy's scenes and
+//! assets: every setting the code builds has a field of the same name, and
+//! every field left out is the code's default. Levels are decibels, times
+//! seconds, distances metres; sounds, groups, buses and tracks are named, and
+//! a bank may name what the game made in code before it. Adding a bank checks
+//! everything first and changes nothing when anything is wrong: the error
+//! gives the file, line and column, the field's path and the value as written
+//! (see [`BankError`]).
+//!
+//! ```
+//! use pool_audio::data::SoundBank;
+//! use pool_audio::kira::{AudioManager, AudioManagerSettings};
+//! use pool_audio::loader::FileLoader;
+//! use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings};
+//! # const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
+//!
+//! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+//! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+//! // The bank's files are found by the loader, under the game's assets folder.
+//! let mut files = FileLoader::new(ASSETS);
+//! let bank = SoundBank::from_file(format!("{ASSETS}/sounds/level.bank.ron"))?;
+//! sfx.add_bank(&bank, &mut files, None)?;
+//!
+//! let laser = sfx.sound("laser").expect("the bank's laser");
+//! sfx.play(laser, PlayParams::default())?;
+//! sfx.update(1.0 / 60.0)?;
+//! let audio = manager.backend_mut().render(0.25)?;
+//! assert!(audio.peak() > 0.01, "the laser is heard");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The format
+//! The bank holds, each optional:
+//!
+//! ```ron
+//! (
+//!     buses: { "world": (parent: None, volume: 0.0, effects: [Filter(mode: LowPass, cutoff: 8000.0)]) },
+//!     groups: { "weapons": (max_voices: 12, stealing: Quietest, bus: Some("world")) },
+//!     sounds: {
+//!         "laser": (
+//!             recordings: ["sounds/laser.wav", (file: "sounds/laser2.wav", weight: 0.5)],
+//!             max_voices: 8, first_volume: -6.0, pitch_semitones: (-1.0, 1.0),
+//!             group: Some("weapons"),
+//!             sends: [(bus: "reverb", level: -12.0, distance: Some((from: 5.0, to: 50.0, near: -20.0, far: 0.0)))],
+//!         ),
+//!     },
+//!     ducks: [(source: "dialogue", target: Group("weapons"), amount: Some(-12.0))],
+//!     snapshots: { "pause": (priority: 1, volumes: [(Track("world"), -20.0)], params: [("cutoff", 600.0)]) },
+//!     zones: { "cave": (shape: Sphere(center: (0.0, 0.0, 0.0), radius: 10.0), bus: "reverb") },
+//!     music: (tracks: { "music": () }, pieces: { "theme": (file: "music/theme.ogg", loop_from: Some(0.0)) }),
+//! )
+//! ```
+//!
+//! - **sounds**: every field of [`SoundSettings`](crate::SoundSettings) (an
+//!   `Option` field is `Some(..)` or `None`; `obstruction` and `occlusion` are
+//!   `(volume: dB, cutoff_hz: Hz, easing: Linear)`, `distances` is `(min, max,
+//!   curve)`), with `recordings`: each a file under the loader's root, or
+//!   `(file, weight)`; `group` by name; `sends`, each `(bus, level,
+//!   distance)`.
+//! - **groups**: every field of [`GroupSettings`](crate::GroupSettings),
+//!   `bus` by name.
+//! - **buses**: `parent` (a bus declared before, or one the game made),
+//!   `volume`, and `effects` in order: kira's `Filter(mode, cutoff,
+//!   resonance, mix)`, `Eq(kind, frequency, gain, q)`, `Reverb(feedback,
+//!   damping, stereo_width, mix)`, `Delay(time, feedback, mix)`,
+//!   `Compressor(threshold, ratio, attack, release, makeup_gain, mix)`,
+//!   `Distortion(kind, drive, mix)`; a setting left out is kira's default.
+//! - **ducks**: `source` (a group), `target`, and [`DuckSettings`](crate::mix::DuckSettings)'
+//!   `amount`, `attack`, `hold`, `release`. A target is `Group(name)`,
+//!   `Track(name)` (a bus or a music track), `SoundEffects`, or `Sends(bus)`.
+//! - **snapshots**: [`Snapshot`](crate::mix::Snapshot)'s `priority`, `mode`,
+//!   `volumes` as `(target, dB)` and `params` as `(name, value)` of the
+//!   effect parameters the game added.
+//! - **zones**: templates the game places with
+//!   [`SoundBank::zone`]: `shape`, `bus`, `level`, `fade`, `follows_listener`.
+//! - **music**: `tracks` to make (`volume`, `pause_with_game`, `bus`), and
+//!   `pieces` by name (`file`, and [`MusicParams`](crate::music::MusicParams)'
+//!   `fade`, `start_at`, `loop_from` in seconds), played with
+//!   [`SoundBank::piece`].
+//!
+//! # Inside
+//! Reading a bank parses the text into its schema (`data/schema.rs`) with
+//! `ron` and serde; a syntax or type error is placed by ron. Adding it loads
+//! every recording, then *rehearses*: the whole bank is added to a scratch
+//! manager with the same settings, holding stand-ins for what the bank names
+//! from the game's manager, through the same calls a game makes. Only when
+//! the rehearsal succeeds is the bank added to the game's manager. Every
+//! check is the one the code path makes; an error's path is found in the text
+//! by a small reader of RON's shape (`data/locate.rs`) to give its line and
+//! column.
+
+pub(crate) mod adding;
+mod error;
+mod locate;
+pub(crate) mod schema;
+
+use std::path::Path;
+
+pub use error::{BankError, BankProblem};
+pub(crate) use locate::Path as ValuePath;
+
+use locate::Values;
+use schema::BankFile;
+
+/// The largest bank file read: 4 MiB.
+pub const MAX_BANK_BYTES: u64 = 4 << 20;
+
+/// A sound bank, read and parsed (see the [module](self)). Add it to a
+/// manager with [`SoundEffects::add_bank`](crate::SoundEffects::add_bank).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoundBank {
+    file: String,
+    text: String,
+    pub(crate) bank: BankFile,
+}
+
+impl SoundBank {
+    /// The bank written in `text`, read from a file named `file` (for
+    /// errors).
+    ///
+    /// # Errors
+    /// [`BankProblem::Syntax`] where the text is not a bank, or
+    /// [`BankProblem::TooLarge`].
+    ///
+    /// ```
+    /// use pool_audio::data::SoundBank;
+    ///
+    /// let bank = SoundBank::from_ron("ui.ron", r#"(sounds: { "click": (recordings: ["ui/click.wav"]) })"#)?;
+    /// assert_eq!(bank.sounds().collect::<Vec<_>>(), ["click"]);
+    /// let typo = SoundBank::from_ron("ui.ron", r#"(sounds: { "click": (recording: ["ui/click.wav"]) })"#);
+    /// assert_eq!(typo.unwrap_err().path, "sounds.click.recording");
+    /// # Ok::<(), pool_audio::data::BankError>(())
+    /// ```
+    pub fn from_ron(file: &str, text: &str) -> Result<Self, BankError> {
+        if text.len() as u64 > MAX_BANK_BYTES {
+            return Err(BankError {
+                file: file.into(),
+                line: 0,
+                column: 0,
+                path: String::new(),
+                value: String::new(),
+                problem: BankProblem::TooLarge(text.len() as u64),
+            });
+        }
+        let options = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        match options.from_str::<BankFile>(text) {
+            Ok(bank) => Ok(Self {
+                file: file.into(),
+                text: text.into(),
+                bank,
+            }),
+            Err(error) => {
+                let start = error.span.start;
+                let at = locate::offset(text, start.line, start.col);
+                let values = Values::of(text);
+                let path = values.path_at(at);
+                Err(place(
+                    file,
+                    text,
+                    &values,
+                    &path,
+                    BankProblem::Syntax(error.code.to_string()),
+                ))
+            }
+        }
+    }
+
+    /// The bank in the file at `path`.
+    ///
+    /// # Errors
+    /// [`BankProblem::Io`], [`BankProblem::TooLarge`], and
+    /// [`from_ron`](Self::from_ron)'s errors.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, BankError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let io = |problem| BankError {
+            file: name.clone(),
+            line: 0,
+            column: 0,
+            path: String::new(),
+            value: String::new(),
+            problem,
+        };
+        let size = std::fs::metadata(path)
+            .map_err(|e| io(BankProblem::Io(e.to_string())))?
+            .len();
+        if size > MAX_BANK_BYTES {
+            return Err(io(BankProblem::TooLarge(size)));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| io(BankProblem::Io(e.to_string())))?;
+        Self::from_ron(&name, &text)
+    }
+
+    /// The bank written out as RON, every field given: reading it back gives
+    /// an equal bank.
+    ///
+    /// ```
+    /// use pool_audio::data::SoundBank;
+    ///
+    /// let bank = SoundBank::from_ron("a.ron", r#"(sounds: { "click": (recordings: ["click.wav"], max_voices: 2) })"#)?;
+    /// let again = SoundBank::from_ron("b.ron", &bank.to_ron())?;
+    /// assert_eq!(again.sounds().collect::<Vec<_>>(), ["click"]);
+    /// assert!(bank.same_as(&again));
+    /// # Ok::<(), pool_audio::data::BankError>(())
+    /// ```
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::default().struct_names(false);
+        // Every field is a plain number, string, list or map: nothing to refuse.
+        ron::ser::to_string_pretty(&self.bank, config).unwrap_or_default()
+    }
+
+    /// Whether `other` holds the same settings (whatever file and text they
+    /// came from).
+    pub fn same_as(&self, other: &Self) -> bool {
+        self.bank == other.bank
+    }
+
+    /// The file it was read from, as named.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The names of its sounds, in the file's order.
+    pub fn sounds(&self) -> impl Iterator<Item = &str> {
+        self.bank.sounds.iter().map(|(name, _)| name)
+    }
+
+    /// The zone named `name`, its bus resolved in `sfx`, for the game to
+    /// place with [`MixMut::add_zone`](crate::mix::MixMut::add_zone)
+    /// (moving its shape to where the level has it).
+    ///
+    /// # Errors
+    /// [`BankProblem::Unknown`] for a zone or bus that is not there.
+    pub fn zone(
+        &self,
+        name: &str,
+        sfx: &crate::SoundEffects,
+    ) -> Result<crate::mix::ZoneSettings, BankError> {
+        let path = ValuePath::default().key("zones").key(name);
+        let Some(zone) = self.bank.zones.get(name) else {
+            let name = name.into();
+            return Err(self.error(&path, BankProblem::Unknown { what: "zone", name }));
+        };
+        let bus = sfx.mix().track(&zone.bus).map_err(|_| {
+            let name = zone.bus.clone();
+            self.error(&path.key("bus"), BankProblem::Unknown { what: "bus", name })
+        })?;
+        let mut settings =
+            crate::mix::ZoneSettings::new(zone.shape, bus).follows_listener(zone.follows_listener);
+        if let Some(level) = zone.level {
+            settings = settings.level(level);
+        }
+        if let Some(fade) = zone.fade {
+            settings = settings.fade(fade);
+        }
+        Ok(settings)
+    }
+
+    /// The piece of music named `name`: its file (a key for the loader's
+    /// [`music`](crate::loader::SoundLoader::music)) and how it plays, for
+    /// [`Music::play`](crate::music::Music::play).
+    ///
+    /// # Errors
+    /// [`BankProblem::Unknown`], or [`BankProblem::Number`] for a time that
+    /// is negative or not finite.
+    pub fn piece(&self, name: &str) -> Result<(&str, crate::music::MusicParams), BankError> {
+        let path = ValuePath::default().key("music").key("pieces").key(name);
+        let Some(piece) = self.bank.music.pieces.get(name) else {
+            let name = name.into();
+            return Err(self.error(
+                &path,
+                BankProblem::Unknown {
+                    what: "piece",
+                    name,
+                },
+            ));
+        };
+        let time = |field: &str, seconds: f64| {
+            std::time::Duration::try_from_secs_f64(seconds).map_err(|_| {
+                let message = format!("{seconds} is not a time in seconds (at least 0, finite)");
+                self.error(&path.key(field), BankProblem::Number(message))
+            })
+        };
+        let mut params = crate::music::MusicParams::default()
+            .fade(crate::linear_fade(time("fade", piece.fade)?))
+            .start_at(time("start_at", piece.start_at)?);
+        if let Some(from) = piece.loop_from {
+            params = params.loop_from(time("loop_from", from)?);
+        }
+        Ok((&piece.file, params))
+    }
+
+    /// An error about the value at `path`, placed in the text.
+    pub(crate) fn error(&self, path: &ValuePath, problem: BankProblem) -> BankError {
+        place(
+            &self.file,
+            &self.text,
+            &Values::of(&self.text),
+            path,
+            problem,
+        )
+    }
+}
+
+/// An error about the value at `path` of `text`, with its line, column and
+/// text (or the nearest enclosing value's, for a field left out).
+fn place(
+    file: &str,
+    text: &str,
+    values: &Values,
+    path: &ValuePath,
+    problem: BankProblem,
+) -> BankError {
+    let mut found = path.clone();
+    let span = loop {
+        if let Some(span) = values.span(&found) {
+            break Some(span);
+        }
+        if found.0.pop().is_none() {
+            break None;
+        }
+    };
+    let (line, column, value) = match span {
+        Some((start, end)) => {
+            let (line, column) = locate::line_column(text, start);
+            let written: String = text
+                .get(start..end)
+                .unwrap_or("")
+                .chars()
+                .take(81)
+                .collect();
+            let value = if written.chars().count() > 80 {
+                format!("{}...", written.chars().take(77).collect::<String>())
+            } else {
+                written
+            };
+            (
+                line,
+                column,
+                if found == *path { value } else { String::new() },
+            )
+        }
+        None => (0, 0, String::new()),
+    };
+    BankError {
+        file: file.into(),
+        line,
+        column,
+        path: path.to_string(),
+        value,
+        problem,
+    }
+}
