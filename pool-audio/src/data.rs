@@ -38,24 +38,24 @@
 //! ```ron
 //! (
 //!     buses: { "world": (parent: None, volume: 0.0, effects: [Filter(mode: LowPass, cutoff: 8000.0)]) },
-//!     groups: { "weapons": (max_voices: 12, stealing: Quietest, bus: Some("world")) },
+//!     groups: { "weapons": (max_voices: 12, stealing: Quietest, bus: "world") },
 //!     sounds: {
 //!         "laser": (
 //!             recordings: ["sounds/laser.wav", (file: "sounds/laser2.wav", weight: 0.5)],
 //!             max_voices: 8, first_volume: -6.0, pitch_semitones: (-1.0, 1.0),
-//!             group: Some("weapons"),
-//!             sends: [(bus: "reverb", level: -12.0, distance: Some((from: 5.0, to: 50.0, near: -20.0, far: 0.0)))],
+//!             group: "weapons",
+//!             sends: [(bus: "reverb", level: -12.0, distance: (from: 5.0, to: 50.0, near: -20.0, far: 0.0))],
 //!         ),
 //!     },
-//!     ducks: [(source: "dialogue", target: Group("weapons"), amount: Some(-12.0))],
+//!     ducks: [(source: "dialogue", target: Group("weapons"), amount: -12.0)],
 //!     snapshots: { "pause": (priority: 1, volumes: [(Track("world"), -20.0)], params: [("cutoff", 600.0)]) },
 //!     zones: { "cave": (shape: Sphere(center: (0.0, 0.0, 0.0), radius: 10.0), bus: "reverb") },
-//!     music: (tracks: { "music": () }, pieces: { "theme": (file: "music/theme.ogg", loop_from: Some(0.0)) }),
+//!     music: (tracks: { "music": () }, pieces: { "theme": (file: "music/theme.ogg", loop_from: 0.0) }),
 //! )
 //! ```
 //!
 //! - **sounds**: every field of [`SoundSettings`](crate::SoundSettings) (an
-//!   `Option` field is `Some(..)` or `None`; `obstruction` and `occlusion` are
+//!   `Option` field is its value, or `None`; `obstruction` and `occlusion` are
 //!   `(volume: dB, cutoff_hz: Hz, easing: Linear)`, `distances` is `(min, max,
 //!   curve)`), with `recordings`: each a file under the loader's root, or
 //!   `(file, weight)`; `group` by name; `sends`, each `(bus, level,
@@ -155,7 +155,9 @@ impl SoundBank {
             }),
             Err(error) => {
                 let start = error.span.start;
+                // ron places some errors on the space before the value.
                 let at = locate::offset(text, start.line, start.col);
+                let at = at + text[at..].len() - text[at..].trim_start().len();
                 let values = Values::of(text);
                 let path = values.path_at(at);
                 Err(place(
@@ -303,6 +305,24 @@ impl SoundBank {
             path,
             problem,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The format shown in the module's documentation is a bank.
+    #[test]
+    fn the_documented_format_reads() {
+        let source = include_str!("data.rs");
+        let start = source.find("//! ```ron\n").unwrap() + "//! ```ron\n".len();
+        let end = start + source[start..].find("//! ```\n").unwrap();
+        let text: String = source[start..end]
+            .lines()
+            .map(|line| line.trim_start_matches("//!").trim_start_matches(' '))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let bank = super::SoundBank::from_ron("doc.ron", &text).unwrap();
+        assert_eq!(bank.sounds().collect::<Vec<_>>(), ["laser"]);
     }
 }
 

@@ -80,7 +80,7 @@ impl Values {
     pub(crate) fn path_at(&self, at: usize) -> Path {
         self.list
             .iter()
-            .filter(|(_, start, end)| *start <= at && at <= *end)
+            .filter(|(_, start, end)| *start <= at && (at < *end || at == *start))
             .max_by_key(|(path, _, _)| path.0.len())
             .map(|(path, _, _)| path.clone())
             .unwrap_or_default()

@@ -11,7 +11,7 @@ use kira::effect::distortion::DistortionKind;
 use kira::effect::eq_filter::EqFilterKind;
 use kira::effect::filter::FilterMode;
 use serde::de::{Deserializer, MapAccess, Visitor};
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::cues::Muffle;
@@ -201,10 +201,10 @@ impl Serialize for RecordingFile {
         if self.weight == 1.0 {
             return serializer.serialize_str(&self.file);
         }
-        let mut map = serializer.serialize_map(Some(2))?;
-        map.serialize_entry("file", &self.file)?;
-        map.serialize_entry("weight", &self.weight)?;
-        map.end()
+        let mut weighted = serializer.serialize_struct("Recording", 2)?;
+        weighted.serialize_field("file", &self.file)?;
+        weighted.serialize_field("weight", &self.weight)?;
+        weighted.end()
     }
 }
 

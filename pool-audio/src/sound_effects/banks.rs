@@ -251,6 +251,9 @@ impl<'f> Named<'f> {
                 .iter()
                 .filter_map(|(_, t)| t.bus.as_deref()),
         );
+        named
+            .tracks
+            .extend(file.zones.iter().map(|(_, z)| z.bus.as_str()));
         named.tracks.extend(
             file.sounds
                 .iter()

@@ -8,6 +8,7 @@
 
 mod common;
 
+mod banks;
 mod buses;
 mod clipping;
 mod determinism;
