@@ -308,24 +308,6 @@ impl SoundBank {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// The format shown in the module's documentation is a bank.
-    #[test]
-    fn the_documented_format_reads() {
-        let source = include_str!("data.rs");
-        let start = source.find("//! ```ron\n").unwrap() + "//! ```ron\n".len();
-        let end = start + source[start..].find("//! ```\n").unwrap();
-        let text: String = source[start..end]
-            .lines()
-            .map(|line| line.trim_start_matches("//!").trim_start_matches(' '))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let bank = super::SoundBank::from_ron("doc.ron", &text).unwrap();
-        assert_eq!(bank.sounds().collect::<Vec<_>>(), ["laser"]);
-    }
-}
-
 /// An error about the value at `path` of `text`, with its line, column and
 /// text (or the nearest enclosing value's, for a field left out).
 fn place(
@@ -373,5 +355,23 @@ fn place(
         path: path.to_string(),
         value,
         problem,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The format shown in the module's documentation is a bank.
+    #[test]
+    fn the_documented_format_reads() {
+        let source = include_str!("data.rs");
+        let start = source.find("//! ```ron\n").unwrap() + "//! ```ron\n".len();
+        let end = start + source[start..].find("//! ```\n").unwrap();
+        let text: String = source[start..end]
+            .lines()
+            .map(|line| line.trim_start_matches("//!").trim_start_matches(' '))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let bank = super::SoundBank::from_ron("doc.ron", &text).unwrap();
+        assert_eq!(bank.sounds().collect::<Vec<_>>(), ["laser"]);
     }
 }
