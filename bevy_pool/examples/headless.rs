@@ -143,11 +143,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         let world = app.world_mut();
         let mut rng = content::rng();
         let mut sfx = world.resource_mut::<Sfx>();
-        let sounds = content::add_sounds(&mut sfx, &mut rng)?;
-        // Explosions duck the footsteps; the storm snapshot lowers the
-        // ambience and the music while every enemy dies at once.
-        let music = sfx.mix().track("music")?;
-        let storm = content::add_mix(&mut sfx, &sounds, Some(music))?;
+        // The showcase's world bus, then its sound bank: explosions duck
+        // the footsteps; the storm snapshot lowers the ambience and the
+        // plugin's music track while every enemy dies at once.
+        content::add_space(&mut sfx)?;
+        let (sounds, storm) = content::add_sounds(&mut sfx, &mut rng)?;
         let kinds = content::add_kinds(&mut world.resource_mut::<Vfx>())?;
         world.insert_resource(Level {
             frames: (seconds * FPS as f64) as u64,

@@ -19,18 +19,34 @@
 //!
 //! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
 //! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
-//! // The bank's files are found by the loader, under the game's assets folder.
-//! let mut files = FileLoader::new(ASSETS);
-//! let bank = SoundBank::from_file(format!("{ASSETS}/sounds/level.bank.ron"))?;
-//! sfx.add_bank(&bank, &mut files, None)?;
+//! // A bank as the designer writes it (usually a file: `SoundBank::from_file`).
+//! let bank = SoundBank::from_ron("weapons.bank.ron", r#"(
+//!     groups: { "weapons": (max_voices: 12, stealing: Quietest) },
+//!     sounds: {
+//!         "laser": (
+//!             recordings: ["sounds/laser.wav"],
+//!             max_voices: 8,
+//!             first_volume: -8.0,
+//!             pitch_semitones: (-0.5, 0.5),
+//!             group: "weapons",
+//!         ),
+//!     },
+//! )"#)?;
+//! // Its files are found by the loader, under the game's assets folder.
+//! sfx.add_bank(&bank, &mut FileLoader::new(ASSETS), None)?;
 //!
 //! let laser = sfx.sound("laser").expect("the bank's laser");
 //! sfx.play(laser, PlayParams::default())?;
 //! sfx.update(1.0 / 60.0)?;
 //! let audio = manager.backend_mut().render(0.25)?;
 //! assert!(audio.peak() > 0.01, "the laser is heard");
+//! assert_eq!(sfx.group_stats(sfx.group("weapons").unwrap()).unwrap().real_voices, 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The showcase's level plays from `assets/sounds/level.bank.ron`, a whole
+//! bank: groups on a bus the game made, looping ambience, varied shots and
+//! steps, a duck and a snapshot.
 //!
 //! # The format
 //! The bank holds, each optional:
@@ -58,7 +74,7 @@
 //!   `Option` field is its value, or `None`; `obstruction` and `occlusion` are
 //!   `(volume: dB, cutoff_hz: Hz, easing: Linear)`, `distances` is `(min, max,
 //!   curve)`), with `recordings`: each a file under the loader's root, or
-//!   `(file, weight)`; `group` by name; `sends`, each `(bus, level,
+//!   `(file, weight)`; `looping` (each recording loops whole); `group` by name; `sends`, each `(bus, level,
 //!   distance)`.
 //! - **groups**: every field of [`GroupSettings`](crate::GroupSettings),
 //!   `bus` by name.

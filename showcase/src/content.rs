@@ -10,12 +10,12 @@ use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
 use std::time::Duration;
 
+use pool_audio::data::SoundBank;
 use pool_audio::loader::FileLoader;
 use pool_audio::{
-    GroupId, GroupSettings, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, SoundSettings,
-    mix::BusBuilder, mix::DuckSettings, mix::LoudnessWindow, mix::MixError, mix::Snapshot,
-    mix::SnapshotId, mix::TrackId, mix::ZoneSettings, mix::ZoneShape, sound::Pick, voices::Resume,
-    voices::Stealing, voices::Virtualization,
+    GroupId, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, mix::BusBuilder,
+    mix::LoudnessWindow, mix::MixError, mix::Snapshot, mix::SnapshotId, mix::TrackId,
+    mix::ZoneSettings, mix::ZoneShape,
 };
 use pool_effects::{AddKindError, EffectKind, Effects, KindId};
 
@@ -87,34 +87,6 @@ pub fn settings() -> SoundEffectsSettings {
         loudness_window: Some(window),
         ..Default::default()
     }
-}
-
-/// The level's mix: explosions duck the footsteps by 12 dB (a 30 ms attack,
-/// held 0.3 s after the last explosion, back over 0.7 s), and the "storm"
-/// snapshot, for the moment every enemy dies at once, lowers the ambience by
-/// 6 dB (and the `music` track by 6 dB if there is one). Returns the
-/// snapshot.
-///
-/// # Errors
-/// What `add_duck` and `add_snapshot` return (none for this content, with
-/// `music` a track of `sfx`'s mix).
-pub fn add_mix(
-    sfx: &mut SoundEffects,
-    sounds: &Sounds,
-    music: Option<pool_audio::mix::TrackId>,
-) -> Result<SnapshotId, MixError> {
-    let duck = DuckSettings::default()
-        .amount(-12.0)
-        .attack(pool_audio::linear_fade(Duration::from_millis(30)))
-        .hold(Duration::from_millis(300))
-        .release(pool_audio::linear_fade(Duration::from_millis(700)));
-    sfx.mix_mut()
-        .add_duck(sounds.explosions, sounds.footsteps, duck)?;
-    let mut storm = Snapshot::new("storm").set(sounds.ambience, -6.0);
-    if let Some(music) = music {
-        storm = storm.set(music, -6.0);
-    }
-    sfx.mix_mut().add_snapshot(storm)
 }
 
 /// The space of the level: a world bus every sound but the interface goes
@@ -218,145 +190,82 @@ pub fn rng() -> Lcg {
 /// The workspace's folder of sound files.
 pub const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
 
-/// Adds the level's groups and sounds (the footsteps loaded from [`ASSETS`],
-/// the other sounds' data drawn from `rng`).
-///
-/// # Errors
-/// What `add_group` and `add_sound` return (none for this content), and a
-/// footstep file that does not load.
-pub fn add_sounds(sfx: &mut SoundEffects, rng: &mut Lcg) -> Result<Sounds, Box<dyn Error>> {
-    add_sounds_on(sfx, rng, None)
-}
+/// The level's sound bank, under [`ASSETS`]: its groups and sounds, the duck
+/// of the footsteps under explosions and the storm snapshot.
+pub const BANK: &str = "sounds/level.bank.ron";
 
-/// As [`add_sounds`], every group but the interface's routed to bus `world`
-/// if given (see [`add_space`]).
+/// Adds the level's sound bank ([`BANK`]) to `sfx`, which holds the world bus
+/// ([`add_space`]) and a `music` track, and moves `rng` on past the sounds it
+/// once drew (the level's layout is drawn after them). Returns the sounds and
+/// groups the level plays, and the storm snapshot: for the moment every enemy
+/// dies at once, the ambience and the music 6 dB down.
 ///
 /// # Errors
-/// As [`add_sounds`].
-pub fn add_sounds_on(
+/// The bank's error (none for this content), and a name the level plays that
+/// the bank lacks.
+pub fn add_sounds(
     sfx: &mut SoundEffects,
     rng: &mut Lcg,
-    world: Option<TrackId>,
-) -> Result<Sounds, Box<dyn Error>> {
-    let on = |group: GroupSettings| match world {
-        Some(bus) => group.bus(bus),
-        None => group,
+) -> Result<(Sounds, SnapshotId), Box<dyn Error>> {
+    let bank = SoundBank::from_file(format!("{ASSETS}/{BANK}"))?;
+    sfx.add_bank(&bank, &mut FileLoader::new(ASSETS), None)?;
+    // The sounds were drawn from the level's generator before they were
+    // files: it moves on as it did then.
+    drop(synthesized(rng));
+    let sound = |name: &str| {
+        sfx.sound(name)
+            .ok_or(format!("no sound {name:?} in the bank"))
     };
-    let ambience = sfx.add_group("ambience", on(GroupSettings::default().max_voices(24)))?;
-    let combat = sfx.add_group(
-        "combat",
-        on(GroupSettings::default()
-            .max_voices(16)
-            .stealing(Stealing::Oldest)
-            .loudness_window(true)),
-    )?;
-    let in_window = on(GroupSettings::default().loudness_window(true));
-    let booms = sfx.add_group("explosions", in_window.max_voices(8))?;
-    let steps = sfx.add_group("footsteps", in_window.max_voices(2))?;
-    let ui = sfx.add_group("ui", GroupSettings::default().max_voices(2).protected(true))?;
-    let loops = Virtualization::Virtualize(Resume::FromElapsed);
-    let torch = sfx.add_sound(
-        "torch",
-        noise(rng, 1.0, 0.6, 0.08).loop_region(..),
-        SoundSettings::default()
-            .max_voices(16)
-            .first_volume(-9.1186)
-            .virtualization(loops)
-            .group(ambience),
-    )?;
-    let waterfall = sfx.add_sound(
-        "waterfall",
-        noise(rng, 2.0, 0.8, 0.5).loop_region(..),
-        SoundSettings::default()
-            .max_voices(8)
-            .first_volume(-6.0206)
-            .virtualization(loops)
-            .group(ambience),
-    )?;
-    // Shots, steps and explosions vary: several recordings each (drawn from
-    // the same generator), a pitch and a volume drawn per play.
-    let explosions: Vec<_> = (0..3)
-        .map(|i| burst(rng, 0.5 + 0.1 * i as f32, 1.0, 0.12 + 0.03 * i as f32))
-        .collect();
-    let gunshots: Vec<_> = (0..4)
-        .map(|i| burst(rng, 0.12 + 0.02 * i as f32, 0.9, 0.5 + 0.1 * i as f32))
-        .collect();
-    // Footsteps are three recorded takes from the workspace's `assets/`. The
-    // generator moves on as if it had drawn them (four bursts of 60-90 ms), so
-    // the level's layout, drawn after the sounds, stays the same.
-    let mut files = FileLoader::new(ASSETS);
-    let footsteps = files.takes([
-        "sounds/step_1.wav",
-        "sounds/step_2.wav",
-        "sounds/step_3.wav",
-    ])?;
+    let group = |name: &str| {
+        sfx.group(name)
+            .ok_or(format!("no group {name:?} in the bank"))
+    };
+    let sounds = Sounds {
+        torch: sound("torch")?,
+        waterfall: sound("waterfall")?,
+        explosion: sound("explosion")?,
+        gunshot: sound("gunshot")?,
+        footstep: sound("footstep")?,
+        spark: sound("spark")?,
+        horn: sound("horn")?,
+        ambience: group("ambience")?,
+        explosions: group("explosions")?,
+        footsteps: group("footsteps")?,
+    };
+    let storm = sfx
+        .mix()
+        .snapshot("storm")
+        .ok_or("no snapshot \"storm\" in the bank")?;
+    Ok((sounds, storm))
+}
+
+/// The level's made sounds, drawn from `rng` in this order, by the name of
+/// their file under `assets/sounds/level/` (written by the showcase's
+/// `make_sounds` example): low-passed noise for the torch and the waterfall,
+/// three explosions and four gunshots (decaying bursts), a spark, a horn.
+/// The footsteps are recorded takes; the generator moves on as if it had
+/// drawn four bursts of 60-90 ms for them.
+pub fn synthesized(rng: &mut Lcg) -> Vec<(String, StaticSoundData)> {
+    let mut made = vec![
+        ("torch".to_string(), noise(rng, 1.0, 0.6, 0.08)),
+        ("waterfall".to_string(), noise(rng, 2.0, 0.8, 0.5)),
+    ];
+    for i in 0..3 {
+        let explosion = burst(rng, 0.5 + 0.1 * i as f32, 1.0, 0.12 + 0.03 * i as f32);
+        made.push((format!("explosion_{}", i + 1), explosion));
+    }
+    for i in 0..4 {
+        let gunshot = burst(rng, 0.12 + 0.02 * i as f32, 0.9, 0.5 + 0.1 * i as f32);
+        made.push((format!("gunshot_{}", i + 1), gunshot));
+    }
     for i in 0..4 {
         for _ in 0..((0.06 + 0.01 * i as f32) * RATE as f32) as usize {
             rng.range(-1.0, 1.0);
         }
     }
-    Ok(Sounds {
-        torch,
-        waterfall,
-        explosion: sfx.add_sound(
-            "explosion",
-            explosions,
-            SoundSettings::default()
-                .max_voices(8)
-                .first_volume(-12.0412)
-                .min_retrigger(std::time::Duration::from_secs_f64(0.03))
-                .retrigger_radius(4.0)
-                .pitch_semitones(-3.0, 1.0)
-                .volume_range(-3.0, 0.0)
-                .group(booms)
-                .loudness(100.0),
-        )?,
-        gunshot: sfx.add_sound(
-            "gunshot",
-            gunshots,
-            SoundSettings::default()
-                .max_voices(4)
-                .first_volume(-10.4576)
-                .pitch_semitones(-1.5, 1.5)
-                .volume_range(-3.0, 0.0)
-                .group(combat)
-                .loudness(88.0),
-        )?,
-        footstep: sfx.add_sound(
-            "footstep",
-            footsteps,
-            SoundSettings::default()
-                .max_voices(2)
-                .first_volume(-10.4576)
-                .pick(Pick::Shuffle)
-                .pitch_semitones(-1.0, 1.0)
-                .volume_range(-6.0, 0.0)
-                .group(steps)
-                .loudness(70.0),
-        )?,
-        spark: sfx.add_sound(
-            "spark",
-            burst(rng, 0.08, 0.7, 0.9),
-            SoundSettings::default()
-                .max_voices(4)
-                .first_volume(-13.9794)
-                .group(combat)
-                .loudness(80.0),
-        )?,
-        horn: sfx.add_sound(
-            "horn",
-            horn(0.6),
-            SoundSettings::default()
-                .max_voices(1)
-                .first_volume(-6.0206)
-                .priority(10)
-                .zones(false)
-                .group(ui),
-        )?,
-        ambience,
-        explosions: booms,
-        footsteps: steps,
-    })
+    made.push(("spark".to_string(), burst(rng, 0.08, 0.7, 0.9)));
+    made.push(("horn".to_string(), horn(0.6)));
+    made
 }
 
 /// 280 torches on a jittered grid, 20 waterfalls along a river (drawn from

@@ -9,6 +9,7 @@ use kira::{AudioManager, AudioManagerSettings};
 use std::time::Duration;
 
 use pool_audio::SoundId;
+use pool_audio::music::{Music, MusicSettings};
 use pool_audio::{
     OfflineBackend, PlayParams, SoundEffects, VoiceHandle, VoiceState, dsp::MeterBuilder,
     dsp::MeterHandle, linear_fade, mix::SnapshotId, offline::OfflineSettings, offline::Rendered,
@@ -62,6 +63,8 @@ pub(crate) struct Level {
     storm: SnapshotId,
     /// The world bus, the cave and the pause menu.
     pub(crate) space: content::Space,
+    /// Its tracks, which the storm snapshot sets.
+    _music: Music,
     pub(crate) effects: Effects,
     kinds: Kinds,
     pub(crate) draw: DrawList,
@@ -95,8 +98,9 @@ impl Level {
         let mut sfx = SoundEffects::new(&mut manager, content::settings())?;
         let mut rng = content::rng();
         let space = content::add_space(&mut sfx)?;
-        let sounds = content::add_sounds_on(&mut sfx, &mut rng, Some(space.world))?;
-        let storm = content::add_mix(&mut sfx, &sounds, None)?;
+        // The storm lowers the music track too (the level plays no music).
+        let music = Music::new(&mut sfx, MusicSettings::default())?;
+        let (sounds, storm) = content::add_sounds(&mut sfx, &mut rng)?;
         let car_sound = car::add(&mut sfx)?;
         let mut emitters = Vec::with_capacity(300);
         for ambience in content::ambience(&mut rng) {
@@ -138,6 +142,7 @@ impl Level {
             manager,
             meter: reading,
             sfx,
+            _music: music,
             sounds,
             storm,
             space,

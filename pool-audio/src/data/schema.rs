@@ -251,6 +251,7 @@ fn weight_one() -> f64 {
 #[serde(rename = "Sound")]
 pub(crate) struct SoundFile {
     pub(crate) recordings: Vec<RecordingFile>,
+    pub(crate) looping: bool,
     pub(crate) max_voices: usize,
     pub(crate) first_volume: f32,
     pub(crate) headroom: f32,
@@ -281,6 +282,7 @@ impl Default for SoundFile {
         let code = SoundSettings::default();
         Self {
             recordings: Vec::new(),
+            looping: false,
             max_voices: code.max_voices,
             first_volume: code.first_volume.0,
             headroom: code.headroom.0,

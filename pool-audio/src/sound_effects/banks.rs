@@ -200,6 +200,11 @@ fn load(bank: &SoundBank, loader: &mut impl SoundLoader) -> Result<Vec<Recording
                 let path = top.key(name).key("recordings").index(i);
                 bank.error(&path, BankProblem::Load(error))
             })?;
+            let data = if sound.looping {
+                data.loop_region(..)
+            } else {
+                data
+            };
             recordings = recordings.with(data, recording.weight);
         }
         all.push(recordings);
