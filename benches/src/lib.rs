@@ -52,6 +52,10 @@
 //! to hold down a third of the time), beside the offline render of the 10 voices
 //! it protects, without a limiter (`render_10_voices`).
 //!
+//! **Sound banks**, one cycle being one whole load into a fresh manager: a
+//! bank of 200 sounds (recordings already decoded) read and added
+//! (`bank_add_200`), beside the same sounds added in code (`bank_code_200`).
+//!
 //! **Render cases**, one cycle being one second of 48 kHz stereo audio: the
 //! voice bank mixing 32 real voices, plain (`bank_render_32`) or positioned
 //! (`bank_render_32_positioned`), or in four groups with three ducks on, two
@@ -68,6 +72,7 @@
 
 mod arena_cases;
 mod audio_cases;
+mod bank_cases;
 mod bevy_cases;
 mod compare;
 mod cue_cases;
@@ -87,6 +92,7 @@ pub use audio_cases::{
     AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, KiraRender, LimiterSecond, RenderSecond,
     StartCase, VoicesRender, start_latencies,
 };
+pub use bank_cases::{BANK_SOUNDS, BankLoad};
 pub use bevy_cases::{BevyFrame, PlainFrame};
 pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
 pub use cue_cases::CuesRender;
@@ -263,6 +269,10 @@ pub const AUDIO_CASES: [&str; 8] = [
 /// The mix-ceiling cases of the report: one cycle is one second of audio.
 pub const MIX_CASES: [&str; 2] = ["limiter", "render_10_voices"];
 
+/// The sound-bank cases: a bank of [`BANK_SOUNDS`] sounds added from its text,
+/// beside the same sounds added in code (one cycle: one whole load).
+pub const BANK_CASES: [&str; 2] = ["bank_add_200", "bank_code_200"];
+
 /// One game frame (300 moving emitters, 1,000 live effects, both updates, the
 /// frame's audio rendered) through the Bevy plugins and through the plain API.
 pub const BEVY_CASES: [&str; 2] = ["bevy_frame", "plain_frame"];
@@ -311,6 +321,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "audio_update" => Box::new(AudioUpdate::new()),
         "limiter" => Box::new(LimiterSecond::new()),
         "render_10_voices" => Box::new(RenderSecond::new()),
+        "bank_add_200" => Box::new(BankLoad::new(true)),
+        "bank_code_200" => Box::new(BankLoad::new(false)),
         "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
         "audio_update_window" => Box::new(AudioUpdateWindow::new()),
         "bank_render_32_mixed" => Box::new(MixedRender::new(true)),

@@ -312,6 +312,9 @@ fn measure(recordings: &Recordings) -> Result<Vec<SoundPeak>, AddSoundError> {
     if list.iter().all(|(_, w)| *w == 0.0) {
         return Err(AddSoundError::NoWeight);
     }
+    if let Some(peaks) = recordings.peaks.as_ref().filter(|p| p.len() == list.len()) {
+        return Ok(peaks.clone());
+    }
     list.iter()
         .enumerate()
         .map(|(recording, (data, _))| {
@@ -434,6 +437,16 @@ impl SoundTable {
     }
 
     /// The sound `id` is, if it is this table's and still here.
+    /// The measured peak of each recording of sound `id`.
+    pub(crate) fn peaks(&self, id: SoundId) -> Vec<SoundPeak> {
+        let Some(entry) = self.get(id) else {
+            return Vec::new();
+        };
+        (0..entry.recordings())
+            .filter_map(|i| entry.recording(i as u16).map(|r| r.peak))
+            .collect()
+    }
+
     pub(crate) fn get(&self, id: SoundId) -> Option<&SoundEntry> {
         if id.owner != self.owner {
             return None;

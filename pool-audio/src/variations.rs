@@ -49,6 +49,9 @@ use crate::{MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE};
 #[derive(Debug, Clone, Default)]
 pub struct Recordings {
     pub(crate) list: Vec<(StaticSoundData, f64)>,
+    /// Each recording's peak, when a sound bank's rehearsal measured them
+    /// already (see `sound_effects/banks.rs`); measured when added otherwise.
+    pub(crate) peaks: Option<Vec<crate::SoundPeak>>,
 }
 
 impl Recordings {
@@ -62,6 +65,7 @@ impl Recordings {
     #[must_use]
     pub fn with(mut self, data: StaticSoundData, weight: f64) -> Self {
         self.list.push((data, weight));
+        self.peaks = None;
         self
     }
 
@@ -103,6 +107,7 @@ impl FromIterator<StaticSoundData> for Recordings {
     fn from_iter<I: IntoIterator<Item = StaticSoundData>>(iter: I) -> Self {
         Self {
             list: iter.into_iter().map(|data| (data, 1.0)).collect(),
+            peaks: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 //! --nocapture` prints the spreads.
 
 use kira::{AudioManager, AudioManagerSettings};
+use pool_audio::music::{Music, MusicSettings};
 use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundId};
 use showcase::content::{self, VOICE_CAP};
 
@@ -50,7 +51,13 @@ fn the_levels_shots_steps_and_explosions_vary_in_pitch_and_level() {
         ..Default::default()
     };
     let mut sfx = SoundEffects::new(&mut manager, settings).unwrap();
-    let sounds = content::add_sounds(&mut sfx, &mut content::rng()).unwrap();
+    // The bank's groups go to a world bus (a plain one here: the level's
+    // cave would add its reverb's tail); its storm sets the music track.
+    sfx.mix_mut()
+        .add_bus("world", pool_audio::mix::BusBuilder::new())
+        .unwrap();
+    let _music = Music::new(&mut sfx, MusicSettings::default()).unwrap();
+    let (sounds, _storm) = content::add_sounds(&mut sfx, &mut content::rng()).unwrap();
     for (name, sound, recordings) in [
         ("gunshot", sounds.gunshot, 4),
         ("footstep", sounds.footstep, 3),

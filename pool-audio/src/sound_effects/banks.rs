@@ -33,9 +33,13 @@ impl SoundEffects {
         loader: &mut impl SoundLoader,
         music: Option<&mut Music>,
     ) -> Result<(), BankError> {
-        let recordings = load(bank, loader)?;
+        let mut recordings = load(bank, loader)?;
         self.check_names(bank)?;
-        self.rehearse(bank, &recordings, music.is_some())?;
+        // The rehearsal measured every recording's peak: not again.
+        let peaks = self.rehearse(bank, &recordings, music.is_some())?;
+        for (recordings, peaks) in recordings.iter_mut().zip(peaks) {
+            recordings.peaks = Some(peaks);
+        }
         self.check_room(bank)?;
         let adding = Adding {
             sfx: self,
@@ -84,13 +88,14 @@ impl SoundEffects {
     }
 
     /// Adds the whole bank to a scratch manager with this one's settings and
-    /// stand-ins for what the bank names from this one.
+    /// stand-ins for what the bank names from this one; returns the peaks it
+    /// measured, by sound and recording.
     fn rehearse(
         &self,
         bank: &SoundBank,
         recordings: &[Recordings],
         with_music: bool,
-    ) -> Result<(), BankError> {
+    ) -> Result<Vec<Vec<crate::SoundPeak>>, BankError> {
         let scratch_error =
             |error: String| bank.error(&ValuePath::default(), BankProblem::Scratch(error));
         let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())
@@ -111,7 +116,12 @@ impl SoundEffects {
             music: with_music.then_some(&mut music),
             rehearsal: true,
         };
-        adding.all(recordings.to_vec())
+        adding.all(recordings.to_vec())?;
+        let peaks = bank.bank.sounds.iter().map(|(name, _)| {
+            let id = scratch.sounds.find(name);
+            id.map(|id| scratch.sounds.peaks(id)).unwrap_or_default()
+        });
+        Ok(peaks.collect())
     }
 
     /// Adds to `scratch` the groups, buses, tracks and parameters of this
