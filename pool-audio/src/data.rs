@@ -78,6 +78,10 @@
 //!   distance)`.
 //! - **groups**: every field of [`GroupSettings`](crate::GroupSettings),
 //!   `bus` by name.
+//! - **switches**: each a list of its states (`"surface": ["grass",
+//!   "stone"]`); a sound of a switch names it (`switch: "surface"`) and
+//!   gives each recording its state (`(file: "..", state: "grass")`). See
+//!   [`SoundEffects::add_switch`](crate::SoundEffects::add_switch).
 //! - **buses**: `parent` (a bus declared before, or one the game made),
 //!   `volume`, and `effects` in order: kira's `Filter(mode, cutoff,
 //!   resonance, mix)`, `Eq(kind, frequency, gain, q)`, `Reverb(feedback,

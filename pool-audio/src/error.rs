@@ -68,6 +68,9 @@ pub enum PlayError {
     /// The play names a recording the sound does not have
     /// ([`PlayParams::recording`](crate::PlayParams::recording)).
     UnknownRecording(usize),
+    /// The play names a state of another switch than its sound's, or of
+    /// another manager's.
+    WrongState,
     /// The voice bank refused (it should not: its slots cover every voice).
     Backend,
 }
@@ -103,6 +106,7 @@ impl fmt::Display for PlayError {
                 "the voice bank's command queue is full: the mixer has not read it since its last block",
             ),
             Self::UnknownRecording(r) => write!(f, "the sound has no recording {r}"),
+            Self::WrongState => f.write_str("the state is not of the sound's switch"),
             Self::Backend => f.write_str("the voice bank refused to play the sound"),
         }
     }
@@ -235,6 +239,8 @@ pub enum AddSoundError {
     /// Its sends would take the buses voices reach past
     /// [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES).
     TooManyBuses,
+    /// The sound's switch or its recordings' states were refused.
+    Switch(crate::sound::SwitchError),
 }
 
 impl fmt::Display for AddSoundError {
@@ -262,6 +268,7 @@ impl fmt::Display for AddSoundError {
                 "the sends would take the buses voices reach past {}",
                 crate::MAX_VOICE_BUSES
             ),
+            Self::Switch(error) => write!(f, "{error}"),
         }
     }
 }

@@ -492,6 +492,7 @@ mod sound_error;
 mod sound_table;
 mod stats;
 mod stealing;
+mod switch;
 mod variations;
 mod voice_pool;
 mod zone;
@@ -562,6 +563,7 @@ pub mod sound {
     pub use crate::attenuation::CopyVolumes;
     pub use crate::peak::SoundPeak;
     pub use crate::sound_effects::SoundInfo;
+    pub use crate::switch::{MAX_STATES, MAX_SWITCHES, SwitchError, SwitchId, SwitchState};
     pub use crate::variations::{Pick, Recordings};
 }
 

@@ -129,6 +129,10 @@ pub struct PlayParams {
     /// Which of the sound's recordings to play, counted from 0 in the order
     /// given (default `None`: the sound's [`Pick`](crate::Pick) picks one).
     pub recording: Option<usize>,
+    /// The state of its sound's switch it picks a recording from (default
+    /// `None`: the switch's current state; see
+    /// [`SoundEffects::add_switch`](crate::SoundEffects::add_switch)).
+    pub state: Option<crate::sound::SwitchState>,
     /// How fast it moves, in m/s, for doppler (default `None`: derived from
     /// its moves at each update).
     pub velocity: Option<mint::Vector3<f32>>,
@@ -157,6 +161,7 @@ impl Default for PlayParams {
             spatial_blend: 1.0,
             owner: None,
             recording: None,
+            state: None,
             velocity: None,
             obstruction: 0.0,
             occlusion: 0.0,
@@ -267,6 +272,14 @@ impl PlayParams {
     /// ```
     pub fn recording(mut self, index: usize) -> Self {
         self.recording = Some(index);
+        self
+    }
+
+    /// Picks its recording from `state` of its sound's switch, whatever the
+    /// switch's current state (a character on stone while the game's surface
+    /// is grass).
+    pub fn state(mut self, state: crate::sound::SwitchState) -> Self {
+        self.state = Some(state);
         self
     }
 

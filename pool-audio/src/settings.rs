@@ -245,6 +245,10 @@ pub struct SoundSettings {
     /// off for the interface, or anything that is not in the level's
     /// space). See [`ZoneSettings`](crate::mix::ZoneSettings).
     pub zones: bool,
+    /// The switch whose state picks its recordings (default `None`: a play
+    /// picks among them all); each recording is in one of its states (see
+    /// [`Recordings::for_state`](crate::sound::Recordings::for_state)).
+    pub switch: Option<crate::sound::SwitchId>,
 }
 
 impl Default for SoundSettings {
@@ -275,6 +279,7 @@ impl Default for SoundSettings {
             distances: crate::Distances::default(),
             sends: crate::mix::Sends::default(),
             zones: true,
+            switch: None,
         }
     }
 }
@@ -451,6 +456,13 @@ impl SoundSettings {
     /// ```
     pub fn max_voices_per_owner(mut self, copies: usize) -> Self {
         self.max_voices_per_owner = Some(copies);
+        self
+    }
+
+    /// The switch whose state picks its recordings (see
+    /// [`SoundEffects::add_switch`](crate::SoundEffects::add_switch)).
+    pub fn switch(mut self, switch: crate::sound::SwitchId) -> Self {
+        self.switch = Some(switch);
         self
     }
 

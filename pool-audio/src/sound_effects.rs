@@ -18,6 +18,7 @@ mod plan;
 mod play;
 mod seats;
 mod sounds;
+mod switches;
 mod update;
 mod views;
 mod voice_groups;
@@ -101,6 +102,8 @@ pub struct SoundEffects {
     mix: MixEngine,
     /// The buses and the root track that holds them (see `bus.rs`).
     buses: Buses,
+    /// The switches and their current states (see `switch.rs`).
+    switches: crate::switch::Switches,
 }
 
 /// The output sub-track on the game's manager (the limiter, last), and in it
@@ -300,6 +303,7 @@ impl SoundEffects {
             dice: Dice::new(settings.seed),
             mix,
             buses,
+            switches: crate::switch::Switches::new(owner),
         })
     }
 

@@ -50,8 +50,10 @@ pub(crate) struct SoundEntry {
     others: Vec<Recording>,
     /// How the next play picks one.
     pub(crate) picker: Picker,
-    /// One recording, no ranges: nothing to draw.
+    /// One recording, no ranges, no switch: nothing to draw.
     plain: bool,
+    /// Its switch (by index) and the recordings of each of its states.
+    pub(crate) switch: Option<crate::switch::StateSets>,
     pub(crate) settings: SoundSettings,
     /// Where the bank mixes its voices: its group's bus's out, 0 for the
     /// sound-effects track.
@@ -129,6 +131,7 @@ impl SoundEntry {
                 && settings.volume_range == (Decibels::IDENTITY, Decibels::IDENTITY)
                 && settings.pitch_semitones == (0.0, 0.0),
             settings,
+            switch: None,
             out: 0,
             sends: Default::default(),
             peak,
@@ -141,6 +144,13 @@ impl SoundEntry {
             floor_level,
             window_db: None,
         })
+    }
+
+    /// Gives it switch `switch` (by index), with the recordings of each of
+    /// its states.
+    pub(crate) fn set_switch(&mut self, switch: u32, sets: Box<[crate::variations::Set]>) {
+        self.switch = Some((switch, sets));
+        self.plain = false;
     }
 
     /// Recording `index` (every voice's index was checked when it was played).
@@ -168,13 +178,14 @@ impl SoundEntry {
         &self,
         params: &PlayParams,
         dice: &mut Dice,
+        among: crate::variations::Set,
     ) -> Result<(u16, Variation), PlayError> {
         match params.recording {
             None | Some(0) if self.plain => Ok((0, Variation::NONE)),
             Some(r) if r >= self.recordings() => Err(PlayError::UnknownRecording(r)),
             named => {
                 let s = &self.settings;
-                let recording = named.map_or_else(|| self.picker.choose(dice), |r| r as u16);
+                let recording = named.map_or_else(|| self.picker.choose(dice, among), |r| r as u16);
                 let (low, high) = s.volume_range;
                 let volume = (f64::from(low.0), f64::from(high.0));
                 Ok((recording, vary(dice, volume, s.pitch_semitones)))

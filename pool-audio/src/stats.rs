@@ -89,6 +89,7 @@ impl SoundEffectsStats {
             PlayError::UnknownSound
             | PlayError::InvalidParam(_)
             | PlayError::UnknownRecording(_)
+            | PlayError::WrongState
             | PlayError::Backend => &mut self.refused_invalid,
         };
         *counter += 1;

@@ -52,6 +52,8 @@ pub struct Recordings {
     /// Each recording's peak, when a sound bank's rehearsal measured them
     /// already (see `sound_effects/banks.rs`); measured when added otherwise.
     pub(crate) peaks: Option<Vec<crate::SoundPeak>>,
+    /// The switch state of each recording given one, by index.
+    pub(crate) states: Vec<(usize, String)>,
 }
 
 impl Recordings {
@@ -67,6 +69,35 @@ impl Recordings {
         self.list.push((data, weight));
         self.peaks = None;
         self
+    }
+
+    /// Adds `data` with `weight`, in switch state `state` of the sound's
+    /// switch ([`SoundSettings::switch`](crate::SoundSettings::switch)): a
+    /// play picks it only while that state is the one it plays in.
+    ///
+    /// ```
+    /// # let take = |seconds: f64| kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); (seconds * 48_000.0) as usize].into(), settings: Default::default(), slice: None };
+    /// use pool_audio::sound::Recordings;
+    ///
+    /// let steps = Recordings::new()
+    ///     .for_state("grass", take(0.2), 1.0)
+    ///     .for_state("grass", take(0.25), 1.0)
+    ///     .for_state("stone", take(0.15), 1.0);
+    /// assert_eq!(steps.len(), 3);
+    /// assert_eq!(steps.state(2), Some("stone"));
+    /// ```
+    #[must_use]
+    pub fn for_state(mut self, state: &str, data: StaticSoundData, weight: f64) -> Self {
+        self.states.push((self.list.len(), state.to_string()));
+        self.with(data, weight)
+    }
+
+    /// The switch state of recording `index`, if it has one.
+    pub fn state(&self, index: usize) -> Option<&str> {
+        self.states
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, s)| s.as_str())
     }
 
     /// How many recordings there are.
@@ -108,6 +139,7 @@ impl FromIterator<StaticSoundData> for Recordings {
         Self {
             list: iter.into_iter().map(|data| (data, 1.0)).collect(),
             peaks: None,
+            states: Vec::new(),
         }
     }
 }
@@ -247,7 +279,7 @@ pub(crate) fn semitones(semitones: f64) -> f64 {
 }
 
 /// Which recordings are which, as a bit each (recording `i` is bit `i`).
-type Set = u64;
+pub(crate) type Set = u64;
 
 const _: () = assert!(MAX_RECORDINGS <= Set::BITS as usize);
 
@@ -330,19 +362,27 @@ impl Picker {
     /// The recording the next play plays (nothing changes until
     /// [`played`](Self::played)).
     #[inline]
-    pub(crate) fn choose(&self, dice: &mut Dice) -> u16 {
+    pub(crate) fn choose(&self, dice: &mut Dice, among: Set) -> u16 {
         if self.weights.len() < 2 {
             return 0;
         }
+        let pickable = self.pickable & among;
         match self.pick {
             Pick::Random { .. } => {
                 let recent = self.recent[..self.filled].iter();
-                let set = recent.fold(self.pickable, |set, r| set & !(1 << r));
+                let set = recent.fold(pickable, |set, r| set & !(1 << r));
+                // A state of fewer recordings than the window: its least
+                // recent one.
+                let set = if set == 0 {
+                    self.least_recent(pickable)
+                } else {
+                    set
+                };
                 self.draw(dice, set)
             }
             Pick::Shuffle => {
-                let mut set = self.pickable & !self.played;
-                if self.played & self.pickable == 0
+                let mut set = pickable & !self.played;
+                if self.played & pickable == 0
                     && let Some(last) = self.last
                     && set.count_ones() > 1
                 {
@@ -356,10 +396,24 @@ impl Picker {
                 let from = self.last.map_or(0, |last| (last + 1) % n);
                 (0..n)
                     .map(|step| (from + step) % n)
-                    .find(|r| self.pickable & 1 << r != 0)
+                    .find(|r| pickable & 1 << r != 0)
                     .unwrap_or(0)
             }
         }
+    }
+
+    /// The one of `set` picked longest ago (the window holds them all).
+    fn least_recent(&self, set: Set) -> Set {
+        // The ring's oldest entry is at `head` once it is full, at 0 before.
+        let oldest_first = (0..self.filled).map(|k| self.recent[(self.head + k) % self.filled]);
+        let (mut seen, mut least) = (0, set);
+        for r in oldest_first.rev() {
+            if set & !seen & 1 << r != 0 {
+                seen |= 1 << r;
+                least = 1 << r;
+            }
+        }
+        least
     }
 
     /// One of `set`, drawn by weight.
@@ -398,13 +452,13 @@ impl Picker {
 
     /// Recording `recording` was played (picked, or named by the play).
     #[inline]
-    pub(crate) fn played(&mut self, recording: u16) {
+    pub(crate) fn played(&mut self, recording: u16, among: Set) {
         if self.weights.len() >= 2 {
-            self.remember(recording);
+            self.remember(recording, among);
         }
     }
 
-    fn remember(&mut self, recording: u16) {
+    fn remember(&mut self, recording: u16, among: Set) {
         if self.window > 0 {
             self.recent[self.head] = recording;
             // (No division on a play's path.)
@@ -415,9 +469,9 @@ impl Picker {
             self.filled = (self.filled + 1).min(self.window);
         }
         self.played |= 1 << recording;
-        if self.pickable & !self.played == 0 {
+        if self.pickable & among & !self.played == 0 {
             // The round is over: the next pick starts the next one.
-            self.played = 0;
+            self.played &= !among;
         }
         self.last = Some(recording);
     }
@@ -439,8 +493,8 @@ mod tests {
     fn picks(picker: &mut Picker, dice: &mut Dice, n: usize) -> Vec<u16> {
         (0..n)
             .map(|_| {
-                let r = picker.choose(dice);
-                picker.played(r);
+                let r = picker.choose(dice, Set::MAX);
+                picker.played(r, Set::MAX);
                 r
             })
             .collect()
@@ -562,9 +616,9 @@ mod tests {
             let mut picks = Vec::new();
             for named in plays {
                 let named = named.filter(|r| usize::from(*r) < weights.len());
-                let r = named.unwrap_or_else(|| picker.choose(&mut dice));
+                let r = named.unwrap_or_else(|| picker.choose(&mut dice, Set::MAX));
                 prop_assert!(usize::from(r) < weights.len());
-                picker.played(r);
+                picker.played(r, Set::MAX);
                 picks.push((r, named.is_some()));
             }
             if let Err(broken) = check(pick, &weights, &picks) {

@@ -43,6 +43,7 @@ impl Adding<'_> {
         self.buses()?;
         self.tracks()?;
         self.groups()?;
+        self.switches()?;
         self.sounds(recordings)?;
         self.ducks()?;
         self.snapshots()?;
@@ -187,6 +188,18 @@ impl Adding<'_> {
         Ok(())
     }
 
+    fn switches(&mut self) -> Result<(), BankError> {
+        let top = ValuePath::default().key("switches");
+        for (name, states) in self.bank.bank.switches.iter() {
+            let states: Vec<&str> = states.iter().map(String::as_str).collect();
+            let bank = self.bank;
+            self.sfx
+                .add_switch(name, &states)
+                .map_err(|error| bank.error(&top.key(name), BankProblem::Switch(error)))?;
+        }
+        Ok(())
+    }
+
     fn sounds(&mut self, recordings: Vec<Recordings>) -> Result<(), BankError> {
         let top = ValuePath::default().key("sounds");
         let sounds = self.bank.bank.sounds.iter().zip(recordings);
@@ -243,6 +256,11 @@ impl Adding<'_> {
         };
         if let Some(group) = &sound.group {
             settings.group = Some(self.group(group, &path.key("group"))?);
+        }
+        if let Some(switch) = &sound.switch {
+            let found = self.sfx.switch(switch);
+            settings.switch =
+                Some(found.ok_or_else(|| self.unknown(&path.key("switch"), "switch", switch))?);
         }
         for (i, send) in sound.sends.iter().enumerate() {
             let at = path.key("sends").index(i);
@@ -374,6 +392,10 @@ fn sound_field(path: &ValuePath, error: &AddSoundError) -> ValuePath {
         AddSoundError::TooManyRecordings(_) => "recordings",
         AddSoundError::UnknownGroup => "group",
         AddSoundError::NotBus(_) | AddSoundError::TooManyBuses => "sends",
+        AddSoundError::Switch(crate::sound::SwitchError::NoState { recording }) => {
+            return path.key("recordings").index(*recording);
+        }
+        AddSoundError::Switch(_) => "switch",
         _ => "",
     };
     sub(path, field)

@@ -80,6 +80,8 @@ pub enum BankProblem {
     Mix(MixError),
     /// A music track was refused.
     Music(MusicError),
+    /// A switch, or a sound's states, were refused.
+    Switch(crate::sound::SwitchError),
     /// A number is not a number, or out of its range.
     Number(String),
     /// The scratch manager a bank is rehearsed on could not be made.
@@ -110,6 +112,7 @@ impl fmt::Display for BankProblem {
             Self::Group(error) => write!(f, "{error}"),
             Self::Mix(error) => write!(f, "{error}"),
             Self::Music(error) => write!(f, "{error}"),
+            Self::Switch(error) => write!(f, "{error}"),
             Self::Number(message) => f.write_str(message),
             Self::Scratch(message) => write!(f, "cannot rehearse the bank: {message}"),
         }

@@ -81,6 +81,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Named<T> {
 pub(crate) struct BankFile {
     pub(crate) buses: Named<BusFile>,
     pub(crate) groups: Named<GroupFile>,
+    pub(crate) switches: Named<Vec<String>>,
     pub(crate) sounds: Named<SoundFile>,
     pub(crate) ducks: Vec<DuckFile>,
     pub(crate) snapshots: Named<SnapshotFile>,
@@ -194,16 +195,21 @@ impl Default for GroupFile {
 pub(crate) struct RecordingFile {
     pub(crate) file: String,
     pub(crate) weight: f64,
+    /// Its state of the sound's switch.
+    pub(crate) state: Option<String>,
 }
 
 impl Serialize for RecordingFile {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.weight == 1.0 {
+        if self.weight == 1.0 && self.state.is_none() {
             return serializer.serialize_str(&self.file);
         }
-        let mut weighted = serializer.serialize_struct("Recording", 2)?;
+        let mut weighted = serializer.serialize_struct("Recording", 3)?;
         weighted.serialize_field("file", &self.file)?;
         weighted.serialize_field("weight", &self.weight)?;
+        if let Some(state) = &self.state {
+            weighted.serialize_field("state", state)?;
+        }
         weighted.end()
     }
 }
@@ -216,6 +222,8 @@ impl<'de> Deserialize<'de> for RecordingFile {
             file: String,
             #[serde(default = "weight_one")]
             weight: f64,
+            #[serde(default)]
+            state: Option<String>,
         }
         struct Either;
         impl<'de> Visitor<'de> for Either {
@@ -227,6 +235,7 @@ impl<'de> Deserialize<'de> for RecordingFile {
                 Ok(RecordingFile {
                     file: file.to_string(),
                     weight: 1.0,
+                    state: None,
                 })
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
@@ -234,6 +243,7 @@ impl<'de> Deserialize<'de> for RecordingFile {
                 Ok(RecordingFile {
                     file: w.file,
                     weight: w.weight,
+                    state: w.state,
                 })
             }
         }
@@ -275,6 +285,7 @@ pub(crate) struct SoundFile {
     pub(crate) distances: DistancesFile,
     pub(crate) sends: Vec<SendFile>,
     pub(crate) zones: bool,
+    pub(crate) switch: Option<String>,
 }
 
 impl Default for SoundFile {
@@ -306,6 +317,7 @@ impl Default for SoundFile {
             distances: DistancesFile::default(),
             sends: Vec::new(),
             zones: code.zones,
+            switch: None,
         }
     }
 }

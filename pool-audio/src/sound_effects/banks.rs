@@ -79,6 +79,11 @@ impl SoundEffects {
                 return taken(path, "bus or track", name);
             }
         }
+        for (name, _) in file.switches.iter() {
+            if self.switch(name).is_some() {
+                return taken(top.key("switches").key(name), "switch", name);
+            }
+        }
         for (name, _) in file.snapshots.iter() {
             if self.mix.snapshot_named(name).is_some() {
                 return taken(top.key("snapshots").key(name), "snapshot", name);
@@ -159,6 +164,15 @@ impl SoundEffects {
                     .map_err(|e| e.to_string())?;
             }
         }
+        for name in names.switches {
+            if let Some(id) = self.switch(name) {
+                let states = self.switches.states(id);
+                let states: Vec<&str> = states.iter().map(String::as_str).collect();
+                scratch
+                    .add_switch(name, &states)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
         for name in names.params {
             if let Some((default, range)) = self.mix.param_shape(name) {
                 let param = scratch.mix_mut().add_param(name, default, range, |_, _| {});
@@ -215,7 +229,10 @@ fn load(bank: &SoundBank, loader: &mut impl SoundLoader) -> Result<Vec<Recording
             } else {
                 data
             };
-            recordings = recordings.with(data, recording.weight);
+            recordings = match &recording.state {
+                Some(state) => recordings.for_state(state, data, recording.weight),
+                None => recordings.with(data, recording.weight),
+            };
         }
         all.push(recordings);
     }
@@ -225,6 +242,7 @@ fn load(bank: &SoundBank, loader: &mut impl SoundLoader) -> Result<Vec<Recording
 /// The names a bank uses without declaring them.
 struct Named<'f> {
     groups: Vec<&'f str>,
+    switches: Vec<&'f str>,
     tracks: Vec<&'f str>,
     params: Vec<&'f str>,
 }
@@ -233,6 +251,7 @@ impl<'f> Named<'f> {
     fn of(file: &'f BankFile) -> Self {
         let mut named = Self {
             groups: Vec::new(),
+            switches: Vec::new(),
             tracks: Vec::new(),
             params: Vec::new(),
         };
@@ -279,11 +298,20 @@ impl<'f> Named<'f> {
                 .iter()
                 .flat_map(|(_, s)| s.params.iter().map(|(p, _)| p.as_str())),
         );
+        named
+            .switches
+            .extend(file.sounds.iter().filter_map(|(_, s)| s.switch.as_deref()));
+        named.switches.retain(|n| file.switches.get(n).is_none());
         named.groups.retain(|n| file.groups.get(n).is_none());
         named
             .tracks
             .retain(|n| file.buses.get(n).is_none() && file.music.tracks.get(n).is_none());
-        for list in [&mut named.groups, &mut named.tracks, &mut named.params] {
+        for list in [
+            &mut named.groups,
+            &mut named.switches,
+            &mut named.tracks,
+            &mut named.params,
+        ] {
             list.sort_unstable();
             list.dedup();
         }

@@ -107,9 +107,16 @@ impl SoundEffects {
     ) -> Result<Played, PlayError> {
         let checked = params.validate().map_err(PlayError::from).and_then(|()| {
             let entry = self.sounds.get(sound).ok_or(PlayError::UnknownSound)?;
-            Ok((entry, entry.variation(&params, &mut self.dice)?))
+            let among = match &entry.switch {
+                None if params.state.is_some() => return Err(PlayError::WrongState),
+                None => crate::variations::Set::MAX,
+                Some((switch, sets)) => (self.switches.set_for((*switch, sets), params.state))
+                    .map_err(|_| PlayError::WrongState)?,
+            };
+            let drawn = entry.variation(&params, &mut self.dice, among)?;
+            Ok((entry, (drawn, among)))
         });
-        let (entry, (recording, variation)) = match checked {
+        let (entry, ((recording, variation), among)) = match checked {
             Ok(checked) => checked,
             Err(refusal) => {
                 self.stats.count_refusal(refusal);
@@ -128,6 +135,7 @@ impl SoundEffects {
             }
         }
         let mut play = Play::of((sound, recording), entry, (&params, variation), self.now);
+        play.among = among;
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
             let (copies, oldest) = self.view().owner_copies(entry, owner);
             play.facts.owner_full = copies >= cap;
@@ -311,7 +319,7 @@ impl SoundEffects {
         let now = self.now;
         if let Some(entry) = self.sounds.entry_mut(play.sound.index) {
             entry.remember(play.here, now.micros, now.frame);
-            entry.picker.played(play.recording);
+            entry.picker.played(play.recording, play.among);
         }
         self.stats.plays += 1;
         Played {
@@ -397,6 +405,9 @@ struct Play<'a> {
     sound: SoundId,
     /// Which of the sound's recordings it plays.
     recording: u16,
+    /// The recordings it was picked among: its switch state's (all for a
+    /// sound of no switch).
+    among: crate::variations::Set,
     params: &'a PlayParams,
     /// What its variation drew, and its volume: the parameters', varied.
     variation: Variation,
@@ -497,6 +508,7 @@ impl<'a> Play<'a> {
         Self {
             sound,
             recording,
+            among: crate::variations::Set::MAX,
             params,
             variation,
             volume,

@@ -57,9 +57,10 @@ impl SoundEffects {
         settings: SoundSettings,
     ) -> Result<SoundId, AddSoundError> {
         let recordings = recordings.into();
-        // Every send's bus is checked before anything changes, and given its
-        // out once the sound is in.
+        // Every send's bus and the switch's states are checked before
+        // anything changes; the sound gets them once it is in.
         self.check_sends(&settings)?;
+        let switch = self.switch_sets(&recordings, &settings)?;
         let groups = &self.groups;
         let id = self
             .sounds
@@ -67,6 +68,9 @@ impl SoundEffects {
         let sends = self.route_sends(&settings);
         if let Some(entry) = self.sounds.entry_mut(id.index) {
             entry.sends = sends;
+            if let Some((switch, sets)) = switch {
+                entry.set_switch(switch, sets);
+            }
         }
         // In a group that opts in, a sound that declares no loudness plays
         // at the window's floor.

@@ -38,9 +38,12 @@ pub(crate) const EVERY_SETTING: &str = r#"
     groups: {
         "weapons": (max_voices: 12, stealing: Quietest, protected: true, loudness_window: true, bus: "world"),
     },
+    switches: { "surface": ["grass", "stone"] },
     sounds: {
         "shot": (
-            recordings: ["a", (file: "b", weight: 0.5)],
+            recordings: [(file: "a", state: "grass"), (file: "b", weight: 0.5, state: "stone")],
+            switch: "surface",
+            looping: true,
             max_voices: 6,
             first_volume: -10.0,
             headroom: -2.0,

@@ -28,6 +28,7 @@ mod sidechain;
 mod snapshots;
 mod spatial;
 mod start_times;
+mod switches;
 mod variations;
 mod virtual_voices;
 mod voice_bank;
