@@ -203,16 +203,16 @@ impl Switches {
     ) -> Result<Box<[u64]>, SwitchError> {
         let switch = self.get(id)?;
         let mut sets = vec![0u64; switch.states.len()];
+        let mut pickable = vec![false; switch.states.len()];
         for ((recording, state), weight) in states.iter().enumerate().zip(weights) {
             let state = state.ok_or(SwitchError::NoState { recording })?;
             let index = (switch.states.iter())
                 .position(|s| s == state)
                 .ok_or_else(|| SwitchError::UnknownState(state.into()))?;
-            if weight > 0.0 {
-                sets[index] |= 1 << recording;
-            }
+            sets[index] |= 1 << recording;
+            pickable[index] |= weight > 0.0;
         }
-        if let Some(empty) = sets.iter().position(|set| *set == 0) {
+        if let Some(empty) = pickable.iter().position(|p| !p) {
             return Err(SwitchError::EmptyState(switch.states[empty].clone()));
         }
         Ok(sets.into())

@@ -299,27 +299,28 @@ impl Iterator for Members {
     }
 }
 
-/// One sound's picking: its weights, its order and what it has played.
+/// One sound's picking: its weights, its order and what it has played. A
+/// play picks among a set of its recordings (all of them, or its switch
+/// state's): each rule keeps to the set, and what it remembers is per
+/// recording, so each set keeps its own order, round and recent picks.
 #[derive(Debug, Clone)]
 pub(crate) struct Picker {
     pick: Pick,
     weights: Box<[f64]>,
     /// The recordings that can be picked (weight above 0).
     pickable: Set,
-    /// How many of the latest picks `Random` avoids: its `avoid_last`, at most
-    /// all but one of the pickable recordings (0 for the other orders).
-    window: usize,
-    /// The latest `window` picks, a ring: `filled` of them, the next written
-    /// at `head`.
-    recent: Box<[u16]>,
-    head: usize,
-    filled: usize,
+    /// How many of a set's latest picks `Random` avoids (at most all but one
+    /// of the set's pickable recordings; 0 for the other orders).
+    avoid: usize,
     /// Every recording weighs the same, none 0: a draw is a uniform index.
     equal: bool,
-    /// The recordings this round has played (`Shuffle`).
+    /// The recordings the current round of their set has played (`Shuffle`).
     played: Set,
-    /// The last recording played.
-    last: Option<u16>,
+    /// When each recording was last played (the count of plays then; 0:
+    /// never).
+    stamps: Box<[u64]>,
+    /// Plays so far.
+    clock: u64,
 }
 
 impl Picker {
@@ -337,25 +338,22 @@ impl Picker {
             .enumerate()
             .filter(|(_, w)| **w > 0.0)
             .fold(0, |set, (i, _)| set | 1 << i);
-        let window = match pick {
-            Pick::Random { avoid_last } => {
-                avoid_last.min((pickable.count_ones() as usize).saturating_sub(1))
-            }
+        let avoid = match pick {
+            Pick::Random { avoid_last } => avoid_last,
             Pick::Shuffle | Pick::Sequential => 0,
         };
         // Equal weights, none of them 0.
         let equal = weights.iter().all(|w| *w > 0.0 && *w == weights[0]);
+        let stamps = vec![0; weights.len()].into();
         Self {
             pick,
             weights,
             pickable,
-            window,
-            recent: vec![0; window].into(),
-            head: 0,
-            filled: 0,
+            avoid,
             equal,
             played: 0,
-            last: None,
+            stamps,
+            clock: 0,
         }
     }
 
@@ -369,21 +367,26 @@ impl Picker {
         let pickable = self.pickable & among;
         match self.pick {
             Pick::Random { .. } => {
-                let recent = self.recent[..self.filled].iter();
-                let set = recent.fold(pickable, |set, r| set & !(1 << r));
-                // A state of fewer recordings than the window: its least
-                // recent one.
-                let set = if set == 0 {
-                    self.least_recent(pickable)
-                } else {
-                    set
-                };
+                // Not one of the set's latest picks, leaving one at least.
+                let window = self
+                    .avoid
+                    .min((pickable.count_ones() as usize).saturating_sub(1));
+                let mut set = pickable;
+                for _ in 0..window {
+                    set &= !self.last_in(set).map_or(0, |r| 1 << r);
+                }
                 self.draw(dice, set)
             }
             Pick::Shuffle => {
-                let mut set = pickable & !self.played;
-                if self.played & pickable == 0
-                    && let Some(last) = self.last
+                // A round a named play of another set filled is over too.
+                let played = if pickable & !self.played == 0 {
+                    0
+                } else {
+                    self.played & pickable
+                };
+                let mut set = pickable & !played;
+                if played == 0
+                    && let Some(last) = self.last_in(pickable)
                     && set.count_ones() > 1
                 {
                     // A new round, not starting where the last one ended.
@@ -393,7 +396,7 @@ impl Picker {
             }
             Pick::Sequential => {
                 let n = self.weights.len() as u16;
-                let from = self.last.map_or(0, |last| (last + 1) % n);
+                let from = self.last_in(among).map_or(0, |last| (last + 1) % n);
                 (0..n)
                     .map(|step| (from + step) % n)
                     .find(|r| pickable & 1 << r != 0)
@@ -402,18 +405,11 @@ impl Picker {
         }
     }
 
-    /// The one of `set` picked longest ago (the window holds them all).
-    fn least_recent(&self, set: Set) -> Set {
-        // The ring's oldest entry is at `head` once it is full, at 0 before.
-        let oldest_first = (0..self.filled).map(|k| self.recent[(self.head + k) % self.filled]);
-        let (mut seen, mut least) = (0, set);
-        for r in oldest_first.rev() {
-            if set & !seen & 1 << r != 0 {
-                seen |= 1 << r;
-                least = 1 << r;
-            }
-        }
-        least
+    /// The one of `set` played last, if any has been.
+    fn last_in(&self, set: Set) -> Option<u16> {
+        Members(set)
+            .filter(|r| self.stamps.get(usize::from(*r)).is_some_and(|s| *s > 0))
+            .max_by_key(|r| self.stamps[usize::from(*r)])
     }
 
     /// One of `set`, drawn by weight.
@@ -459,28 +455,26 @@ impl Picker {
     }
 
     fn remember(&mut self, recording: u16, among: Set) {
-        if self.window > 0 {
-            self.recent[self.head] = recording;
-            // (No division on a play's path.)
-            self.head += 1;
-            if self.head == self.window {
-                self.head = 0;
-            }
-            self.filled = (self.filled + 1).min(self.window);
+        self.clock += 1;
+        if let Some(stamp) = self.stamps.get_mut(usize::from(recording)) {
+            *stamp = self.clock;
+        }
+        if self.pickable & among & !self.played == 0 {
+            // A round a named play of another set filled: over.
+            self.played &= !among;
         }
         self.played |= 1 << recording;
         if self.pickable & among & !self.played == 0 {
             // The round is over: the next pick starts the next one.
             self.played &= !among;
         }
-        self.last = Some(recording);
     }
 
     /// Forgets what was played, as when the sound was added.
     pub(crate) fn reset(&mut self) {
-        (self.head, self.filled) = (0, 0);
         self.played = 0;
-        self.last = None;
+        self.stamps.fill(0);
+        self.clock = 0;
     }
 }
 
@@ -623,6 +617,59 @@ mod tests {
             }
             if let Err(broken) = check(pick, &weights, &picks) {
                 return Err(TestCaseError::fail(format!("{pick:?} {weights:?}: {broken}; {picks:?}")));
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// With states (each recording in one), every order keeps its promise
+        /// inside each state, whatever the states' plays between: the model
+        /// is the one above, over each state's own picks.
+        #[test]
+        fn every_order_keeps_its_promise_inside_each_state(
+            order in 0..5usize,
+            recordings in proptest::collection::vec((prop_oneof![Just(0.0), 0.1..10.0f64], 0..3usize), 1..8),
+            plays in proptest::collection::vec((0..3usize, proptest::option::weighted(0.1, 0..8u16)), 1..200),
+            seed: u64,
+        ) {
+            let weights: Vec<f64> = recordings.iter().map(|(w, _)| *w).collect();
+            let state_of: Vec<usize> = recordings.iter().map(|(_, s)| *s).collect();
+            let sets: Vec<Set> = (0..3)
+                .map(|s| (0..weights.len()).filter(|r| state_of[*r] == s).fold(0, |set, r| set | 1 << r))
+                .collect();
+            let pick = match order {
+                0 => Pick::Shuffle,
+                1 => Pick::Sequential,
+                n => Pick::Random { avoid_last: n - 2 },
+            };
+            let mut picker = Picker::new(pick, weights.iter().copied());
+            let mut dice = Dice::new(seed);
+            let mut picks = Vec::new();
+            let pickable = |s: usize| (0..weights.len()).any(|r| state_of[r] == s && weights[r] > 0.0);
+            for (state, named) in plays {
+                if !pickable(state) {
+                    continue;
+                }
+                let named = named.filter(|r| usize::from(*r) < weights.len());
+                let r = named.unwrap_or_else(|| picker.choose(&mut dice, sets[state]));
+                if named.is_none() && weights.len() > 1 {
+                    prop_assert!(sets[state] & 1 << r != 0, "{r} is not of state {state}");
+                }
+                picker.played(r, sets[state]);
+                picks.push((r, named.is_some()));
+            }
+            for state in 0..3 {
+                // The state's own picks, against its own weights.
+                let own: Vec<(u16, bool)> = picks.iter().copied().filter(|(r, _)| state_of[usize::from(*r)] == state).collect();
+                let masked: Vec<f64> = (0..weights.len()).map(|r| if state_of[r] == state { weights[r] } else { 0.0 }).collect();
+                if !pickable(state) || weights.len() < 2 {
+                    continue;
+                }
+                if let Err(broken) = check(pick, &masked, &own) {
+                    return Err(TestCaseError::fail(format!("{pick:?} state {state} {masked:?}: {broken}; {own:?}")));
+                }
             }
         }
     }
