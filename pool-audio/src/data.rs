@@ -78,6 +78,10 @@
 //!   distance)`.
 //! - **groups**: every field of [`GroupSettings`](crate::GroupSettings),
 //!   `bus` by name.
+//! - **game_params**: each `(range: (low, high), initial, seek)` (seek in
+//!   seconds; see [`GameParamSettings`](crate::game::GameParamSettings)); a
+//!   sound's `curves`, each `(param, target: Volume or Pitch, points:
+//!   [(value, output), ..], easing)` (see [`Curve`](crate::game::Curve)).
 //! - **switches**: each a list of its states (`"surface": ["grass",
 //!   "stone"]`); a sound of a switch names it (`switch: "surface"`) and
 //!   gives each recording its state (`(file: "..", state: "grass")`). See

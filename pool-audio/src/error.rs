@@ -144,6 +144,11 @@ pub enum VoiceError {
     QueueFull,
     /// The voice's sound has no send to that bus.
     NoSend(crate::TrackId),
+    /// Not a game parameter of this manager, or a value that is not finite.
+    GameParam,
+    /// The voice has values of its own of
+    /// [`MAX_OWN_VALUES`](crate::game::MAX_OWN_VALUES) parameters already.
+    TooManyOwnValues,
 }
 
 impl VoiceError {
@@ -178,6 +183,14 @@ impl fmt::Display for VoiceError {
                 "the voice bank's command queue is full: the mixer has not read it since its last block",
             ),
             Self::NoSend(bus) => write!(f, "the voice's sound has no send to the bus {bus:?}"),
+            Self::GameParam => {
+                f.write_str("not a game parameter of this manager, or a value that is not finite")
+            }
+            Self::TooManyOwnValues => write!(
+                f,
+                "a voice has values of its own of at most {} game parameters",
+                crate::game::MAX_OWN_VALUES
+            ),
         }
     }
 }
@@ -239,6 +252,10 @@ pub enum AddSoundError {
     /// Its sends would take the buses voices reach past
     /// [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES).
     TooManyBuses,
+    /// A curve's game parameter is not this manager's, or more than
+    /// [`MAX_CURVES`](crate::game::MAX_CURVES) curves, or an easing that is
+    /// not safe.
+    Curves,
     /// The sound's switch or its recordings' states were refused.
     Switch(crate::sound::SwitchError),
 }
@@ -269,6 +286,11 @@ impl fmt::Display for AddSoundError {
                 crate::MAX_VOICE_BUSES
             ),
             Self::Switch(error) => write!(f, "{error}"),
+            Self::Curves => write!(
+                f,
+                "a curve follows no game parameter of this manager, or more than {} curves, or an unsafe easing",
+                crate::game::MAX_CURVES
+            ),
         }
     }
 }

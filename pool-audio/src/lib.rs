@@ -471,6 +471,7 @@ mod cues;
 pub mod data;
 mod ears;
 pub mod error;
+pub mod game;
 mod groups;
 mod handles;
 mod level;

@@ -249,6 +249,9 @@ pub struct SoundSettings {
     /// picks among them all); each recording is in one of its states (see
     /// [`Recordings::for_state`](crate::sound::Recordings::for_state)).
     pub switch: Option<crate::sound::SwitchId>,
+    /// Curves from game parameters to its volume and pitch (default none;
+    /// see [`game`](crate::game)), added with [`curve`](Self::curve).
+    pub curves: crate::game::Curves,
 }
 
 impl Default for SoundSettings {
@@ -280,6 +283,7 @@ impl Default for SoundSettings {
             sends: crate::mix::Sends::default(),
             zones: true,
             switch: None,
+            curves: crate::game::Curves::default(),
         }
     }
 }
@@ -463,6 +467,14 @@ impl SoundSettings {
     /// [`SoundEffects::add_switch`](crate::SoundEffects::add_switch)).
     pub fn switch(mut self, switch: crate::sound::SwitchId) -> Self {
         self.switch = Some(switch);
+        self
+    }
+
+    /// Adds a curve from a game parameter to its volume or pitch (at most
+    /// [`MAX_CURVES`](crate::game::MAX_CURVES); past them the sound is
+    /// refused when added).
+    pub fn curve(mut self, curve: crate::game::Curve) -> Self {
+        self.curves.push(curve);
         self
     }
 

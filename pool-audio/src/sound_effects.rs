@@ -12,6 +12,7 @@ mod banks;
 mod buses;
 mod control;
 mod cues;
+mod game;
 mod listener;
 mod mixing;
 mod plan;
@@ -104,6 +105,8 @@ pub struct SoundEffects {
     buses: Buses,
     /// The switches and their current states (see `switch.rs`).
     switches: crate::switch::Switches,
+    /// The game parameters (see `game.rs`).
+    game: crate::game::GameParams,
 }
 
 /// The output sub-track on the game's manager (the limiter, last), and in it
@@ -304,6 +307,7 @@ impl SoundEffects {
             mix,
             buses,
             switches: crate::switch::Switches::new(owner),
+            game: crate::game::GameParams::new(owner),
         })
     }
 

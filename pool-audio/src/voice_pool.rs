@@ -12,6 +12,7 @@
 //! lost halfway through an operation.
 
 mod advance;
+mod curves;
 mod record;
 mod reports;
 mod slots;
@@ -421,9 +422,9 @@ impl Voices {
             slot,
             ticket,
             source,
-            volume: record.play_volume,
+            volume: record.volume(),
             panning: record.panning,
-            rate: record.playback_rate,
+            rate: record.rate(),
             position: record.position,
             spatial_blend: record.spatial_blend,
             distances: record.distances,

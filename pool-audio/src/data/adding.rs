@@ -16,6 +16,7 @@ use kira::{Decibels, Mix};
 use super::schema::{EffectFile, SendCurveFile, SoundFile, TargetFile};
 use super::{BankError, BankProblem, SoundBank, ValuePath};
 use crate::error::{AddGroupError, AddSoundError};
+use crate::game::{Curve, GameParamError, GameParamSettings};
 use crate::mix::{
     BusBuilder, DuckSettings, MixError, MixTarget, SendCurve, SendSettings, Snapshot,
 };
@@ -44,6 +45,7 @@ impl Adding<'_> {
         self.tracks()?;
         self.groups()?;
         self.switches()?;
+        self.game_params()?;
         self.sounds(recordings)?;
         self.ducks()?;
         self.snapshots()?;
@@ -200,6 +202,29 @@ impl Adding<'_> {
         Ok(())
     }
 
+    fn game_params(&mut self) -> Result<(), BankError> {
+        let top = ValuePath::default().key("game_params");
+        for (name, param) in self.bank.bank.game_params.iter() {
+            let path = top.key(name);
+            let seek = self.seconds(param.seek, &path.key("seek"))?;
+            let (low, high) = param.range;
+            let settings = GameParamSettings::new(low, high)
+                .initial(param.initial.unwrap_or(low))
+                .seek(seek);
+            let bank = self.bank;
+            self.sfx.add_game_param(name, settings).map_err(|error| {
+                let field = match error {
+                    GameParamError::Range(..) => "range",
+                    GameParamError::Value(_) => "initial",
+                    GameParamError::Seek(_) => "seek",
+                    _ => "",
+                };
+                bank.error(&sub(&path, field), BankProblem::GameParam(error))
+            })?;
+        }
+        Ok(())
+    }
+
     fn sounds(&mut self, recordings: Vec<Recordings>) -> Result<(), BankError> {
         let top = ValuePath::default().key("sounds");
         let sounds = self.bank.bank.sounds.iter().zip(recordings);
@@ -256,6 +281,15 @@ impl Adding<'_> {
         };
         if let Some(group) = &sound.group {
             settings.group = Some(self.group(group, &path.key("group"))?);
+        }
+        for (i, curve) in sound.curves.iter().enumerate() {
+            let at = path.key("curves").index(i);
+            let param = self.sfx.game_param(&curve.param);
+            let param = param
+                .ok_or_else(|| self.unknown(&at.key("param"), "game parameter", &curve.param))?;
+            let made = Curve::new(param, curve.target, &curve.points)
+                .map_err(|error| self.error(&at.key("points"), BankProblem::GameParam(error)))?;
+            settings = settings.curve(made.easing(curve.easing));
         }
         if let Some(switch) = &sound.switch {
             let found = self.sfx.switch(switch);
@@ -396,6 +430,7 @@ fn sound_field(path: &ValuePath, error: &AddSoundError) -> ValuePath {
             return path.key("recordings").index(*recording);
         }
         AddSoundError::Switch(_) => "switch",
+        AddSoundError::Curves => "curves",
         _ => "",
     };
     sub(path, field)

@@ -82,6 +82,8 @@ pub enum BankProblem {
     Music(MusicError),
     /// A switch, or a sound's states, were refused.
     Switch(crate::sound::SwitchError),
+    /// A game parameter or a curve was refused.
+    GameParam(crate::game::GameParamError),
     /// A number is not a number, or out of its range.
     Number(String),
     /// The scratch manager a bank is rehearsed on could not be made.
@@ -113,6 +115,7 @@ impl fmt::Display for BankProblem {
             Self::Mix(error) => write!(f, "{error}"),
             Self::Music(error) => write!(f, "{error}"),
             Self::Switch(error) => write!(f, "{error}"),
+            Self::GameParam(error) => write!(f, "{error}"),
             Self::Number(message) => f.write_str(message),
             Self::Scratch(message) => write!(f, "cannot rehearse the bank: {message}"),
         }

@@ -82,6 +82,7 @@ pub(crate) struct BankFile {
     pub(crate) buses: Named<BusFile>,
     pub(crate) groups: Named<GroupFile>,
     pub(crate) switches: Named<Vec<String>>,
+    pub(crate) game_params: Named<GameParamFile>,
     pub(crate) sounds: Named<SoundFile>,
     pub(crate) ducks: Vec<DuckFile>,
     pub(crate) snapshots: Named<SnapshotFile>,
@@ -286,6 +287,7 @@ pub(crate) struct SoundFile {
     pub(crate) sends: Vec<SendFile>,
     pub(crate) zones: bool,
     pub(crate) switch: Option<String>,
+    pub(crate) curves: Vec<CurveFile>,
 }
 
 impl Default for SoundFile {
@@ -318,6 +320,7 @@ impl Default for SoundFile {
             sends: Vec::new(),
             zones: code.zones,
             switch: None,
+            curves: Vec::new(),
         }
     }
 }
@@ -475,4 +478,26 @@ pub(crate) struct PieceFile {
     pub(crate) start_at: f64,
     #[serde(default)]
     pub(crate) loop_from: Option<f64>,
+}
+
+/// A game parameter: its range, initial value and seek time (seconds).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "GameParam", deny_unknown_fields)]
+pub(crate) struct GameParamFile {
+    pub(crate) range: (f64, f64),
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) initial: Option<f64>,
+    #[serde(default)]
+    pub(crate) seek: f64,
+}
+
+/// A curve from a game parameter (by name) to a sound's volume or pitch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Curve", deny_unknown_fields)]
+pub(crate) struct CurveFile {
+    pub(crate) param: String,
+    pub(crate) target: crate::game::CurveTarget,
+    pub(crate) points: Vec<(f64, f64)>,
+    #[serde(default)]
+    pub(crate) easing: Easing,
 }

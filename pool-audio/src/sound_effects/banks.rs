@@ -79,6 +79,11 @@ impl SoundEffects {
                 return taken(path, "bus or track", name);
             }
         }
+        for (name, _) in file.game_params.iter() {
+            if self.game_param(name).is_some() {
+                return taken(top.key("game_params").key(name), "game parameter", name);
+            }
+        }
         for (name, _) in file.switches.iter() {
             if self.switch(name).is_some() {
                 return taken(top.key("switches").key(name), "switch", name);
@@ -164,6 +169,15 @@ impl SoundEffects {
                     .map_err(|e| e.to_string())?;
             }
         }
+        for name in names.game_params {
+            if let Some(settings) = self
+                .game_param(name)
+                .and_then(|id| self.game.settings(id).ok())
+            {
+                let param = scratch.add_game_param(name, *settings);
+                param.map_err(|e| e.to_string())?;
+            }
+        }
         for name in names.switches {
             if let Some(id) = self.switch(name) {
                 let states = self.switches.states(id);
@@ -242,6 +256,7 @@ fn load(bank: &SoundBank, loader: &mut impl SoundLoader) -> Result<Vec<Recording
 /// The names a bank uses without declaring them.
 struct Named<'f> {
     groups: Vec<&'f str>,
+    game_params: Vec<&'f str>,
     switches: Vec<&'f str>,
     tracks: Vec<&'f str>,
     params: Vec<&'f str>,
@@ -251,6 +266,7 @@ impl<'f> Named<'f> {
     fn of(file: &'f BankFile) -> Self {
         let mut named = Self {
             groups: Vec::new(),
+            game_params: Vec::new(),
             switches: Vec::new(),
             tracks: Vec::new(),
             params: Vec::new(),
@@ -302,12 +318,18 @@ impl<'f> Named<'f> {
             .switches
             .extend(file.sounds.iter().filter_map(|(_, s)| s.switch.as_deref()));
         named.switches.retain(|n| file.switches.get(n).is_none());
+        let curves = file.sounds.iter().flat_map(|(_, s)| s.curves.iter());
+        named.game_params.extend(curves.map(|c| c.param.as_str()));
+        named
+            .game_params
+            .retain(|n| file.game_params.get(n).is_none());
         named.groups.retain(|n| file.groups.get(n).is_none());
         named
             .tracks
             .retain(|n| file.buses.get(n).is_none() && file.music.tracks.get(n).is_none());
         for list in [
             &mut named.groups,
+            &mut named.game_params,
             &mut named.switches,
             &mut named.tracks,
             &mut named.params,

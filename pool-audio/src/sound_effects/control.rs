@@ -83,17 +83,18 @@ impl SoundEffects {
             .voices
             .get(key)
             .map_or(volume, |v| v.variation.volume(volume));
+        let curve = self.voices.get(key).map_or(1.0, |v| v.curve.0);
         let reference = self
             .voices
             .get(key)
             .and_then(|v| self.sounds.entry(v.sound))
-            .map_or(0.0, |s| s.reference(volume));
+            .map_or(0.0, |s| s.reference(volume * curve));
         let Some(record) = self.voices.get_mut(key) else {
             return Err(VoiceError::Stale(StaleHandle));
         };
         record.play_volume = volume;
         record.reference = reference;
-        let level = kira_volume(record.play_volume);
+        let level = kira_volume(record.volume());
         self.voices.tell(key, |slot, ticket| Command::SetVolume {
             slot,
             ticket,
@@ -158,9 +159,13 @@ impl SoundEffects {
             .voices
             .get(key)
             .map_or(rate, |v| v.variation.rate(rate));
-        if let Some(record) = self.voices.get_mut(key) {
-            record.playback_rate = rate;
-        }
+        let rate = match self.voices.get_mut(key) {
+            Some(record) => {
+                record.playback_rate = rate;
+                record.rate()
+            }
+            None => rate,
+        };
         self.voices
             .tell(key, |slot, ticket| Command::SetPlaybackRate {
                 slot,

@@ -134,7 +134,14 @@ impl SoundEffects {
                 self.now.window = Some(window.now());
             }
         }
-        let mut play = Play::of((sound, recording), entry, (&params, variation), self.now);
+        // Its sound's curves at the game's values (see `game.rs`).
+        let curve = if entry.settings.curves.is_empty() {
+            (1.0, 1.0)
+        } else {
+            entry.settings.curves.outputs(|id| self.game.global(id))
+        };
+        let drawn = (&params, variation, curve);
+        let mut play = Play::of((sound, recording), entry, drawn, self.now);
         play.among = among;
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
             let (copies, oldest) = self.view().owner_copies(entry, owner);
@@ -408,6 +415,8 @@ struct Play<'a> {
     /// The recordings it was picked among: its switch state's (all for a
     /// sound of no switch).
     among: crate::variations::Set,
+    /// Its sound's curves' gain and rate factor.
+    curve: (f64, f64),
     params: &'a PlayParams,
     /// What its variation drew, and its volume: the parameters', varied.
     variation: Variation,
@@ -464,7 +473,7 @@ impl<'a> Play<'a> {
     fn of(
         (sound, recording): (SoundId, u16),
         entry: &SoundEntry,
-        (params, variation): (&'a PlayParams, Variation),
+        (params, variation, curve): (&'a PlayParams, Variation, (f64, f64)),
         now: Now,
     ) -> Self {
         let position: Option<[f32; 3]> = params.position.map(Into::into);
@@ -486,10 +495,10 @@ impl<'a> Play<'a> {
             (w.gain(db), w.below(heard_db(db, gain)))
         });
         let volume = variation.volume(crate::level::amplitude_of(params.volume));
-        let reference = entry.reference(volume);
+        let reference = entry.reference(volume * curve.0);
         let priority = (settings.priority, settings.distance_priority_offset);
         let heard = heard_priority(priority, position, (blend, distances.max), listener);
-        let onset = entry.onset(recording, volume, params.panning, gain);
+        let onset = entry.onset(recording, volume * curve.0, params.panning, gain);
         let facts = PlayFacts {
             held_back: entry.held_back(here, now.micros, now.frame),
             audible: entry.reaches_floor(onset * f64::from(window_gain)),
@@ -509,6 +518,7 @@ impl<'a> Play<'a> {
             sound,
             recording,
             among: crate::variations::Set::MAX,
+            curve,
             params,
             variation,
             volume,
@@ -548,6 +558,7 @@ impl<'a> Play<'a> {
         record.play_volume = self.volume;
         record.playback_rate = self.variation.rate(self.params.playback_rate);
         record.variation = self.variation;
+        record.curve = self.curve;
         record.cues = self.cues;
         record.distances = self.distances;
         record.wait = crate::voice_pool::StartWait::of(self.start_time);

@@ -160,7 +160,7 @@ impl<'a> View<'a> {
     fn candidate(&self, key: VoiceKey) -> Option<Candidate> {
         let record = self.voices.get(key)?;
         let level = self.sounds.entry(record.sound).map_or(0.0, |entry| {
-            entry.copy_level(entry.copy_rank(key), record.play_volume)
+            entry.copy_level(entry.copy_rank(key), record.volume())
         });
         Some(Candidate {
             key,

@@ -60,11 +60,13 @@ impl SoundEffects {
         // Every send's bus and the switch's states are checked before
         // anything changes; the sound gets them once it is in.
         self.check_sends(&settings)?;
+        self.check_curves(&settings)?;
         let switch = self.switch_sets(&recordings, &settings)?;
         let groups = &self.groups;
         let id = self
             .sounds
             .add(name, &recordings, settings, |group| groups.out(group))?;
+        self.game.curved |= !settings.curves.is_empty();
         let sends = self.route_sends(&settings);
         if let Some(entry) = self.sounds.entry_mut(id.index) {
             entry.sends = sends;

@@ -60,6 +60,7 @@ impl SoundEffects {
         }
         let heard = (self.now.listener, self.now.window);
         self.move_listener(dt);
+        self.follow_curves(dt);
         let teleport = self.rules.settings.teleport_speed;
         let done = self
             .voices

@@ -162,6 +162,23 @@ impl Voice<'_> {
         self.sfx.set_volume(self.voice, volume.into(), fade)
     }
 
+    /// Gives the voice a value of its own of game parameter `param` (one
+    /// car's speed among many), clamped into its range: its sound's curves
+    /// follow it instead of the game's value, moving there over the
+    /// parameter's seek time from the next update.
+    ///
+    /// # Errors
+    /// [`VoiceError::GameParam`] for a parameter of another manager or a
+    /// value that is not finite, [`VoiceError::TooManyOwnValues`], or as
+    /// [`stop`](Self::stop); nothing changes.
+    pub fn set_game_param(
+        &mut self,
+        param: crate::game::GameParamId,
+        value: f64,
+    ) -> Result<(), VoiceError> {
+        self.sfx.set_voice_game_param(self.voice, param, value)
+    }
+
     /// Moves the voice's send to `bus` (one of its sound's sends) to `level`
     /// with `tween`, heard from the mixer's next block. A voice that is
     /// virtual, or becomes so, comes back at the level set last.

@@ -182,14 +182,14 @@ impl Pass<'_> {
             Place::Virtual(playhead) => {
                 let seconds = record.passed(self.dt);
                 let next = match playhead {
-                    Playhead::At(at) => timeline.advance(at, seconds, record.playback_rate),
+                    Playhead::At(at) => timeline.advance(at, seconds, record.rate()),
                     Playhead::Awaiting {
                         slot,
                         ticket,
                         elapsed,
                     } => match self.stopped_at(slot, ticket) {
                         // Where the mixer stopped it, and on by the game time since.
-                        Some(at) => timeline.advance(at, elapsed + seconds, record.playback_rate),
+                        Some(at) => timeline.advance(at, elapsed + seconds, record.rate()),
                         None => {
                             record.place = Place::Virtual(Playhead::Awaiting {
                                 slot,

@@ -130,9 +130,27 @@ pub(crate) struct VoiceRecord {
     /// Its sends' levels (dB), in its sound's order of sends: what the game
     /// set last, which a voice made real again resumes at.
     pub(crate) send_levels: [f32; crate::MAX_SENDS],
+    /// Its sound's curves' volume gain and rate factor at its game
+    /// parameters' values (see `game.rs`): on top of the play's volume and
+    /// rate.
+    pub(crate) curve: (f64, f64),
+    /// The game parameters it has a value of its own of.
+    pub(crate) own:
+        [Option<(crate::game::GameParamId, crate::game::Follow)>; crate::game::MAX_OWN_VALUES],
 }
 
 impl VoiceRecord {
+    /// Its volume as the mixer plays it: the play's, through its curves.
+    pub(crate) fn volume(&self) -> f64 {
+        self.play_volume * self.curve.0
+    }
+
+    /// Its rate as the mixer plays it: the play's, through its curves.
+    pub(crate) fn rate(&self) -> f64 {
+        (self.playback_rate * self.curve.1)
+            .clamp(crate::MIN_PLAYBACK_RATE, crate::MAX_PLAYBACK_RATE)
+    }
+
     /// `dt` seconds of game time pass: the part of them its playhead moves
     /// (none while paused or waiting for its start time).
     pub(crate) fn passed(&mut self, dt: f64) -> f64 {
@@ -162,6 +180,8 @@ impl VoiceRecord {
             cues: VoiceCues::NONE,
             wait: StartWait::Begun,
             send_levels: [0.0; crate::MAX_SENDS],
+            curve: (1.0, 1.0),
+            own: [None; crate::game::MAX_OWN_VALUES],
         }
     }
 
@@ -203,6 +223,8 @@ impl VoiceRecord {
             wait: StartWait::Begun,
             // Its sound's: set by the play.
             send_levels: [0.0; crate::MAX_SENDS],
+            curve: (1.0, 1.0),
+            own: [None; crate::game::MAX_OWN_VALUES],
         }
     }
 

@@ -39,10 +39,15 @@ pub(crate) const EVERY_SETTING: &str = r#"
         "weapons": (max_voices: 12, stealing: Quietest, protected: true, loudness_window: true, bus: "world"),
     },
     switches: { "surface": ["grass", "stone"] },
+    game_params: { "speed": (range: (0.0, 60.0), initial: 10.0, seek: 0.5) },
     sounds: {
         "shot": (
             recordings: [(file: "a", state: "grass"), (file: "b", weight: 0.5, state: "stone")],
             switch: "surface",
+            curves: [
+                (param: "speed", target: Pitch, points: [(0.0, -2.0), (60.0, 3.0)], easing: InPowi(2)),
+                (param: "speed", target: Volume, points: [(0.0, -9.0), (30.0, -3.0), (60.0, 0.0)]),
+            ],
             looping: true,
             max_voices: 6,
             first_volume: -10.0,

@@ -16,6 +16,7 @@ mod distance_priority;
 mod doppler;
 mod ducking;
 mod ended;
+mod game_params;
 mod headroom;
 mod loudness_window;
 mod occlusion;

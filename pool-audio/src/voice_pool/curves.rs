@@ -1,0 +1,78 @@
+//! Game parameters' curves on the voices (see `game.rs`): each update, every
+//! live voice of a sound with curves gets the curves' gain and rate factor
+//! at its parameters' values (its own, or the game's), and a real one whose
+//! gain or rate moved is told, gliding over the update.
+
+use kira::Tween;
+
+use super::{Place, Voices};
+use crate::bank::Command;
+use crate::game::GameParams;
+use crate::level::kira_volume;
+use crate::sound_table::SoundTable;
+
+/// A change of gain or rate smaller than this is not sent.
+const STILL: f64 = 1e-6;
+
+impl Voices {
+    /// Follows the curves `dt` seconds on, every real voice's change gliding
+    /// over `glide`; returns how many changes had no room in the queue (they
+    /// are sent by a later update).
+    pub(crate) fn follow_curves(
+        &mut self,
+        sounds: &SoundTable,
+        params: &GameParams,
+        dt: f64,
+        glide: Tween,
+    ) -> u64 {
+        let mut deferred = 0;
+        for (_, record) in self.records.iter_mut() {
+            let Some(entry) = sounds.entry(record.sound) else {
+                continue;
+            };
+            if entry.settings.curves.is_empty() {
+                continue;
+            }
+            for (id, own) in record.own.iter_mut().flatten() {
+                if let Ok(settings) = params.settings(*id) {
+                    own.advance(settings, dt);
+                }
+            }
+            let own = record.own;
+            let value = |id| {
+                own.iter()
+                    .flatten()
+                    .find(|(o, _)| *o == id)
+                    .map_or_else(|| params.global(id), |(_, f)| f.value)
+            };
+            let (gain, shift) = entry.settings.curves.outputs(value);
+            if (gain - record.curve.0).abs() < STILL && (shift - record.curve.1).abs() < STILL {
+                continue;
+            }
+            if let Place::Real { slot, ticket } = record.place {
+                if self.bank.room() < 2 {
+                    deferred += 1;
+                    continue;
+                }
+                let volume = kira_volume(record.play_volume * gain);
+                let _ = self.bank.send(Command::SetVolume {
+                    slot,
+                    ticket,
+                    volume,
+                    fade: glide,
+                });
+                record.curve = (gain, shift);
+                let rate = record.rate();
+                let _ = self.bank.send(Command::SetPlaybackRate {
+                    slot,
+                    ticket,
+                    rate,
+                    fade: glide,
+                });
+            }
+            record.curve = (gain, shift);
+            record.reference = entry.reference(record.volume());
+        }
+        deferred
+    }
+}
