@@ -86,6 +86,9 @@ enum PlayCase {
     /// A free voice each play, of a sound of four recordings with pitch and
     /// volume ranges: each play picks one and draws both.
     Variations,
+    /// A free voice each play, of a sound with two game-parameter curves
+    /// (pitch and volume) and a switch of two states of two recordings each.
+    Curves,
 }
 
 /// Sounds of the owner case: each takes a play from each of four owners per
@@ -117,12 +120,46 @@ impl AudioPlay {
         Self::build(PlayCase::Variations)
     }
 
+    /// A free voice each play, as [`new`](Self::new)`(false)`, of sounds with
+    /// two game-parameter curves (pitch and volume, three points each) and a
+    /// switch: two states of two recordings each, picked at random.
+    pub fn with_curves() -> Self {
+        Self::build(PlayCase::Curves)
+    }
+
+    /// The curves and switch of the [`PlayCase::Curves`] sounds.
+    fn curved(sfx: &mut SoundEffects) -> SoundSettings {
+        use pool_audio::game::{Curve, CurveTarget, GameParamSettings};
+        let speed = sfx
+            .add_game_param("speed", GameParamSettings::new(0.0, 1.0).initial(0.4))
+            .expect("a new parameter");
+        let surface = sfx
+            .add_switch("surface", &["grass", "stone"])
+            .expect("a new switch");
+        let pitch = Curve::new(
+            speed,
+            CurveTarget::Pitch,
+            &[(0.0, -5.0), (0.5, 0.0), (1.0, 7.0)],
+        );
+        let volume = Curve::new(
+            speed,
+            CurveTarget::Volume,
+            &[(0.0, -12.0), (0.5, -3.0), (1.0, 0.0)],
+        );
+        SoundSettings::default()
+            .max_voices(1)
+            .switch(surface)
+            .curve(pitch.expect("valid points"))
+            .curve(volume.expect("valid points"))
+    }
+
     fn build(case: PlayCase) -> Self {
         let mut manager = manager();
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())
             .expect("valid settings");
         let data = tone();
         let settings = match case {
+            PlayCase::Curves => Self::curved(&mut sfx),
             PlayCase::Owners => SoundSettings::default()
                 .max_voices(8)
                 .max_voices_per_owner(2),
@@ -134,6 +171,11 @@ impl AudioPlay {
         };
         let recordings: Recordings = match case {
             PlayCase::Variations => vec![data.clone(); 4].into(),
+            PlayCase::Curves => ["grass", "grass", "stone", "stone"]
+                .iter()
+                .fold(Recordings::new(), |r, state| {
+                    r.for_state(state, data.clone(), 1.0)
+                }),
             _ => data.into(),
         };
         let count = if case == PlayCase::Owners {

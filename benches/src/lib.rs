@@ -36,7 +36,8 @@
 //!
 //! **Audio cases** (`pool-audio`, offline backend, voice cap 64): the game-thread
 //! cost of `SoundEffects::play` on a free voice (`audio_play`) and with every voice
-//! busy so each play steals (`audio_play_steal`), beside a raw kira `play` on a
+//! busy so each play steals (`audio_play_steal`), of a sound with two
+//! game-parameter curves and a switch (`audio_play_curves`), beside a raw kira `play` on a
 //! track of the same capacity (`kira_play`); and `update` with 64 active voices
 //! (`audio_update`), and with all of them in the loudness window
 //! (`audio_update_window`). Rendering between batches is not timed.
@@ -255,11 +256,12 @@ pub const EFFECTS_CASES: [&str; 7] = [
 ];
 
 /// The audio cases of the report, in its row order (their size is the voice cap).
-pub const AUDIO_CASES: [&str; 8] = [
+pub const AUDIO_CASES: [&str; 9] = [
     "audio_play",
     "audio_play_steal",
     "audio_play_owner",
     "audio_play_variation",
+    "audio_play_curves",
     "kira_play",
     "audio_update",
     "audio_update_window",
@@ -317,6 +319,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "audio_play_steal" => Box::new(AudioPlay::new(true)),
         "audio_play_owner" => Box::new(AudioPlay::with_owners()),
         "audio_play_variation" => Box::new(AudioPlay::with_variations()),
+        "audio_play_curves" => Box::new(AudioPlay::with_curves()),
         "kira_play" => Box::new(KiraPlay::new()),
         "audio_update" => Box::new(AudioUpdate::new()),
         "limiter" => Box::new(LimiterSecond::new()),

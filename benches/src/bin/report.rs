@@ -114,6 +114,12 @@ fn print_audio_table(rows: &[Measured]) {
         "audio_update",
         "the loudness window's cost on an update",
     );
+    print_ratio(
+        rows,
+        "audio_play_curves",
+        "audio_play",
+        "two game-parameter curves and a switch on a play",
+    );
     if let Some(row) = rows.iter().find(|row| row.case == "audio_update_virtual") {
         println!();
         println!(
