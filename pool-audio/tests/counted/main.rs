@@ -9,6 +9,7 @@ static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocat
 #[allow(dead_code)]
 #[path = "../audio/common.rs"]
 mod common;
+mod game;
 mod loaders;
 mod music;
 mod no_alloc;
