@@ -313,6 +313,9 @@
 //! | `distance_priority_offset` | (priority is fixed) | "offset priority by ... at max distance" | (priority is fixed) |
 //! | [`Tie`] | (none) | "when priority is equal: discard oldest / newest instance" | resolution rule |
 //! | [`SoundEffectsSettings::seed`], [`SoundEffects::reseed`] | (none) | (none) | (none) |
+//! | [`SoundEffects::add_switch`], [`Recordings::for_state`] | (parameter sheet by a labelled parameter) | switch container | switch (sound cue) |
+//! | [`SoundEffects::add_game_param`], [`game::Curve`] | parameter with automation curves (seek speed) | game parameter (RTPC) with curves (slew rate) | (modulation) |
+//! | [`data::SoundBank`], [`SoundEffects::add_bank`] | bank | SoundBank | (assets) |
 //!
 //! One update with 1,000 virtual and 32 real voices ranks and advances every voice
 //! without allocating; a virtual voice adds nothing to the mix.
@@ -335,6 +338,15 @@
 //! are ranked and wherever [`Stealing::LowestPriority`] picks a victim; that
 //! policy steals only a voice below the play, and a tie goes by the play's
 //! [`Tie`].
+//!
+//! A sound of a switch ([`SoundEffects::add_switch`]) has each recording in
+//! one of the switch's states ([`Recordings::for_state`]): a play picks among
+//! the current state's recordings (or its own state's,
+//! [`PlayParams::state`]), by the sound's pick rules inside them, each state
+//! keeping its own recent picks and rounds. A game parameter
+//! ([`game`]) moves a sound's volume and pitch through curves, for every
+//! voice or for one; a sound bank ([`data`]) holds all of it as a file a
+//! sound designer edits.
 //!
 //! Every random choice comes from one seeded generator per manager
 //! ([`SoundEffectsSettings::seed`], [`SoundEffects::reseed`]): the same seed,
