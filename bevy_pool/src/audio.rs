@@ -377,6 +377,8 @@ impl Plugin for SoundEffectsPlugin {
             .add_message::<StopMusic>()
             .add_message::<MusicRefused>()
             .add_message::<crate::ZoneRefused>()
+            .add_message::<crate::SetGameParam>()
+            .add_message::<crate::GameParamRefused>()
             .init_resource::<crate::zones::ZoneIds>()
             .insert_non_send(AudioOutput {
                 sample_rate,
@@ -417,6 +419,7 @@ impl Plugin for SoundEffectsPlugin {
                         start_and_react,
                         follow_emitters,
                         crate::cues::emitter_cues,
+                        crate::game_params::emitter_game_params,
                     )
                         .chain()
                         .in_set(SoundSystems::Spatial),
@@ -424,6 +427,7 @@ impl Plugin for SoundEffectsPlugin {
                         play_messages,
                         music_messages,
                         crate::mixing::mix_messages,
+                        crate::game_params::game_param_messages,
                         crate::zones::follow_zones,
                     )
                         .in_set(SoundSystems::Play),
@@ -457,7 +461,7 @@ pub(crate) fn quaternion(rotation: Quat) -> pool_audio::mint::Quaternion<f32> {
 /// the game meant it, sent once when it begins (again only after it ended):
 /// the game gets a message, not silence; with the `bevy_log` feature it is
 /// logged too (`warn!`, its `Display`). A refused play is a [`PlayRefused`].
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum SoundWarning {
     /// No entity has a [`SoundListener`]: the listener stays where it last was.
@@ -479,6 +483,15 @@ pub enum SoundWarning {
     /// kira cannot compute (a negative or NaN power): its voice was stopped
     /// with kira's default 10 ms fade instead.
     BadFadeOut(Entity),
+    /// An emitter's [`GameParamValues`](crate::GameParamValues) were refused
+    /// for its voice (a parameter of another manager, a value that is not
+    /// finite, more than the voice holds): the voice follows the game's.
+    GameParam {
+        /// The emitter.
+        entity: Entity,
+        /// Why.
+        error: pool_audio::VoiceError,
+    },
     /// `Output::Device` (the `device` feature) opened no sound card: the plugin plays on the
     /// offline output, silent ([`AudioOutput::fallback`] says why). Sent on
     /// the first frame.
@@ -488,6 +501,9 @@ pub enum SoundWarning {
 impl std::fmt::Display for SoundWarning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Self::GameParam { entity, error } => {
+                write!(f, "the emitter {entity}'s game parameter values were refused: {error}")
+            }
             Self::NoListener => {
                 f.write_str("no entity has a SoundListener: the listener stays where it last was")
             }

@@ -210,6 +210,7 @@ mod diagnostics;
 mod effects;
 mod emitters;
 mod entities;
+mod game_params;
 mod mixing;
 mod music;
 #[cfg(feature = "sprites")]
@@ -236,6 +237,7 @@ pub use entities::{
     EntityPoolRegistry, EntityPoolSettings, EntityPoolStats, EntityPoolSystems, EntityPools,
     EntityRecycled, PoolMember, PooledEntity, Prefab, ReleaseAfter,
 };
+pub use game_params::{GameParamRefused, GameParamValues, SetGameParam};
 pub use mixing::{ApplySnapshot, MixRefused, ReleaseSnapshot};
 pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
 pub use zones::{SoundZone, ZoneRefused, ZoneSize};
@@ -274,12 +276,12 @@ pub mod prelude {
     pub use crate::{
         ApplySnapshot, AudioOutput, EntityPolicy, EntityPoolAppExt, EntityPoolError,
         EntityPoolPlugin, EntityPoolRegistry, EntityPoolSettings, EntityPools, EntityRecycled,
-        MixRefused, MixSetup, MusicRefused, MusicTracks, Output, PlayMusic, PlayRefused, PlaySound,
-        PoolMember, PooledEntity, ReleaseAfter, ReleaseSnapshot, Sfx, SoundAsset,
-        SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin, SoundEffectsPlugin, SoundEmitter,
-        SoundEmitterAsset, SoundIds, SoundListener, SoundObstruction, SoundOcclusion, SoundSystems,
-        SoundVelocity, SoundWarning, SoundZone, StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems,
-        VoiceEnded, ZoneRefused, ZoneSize,
+        GameParamRefused, GameParamValues, MixRefused, MixSetup, MusicRefused, MusicTracks, Output,
+        PlayMusic, PlayRefused, PlaySound, PoolMember, PooledEntity, ReleaseAfter, ReleaseSnapshot,
+        SetGameParam, Sfx, SoundAsset, SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin,
+        SoundEffectsPlugin, SoundEmitter, SoundEmitterAsset, SoundIds, SoundListener,
+        SoundObstruction, SoundOcclusion, SoundSystems, SoundVelocity, SoundWarning, SoundZone,
+        StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems, VoiceEnded, ZoneRefused, ZoneSize,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]

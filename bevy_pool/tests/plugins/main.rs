@@ -9,6 +9,7 @@ mod common;
 mod cues;
 mod effects;
 mod emitters;
+mod game_params;
 mod mixing;
 mod music;
 mod sound_effects;
