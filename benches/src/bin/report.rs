@@ -27,15 +27,18 @@
 use std::time::Instant;
 
 use benches::{
-    ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, AUDIO_CASES, BANK_CASES, BEVY_CASES, CASES,
-    EFFECTS_CASES, EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, ENTITY_BATCHES, ENTITY_PREFABS,
-    MIX_CASES, Measured, OBJECT_BYTES, PEER_CASES, PEER_VERSIONS, RECYCLE_CONTAINERS, RENDER_CASES,
-    SIZE_CONTAINERS, SIZES, STORM_COPIES, STORM_PLAYS, Settings, measure, print_pool_table,
-    recycle_worst_ns, workload,
+    ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES,
+    EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, ENTITY_BATCHES, ENTITY_PREFABS, MIX_CASES, Measured,
+    OBJECT_BYTES, PEER_CASES, PEER_VERSIONS, RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS,
+    SIZES, STORM_COPIES, STORM_PLAYS, Settings, measure, print_pool_table, recycle_worst_ns,
+    workload,
 };
 
+#[path = "report/banks.rs"]
+mod banks;
 #[path = "report/render.rs"]
 mod render;
+use banks::{measure_banks, print_bank_table};
 use render::print_render_table;
 
 #[global_allocator]
@@ -133,32 +136,6 @@ fn print_audio_table(rows: &[Measured]) {
 /// of the ten voices it protects.
 fn measure_mix(settings: &Settings) -> Vec<Measured> {
     measure_group(&MIX_CASES, 1, "render_10_voices", settings)
-}
-
-/// The sound-bank rows: a bank's load beside the same sounds in code.
-fn measure_banks(settings: &Settings) -> Vec<Measured> {
-    measure_group(&BANK_CASES, 1, "bank_code_200", settings)
-}
-
-fn print_bank_table(rows: &[Measured]) {
-    println!(
-        "Sound banks: a bank of {} sounds (recordings already decoded) read from its",
-        benches::BANK_SOUNDS
-    );
-    println!("text and added to a fresh manager, beside the same sounds added in code; a");
-    println!("cycle is one whole load, the manager's creation included.");
-    println!();
-    println!("| case | ms | vs `bank_code_200` | allocs/cycle |");
-    println!("|---|---:|---:|---:|");
-    for row in rows {
-        println!(
-            "| `{}` | {:.2} | {} | {:.0} |",
-            row.case,
-            row.ns_per_cycle / 1e6,
-            row.ratio(2),
-            row.allocs_per_cycle
-        );
-    }
 }
 
 fn print_mix_table(rows: &[Measured]) {

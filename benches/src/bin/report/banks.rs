@@ -1,0 +1,32 @@
+//! The sound banks' table of the report: a bank's load beside the same
+//! sounds added in code.
+
+use benches::{BANK_CASES, Measured, Settings};
+
+use super::measure_group;
+
+/// The sound-bank rows: a bank's load beside the same sounds in code.
+pub(crate) fn measure_banks(settings: &Settings) -> Vec<Measured> {
+    measure_group(&BANK_CASES, 1, "bank_code_200", settings)
+}
+
+pub(crate) fn print_bank_table(rows: &[Measured]) {
+    println!(
+        "Sound banks: a bank of {} sounds (recordings already decoded) read from its",
+        benches::BANK_SOUNDS
+    );
+    println!("text and added to a fresh manager, beside the same sounds added in code; a");
+    println!("cycle is one whole load, the manager's creation included.");
+    println!();
+    println!("| case | ms | vs `bank_code_200` | allocs/cycle |");
+    println!("|---|---:|---:|---:|");
+    for row in rows {
+        println!(
+            "| `{}` | {:.2} | {} | {:.0} |",
+            row.case,
+            row.ns_per_cycle / 1e6,
+            row.ratio(2),
+            row.allocs_per_cycle
+        );
+    }
+}
