@@ -54,6 +54,9 @@ pub(crate) struct SoundEntry {
     plain: bool,
     /// Its switch (by index) and the recordings of each of its states.
     pub(crate) switch: Option<crate::switch::StateSets>,
+    /// Its curves' gain and rate factor at the game's values as of the last
+    /// update: what a play starts with (see `game.rs`).
+    pub(crate) curve_now: (f64, f64),
     pub(crate) settings: SoundSettings,
     /// Where the bank mixes its voices: its group's bus's out, 0 for the
     /// sound-effects track.
@@ -132,6 +135,7 @@ impl SoundEntry {
                 && settings.pitch_semitones == (0.0, 0.0),
             settings,
             switch: None,
+            curve_now: (1.0, 1.0),
             out: 0,
             sends: Default::default(),
             peak,
@@ -468,6 +472,11 @@ impl SoundTable {
     /// The sound in place `index` (a voice record's sound).
     pub(crate) fn entry(&self, index: u32) -> Option<&SoundEntry> {
         self.shelves.get(index as usize)?.entry.as_ref()
+    }
+
+    /// Every sound.
+    pub(crate) fn entries_mut(&mut self) -> impl Iterator<Item = &mut SoundEntry> {
+        self.shelves.iter_mut().filter_map(|s| s.entry.as_mut())
     }
 
     pub(crate) fn entry_mut(&mut self, index: u32) -> Option<&mut SoundEntry> {

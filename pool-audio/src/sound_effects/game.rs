@@ -130,7 +130,15 @@ impl SoundEffects {
     /// sounds with curves their new gain and rate, each change gliding over
     /// the update.
     pub(super) fn follow_curves(&mut self, dt: f64) {
-        self.game.advance(dt);
+        let moved = self.game.advance(dt);
+        if moved && self.game.curved {
+            let game = &self.game;
+            for entry in self.sounds.entries_mut() {
+                if !entry.settings.curves.is_empty() {
+                    entry.curve_now = entry.settings.curves.outputs(|id| game.global(id));
+                }
+            }
+        }
         if self.game.curved {
             let glide = crate::linear_fade(std::time::Duration::from_secs_f64(dt));
             let deferred = (self.voices).follow_curves(&self.sounds, &self.game, dt, glide);

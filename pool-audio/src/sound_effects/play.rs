@@ -135,12 +135,7 @@ impl SoundEffects {
             }
         }
         // Its sound's curves at the game's values (see `game.rs`).
-        let curve = if entry.settings.curves.is_empty() {
-            (1.0, 1.0)
-        } else {
-            entry.settings.curves.outputs(|id| self.game.global(id))
-        };
-        let drawn = (&params, variation, curve);
+        let drawn = (&params, variation, entry.curve_now);
         let mut play = Play::of((sound, recording), entry, drawn, self.now);
         play.among = among;
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {

@@ -73,6 +73,8 @@ impl SoundEffects {
             if let Some((switch, sets)) = switch {
                 entry.set_switch(switch, sets);
             }
+            let game = &self.game;
+            entry.curve_now = settings.curves.outputs(|id| game.global(id));
         }
         // In a group that opts in, a sound that declares no loudness plays
         // at the window's floor.
