@@ -55,20 +55,46 @@
 //! (
 //!     buses: { "world": (parent: None, volume: 0.0, effects: [Filter(mode: LowPass, cutoff: 8000.0)]) },
 //!     groups: { "weapons": (max_voices: 12, stealing: Quietest, bus: "world") },
+//!     switches: { "surface": ["grass", "stone"] },
+//!     game_params: { "speed": (range: (0.0, 1.0), initial: 0.0, seek: 0.5) },
 //!     sounds: {
 //!         "laser": (
 //!             recordings: ["sounds/laser.wav", (file: "sounds/laser2.wav", weight: 0.5)],
 //!             max_voices: 8, first_volume: -6.0, pitch_semitones: (-1.0, 1.0),
 //!             group: "weapons",
 //!             sends: [(bus: "reverb", level: -12.0, distance: (from: 5.0, to: 50.0, near: -20.0, far: 0.0))],
+//!             curves: [
+//!                 (param: "speed", target: Pitch, points: [(0.0, 0.0), (1.0, 12.0)]),
+//!                 (param: "speed", target: Volume, points: [(0.0, -12.0), (1.0, 0.0)], easing: OutPowi(2)),
+//!             ],
+//!         ),
+//!         "footstep": (
+//!             switch: "surface",
+//!             pick: Shuffle,
+//!             recordings: [
+//!                 (file: "sounds/step_1.wav", state: "grass"),
+//!                 (file: "sounds/step_2.wav", weight: 2.0, state: "grass"),
+//!                 (file: "sounds/step_3.wav", state: "stone"),
+//!             ],
 //!         ),
 //!     },
-//!     ducks: [(source: "dialogue", target: Group("weapons"), amount: -12.0)],
+//!     ducks: [(source: "dialogue", target: Group("weapons"), amount: -12.0, attack: 0.1, hold: 0.25, release: 0.5)],
 //!     snapshots: { "pause": (priority: 1, volumes: [(Track("world"), -20.0)], params: [("cutoff", 600.0)]) },
 //!     zones: { "cave": (shape: Sphere(center: (0.0, 0.0, 0.0), radius: 10.0), bus: "reverb") },
 //!     music: (tracks: { "music": () }, pieces: { "theme": (file: "music/theme.ogg", loop_from: 0.0) }),
 //! )
 //! ```
+//!
+//! What must be given: a recording's `file`; a send's and a zone's `bus`; a
+//! zone's `shape`; a duck's `source` and `target`; a curve's `param`,
+//! `target` and `points`; a game parameter's `range`; a piece's `file`; an
+//! effect's `mode` and `cutoff` (filter), `kind`, `frequency`, `gain` and `q`
+//! (EQ), `time` (delay), `threshold` and `ratio` (compressor), `drive`
+//! (distortion). Every other field may be left out and is the code's default
+//! (a recording's `weight` 1 and no `state`, a curve's `easing` `Linear`, a
+//! game parameter's `initial` the low end of its range and `seek` 0). An
+//! easing is kira's: `Linear`, `InPowi(2)`, `OutPowi(2)`, `InOutPowi(2)`,
+//! `InPowf(1.5)`, `OutPowf(1.5)`, `InOutPowf(1.5)`.
 //!
 //! - **sounds**: every field of [`SoundSettings`](crate::SoundSettings) (an
 //!   `Option` field is its value, or `None`; `obstruction` and `occlusion` are
@@ -93,7 +119,8 @@
 //!   `Compressor(threshold, ratio, attack, release, makeup_gain, mix)`,
 //!   `Distortion(kind, drive, mix)`; a setting left out is kira's default.
 //! - **ducks**: `source` (a group), `target`, and [`DuckSettings`](crate::mix::DuckSettings)'
-//!   `amount`, `attack`, `hold`, `release`. A target is `Group(name)`,
+//!   `amount` (dB, `-60..=0`; default -12), `attack`, `hold` and `release`
+//!   (seconds; defaults 0.1, 0.25 and 0.5, the fades linear). A target is `Group(name)`,
 //!   `Track(name)` (a bus or a music track), `SoundEffects`, or `Sends(bus)`.
 //! - **snapshots**: [`Snapshot`](crate::mix::Snapshot)'s `priority`, `mode`,
 //!   `volumes` as `(target, dB)` and `params` as `(name, value)` of the
@@ -396,6 +423,6 @@ mod tests {
             .collect::<Vec<_>>()
             .join("\n");
         let bank = super::SoundBank::from_ron("doc.ron", &text).unwrap();
-        assert_eq!(bank.sounds().collect::<Vec<_>>(), ["laser"]);
+        assert_eq!(bank.sounds().collect::<Vec<_>>(), ["laser", "footstep"]);
     }
 }

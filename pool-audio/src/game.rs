@@ -293,7 +293,12 @@ impl fmt::Display for GameParamError {
                 write!(f, "the manager has a game parameter {name:?} already")
             }
             Self::Range(low, high) => write!(f, "{low}..={high} is not a finite, increasing range"),
-            Self::Value(value) => write!(f, "{value} is not a finite value in the range"),
+            Self::Value(value) => {
+                write!(
+                    f,
+                    "{value} is not finite, or an initial value outside the range"
+                )
+            }
             Self::Seek(seek) => write!(
                 f,
                 "a seek time of {seek:?} is over {:?}",

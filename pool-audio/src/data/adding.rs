@@ -429,6 +429,7 @@ fn sound_field(path: &ValuePath, error: &AddSoundError) -> ValuePath {
         AddSoundError::Switch(crate::sound::SwitchError::NoState { recording }) => {
             return path.key("recordings").index(*recording);
         }
+        AddSoundError::Switch(crate::sound::SwitchError::EmptyState(_)) => "recordings",
         AddSoundError::Switch(_) => "switch",
         AddSoundError::Curves => "curves",
         _ => "",

@@ -160,6 +160,20 @@ fn cases() -> Vec<(String, &'static str, &'static str)> {
             "sound",
         ),
         (
+            s(
+                r#"(switches: { "w": ["x", "y"] }, sounds: { "s": (switch: "w", recordings: [(file: "a", state: "x"), (file: "a", weight: 0.0, state: "y")]) })"#,
+            ),
+            "sounds.s.recordings",
+            "sound",
+        ),
+        (
+            s(
+                r#"(switches: { "w": ["x"] }, sounds: { "s": (switch: "w", recordings: [(file: "a", state: "z")]) })"#,
+            ),
+            "sounds.s.switch",
+            "sound",
+        ),
+        (
             s(r#"(sounds: { "base": (recordings: ["a"]) })"#),
             "sounds.base",
             "taken",
@@ -342,7 +356,8 @@ fn attempt(text: &str, untouched: &[f32]) -> BankError {
         Err(error) => error,
         Ok(bank) => sfx.add_bank(&bank, &mut files, None).unwrap_err(),
     };
-    for name in ["s", "a", "b", "g", "z", "p", "m"] {
+    for name in ["s", "a", "b", "g", "z", "p", "m", "w"] {
+        assert!(sfx.switch(name).is_none(), "{text}: switch {name} added");
         assert!(sfx.sound(name).is_none(), "{text}: sound {name} added");
         assert!(sfx.group(name).is_none(), "{text}: group {name} added");
         assert!(sfx.mix().track(name).is_err(), "{text}: track {name} added");
