@@ -368,6 +368,9 @@ pub(crate) struct GameParams {
     list: Vec<Param>,
     /// A sound with curves was added: updates follow them.
     pub(crate) curved: bool,
+    /// The last update left changes of voices behind (a full queue): the
+    /// next one visits every voice again.
+    pub(crate) pending: bool,
 }
 
 impl GameParams {
@@ -376,6 +379,7 @@ impl GameParams {
             owner,
             list: Vec::new(),
             curved: false,
+            pending: false,
         }
     }
 

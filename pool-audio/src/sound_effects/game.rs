@@ -141,8 +141,10 @@ impl SoundEffects {
         }
         if self.game.curved {
             let glide = crate::linear_fade(std::time::Duration::from_secs_f64(dt));
-            let deferred = (self.voices).follow_curves(&self.sounds, &self.game, dt, glide);
+            let all = (dt, moved || self.game.pending);
+            let deferred = (self.voices).follow_curves(&self.sounds, &self.game, all, glide);
             self.stats.queue_full += deferred;
+            self.game.pending = deferred > 0;
         }
     }
 }

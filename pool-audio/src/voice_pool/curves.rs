@@ -16,13 +16,15 @@ const STILL: f64 = 1e-6;
 
 impl Voices {
     /// Follows the curves `dt` seconds on, every real voice's change gliding
-    /// over `glide`; returns how many changes had no room in the queue (they
-    /// are sent by a later update).
+    /// over `glide`: every voice of a sound with curves if `all` (the game's
+    /// values moved, or changes were left behind), else only those whose own
+    /// values moved. Returns how many changes had no room in the queue (a
+    /// later update sends them).
     pub(crate) fn follow_curves(
         &mut self,
         sounds: &SoundTable,
         params: &GameParams,
-        dt: f64,
+        (dt, all): (f64, bool),
         glide: Tween,
     ) -> u64 {
         let mut deferred = 0;
@@ -33,10 +35,14 @@ impl Voices {
             if entry.settings.curves.is_empty() {
                 continue;
             }
+            let mut own_moved = false;
             for (id, own) in record.own.iter_mut().flatten() {
                 if let Ok(settings) = params.settings(*id) {
-                    own.advance(settings, dt);
+                    own_moved |= own.advance(settings, dt);
                 }
+            }
+            if !all && !own_moved {
+                continue;
             }
             let own = record.own;
             let value = |id| {
@@ -49,19 +55,21 @@ impl Voices {
             if (gain - record.curve.0).abs() < STILL && (shift - record.curve.1).abs() < STILL {
                 continue;
             }
+            let real = matches!(record.place, Place::Real { .. });
+            if real && self.bank.room() < 2 {
+                deferred += 1;
+                continue;
+            }
+            record.curve = (gain, shift);
+            record.reference = entry.reference(record.volume());
             if let Place::Real { slot, ticket } = record.place {
-                if self.bank.room() < 2 {
-                    deferred += 1;
-                    continue;
-                }
-                let volume = kira_volume(record.play_volume * gain);
+                let volume = kira_volume(record.volume());
                 let _ = self.bank.send(Command::SetVolume {
                     slot,
                     ticket,
                     volume,
                     fade: glide,
                 });
-                record.curve = (gain, shift);
                 let rate = record.rate();
                 let _ = self.bank.send(Command::SetPlaybackRate {
                     slot,
@@ -70,8 +78,6 @@ impl Voices {
                     fade: glide,
                 });
             }
-            record.curve = (gain, shift);
-            record.reference = entry.reference(record.volume());
         }
         deferred
     }
