@@ -142,7 +142,7 @@ impl SoundEffects {
         scratch: &mut SoundEffects,
         music: &mut Music,
     ) -> Result<(), String> {
-        let names = Named::of(file);
+        let names = Undeclared::of(file);
         for name in names.groups {
             if let Some(id) = self.group(name) {
                 let settings = GroupSettings {
@@ -218,7 +218,7 @@ impl SoundEffects {
             return too_many(top.key("snapshots"));
         }
         // Each bus a group or send of the bank reaches may take a ring.
-        let reached = Named::of(file).voice_buses(file);
+        let reached = voice_buses(file);
         if reached > self.buses.free().min(MAX_VOICE_BUSES) {
             let problem = BankProblem::Mix(crate::mix::MixError::TooManyVoiceBuses);
             return Err(bank.error(&top.key("groups"), problem));
@@ -254,7 +254,7 @@ fn load(bank: &SoundBank, loader: &mut impl SoundLoader) -> Result<Vec<Recording
 }
 
 /// The names a bank uses without declaring them.
-struct Named<'f> {
+struct Undeclared<'f> {
     groups: Vec<&'f str>,
     game_params: Vec<&'f str>,
     switches: Vec<&'f str>,
@@ -262,7 +262,7 @@ struct Named<'f> {
     params: Vec<&'f str>,
 }
 
-impl<'f> Named<'f> {
+impl<'f> Undeclared<'f> {
     fn of(file: &'f BankFile) -> Self {
         let mut named = Self {
             groups: Vec::new(),
@@ -339,18 +339,18 @@ impl<'f> Named<'f> {
         }
         named
     }
+}
 
-    /// How many different buses the bank's groups and sends reach.
-    fn voice_buses(&self, file: &BankFile) -> usize {
-        let mut buses: Vec<&str> = (file.groups.iter().filter_map(|(_, g)| g.bus.as_deref()))
-            .chain(
-                file.sounds
-                    .iter()
-                    .flat_map(|(_, s)| s.sends.iter().map(|x| x.bus.as_str())),
-            )
-            .collect();
-        buses.sort_unstable();
-        buses.dedup();
-        buses.len()
-    }
+/// How many different buses the bank's groups and sends reach.
+fn voice_buses(file: &BankFile) -> usize {
+    let mut buses: Vec<&str> = (file.groups.iter().filter_map(|(_, g)| g.bus.as_deref()))
+        .chain(
+            file.sounds
+                .iter()
+                .flat_map(|(_, s)| s.sends.iter().map(|x| x.bus.as_str())),
+        )
+        .collect();
+    buses.sort_unstable();
+    buses.dedup();
+    buses.len()
 }
