@@ -207,6 +207,19 @@ impl VoiceBank {
                 db,
                 tween,
             } => self.mix.set(entry, part, from, db, tween),
+            Command::SetBudget {
+                sound,
+                budget,
+                fade,
+            } => {
+                for voice in self.voices.iter_mut().filter(|v| v.sound == sound) {
+                    if voice.budget.is_some() {
+                        voice.budget = Some(budget);
+                        voice.reramp = Some(fade);
+                    }
+                }
+                self.relevel = true;
+            }
             parameter => self.set(parameter),
         }
     }
@@ -394,13 +407,14 @@ impl VoiceBank {
             let mut settle = Settle::default();
             for i in (first..end).rev() {
                 let voice = &mut self.voices[self.order[i] as usize];
-                let Some(budget) = voice.source.as_ref().map(|s| s.budget) else {
+                let Some(budget) = voice.budget else {
                     continue;
                 };
                 let leaving = voice.state == State::Stopping;
                 let (onset, settled) = settle.next(&budget, leaving);
                 if !leaving {
-                    voice.level(onset, settled, self.steal_fade);
+                    let ramp = voice.reramp.take().unwrap_or(self.steal_fade);
+                    voice.level(onset, settled, ramp);
                 } else if voice.fresh {
                     // Stopped before it was heard (a copy of a burst that
                     // its budget does not keep): it starts at its onset and
@@ -422,7 +436,7 @@ impl VoiceBank {
             let (mut from, mut to) = (Room::default(), Room::default());
             for i in first..end {
                 let voice = &mut self.voices[self.order[i] as usize];
-                let Some(budget) = voice.source.as_ref().map(|s| s.budget) else {
+                let Some(budget) = voice.budget else {
                     continue;
                 };
                 let start = if voice.fresh {

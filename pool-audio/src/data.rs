@@ -132,6 +132,56 @@
 //!   `fade`, `start_at`, `loop_from` in seconds), played with
 //!   [`SoundBank::piece`].
 //!
+//! # Reloading while the game runs
+//! [`SoundEffects::reload_bank`](crate::SoundEffects::reload_bank) takes a
+//! new text of a bank added before (the same file name) and applies what
+//! changed, as a sound designer edits the file under the running game:
+//! a changed sound keeps its voices, which glide over the reload's fade to
+//! their new level (first volume, headroom, copies, volume range), pitch
+//! range and curves, each keeping its place in the sound's ranges; its other
+//! settings and new recordings apply from its next play. A sound the text
+//! leaves out fades out and its handles go stale; what the text adds is
+//! added; a bus's volume moves. A group, switch, game parameter, duck,
+//! snapshot or music track, a bus's parent and effects, a sound's group,
+//! switch and sends are fixed while the game runs
+//! ([`BankProblem::Fixed`]). A reload is checked as a bank is added and
+//! changes nothing when anything is wrong; the mixer takes it without a heap
+//! call, and recordings it replaces are freed on the game thread once no
+//! voice plays them.
+//!
+//! ```
+//! use pool_audio::data::SoundBank;
+//! use pool_audio::kira::{AudioManager, AudioManagerSettings};
+//! use pool_audio::loader::FileLoader;
+//! use pool_audio::{linear_fade, OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings};
+//! # const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
+//!
+//! let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+//! let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+//! let mut files = FileLoader::new(ASSETS);
+//! let rain = |level: f32| SoundBank::from_ron("ambience.bank.ron", &format!(
+//!     r#"(sounds: {{ "rain": (recordings: ["sounds/level/waterfall.wav"], looping: true, first_volume: {level}) }})"#,
+//! ));
+//! sfx.add_bank(&rain(-20.0)?, &mut files, None)?;
+//! sfx.play(sfx.sound("rain").unwrap(), PlayParams::default())?;
+//! sfx.update(1.0 / 60.0)?;
+//! let mut level = |seconds| -> Result<f32, pool_audio::offline::OfflineError> {
+//!     let audio = manager.backend_mut().render(seconds)?;
+//!     let sum: f32 = audio.samples().iter().map(|s| s * s).sum();
+//!     Ok((sum / audio.samples().len() as f32).sqrt())
+//! };
+//! let quiet = level(1.0)?;
+//! // The designer raises the rain 6 dB: it glides there over 0.2 s.
+//! let fade = linear_fade(std::time::Duration::from_millis(200));
+//! let reloaded = sfx.reload_bank(&rain(-14.0)?, &mut files, None, fade)?;
+//! assert_eq!(reloaded.changed, 1);
+//! sfx.update(1.0 / 60.0)?;
+//! level(0.3)?;
+//! let louder = level(1.0)?;
+//! assert!((20.0 * (louder / quiet).log10() - 6.0).abs() < 0.5, "{quiet} to {louder}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Inside
 //! Reading a bank parses the text into its schema (`data/schema.rs`) with
 //! `ron` and serde; a syntax or type error is placed by ron. Adding it loads
@@ -141,7 +191,13 @@
 //! the rehearsal succeeds is the bank added to the game's manager. Every
 //! check is the one the code path makes; an error's path is found in the text
 //! by a small reader of RON's shape (`data/locate.rs`) to give its line and
-//! column.
+//! column. A reload compares the new text with the old: it rehearses the
+//! sounds that are new or changed and every new declaration, on a scratch
+//! manager holding stand-ins for the rest; a changed sound then gets a new
+//! entry and new recordings under its id, its live voices are told their
+//! new volume and rate, and the voice bank one new budget for its voices
+//! (whose copy levels ramp to it); its old recordings are kept on the game
+//! side until no slot of the mixer plays them.
 
 pub(crate) mod adding;
 mod error;
@@ -155,6 +211,18 @@ pub(crate) use locate::Path as ValuePath;
 
 use locate::Values;
 use schema::BankFile;
+
+/// What a [`reload_bank`](crate::SoundEffects::reload_bank) changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Reloaded {
+    /// Sounds the new text adds.
+    pub added: usize,
+    /// Sounds whose settings or recordings it changes.
+    pub changed: usize,
+    /// Sounds it leaves out, removed.
+    pub removed: usize,
+}
 
 /// The largest bank file read: 4 MiB.
 pub const MAX_BANK_BYTES: u64 = 4 << 20;
@@ -345,6 +413,15 @@ impl SoundBank {
             params = params.loop_from(time("loop_from", from)?);
         }
         Ok((&piece.file, params))
+    }
+
+    /// The same file and text, holding `bank` (a part of this one).
+    pub(crate) fn with(&self, bank: BankFile) -> Self {
+        Self {
+            file: self.file.clone(),
+            text: self.text.clone(),
+            bank,
+        }
     }
 
     /// An error about the value at `path`, placed in the text.

@@ -17,6 +17,8 @@ mod listener;
 mod mixing;
 mod plan;
 mod play;
+#[allow(clippy::result_large_err)] // see `data` in lib.rs
+mod reload;
 mod seats;
 mod sounds;
 mod switches;
@@ -107,6 +109,8 @@ pub struct SoundEffects {
     switches: crate::switch::Switches,
     /// The game parameters (see `game.rs`).
     game: crate::game::GameParams,
+    /// The banks added, as they were last added or reloaded (see `reload.rs`).
+    banks: Vec<crate::data::SoundBank>,
 }
 
 /// The output sub-track on the game's manager (the limiter, last), and in it
@@ -308,6 +312,7 @@ impl SoundEffects {
             buses,
             switches: crate::switch::Switches::new(owner),
             game: crate::game::GameParams::new(owner),
+            banks: Vec::new(),
         })
     }
 

@@ -437,6 +437,42 @@ impl SoundTable {
         Ok(id)
     }
 
+    /// Gives the sound `id` new recordings and settings (a bank's reload),
+    /// its group's out from `route`: its real copies, its recent plays and,
+    /// if `keep_picks`, what its picker remembers stay. Returns the entry it
+    /// had (whose sources the mixer may still hold), or `None` if `id` is
+    /// not this table's or gone.
+    ///
+    /// # Errors
+    /// [`AddSoundError::UnknownGroup`], or the entry's own errors; nothing
+    /// changes then.
+    pub(crate) fn replace(
+        &mut self,
+        id: SoundId,
+        data: &Recordings,
+        (settings, keep_picks): (SoundSettings, bool),
+        route: impl FnOnce(GroupId) -> Option<u8>,
+    ) -> Result<Option<SoundEntry>, AddSoundError> {
+        let Some(old) = self.get(id) else {
+            return Ok(None);
+        };
+        let out = match settings.group {
+            Some(group) => route(group).ok_or(AddSoundError::UnknownGroup)?,
+            None => 0,
+        };
+        let mut entry = SoundEntry::new(id, &old.name, data, settings)?;
+        entry.out = out;
+        let Some(old) = self.shelves[id.index as usize].entry.as_mut() else {
+            return Ok(None);
+        };
+        entry.copies = std::mem::take(&mut old.copies);
+        entry.recent = std::mem::take(&mut old.recent);
+        if keep_picks {
+            std::mem::swap(&mut entry.picker, &mut old.picker);
+        }
+        Ok(Some(std::mem::replace(old, entry)))
+    }
+
     /// Takes the sound `id` out; its place is reused under the next generation
     /// (a place whose generation would wrap is never reused).
     pub(crate) fn remove(&mut self, id: SoundId) -> Option<SoundEntry> {

@@ -15,6 +15,7 @@ mod advance;
 mod curves;
 mod record;
 mod reports;
+mod reshape;
 mod slots;
 
 use kira::Tween;

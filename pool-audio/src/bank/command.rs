@@ -97,6 +97,13 @@ pub(crate) enum Command {
         db: f64,
         tween: Tween,
     },
+    /// Every voice of the sound `sound` (its key) shares `budget` from now
+    /// on, its copy level ramping to its new one over `fade` (a reload).
+    SetBudget {
+        sound: u64,
+        budget: super::budget::Budget,
+        fade: std::time::Duration,
+    },
 }
 
 /// Everything a voice starts with.

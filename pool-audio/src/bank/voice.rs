@@ -9,6 +9,7 @@ use std::time::Duration;
 use kira::info::{Info, WhenToStart};
 use kira::{Decibels, Frame, Panning, Parameter, PlaybackRate, StartTime, Tween, Value};
 
+use super::budget::Budget;
 use super::command::{Begin, Start};
 use super::read::{Gains, Reader};
 use super::shared::Phase;
@@ -126,6 +127,12 @@ pub(super) struct Voice {
     /// Its source's key, shared by the voices of one budget.
     pub(super) sound: u64,
     pub(super) source: Option<Arc<Source>>,
+    /// Its sound's budget: its source's, until a reload changes the sound
+    /// (`Command::SetBudget`).
+    pub(super) budget: Option<Budget>,
+    /// The ramp its copy level takes at the next relevel instead of the
+    /// steal fade (a reload's fade).
+    pub(super) reramp: Option<Duration>,
     // The playhead: the four frames kira's interpolator reads, their transport
     // positions, and the fraction between the second and the third.
     ring: [Frame; 4],
@@ -211,6 +218,8 @@ impl Voice {
             state: State::Idle,
             sound: 0,
             source: None,
+            budget: None,
+            reramp: None,
             ring: [Frame::ZERO; 4],
             ring_at: [0; 4],
             transport: Transport {
@@ -298,6 +307,7 @@ impl Voice {
             ticket: start.ticket,
             state,
             sound: source.key,
+            budget: Some(source.budget),
             ring: [Frame::ZERO, Frame::ZERO, Frame::ZERO, before],
             ring_at: [position; 4],
             transport,
@@ -751,5 +761,6 @@ impl Voice {
     pub(super) fn clear(&mut self) {
         self.state = State::Idle;
         self.source = None;
+        self.budget = None;
     }
 }

@@ -242,7 +242,7 @@ impl Adding<'_> {
     }
 
     /// The settings of `sound`, at `path`, with its names resolved.
-    fn sound_settings(
+    pub(crate) fn sound_settings(
         &self,
         sound: &SoundFile,
         path: &ValuePath,

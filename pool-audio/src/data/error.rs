@@ -88,6 +88,14 @@ pub enum BankProblem {
     Number(String),
     /// The scratch manager a bank is rehearsed on could not be made.
     Scratch(String),
+    /// A reloaded bank's file was never added to the manager.
+    NotAdded,
+    /// A reload changes or leaves out what a running game cannot change:
+    /// what, such as `"a group"`.
+    Fixed(&'static str),
+    /// The voice bank's queue has no room for a reload's changes this
+    /// frame: reload again after the next update.
+    Busy,
 }
 
 impl fmt::Display for BankProblem {
@@ -118,6 +126,14 @@ impl fmt::Display for BankProblem {
             Self::GameParam(error) => write!(f, "{error}"),
             Self::Number(message) => f.write_str(message),
             Self::Scratch(message) => write!(f, "cannot rehearse the bank: {message}"),
+            Self::NotAdded => f.write_str("no bank of this file was added: add it first"),
+            Self::Fixed(what) => write!(
+                f,
+                "a reload cannot change or leave out {what}: add the bank to a new manager"
+            ),
+            Self::Busy => f.write_str(
+                "the voice bank's queue is full this frame: reload after the next update",
+            ),
         }
     }
 }

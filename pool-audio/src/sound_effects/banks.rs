@@ -47,11 +47,13 @@ impl SoundEffects {
             music,
             rehearsal: false,
         };
-        adding.all(recordings)
+        adding.all(recordings)?;
+        self.banks.push(bank.clone());
+        Ok(())
     }
 
     /// Refuses a name the bank declares that this manager has.
-    fn check_names(&self, bank: &SoundBank) -> Result<(), BankError> {
+    pub(super) fn check_names(&self, bank: &SoundBank) -> Result<(), BankError> {
         let file = &bank.bank;
         let top = ValuePath::default();
         let taken = |path: ValuePath, what, name: &str| {
@@ -100,7 +102,7 @@ impl SoundEffects {
     /// Adds the whole bank to a scratch manager with this one's settings and
     /// stand-ins for what the bank names from this one; returns the peaks it
     /// measured, by sound and recording.
-    fn rehearse(
+    pub(super) fn rehearse(
         &self,
         bank: &SoundBank,
         recordings: &[Recordings],
@@ -198,7 +200,7 @@ impl SoundEffects {
 
     /// Refuses a bank that would take more groups, tracks, ducks,
     /// snapshots or voice buses than this manager has room for.
-    fn check_room(&self, bank: &SoundBank) -> Result<(), BankError> {
+    pub(super) fn check_room(&self, bank: &SoundBank) -> Result<(), BankError> {
         let file = &bank.bank;
         let top = ValuePath::default();
         let too_many = |path: ValuePath| {
@@ -228,7 +230,10 @@ impl SoundEffects {
 }
 
 /// Every recording of the bank, loaded, by sound.
-fn load(bank: &SoundBank, loader: &mut impl SoundLoader) -> Result<Vec<Recordings>, BankError> {
+pub(super) fn load(
+    bank: &SoundBank,
+    loader: &mut impl SoundLoader,
+) -> Result<Vec<Recordings>, BankError> {
     let top = ValuePath::default().key("sounds");
     let mut all = Vec::with_capacity(bank.bank.sounds.0.len());
     for (name, sound) in bank.bank.sounds.iter() {

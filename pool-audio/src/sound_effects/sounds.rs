@@ -66,8 +66,21 @@ impl SoundEffects {
         let id = self
             .sounds
             .add(name, &recordings, settings, |group| groups.out(group))?;
+        self.fit_entry(id, &settings, switch);
+        Ok(id)
+    }
+
+    /// Gives the sound `id`, just added or changed, what the manager keeps
+    /// beside its entry: its sends' outs, its switch's states, its curves'
+    /// outputs and its loudness in the window.
+    pub(super) fn fit_entry(
+        &mut self,
+        id: SoundId,
+        settings: &SoundSettings,
+        switch: Option<crate::switch::StateSets>,
+    ) {
         self.game.curved |= !settings.curves.is_empty();
-        let sends = self.route_sends(&settings);
+        let sends = self.route_sends(settings);
         if let Some(entry) = self.sounds.entry_mut(id.index) {
             entry.sends = sends;
             if let Some((switch, sets)) = switch {
@@ -87,7 +100,6 @@ impl SoundEffects {
         {
             entry.window_db = Some(settings.loudness.map_or(floor, |l| f64::from(l.0)));
         }
-        Ok(id)
     }
 
     /// The id of the sound named `name`.

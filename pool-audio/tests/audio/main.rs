@@ -21,6 +21,7 @@ mod headroom;
 mod loudness_window;
 mod occlusion;
 mod owners;
+mod reload;
 mod remove_sound;
 mod reuse;
 mod scenes;

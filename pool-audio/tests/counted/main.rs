@@ -14,3 +14,4 @@ mod loaders;
 mod music;
 mod no_alloc;
 mod offline;
+mod reload;
