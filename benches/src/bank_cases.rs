@@ -22,6 +22,11 @@ pub const BANK_SOUNDS: usize = 200;
 /// The bank's text: four groups, and 200 sounds of one to three recordings
 /// with varied settings.
 fn bank_text() -> String {
+    bank_text_with(0.0)
+}
+
+/// The bank's text with every tenth sound's first volume `lift` dB higher.
+fn bank_text_with(lift: f32) -> String {
     let mut text = String::from("(\n    groups: {\n");
     for g in 0..4 {
         let _ = writeln!(text, "        \"group {g}\": (max_voices: {}),", 8 + 4 * g);
@@ -34,9 +39,9 @@ fn bank_text() -> String {
             .join(", ");
         let _ = writeln!(
             text,
-            "        \"sound {s}\": (recordings: [{recordings}], max_voices: {}, first_volume: -{}.0, pitch_semitones: (-1.0, 1.0), group: \"group {}\"),",
+            "        \"sound {s}\": (recordings: [{recordings}], max_voices: {}, first_volume: {:.1}, pitch_semitones: (-1.0, 1.0), group: \"group {}\"),",
             2 + s % 6,
-            8 + s % 5,
+            -(8.0 + (s % 5) as f32) + if s % 10 == 0 { lift } else { 0.0 },
             s % 4
         );
     }
@@ -132,5 +137,63 @@ impl Workload for BankLoad {
             self.in_code(&mut sfx);
         }
         assert!(sfx.sound("sound 199").is_some());
+    }
+}
+
+/// `bank_reload_20`: the 200-sound bank reloaded with 20 of its sounds
+/// changed (every tenth sound's first volume, up 2 dB and back, one copy of
+/// each playing), then an update and a short block of the mixer, which lets
+/// the replaced recordings go.
+pub struct BankReload {
+    manager: AudioManager<OfflineBackend>,
+    sfx: SoundEffects,
+    texts: [SoundBank; 2],
+    loader: MemoryLoader,
+    next: usize,
+    block: Vec<f32>,
+}
+
+impl BankReload {
+    /// The bank added to a fresh manager, a voice of every changed sound
+    /// playing.
+    pub fn new() -> Self {
+        let (manager, mut sfx) = fresh();
+        let mut loader = takes();
+        let read = |lift| SoundBank::from_ron("bench.ron", &bank_text_with(lift));
+        let texts = [read(0.0), read(2.0)].map(|t| t.expect("the bank reads"));
+        sfx.add_bank(&texts[0], &mut loader, None)
+            .expect("the bank adds");
+        for s in (0..BANK_SOUNDS).step_by(10) {
+            let sound = sfx.sound(&format!("sound {s}")).expect("a sound");
+            sfx.play(sound, pool_audio::PlayParams::default())
+                .expect("a play");
+        }
+        Self {
+            manager,
+            sfx,
+            texts,
+            loader,
+            next: 1,
+            block: vec![0.0; 2 * 128],
+        }
+    }
+}
+
+impl Default for BankReload {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Workload for BankReload {
+    fn cycle(&mut self) {
+        let fade = pool_audio::linear_fade(std::time::Duration::from_millis(50));
+        let reloaded = (self.sfx)
+            .reload_bank(&self.texts[self.next], &mut self.loader, None, fade)
+            .expect("the bank reloads");
+        assert_eq!(reloaded.changed, BANK_SOUNDS / 10);
+        self.next = 1 - self.next;
+        self.sfx.update(1.0 / 60.0).expect("an update");
+        self.manager.backend_mut().render_into(&mut self.block);
     }
 }

@@ -55,7 +55,9 @@
 //!
 //! **Sound banks**, one cycle being one whole load into a fresh manager: a
 //! bank of 200 sounds (recordings already decoded) read and added
-//! (`bank_add_200`), beside the same sounds added in code (`bank_code_200`).
+//! (`bank_add_200`), beside the same sounds added in code (`bank_code_200`);
+//! and one cycle being a reload of that bank changing 20 of its sounds, an
+//! update and a 128-frame block (`bank_reload_20`).
 //!
 //! **Render cases**, one cycle being one second of 48 kHz stereo audio: the
 //! voice bank mixing 32 real voices, plain (`bank_render_32`) or positioned
@@ -93,7 +95,7 @@ pub use audio_cases::{
     AudioPlay, AudioUpdate, AudioUpdateVirtual, KiraPlay, KiraRender, LimiterSecond, RenderSecond,
     StartCase, VoicesRender, start_latencies,
 };
-pub use bank_cases::{BANK_SOUNDS, BankLoad};
+pub use bank_cases::{BANK_SOUNDS, BankLoad, BankReload};
 pub use bevy_cases::{BevyFrame, PlainFrame};
 pub use compare::{Measured, Settings, compare_policy, measure, print_pool_table};
 pub use cue_cases::CuesRender;
@@ -273,7 +275,7 @@ pub const MIX_CASES: [&str; 2] = ["limiter", "render_10_voices"];
 
 /// The sound-bank cases: a bank of [`BANK_SOUNDS`] sounds added from its text,
 /// beside the same sounds added in code (one cycle: one whole load).
-pub const BANK_CASES: [&str; 2] = ["bank_add_200", "bank_code_200"];
+pub const BANK_CASES: [&str; 3] = ["bank_add_200", "bank_code_200", "bank_reload_20"];
 
 /// One game frame (300 moving emitters, 1,000 live effects, both updates, the
 /// frame's audio rendered) through the Bevy plugins and through the plain API.
@@ -326,6 +328,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "render_10_voices" => Box::new(RenderSecond::new()),
         "bank_add_200" => Box::new(BankLoad::new(true)),
         "bank_code_200" => Box::new(BankLoad::new(false)),
+        "bank_reload_20" => Box::new(BankReload::new()),
         "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
         "audio_update_window" => Box::new(AudioUpdateWindow::new()),
         "bank_render_32_mixed" => Box::new(MixedRender::new(true)),

@@ -16,7 +16,9 @@ pub(crate) fn print_bank_table(rows: &[Measured]) {
         benches::BANK_SOUNDS
     );
     println!("text and added to a fresh manager, beside the same sounds added in code; a");
-    println!("cycle is one whole load, the manager's creation included.");
+    println!("cycle is one whole load, the manager's creation included. `bank_reload_20`:");
+    println!("the bank reloaded with 20 sounds changed (one voice of each playing), an");
+    println!("update and a 128-frame block; its allocations are the game thread's.");
     println!();
     println!("| case | ms | vs `bank_code_200` | allocs/cycle |");
     println!("|---|---:|---:|---:|");
