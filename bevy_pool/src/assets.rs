@@ -192,22 +192,40 @@ fn refuse(writer: &mut MessageWriter<SoundAssetRefused>, refused: SoundAssetRefu
     writer.write(refused);
 }
 
-/// Sound files as assets: registers [`SoundAsset`], its loader and
-/// [`SoundIds`], and adds each loaded sound to [`Sfx`] under its asset path in
-/// `PreUpdate`. Needs Bevy's `AssetPlugin` and the
+/// Sound files, sound banks and music as assets: registers [`SoundAsset`],
+/// [`SoundBankAsset`](crate::SoundBankAsset) and
+/// [`MusicAsset`](crate::MusicAsset) with their loaders, and [`SoundIds`];
+/// in `PreUpdate` it adds each loaded bank to [`Sfx`] (and reloads it when
+/// its file changes), then each loaded sound under its asset path. Needs
+/// Bevy's `AssetPlugin` and the
 /// [`SoundEffectsPlugin`](crate::SoundEffectsPlugin).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SoundAssetsPlugin;
 
 impl Plugin for SoundAssetsPlugin {
     fn build(&self, app: &mut App) {
+        use crate::banks::{self, MusicAsset, MusicAssetLoader, SoundBankAsset, SoundBankLoader};
         app.init_asset::<SoundAsset>()
             .register_asset_loader(SoundAssetLoader)
+            .init_asset::<SoundBankAsset>()
+            .register_asset_loader(SoundBankLoader)
+            .init_asset::<MusicAsset>()
+            .register_asset_loader(MusicAssetLoader)
             .init_resource::<SoundIds>()
+            .init_resource::<banks::AddedBanks>()
             .add_message::<SoundAssetRefused>()
+            .add_message::<banks::SoundBankApplied>()
+            .add_message::<banks::SoundBankRefused>()
             .add_systems(
                 PreUpdate,
-                (report_failed_loads, add_loaded_sounds, start_asset_emitters).chain(),
+                (
+                    banks::report_failed_banks,
+                    banks::apply_banks,
+                    report_failed_loads,
+                    add_loaded_sounds,
+                    start_asset_emitters,
+                )
+                    .chain(),
             );
     }
 }

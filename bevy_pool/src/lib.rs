@@ -113,6 +113,22 @@
 //! ([`SoundSettings::send`](pool_audio::SoundSettings::send)). What each of
 //! these does is in `pool_audio::mix`.
 //!
+//! # Sound banks, edited while the game runs
+//! A sound designer's bank ([`pool_audio::data`]: a `.bank.ron` file of
+//! sounds, groups, buses, ducks, snapshots and music tracks) loads through
+//! the asset server as a [`SoundBankAsset`], its recordings read beside it
+//! as its dependencies: `asset_server.load::<SoundBankAsset>("sounds/level.bank.ron")`,
+//! keeping the handle. [`SoundAssetsPlugin`] adds it to [`Sfx`] once loaded
+//! and, when the file changes (Bevy's `file_watcher` feature, or
+//! `AssetServer::reload`), applies the new text to the running game: a
+//! changed sound's voices glide to their new level and pitch over
+//! [`BANK_RELOAD_FADE`], a removed sound fades out, a new one plays (see
+//! [`SoundEffects::reload_bank`](pool_audio::SoundEffects::reload_bank)).
+//! Each outcome is a [`SoundBankApplied`] message; a bank that does not
+//! read, or a change the sound effects refuse, is a [`SoundBankRefused`]
+//! with the file, line and column, and the game plays on as it did. A music
+//! file loads as a [`MusicAsset`], whose `source` a [`PlayMusic`] plays.
+//!
 //! # Pooled entities
 //! Bullets, enemies and any prefab can be pooled too ([`EntityPoolPlugin`]):
 //! a kind per marker type, its entities spawned once (disabled with Bevy's
@@ -194,6 +210,10 @@
 //!   lifetimes release their entities. Acquisitions and releases change the
 //!   world when the caller's commands apply.
 //!
+//! - Assets, in `PreUpdate`: banks loaded or changed are added or reloaded,
+//!   then sound files loaded are added and the emitters waiting for them
+//!   start.
+//!
 //! - Music: [`PlayMusic`] and [`StopMusic`] messages reach [`MusicTracks`] with
 //!   the plays (a refusal is a [`MusicRefused`]); tracks that pause with the
 //!   game follow `Time<Virtual>` with the update; offline, every piece is
@@ -205,6 +225,7 @@
 
 mod assets;
 mod audio;
+mod banks;
 mod cues;
 mod diagnostics;
 mod effects;
@@ -220,6 +241,10 @@ mod zones;
 pub use assets::{
     SoundAsset, SoundAssetLoader, SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin,
     SoundEmitterAsset, SoundIds,
+};
+pub use banks::{
+    BANK_RELOAD_FADE, MusicAsset, MusicAssetLoader, SoundBankApplied, SoundBankAsset,
+    SoundBankLoader, SoundBankRefused,
 };
 pub use diagnostics::PoolDiagnosticsPlugin;
 pub use effects::{Vfx, VfxFinished, VfxPlugin, VfxSystems};
@@ -276,9 +301,10 @@ pub mod prelude {
     pub use crate::{
         ApplySnapshot, AudioOutput, EntityPolicy, EntityPoolAppExt, EntityPoolError,
         EntityPoolPlugin, EntityPoolRegistry, EntityPoolSettings, EntityPools, EntityRecycled,
-        GameParamRefused, GameParamValues, MixRefused, MixSetup, MusicRefused, MusicTracks, Output,
-        PlayMusic, PlayRefused, PlaySound, PoolMember, PooledEntity, ReleaseAfter, ReleaseSnapshot,
-        SetGameParam, Sfx, SoundAsset, SoundAssetRefused, SoundAssetSettings, SoundAssetsPlugin,
+        GameParamRefused, GameParamValues, MixRefused, MixSetup, MusicAsset, MusicRefused,
+        MusicTracks, Output, PlayMusic, PlayRefused, PlaySound, PoolMember, PooledEntity,
+        ReleaseAfter, ReleaseSnapshot, SetGameParam, Sfx, SoundAsset, SoundAssetRefused,
+        SoundAssetSettings, SoundAssetsPlugin, SoundBankApplied, SoundBankAsset, SoundBankRefused,
         SoundEffectsPlugin, SoundEmitter, SoundEmitterAsset, SoundIds, SoundListener,
         SoundObstruction, SoundOcclusion, SoundSystems, SoundVelocity, SoundWarning, SoundZone,
         StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems, VoiceEnded, ZoneRefused, ZoneSize,

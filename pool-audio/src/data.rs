@@ -350,6 +350,27 @@ impl SoundBank {
         self.bank.sounds.iter().map(|(name, _)| name)
     }
 
+    /// Every recording file its sounds name (each once, in the file's
+    /// order), as the loader is asked for them: what a game preloads, or
+    /// an asset loader reads beside the bank.
+    ///
+    /// ```
+    /// use pool_audio::data::SoundBank;
+    ///
+    /// let bank = SoundBank::from_ron("steps.ron", r#"(sounds: {
+    ///     "step": (recordings: ["steps/1.wav", (file: "steps/2.wav", weight: 2.0)]),
+    ///     "land": (recordings: ["steps/2.wav"]),
+    /// })"#)?;
+    /// assert_eq!(bank.files().collect::<Vec<_>>(), ["steps/1.wav", "steps/2.wav"]);
+    /// # Ok::<(), pool_audio::data::BankError>(())
+    /// ```
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        let all = (self.bank.sounds.iter()).flat_map(|(_, s)| s.recordings.iter());
+        let mut seen = std::collections::HashSet::new();
+        all.map(|r| r.file.as_str())
+            .filter(move |f| seen.insert(*f))
+    }
+
     /// The zone named `name`, its bus resolved in `sfx`, for the game to
     /// place with [`MixMut::add_zone`](crate::mix::MixMut::add_zone)
     /// (moving its shape to where the level has it).

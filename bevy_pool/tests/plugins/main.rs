@@ -5,6 +5,7 @@
 //! ALSA configuration (`device` feature).
 
 mod assets;
+mod banks;
 mod common;
 mod cues;
 mod effects;
