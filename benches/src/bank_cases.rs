@@ -159,8 +159,9 @@ impl BankReload {
     pub fn new() -> Self {
         let (manager, mut sfx) = fresh();
         let mut loader = takes();
-        let read = |lift| SoundBank::from_ron("bench.ron", &bank_text_with(lift));
-        let texts = [read(0.0), read(2.0)].map(|t| t.expect("the bank reads"));
+        let read =
+            |lift| SoundBank::from_ron("bench.ron", &bank_text_with(lift)).expect("the bank reads");
+        let texts = [read(0.0), read(2.0)];
         sfx.add_bank(&texts[0], &mut loader, None)
             .expect("the bank adds");
         for s in (0..BANK_SOUNDS).step_by(10) {

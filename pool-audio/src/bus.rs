@@ -55,6 +55,7 @@ pub struct BusBuilder {
     pub(crate) parent: Option<TrackId>,
     pub(crate) volume: Decibels,
     effects: usize,
+    pub(crate) curves: crate::game::Curves,
 }
 
 impl Default for BusBuilder {
@@ -81,6 +82,7 @@ impl BusBuilder {
             parent: None,
             volume: Decibels::IDENTITY,
             effects: 0,
+            curves: crate::game::Curves::default(),
         }
     }
 
@@ -95,6 +97,16 @@ impl BusBuilder {
     /// decibels).
     pub fn volume(mut self, volume: impl Into<Decibels>) -> Self {
         self.volume = volume.into();
+        self
+    }
+
+    /// Adds a curve from a game parameter to its volume (a
+    /// [`CurveTarget::Volume`](crate::game::CurveTarget::Volume) curve, at
+    /// most [`MAX_CURVES`](crate::game::MAX_CURVES)): decibels added to its
+    /// volume as the parameter moves, gliding over each update (the rain
+    /// bus rising with the storm).
+    pub fn curve(mut self, curve: crate::game::Curve) -> Self {
+        self.curves.push(curve);
         self
     }
 
@@ -121,6 +133,10 @@ impl BusBuilder {
 struct Bus {
     id: TrackId,
     track: TrackHandle,
+    /// The game's fader, and what its curves add to it (dB).
+    fader: Decibels,
+    curves: crate::game::Curves,
+    curved: f32,
     /// The bank's out that reaches it, once a group routes to it.
     out: Option<u8>,
 }
@@ -235,13 +251,38 @@ impl Buses {
         Ok((handle, control))
     }
 
-    /// Keeps the track of the bus named in the mix as `id`.
-    pub(crate) fn add(&mut self, id: TrackId, track: TrackHandle) {
-        self.list.push(Bus {
+    /// Keeps the track of the bus named in the mix as `id`, at `fader`,
+    /// its `curves` at the game's values `game` now.
+    pub(crate) fn add(
+        &mut self,
+        id: TrackId,
+        track: TrackHandle,
+        (fader, curves): (Decibels, crate::game::Curves),
+        game: &crate::game::GameParams,
+    ) {
+        let mut bus = Bus {
             id,
             track,
             out: None,
-        });
+            fader,
+            curves,
+            curved: 0.0,
+        };
+        bus.follow(
+            game,
+            kira::Tween {
+                duration: std::time::Duration::ZERO,
+                ..Default::default()
+            },
+        );
+        self.list.push(bus);
+    }
+
+    /// Every bus with curves follows the game's values, gliding over `glide`.
+    pub(crate) fn follow(&mut self, game: &crate::game::GameParams, glide: kira::Tween) {
+        for bus in &mut self.list {
+            bus.follow(game, glide);
+        }
     }
 
     /// The out the bank mixes `id`'s voices into, if `id` has one or can get
@@ -322,7 +363,27 @@ impl Buses {
             .iter_mut()
             .find(|b| b.id == id)
             .ok_or(MixError::NotBus(id))?;
-        bus.track.set_volume(volume, tween);
+        bus.fader = volume;
+        bus.track.set_volume(Decibels(volume.0 + bus.curved), tween);
         Ok(())
+    }
+}
+
+impl Bus {
+    /// Its curves at the game's values: its volume moves over `glide` if
+    /// they moved.
+    fn follow(&mut self, game: &crate::game::GameParams, glide: kira::Tween) {
+        if self.curves.is_empty() {
+            return;
+        }
+        let gain = self
+            .curves
+            .outputs(|id| game.global(id), &Default::default())
+            .gain;
+        let db = crate::level::decibels(gain).max(-200.0) as f32;
+        if db != self.curved {
+            self.curved = db;
+            self.track.set_volume(Decibels(self.fader.0 + db), glide);
+        }
     }
 }

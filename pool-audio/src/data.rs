@@ -106,14 +106,16 @@
 //!   `bus` by name.
 //! - **game_params**: each `(range: (low, high), initial, seek)` (seek in
 //!   seconds; see [`GameParamSettings`](crate::game::GameParamSettings)); a
-//!   sound's `curves`, each `(param, target: Volume or Pitch, points:
-//!   [(value, output), ..], easing)` (see [`Curve`](crate::game::Curve)).
+//!   sound's `curves`, each `(param, target, points: [(value, output), ..],
+//!   easing)`, the target `Volume` (dB), `Pitch` (semitones), `LowPass`
+//!   (Hz) or `Send(bus)` (dB on the sound's send to that bus) (see
+//!   [`Curve`](crate::game::Curve) and [`CurveTarget`](crate::game::CurveTarget)).
 //! - **switches**: each a list of its states (`"surface": ["grass",
 //!   "stone"]`); a sound of a switch names it (`switch: "surface"`) and
 //!   gives each recording its state (`(file: "..", state: "grass")`). See
 //!   [`SoundEffects::add_switch`](crate::SoundEffects::add_switch).
 //! - **buses**: `parent` (a bus declared before, or one the game made),
-//!   `volume`, and `effects` in order: kira's `Filter(mode, cutoff,
+//!   `volume`, `curves` (volume curves, as a sound's), and `effects` in order: kira's `Filter(mode, cutoff,
 //!   resonance, mix)`, `Eq(kind, frequency, gain, q)`, `Reverb(feedback,
 //!   damping, stereo_width, mix)`, `Delay(time, feedback, mix)`,
 //!   `Compressor(threshold, ratio, attack, release, makeup_gain, mix)`,
@@ -142,7 +144,7 @@
 //! settings and new recordings apply from its next play. A sound the text
 //! leaves out fades out and its handles go stale; what the text adds is
 //! added; a bus's volume moves. A group, switch, game parameter, duck,
-//! snapshot or music track, a bus's parent and effects, a sound's group,
+//! snapshot or music track, a bus's parent, effects and curves, a sound's group,
 //! switch and sends are fixed while the game runs
 //! ([`BankProblem::Fixed`]). A reload is checked as a bank is added and
 //! changes nothing when anything is wrong; the mixer takes it without a heap

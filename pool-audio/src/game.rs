@@ -1,14 +1,19 @@
 //! Game parameters: a named value the game sets (a car's speed, the
 //! player's health, the rain), smoothed, and mapped by curves to a sound's
-//! volume and pitch (FMOD's parameters, Wwise's RTPCs). The game sets a
-//! parameter once for every voice, or for one voice (one car's own speed);
-//! each update moves the values towards what was set and gives each voice of
-//! a sound with curves the curves' volume and pitch at its values. The mixer
-//! sees only the result, through the voice's volume and rate.
+//! volume, pitch, low-pass cutoff and send levels, or to a bus's volume
+//! (FMOD's parameters, Wwise's RTPCs). The game sets a parameter once for
+//! every voice, or for one voice (one car's own speed); each update moves
+//! the values towards what was set and gives each voice of a sound with
+//! curves what its curves give at its values. The mixer sees only the
+//! result, through the voice's volume, rate, filter and sends (and a bus's
+//! volume), each gliding over the update.
 //!
-//! How curves on one sound combine: volume curves add in decibels, pitch
-//! curves add in semitones. A volume curve only lowers (at most 0 dB), as a
-//! sound's volume range does, so the sound's copy budget holds.
+//! How curves on one target combine: volume and send curves add in
+//! decibels, pitch curves in semitones; low-pass curves take the lowest
+//! cutoff, with the voice's obstruction and occlusion (see [`CurveTarget`]).
+//! A volume or send curve only lowers (at most 0 dB), as a sound's volume
+//! range does, so the sound's copy budget holds. A bus's curves add to its
+//! fader ([`MixMut::set_bus_volume`](crate::mix::MixMut::set_bus_volume)).
 
 use std::fmt;
 use std::time::Duration;
@@ -105,17 +110,56 @@ impl GameParamSettings {
     }
 }
 
-/// What a curve sets: a sound's volume (dB, at most 0) or its pitch
-/// (semitones, within ±[`MAX_PITCH_SEMITONES`](crate::MAX_PITCH_SEMITONES)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// What a curve sets on a sound. Curves on one target combine: volumes add
+/// in decibels, pitches in semitones, send levels in decibels on the level
+/// the send has; low-pass cutoffs take the lowest, of the curves and of the
+/// voice's obstruction and occlusion (filters in a row: the most closed one
+/// is heard).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CurveTarget {
     /// Decibels added to the voice's volume, at most 0.
     Volume,
     /// Semitones added to the voice's pitch.
     Pitch,
+    /// The cutoff (Hz, [`MIN_CUTOFF_HZ`](crate::spatial::MIN_CUTOFF_HZ) to
+    /// [`OPEN_CUTOFF_HZ`](crate::spatial::OPEN_CUTOFF_HZ)) of the voice's
+    /// low-pass filter, the one obstruction and occlusion close.
+    LowPass,
+    /// Decibels added to the voice's send to this bus (one of its sound's
+    /// [`sends`](crate::SoundSettings::send)), at most 0.
+    Send(crate::TrackId),
 }
 
-/// A curve from a game parameter to a sound's volume or pitch: points
+/// What a sound's curves give at the game's values: a volume gain, a rate
+/// factor, a low-pass cutoff (Hz) and decibels on each of its sends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct CurveOutput {
+    pub(crate) gain: f64,
+    pub(crate) rate: f64,
+    pub(crate) cutoff: Option<f32>,
+    pub(crate) sends: [f32; crate::MAX_SENDS],
+}
+
+impl CurveOutput {
+    /// No curves.
+    pub(crate) const NONE: Self = Self {
+        gain: 1.0,
+        rate: 1.0,
+        cutoff: None,
+        sends: [0.0; crate::MAX_SENDS],
+    };
+
+    /// The same as `other`, within what the mixer would hear.
+    pub(crate) fn same(&self, other: &Self) -> bool {
+        const STILL: f64 = 1e-6;
+        (self.gain - other.gain).abs() < STILL
+            && (self.rate - other.rate).abs() < STILL
+            && self.cutoff == other.cutoff
+            && self.sends == other.sends
+    }
+}
+
+/// A curve from a game parameter to one of a sound's settings: points
 /// `(value, output)` in increasing value, eased between neighbours (linear by
 /// default), flat before the first and after the last.
 ///
@@ -166,8 +210,9 @@ impl Curve {
             return Err(GameParamError::Points(points.len()));
         }
         let outputs = match target {
-            CurveTarget::Volume => -200.0..=0.0,
+            CurveTarget::Volume | CurveTarget::Send(_) => -200.0..=0.0,
             CurveTarget::Pitch => -crate::MAX_PITCH_SEMITONES..=crate::MAX_PITCH_SEMITONES,
+            CurveTarget::LowPass => crate::cues::MIN_CUTOFF_HZ..=crate::cues::OPEN_CUTOFF_HZ,
         };
         if let Some((_, y)) = points.iter().find(|(_, y)| !outputs.contains(y)) {
             return Err(GameParamError::Output(*y));
@@ -242,21 +287,34 @@ impl Curves {
         self.list[0].is_none()
     }
 
-    /// The volume gain and the rate factor of the curves at the values
-    /// `value(param)` gives.
-    pub(crate) fn outputs(&self, value: impl Fn(GameParamId) -> f64) -> (f64, f64) {
+    /// What the curves give at the values `value(param)` gives, for a
+    /// sound of `sends`.
+    pub(crate) fn outputs(
+        &self,
+        value: impl Fn(GameParamId) -> f64,
+        sends: &crate::mix::Sends,
+    ) -> CurveOutput {
         let (mut db, mut semitones) = (0.0, 0.0);
+        let mut out = CurveOutput::NONE;
         for curve in self.iter() {
             let y = curve.at(value(curve.param));
             match curve.target {
                 CurveTarget::Volume => db += y,
                 CurveTarget::Pitch => semitones += y,
+                CurveTarget::LowPass => {
+                    let hz = y as f32;
+                    out.cutoff = Some(out.cutoff.map_or(hz, |c| c.min(hz)));
+                }
+                CurveTarget::Send(bus) => {
+                    if let Some(i) = sends.iter().position(|s| s.bus == bus) {
+                        out.sends[i] = (out.sends[i] + y as f32).max(-200.0);
+                    }
+                }
             }
         }
-        (
-            crate::level::amplitude(db.max(-200.0)),
-            crate::variations::semitones(semitones),
-        )
+        out.gain = crate::level::amplitude(db.max(-200.0));
+        out.rate = crate::variations::semitones(semitones);
+        out
     }
 }
 

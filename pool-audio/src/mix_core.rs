@@ -349,6 +349,10 @@ pub enum MixError {
     /// Voice groups route to [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES)
     /// buses already.
     TooManyVoiceBuses,
+    /// A bus's curves: more than [`MAX_CURVES`](crate::game::MAX_CURVES), a
+    /// target other than [`Volume`](crate::game::CurveTarget::Volume), or a
+    /// game parameter not of this manager.
+    Curves,
     /// A parameter of that name was added already.
     DuplicateParam(String),
     /// A parameter's range is not finite and ordered with its default in it.
@@ -410,6 +414,11 @@ impl fmt::Display for MixError {
             Self::TooManyZones => write!(f, "a manager holds at most {} zones", crate::MAX_ZONES),
             Self::SideChain(s) => write!(f, "side-chain settings {s:?} out of range"),
             Self::GameTrack(id) => write!(f, "the track {id:?} is a kira track of the game's"),
+            Self::Curves => write!(
+                f,
+                "a bus has at most {} curves, each on its volume, of this manager's game parameters",
+                crate::game::MAX_CURVES
+            ),
             Self::TooManyVoiceBuses => write!(
                 f,
                 "voice groups route to at most {} buses",

@@ -56,7 +56,7 @@ pub(crate) struct SoundEntry {
     pub(crate) switch: Option<crate::switch::StateSets>,
     /// Its curves' gain and rate factor at the game's values as of the last
     /// update: what a play starts with (see `game.rs`).
-    pub(crate) curve_now: (f64, f64),
+    pub(crate) curve_now: crate::game::CurveOutput,
     pub(crate) settings: SoundSettings,
     /// Where the bank mixes its voices: its group's bus's out, 0 for the
     /// sound-effects track.
@@ -135,7 +135,7 @@ impl SoundEntry {
                 && settings.pitch_semitones == (0.0, 0.0),
             settings,
             switch: None,
-            curve_now: (1.0, 1.0),
+            curve_now: crate::game::CurveOutput::NONE,
             out: 0,
             sends: Default::default(),
             peak,

@@ -416,8 +416,8 @@ impl Voices {
         route: Route,
     ) -> Command {
         let mut sends = route.sends;
-        for (send, level) in sends.iter_mut().zip(record.send_levels) {
-            send.level = level;
+        for (i, send) in sends.iter_mut().enumerate() {
+            send.level = record.send_level(i).0;
         }
         Command::Start(Start {
             slot,
@@ -438,7 +438,7 @@ impl Voices {
             loudness: record.loudness,
             velocity: record.cues.motion.velocity,
             doppler: record.cues.doppler,
-            muffle: (record.cues.muffled.gain, record.cues.muffled.cutoff),
+            muffle: record.muffle(),
         })
     }
 

@@ -13,10 +13,10 @@ use kira::effect::filter::FilterBuilder;
 use kira::effect::reverb::ReverbBuilder;
 use kira::{Decibels, Mix};
 
-use super::schema::{EffectFile, SendCurveFile, SoundFile, TargetFile};
+use super::schema::{CurveFile, CurveTargetFile, EffectFile, SendCurveFile, SoundFile, TargetFile};
 use super::{BankError, BankProblem, SoundBank, ValuePath};
 use crate::error::{AddGroupError, AddSoundError};
-use crate::game::{Curve, GameParamError, GameParamSettings};
+use crate::game::{Curve, CurveTarget, GameParamError, GameParamSettings};
 use crate::mix::{
     BusBuilder, DuckSettings, MixError, MixTarget, SendCurve, SendSettings, Snapshot,
 };
@@ -41,11 +41,11 @@ const MAX_DELAY: f64 = 10.0;
 impl Adding<'_> {
     /// Adds everything, stopping at the first error.
     pub(crate) fn all(mut self, recordings: Vec<Recordings>) -> Result<(), BankError> {
+        self.game_params()?;
         self.buses()?;
         self.tracks()?;
         self.groups()?;
         self.switches()?;
-        self.game_params()?;
         self.sounds(recordings)?;
         self.ducks()?;
         self.snapshots()?;
@@ -114,6 +114,15 @@ impl Adding<'_> {
                     return Err(self.error(&path.key("parent"), problem));
                 }
                 builder = builder.parent(self.track(parent, &path.key("parent"))?);
+            }
+            for (c, curve) in bus.curves.iter().enumerate() {
+                let at = path.key("curves").index(c);
+                let curve = self.curve(curve, &at)?;
+                if curve.target != CurveTarget::Volume {
+                    let problem = BankProblem::Mix(MixError::Curves);
+                    return Err(self.error(&at.key("target"), problem));
+                }
+                builder = builder.curve(curve);
             }
             for (e, effect) in bus.effects.iter().enumerate() {
                 add_effect(&mut builder, effect).map_err(|(field, message)| {
@@ -283,13 +292,7 @@ impl Adding<'_> {
             settings.group = Some(self.group(group, &path.key("group"))?);
         }
         for (i, curve) in sound.curves.iter().enumerate() {
-            let at = path.key("curves").index(i);
-            let param = self.sfx.game_param(&curve.param);
-            let param = param
-                .ok_or_else(|| self.unknown(&at.key("param"), "game parameter", &curve.param))?;
-            let made = Curve::new(param, curve.target, &curve.points)
-                .map_err(|error| self.error(&at.key("points"), BankProblem::GameParam(error)))?;
-            settings = settings.curve(made.easing(curve.easing));
+            settings = settings.curve(self.curve(curve, &path.key("curves").index(i))?);
         }
         if let Some(switch) = &sound.switch {
             let found = self.sfx.switch(switch);
@@ -312,6 +315,24 @@ impl Adding<'_> {
             settings = settings.send(settings_send);
         }
         Ok(settings)
+    }
+
+    /// The curve `curve`, at `at`, its names resolved.
+    fn curve(&self, curve: &CurveFile, at: &ValuePath) -> Result<Curve, BankError> {
+        let param = self.sfx.game_param(&curve.param);
+        let param =
+            param.ok_or_else(|| self.unknown(&at.key("param"), "game parameter", &curve.param))?;
+        let target = match &curve.target {
+            CurveTargetFile::Volume => CurveTarget::Volume,
+            CurveTargetFile::Pitch => CurveTarget::Pitch,
+            CurveTargetFile::LowPass => CurveTarget::LowPass,
+            CurveTargetFile::Send(bus) => {
+                CurveTarget::Send(self.track(bus, &at.key("target").index(0))?)
+            }
+        };
+        let made = Curve::new(param, target, &curve.points)
+            .map_err(|error| self.error(&at.key("points"), BankProblem::GameParam(error)))?;
+        Ok(made.easing(curve.easing))
     }
 
     fn seconds(&self, seconds: f64, path: &ValuePath) -> Result<Duration, BankError> {

@@ -98,6 +98,7 @@ pub(crate) struct BusFile {
     pub(crate) parent: Option<String>,
     pub(crate) volume: f32,
     pub(crate) effects: Vec<EffectFile>,
+    pub(crate) curves: Vec<CurveFile>,
 }
 
 /// One of kira's effects, with its settings; a setting left out is kira's
@@ -491,13 +492,25 @@ pub(crate) struct GameParamFile {
     pub(crate) seek: f64,
 }
 
-/// A curve from a game parameter (by name) to a sound's volume or pitch.
+/// A curve from a game parameter (by name) to a sound's volume, pitch,
+/// low-pass cutoff or send (to a bus by name).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Curve", deny_unknown_fields)]
 pub(crate) struct CurveFile {
     pub(crate) param: String,
-    pub(crate) target: crate::game::CurveTarget,
+    pub(crate) target: CurveTargetFile,
     pub(crate) points: Vec<(f64, f64)>,
     #[serde(default)]
     pub(crate) easing: Easing,
+}
+
+/// What a curve sets (see [`CurveTarget`](crate::game::CurveTarget)), a
+/// send's bus by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "CurveTarget")]
+pub(crate) enum CurveTargetFile {
+    Volume,
+    Pitch,
+    LowPass,
+    Send(String),
 }

@@ -323,8 +323,7 @@ impl<'f> Undeclared<'f> {
             .switches
             .extend(file.sounds.iter().filter_map(|(_, s)| s.switch.as_deref()));
         named.switches.retain(|n| file.switches.get(n).is_none());
-        let curves = file.sounds.iter().flat_map(|(_, s)| s.curves.iter());
-        named.game_params.extend(curves.map(|c| c.param.as_str()));
+        named.curves(file);
         named
             .game_params
             .retain(|n| file.game_params.get(n).is_none());
@@ -343,6 +342,20 @@ impl<'f> Undeclared<'f> {
             list.dedup();
         }
         named
+    }
+}
+
+impl<'f> Undeclared<'f> {
+    /// Adds the game parameters the bank's curves follow and the buses its
+    /// send curves name.
+    fn curves(&mut self, file: &'f BankFile) {
+        let curves = || file.sounds.iter().flat_map(|(_, s)| s.curves.iter());
+        let bus_curves = file.buses.iter().flat_map(|(_, b)| b.curves.iter());
+        (self.game_params).extend(curves().chain(bus_curves).map(|c| c.param.as_str()));
+        self.tracks.extend(curves().filter_map(|c| match &c.target {
+            crate::data::schema::CurveTargetFile::Send(bus) => Some(bus.as_str()),
+            _ => None,
+        }));
     }
 }
 

@@ -27,8 +27,9 @@ impl MixMut<'_> {
     /// [`MixError::DuplicateTrack`] (a bus or music track of that name),
     /// [`MixError::Volume`] for a volume that is not in
     /// `MIN_MIX..=MAX_MIX`, [`MixError::ForeignTrack`] or [`MixError::NotBus`]
-    /// for a parent that is another manager's or no bus,
-    /// [`MixError::TooMany`]; nothing is added.
+    /// for a parent that is another manager's or no bus, [`MixError::Curves`]
+    /// for curves that are not volume curves of this manager's game
+    /// parameters, [`MixError::TooMany`]; nothing is added.
     ///
     /// ```
     /// # use kira::{AudioManager, AudioManagerSettings};
@@ -59,12 +60,20 @@ impl MixMut<'_> {
         if let Some(parent) = bus.parent {
             sfx.own_bus(parent)?;
         }
+        let curves = bus.curves;
+        let volume_curve = |c: &crate::game::Curve| {
+            c.target == crate::game::CurveTarget::Volume && sfx.game.settings(c.param).is_ok()
+        };
+        if curves.overflow || !curves.iter().all(volume_curve) {
+            return Err(MixError::Curves);
+        }
         if sfx.mix.tracks_full() {
             return Err(MixError::TooMany);
         }
+        let volume = bus.volume;
         let (track, control) = sfx.buses.build(bus, sfx.mix.track_count())?;
         let id = sfx.mix.add_track(name, control, true)?;
-        sfx.buses.add(id, track);
+        sfx.buses.add(id, track, (volume, curves), &sfx.game);
         Ok(id)
     }
 

@@ -83,7 +83,7 @@ impl SoundEffects {
             .voices
             .get(key)
             .map_or(volume, |v| v.variation.volume(volume));
-        let curve = self.voices.get(key).map_or(1.0, |v| v.curve.0);
+        let curve = self.voices.get(key).map_or(1.0, |v| v.curve.gain);
         let reference = self
             .voices
             .get(key)
@@ -134,6 +134,7 @@ impl SoundEffects {
             return Err(VoiceError::Stale(StaleHandle));
         };
         record.send_levels[index] = level.0;
+        let level = record.send_level(index);
         self.voices.tell(key, |slot, ticket| Command::SetSend {
             slot,
             ticket,

@@ -128,11 +128,12 @@ impl SoundEffects {
         let curves = (&sound.settings.obstruction, &sound.settings.occlusion);
         let muffled = Muffled::new(obstruction, occlusion, curves);
         record.cues.muffled = muffled;
+        let (gain, cutoff) = record.muffle();
         self.voices.tell(key, |slot, ticket| Command::SetMuffle {
             slot,
             ticket,
-            gain: muffled.gain,
-            cutoff: muffled.cutoff,
+            gain,
+            cutoff,
         });
         Ok(())
     }

@@ -117,9 +117,13 @@ impl SoundEffects {
                 ..Default::default()
             })
         };
+        let sent = |c: &crate::game::Curve| match c.target {
+            crate::game::CurveTarget::Send(bus) => settings.sends.iter().any(|s| s.bus == bus),
+            _ => true,
+        };
         let known = curves
             .iter()
-            .all(|c| self.game.settings(c.param).is_ok() && safe(c));
+            .all(|c| self.game.settings(c.param).is_ok() && safe(c) && sent(c));
         if curves.overflow || !known {
             return Err(AddSoundError::Curves);
         }
@@ -135,12 +139,16 @@ impl SoundEffects {
             let game = &self.game;
             for entry in self.sounds.entries_mut() {
                 if !entry.settings.curves.is_empty() {
-                    entry.curve_now = entry.settings.curves.outputs(|id| game.global(id));
+                    let sends = &entry.settings.sends;
+                    entry.curve_now = entry.settings.curves.outputs(|id| game.global(id), sends);
                 }
             }
         }
+        let glide = crate::linear_fade(std::time::Duration::from_secs_f64(dt));
+        if moved {
+            self.buses.follow(&self.game, glide);
+        }
         if self.game.curved {
-            let glide = crate::linear_fade(std::time::Duration::from_secs_f64(dt));
             let all = (dt, moved || self.game.pending);
             let deferred = (self.voices).follow_curves(&self.sounds, &self.game, all, glide);
             self.stats.queue_full += deferred;

@@ -410,8 +410,8 @@ struct Play<'a> {
     /// The recordings it was picked among: its switch state's (all for a
     /// sound of no switch).
     among: crate::variations::Set,
-    /// Its sound's curves' gain and rate factor.
-    curve: (f64, f64),
+    /// What its sound's curves give.
+    curve: crate::game::CurveOutput,
     params: &'a PlayParams,
     /// What its variation drew, and its volume: the parameters', varied.
     variation: Variation,
@@ -468,7 +468,7 @@ impl<'a> Play<'a> {
     fn of(
         (sound, recording): (SoundId, u16),
         entry: &SoundEntry,
-        (params, variation, curve): (&'a PlayParams, Variation, (f64, f64)),
+        (params, variation, curve): (&'a PlayParams, Variation, crate::game::CurveOutput),
         now: Now,
     ) -> Self {
         let position: Option<[f32; 3]> = params.position.map(Into::into);
@@ -490,10 +490,10 @@ impl<'a> Play<'a> {
             (w.gain(db), w.below(heard_db(db, gain)))
         });
         let volume = variation.volume(crate::level::amplitude_of(params.volume));
-        let reference = entry.reference(volume * curve.0);
+        let reference = entry.reference(volume * curve.gain);
         let priority = (settings.priority, settings.distance_priority_offset);
         let heard = heard_priority(priority, position, (blend, distances.max), listener);
-        let onset = entry.onset(recording, volume * curve.0, params.panning, gain);
+        let onset = entry.onset(recording, volume * curve.gain, params.panning, gain);
         let facts = PlayFacts {
             held_back: entry.held_back(here, now.micros, now.frame),
             audible: entry.reaches_floor(onset * f64::from(window_gain)),

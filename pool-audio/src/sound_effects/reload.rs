@@ -41,7 +41,7 @@ impl SoundEffects {
     /// [`BankProblem::NotAdded`] for a bank of a file never added;
     /// [`BankProblem::Fixed`] for a change a running game cannot take (a
     /// group, switch, game parameter, duck, snapshot or music track changed
-    /// or left out, a bus's parent or effects, a sound's group, switch or
+    /// or left out, a bus's parent, effects or curves, a sound's group, switch or
     /// sends); [`BankProblem::Busy`] when the voice bank's queue has no room
     /// for the changes this frame; and every error
     /// [`add_bank`](Self::add_bank) gives. Nothing changes then: the game
@@ -206,6 +206,9 @@ fn fixed(old: &BankFile, bank: &SoundBank) -> Result<(), BankError> {
             }
             Some(now) if now.effects != bus.effects => {
                 return refuse(top.key("buses").key(name).key("effects"), "a bus's effects");
+            }
+            Some(now) if now.curves != bus.curves => {
+                return refuse(top.key("buses").key(name).key("curves"), "a bus's curves");
             }
             Some(_) => {}
         }

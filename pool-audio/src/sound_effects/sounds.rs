@@ -87,7 +87,7 @@ impl SoundEffects {
                 entry.set_switch(switch, sets);
             }
             let game = &self.game;
-            entry.curve_now = settings.curves.outputs(|id| game.global(id));
+            entry.curve_now = (settings.curves).outputs(|id| game.global(id), &settings.sends);
         }
         // In a group that opts in, a sound that declares no loudness plays
         // at the window's floor.

@@ -51,34 +51,71 @@ impl Voices {
                     .find(|(o, _)| *o == id)
                     .map_or_else(|| params.global(id), |(_, f)| f.value)
             };
-            let (gain, shift) = entry.settings.curves.outputs(value);
-            if (gain - record.curve.0).abs() < STILL && (shift - record.curve.1).abs() < STILL {
+            let now = entry.settings.curves.outputs(value, &entry.settings.sends);
+            if now.same(&record.curve) {
                 continue;
             }
             let real = matches!(record.place, Place::Real { .. });
-            if real && self.bank.room() < 2 {
+            if real && self.bank.room() < 3 + crate::MAX_SENDS {
                 deferred += 1;
                 continue;
             }
-            record.curve = (gain, shift);
+            let was = std::mem::replace(&mut record.curve, now);
             record.reference = entry.reference(record.volume());
             if let Place::Real { slot, ticket } = record.place {
-                let volume = kira_volume(record.volume());
-                let _ = self.bank.send(Command::SetVolume {
-                    slot,
-                    ticket,
-                    volume,
-                    fade: glide,
-                });
-                let rate = record.rate();
-                let _ = self.bank.send(Command::SetPlaybackRate {
-                    slot,
-                    ticket,
-                    rate,
-                    fade: glide,
-                });
+                tell(&mut self.bank, record, &was, (slot, ticket), glide);
             }
         }
         deferred
+    }
+}
+
+/// Tells the mixer what of `record`'s curves' output moved from `was`, on
+/// `slot` as `ticket`: its volume and rate gliding over `glide`, its
+/// muffle's cutoff, its sends' levels.
+fn tell(
+    bank: &mut crate::bank::BankHandle,
+    record: &super::VoiceRecord,
+    was: &crate::game::CurveOutput,
+    (slot, ticket): (u32, u32),
+    glide: Tween,
+) {
+    let now = &record.curve;
+    let commands = [
+        ((now.gain - was.gain).abs() >= STILL).then(|| Command::SetVolume {
+            slot,
+            ticket,
+            volume: kira_volume(record.volume()),
+            fade: glide,
+        }),
+        ((now.rate - was.rate).abs() >= STILL).then(|| Command::SetPlaybackRate {
+            slot,
+            ticket,
+            rate: record.rate(),
+            fade: glide,
+        }),
+        (now.cutoff != was.cutoff).then(|| {
+            let (gain, cutoff) = record.muffle();
+            Command::SetMuffle {
+                slot,
+                ticket,
+                gain,
+                cutoff,
+            }
+        }),
+    ];
+    for command in commands.into_iter().flatten() {
+        let _ = bank.send(command);
+    }
+    for index in 0..crate::MAX_SENDS {
+        if now.sends[index] != was.sends[index] {
+            let _ = bank.send(Command::SetSend {
+                slot,
+                ticket,
+                index: index as u8,
+                level: record.send_level(index),
+                tween: glide,
+            });
+        }
     }
 }

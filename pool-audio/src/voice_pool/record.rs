@@ -130,10 +130,10 @@ pub(crate) struct VoiceRecord {
     /// Its sends' levels (dB), in its sound's order of sends: what the game
     /// set last, which a voice made real again resumes at.
     pub(crate) send_levels: [f32; crate::MAX_SENDS],
-    /// Its sound's curves' volume gain and rate factor at its game
-    /// parameters' values (see `game.rs`): on top of the play's volume and
-    /// rate.
-    pub(crate) curve: (f64, f64),
+    /// What its sound's curves give at its game parameters' values (see
+    /// `game.rs`): on top of the play's volume and rate, its muffle's
+    /// cutoff and its sends' levels.
+    pub(crate) curve: crate::game::CurveOutput,
     /// The game parameters it has a value of its own of.
     pub(crate) own:
         [Option<(crate::game::GameParamId, crate::game::Follow)>; crate::game::MAX_OWN_VALUES],
@@ -142,12 +142,30 @@ pub(crate) struct VoiceRecord {
 impl VoiceRecord {
     /// Its volume as the mixer plays it: the play's, through its curves.
     pub(crate) fn volume(&self) -> f64 {
-        self.play_volume * self.curve.0
+        self.play_volume * self.curve.gain
+    }
+
+    /// Its muffle as the mixer plays it: obstruction and occlusion's volume,
+    /// and the lowest of their cutoff and its curves'.
+    pub(crate) fn muffle(&self) -> (f32, Option<f32>) {
+        let muffled = self.cues.muffled;
+        let cutoff = match (muffled.cutoff, self.curve.cutoff) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        (muffled.gain, cutoff)
+    }
+
+    /// The level of its send `index` as the mixer plays it: the game's,
+    /// through its curves, within `MIN_MIX..=MAX_MIX`.
+    pub(crate) fn send_level(&self, index: usize) -> kira::Decibels {
+        let level = self.send_levels[index] + self.curve.sends[index];
+        kira::Decibels(level.clamp(crate::MIN_MIX.0, crate::MAX_MIX.0))
     }
 
     /// Its rate as the mixer plays it: the play's, through its curves.
     pub(crate) fn rate(&self) -> f64 {
-        (self.playback_rate * self.curve.1)
+        (self.playback_rate * self.curve.rate)
             .clamp(crate::MIN_PLAYBACK_RATE, crate::MAX_PLAYBACK_RATE)
     }
 
@@ -180,7 +198,7 @@ impl VoiceRecord {
             cues: VoiceCues::NONE,
             wait: StartWait::Begun,
             send_levels: [0.0; crate::MAX_SENDS],
-            curve: (1.0, 1.0),
+            curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
         }
     }
@@ -223,7 +241,7 @@ impl VoiceRecord {
             wait: StartWait::Begun,
             // Its sound's: set by the play.
             send_levels: [0.0; crate::MAX_SENDS],
-            curve: (1.0, 1.0),
+            curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
         }
     }

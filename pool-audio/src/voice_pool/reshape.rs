@@ -56,7 +56,7 @@ impl Voices {
                     .find(|(o, _)| *o == id)
                     .map_or_else(|| params.global(id), |(_, f)| f.value)
             };
-            record.curve = now.curves.outputs(value);
+            record.curve = now.curves.outputs(value, &now.sends);
             if usize::from(record.recording) >= entry.recordings() {
                 record.recording = 0;
             }

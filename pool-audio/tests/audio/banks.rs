@@ -24,7 +24,7 @@ pub(crate) const EVERY_SETTING: &str = r#"
 // Every field, none at its default.
 (
     buses: {
-        "world": (volume: -2.0, effects: [
+        "world": (volume: -2.0, curves: [(param: "speed", target: Volume, points: [(0.0, 0.0), (60.0, -4.0)])], effects: [
             Filter(mode: HighPass, cutoff: 80.0, resonance: 0.2, mix: 0.9),
             Eq(kind: Bell, frequency: 1000.0, gain: 3.0, q: 0.7),
             Compressor(threshold: -12.0, ratio: 4.0, attack: 0.005, release: 0.2, makeup_gain: 2.0, mix: 0.8),
@@ -47,6 +47,8 @@ pub(crate) const EVERY_SETTING: &str = r#"
             curves: [
                 (param: "speed", target: Pitch, points: [(0.0, -2.0), (60.0, 3.0)], easing: InPowi(2)),
                 (param: "speed", target: Volume, points: [(0.0, -9.0), (30.0, -3.0), (60.0, 0.0)]),
+                (param: "speed", target: LowPass, points: [(0.0, 20000.0), (60.0, 2500.0)]),
+                (param: "speed", target: Send("reverb"), points: [(0.0, 0.0), (60.0, -9.0)]),
             ],
             looping: true,
             max_voices: 6,

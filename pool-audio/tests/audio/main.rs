@@ -11,6 +11,7 @@ mod common;
 mod banks;
 mod buses;
 mod clipping;
+mod curve_targets;
 mod determinism;
 mod distance_priority;
 mod doppler;

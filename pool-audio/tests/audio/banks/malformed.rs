@@ -174,6 +174,20 @@ fn cases() -> Vec<(String, &'static str, &'static str)> {
             "sound",
         ),
         (
+            s(
+                r#"(game_params: { "p": (range: (0.0, 1.0)) }, sounds: { "s": (recordings: ["a"], curves: [(param: "p", target: Send("nowhere"), points: [(0.0, -3.0)])]) })"#,
+            ),
+            "sounds.s.curves[0].target[0]",
+            "unknown",
+        ),
+        (
+            s(
+                r#"(game_params: { "p": (range: (0.0, 1.0)) }, sounds: { "s": (recordings: ["a"], curves: [(param: "p", target: LowPass, points: [(0.0, 5.0)])]) })"#,
+            ),
+            "sounds.s.curves[0].points",
+            "other",
+        ),
+        (
             s(r#"(sounds: { "base": (recordings: ["a"]) })"#),
             "sounds.base",
             "taken",
