@@ -5,6 +5,8 @@
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::ecs::prelude::*;
 use bevy::math::Quat;
+#[cfg(feature = "reflect")]
+use bevy::prelude::ReflectDefault;
 use bevy::time::{Real, Time, Virtual};
 use bevy::transform::TransformSystems;
 use bevy::transform::components::GlobalTransform;
@@ -250,6 +252,11 @@ impl std::ops::DerefMut for Sfx {
 /// last was (at first, the origin); each situation sends one [`SoundWarning`]
 /// when it begins.
 #[derive(Component, Debug, Clone, Copy, Default)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy::reflect::Reflect),
+    reflect(Component, Default, Debug)
+)]
 pub struct SoundListener;
 
 /// A one-shot: `MessageWriter<PlaySound>` from any system, played in
@@ -368,6 +375,7 @@ impl Plugin for SoundEffectsPlugin {
         if fallback.is_some() {
             app.add_systems(bevy::app::Startup, say_no_device);
         }
+        crate::named::register(app);
         app.insert_resource(Sfx(sfx))
             .insert_resource(MusicTracks(music))
             .add_message::<PlayMusic>()
@@ -414,6 +422,7 @@ impl Plugin for SoundEffectsPlugin {
                 PostUpdate,
                 (
                     (
+                        crate::named::resolve_named,
                         follow_listener,
                         crate::cues::listener_velocity,
                         start_and_react,
@@ -492,6 +501,10 @@ pub enum SoundWarning {
         /// Why.
         error: pool_audio::VoiceError,
     },
+    /// A [`SoundEmitterNamed`](crate::SoundEmitterNamed) names a sound
+    /// [`Sfx`] has not had for a second since the emitter appeared: it
+    /// stays silent until a sound of that name is added.
+    UnknownSound(Entity),
     /// `Output::Device` (the `device` feature) opened no sound card: the plugin plays on the
     /// offline output, silent ([`AudioOutput::fallback`] says why). Sent on
     /// the first frame.
@@ -522,6 +535,10 @@ impl std::fmt::Display for SoundWarning {
             Self::BadFadeOut(entity) => write!(
                 f,
                 "the emitter {entity}'s fade_out has a negative or NaN easing power: its voice stopped with a 10 ms fade"
+            ),
+            Self::UnknownSound(entity) => write!(
+                f,
+                "the emitter {entity} names a sound the sound effects do not have: it stays silent until one of that name is added"
             ),
             Self::NoDevice => f.write_str(
                 "no sound card could be opened: the sound effects play on the offline output, silent (AudioOutput::fallback says why)",

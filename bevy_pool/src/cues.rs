@@ -21,6 +21,11 @@ use crate::emitters::SoundEmitter;
 /// a game with a physics engine copies the body's velocity here. Removing it
 /// goes back to the velocity derived from the moves.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(Reflect),
+    reflect(Component, Default, Debug, PartialEq)
+)]
 pub struct SoundVelocity(pub Vec3);
 
 /// How much is in an emitter's direct path, `0..=1` (Wwise's obstruction),
@@ -28,6 +33,11 @@ pub struct SoundVelocity(pub Vec3);
 /// spawned behind a wall is heard through it from its first sample. It follows
 /// its changes; removing it clears it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(Reflect),
+    reflect(Component, Default, Debug, PartialEq)
+)]
 pub struct SoundObstruction(pub f32);
 
 /// How much is between an emitter and the listener, `0..=1` (Wwise's
@@ -35,6 +45,11 @@ pub struct SoundObstruction(pub f32);
 /// audibility, and its place in the loudness window, too. Part of the voice's
 /// play from its first sample; it follows its changes; removing it clears it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(Reflect),
+    reflect(Component, Default, Debug, PartialEq)
+)]
 pub struct SoundOcclusion(pub f32);
 
 /// An emitter's cue components, as its play reads them.

@@ -103,6 +103,11 @@ impl PoolMember {
 /// the value it was released with). `Duration::ZERO` releases it at the next
 /// `PreUpdate`.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(Reflect),
+    reflect(Component, Debug, PartialEq)
+)]
 pub struct ReleaseAfter(pub std::time::Duration);
 
 /// Sent when a full pool recycled a live entity for a new acquisition: the
@@ -728,6 +733,8 @@ pub struct EntityPoolPlugin;
 
 impl Plugin for EntityPoolPlugin {
     fn build(&self, app: &mut App) {
+        #[cfg(feature = "reflect")]
+        app.register_type::<ReleaseAfter>();
         app.init_resource::<EntityPoolRegistry>()
             .add_message::<EntityRecycled>()
             .add_systems(

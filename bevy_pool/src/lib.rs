@@ -175,7 +175,21 @@
 //! entity comes back: the "Pooled entities" table of the workspace's
 //! `docs/benchmarks.md` measures it.
 //!
+//! # Scenes and inspectors
+//! With the `reflect` feature (on by default), the plugins' plain components
+//! derive Bevy's `Reflect` and are registered: [`SoundListener`],
+//! [`SoundEmitterNamed`], [`SoundVelocity`], [`SoundObstruction`],
+//! [`SoundOcclusion`], [`SoundZone`], [`ReleaseAfter`] and `VfxCamera`.
+//! An inspector shows and edits them, and Bevy's world format
+//! (`bevy_world_serialization`, `.scn.ron`) saves and loads them. A scene
+//! names an emitter's sound with [`SoundEmitterNamed`], since a sound's id
+//! means nothing outside the running game; the plugin keeps a
+//! [`SoundEmitter`] beside it. Ids and handles (`SoundEmitter`,
+//! `GameParamValues`, the messages) are not reflected.
+//!
 //! # Features
+//! - `reflect` (default): Bevy's reflection on the plain components, as
+//!   above.
 //! - `device`: the sound card through kira's cpal backend, and the default
 //!   output (`Output::Device`; Linux: the ALSA headers to build). With no
 //!   device the plugin falls back to offline output, says why in
@@ -234,6 +248,7 @@ mod entities;
 mod game_params;
 mod mixing;
 mod music;
+mod named;
 #[cfg(feature = "sprites")]
 mod sprites;
 mod zones;
@@ -265,6 +280,9 @@ pub use entities::{
 pub use game_params::{GameParamRefused, GameParamValues, SetGameParam};
 pub use mixing::{ApplySnapshot, MixRefused, ReleaseSnapshot};
 pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
+#[cfg(feature = "reflect")]
+pub use named::DecibelsReflect;
+pub use named::SoundEmitterNamed;
 pub use zones::{SoundZone, ZoneRefused, ZoneSize};
 
 /// The sound-effects crate the plugins are built on, for its settings, ids,
@@ -305,9 +323,10 @@ pub mod prelude {
         MusicTracks, Output, PlayMusic, PlayRefused, PlaySound, PoolMember, PooledEntity,
         ReleaseAfter, ReleaseSnapshot, SetGameParam, Sfx, SoundAsset, SoundAssetRefused,
         SoundAssetSettings, SoundAssetsPlugin, SoundBankApplied, SoundBankAsset, SoundBankRefused,
-        SoundEffectsPlugin, SoundEmitter, SoundEmitterAsset, SoundIds, SoundListener,
-        SoundObstruction, SoundOcclusion, SoundSystems, SoundVelocity, SoundWarning, SoundZone,
-        StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems, VoiceEnded, ZoneRefused, ZoneSize,
+        SoundEffectsPlugin, SoundEmitter, SoundEmitterAsset, SoundEmitterNamed, SoundIds,
+        SoundListener, SoundObstruction, SoundOcclusion, SoundSystems, SoundVelocity, SoundWarning,
+        SoundZone, StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems, VoiceEnded, ZoneRefused,
+        ZoneSize,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]

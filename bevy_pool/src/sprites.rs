@@ -146,10 +146,17 @@ struct BaseZ(f32);
 /// assert_eq!(app.world().resource::<Vfx>().view(), Some(View::new([840.0, -90.0], [1160.0, 90.0])));
 /// ```
 #[derive(Component, Debug, Clone, Copy, Default)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(Reflect),
+    reflect(Component, Default, Debug)
+)]
 pub struct VfxCamera;
 
 impl Plugin for VfxSpritesPlugin {
     fn build(&self, app: &mut App) {
+        #[cfg(feature = "reflect")]
+        app.register_type::<VfxCamera>();
         app.init_resource::<VfxAtlases>()
             .init_resource::<SpritePool>()
             .insert_resource(BaseZ(self.z))

@@ -28,6 +28,11 @@ use crate::Sfx;
 /// ));
 /// ```
 #[derive(Component, Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(Reflect),
+    reflect(Component, Debug, PartialEq)
+)]
 #[require(Transform)]
 pub struct SoundZone {
     /// The return bus's name in the mix.
@@ -35,6 +40,7 @@ pub struct SoundZone {
     /// A sphere's radius or a box's half extents, metres.
     pub size: ZoneSize,
     /// The send's level inside.
+    #[cfg_attr(feature = "reflect", reflect(remote = crate::named::DecibelsReflect))]
     pub level: Decibels,
     /// How far outside the edge the send fades, metres.
     pub fade: f32,
@@ -44,6 +50,7 @@ pub struct SoundZone {
 
 /// The size of a [`SoundZone`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "reflect", derive(Reflect), reflect(Debug, PartialEq))]
 pub enum ZoneSize {
     /// A sphere of this radius.
     Sphere(f32),

@@ -13,5 +13,7 @@ mod emitters;
 mod game_params;
 mod mixing;
 mod music;
+#[cfg(feature = "reflect")]
+mod scenes;
 mod sound_effects;
 mod space;
