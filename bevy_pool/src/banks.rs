@@ -27,12 +27,54 @@ pub const BANK_RELOAD_FADE: Duration = Duration::from_millis(100);
 
 /// A sound bank ([`pool_audio::data`]) and its recordings, decoded: load it
 /// with `asset_server.load::<SoundBankAsset>("sounds/level.bank.ron")` and
-/// keep the handle. Once loaded, [`SoundAssetsPlugin`](crate::SoundAssetsPlugin)
-/// adds it to [`Sfx`] (its music tracks to [`MusicTracks`]); each time the
-/// file or one of its recordings changes on disk (Bevy's `file_watcher`
-/// feature) or the game reloads it, the new text is applied to the running
-/// game with [`SoundEffects::reload_bank`](pool_audio::SoundEffects::reload_bank).
+/// keep the handle. Its recordings are paths under the assets folder, as
+/// the bank writes them. Once loaded,
+/// [`SoundAssetsPlugin`](crate::SoundAssetsPlugin) adds it to [`Sfx`] (its
+/// music tracks to [`MusicTracks`]); each time the file or one of its
+/// recordings changes, the new text is applied to the running game with
+/// [`SoundEffects::reload_bank`](pool_audio::SoundEffects::reload_bank).
 /// Each outcome is a [`SoundBankApplied`] or [`SoundBankRefused`] message.
+///
+/// To hear edits as the designer saves them, turn on the `file_watcher`
+/// feature of the game's own `bevy` dependency (`bevy_pool` does not pass it
+/// on): the asset server then watches the assets folder
+/// (`AssetPlugin::watch_for_changes_override` turns that off or on while
+/// the game runs). Without it, `asset_server.reload("sounds/level.bank.ron")`
+/// applies the file as it is on disk.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_pool::prelude::*;
+/// # let assets = std::env::temp_dir().join(format!("bevy-pool-bank-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(assets.join("sounds"))?;
+/// # std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/sounds/level/torch.wav"), assets.join("sounds/torch.wav"))?;
+/// # std::fs::write(assets.join("sounds/fire.bank.ron"), r#"(sounds: { "fire": (recordings: ["sounds/torch.wav"], looping: true) })"#)?;
+///
+/// /// The banks applied so far, as a game keeps track.
+/// #[derive(Resource, Default)]
+/// struct Applied(Vec<SoundBankApplied>);
+///
+/// let mut app = App::new();
+/// app.add_plugins((bevy::app::TaskPoolPlugin::default(), bevy::time::TimePlugin, TransformPlugin))
+///     .add_plugins(AssetPlugin { file_path: assets.to_string_lossy().into(), ..default() })
+///     .add_plugins((SoundEffectsPlugin::default(), SoundAssetsPlugin))
+///     .init_resource::<Applied>()
+///     .add_systems(Update, |mut applied: MessageReader<SoundBankApplied>, mut seen: ResMut<Applied>| {
+///         seen.0.extend(applied.read().cloned());
+///     });
+/// let bank: Handle<SoundBankAsset> = app.world().resource::<AssetServer>().load("sounds/fire.bank.ron");
+/// while app.world().resource::<Applied>().0.is_empty() {
+///     app.update();
+///     std::thread::sleep(std::time::Duration::from_millis(5)); // loading takes a few frames
+/// }
+/// assert_eq!(app.world().resource::<Applied>().0[0].id, bank.id());
+/// // Its sounds play by name, from code or from a scene.
+/// let torch = app.world_mut().spawn((SoundEmitterNamed::new("fire"), Transform::default())).id();
+/// app.update();
+/// assert!(app.world().get::<SoundEmitter>(torch).and_then(SoundEmitter::voice).is_some());
+/// # std::fs::remove_dir_all(&assets)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct SoundBankAsset {
     /// The bank, read.

@@ -116,11 +116,13 @@
 //! # Sound banks, edited while the game runs
 //! A sound designer's bank ([`pool_audio::data`]: a `.bank.ron` file of
 //! sounds, groups, buses, ducks, snapshots and music tracks) loads through
-//! the asset server as a [`SoundBankAsset`], its recordings read beside it
-//! as its dependencies: `asset_server.load::<SoundBankAsset>("sounds/level.bank.ron")`,
+//! the asset server as a [`SoundBankAsset`], its recordings (paths under the
+//! assets folder, as the bank writes them) read with it as its
+//! dependencies: `asset_server.load::<SoundBankAsset>("sounds/level.bank.ron")`,
 //! keeping the handle. [`SoundAssetsPlugin`] adds it to [`Sfx`] once loaded
-//! and, when the file changes (Bevy's `file_watcher` feature, or
-//! `AssetServer::reload`), applies the new text to the running game: a
+//! and, when the file changes (the `file_watcher` feature of the game's own
+//! `bevy` dependency, or `AssetServer::reload`; see [`SoundBankAsset`]),
+//! applies the new text to the running game: a
 //! changed sound's voices glide to their new level and pitch over
 //! [`BANK_RELOAD_FADE`], a removed sound fades out, a new one plays (see
 //! [`SoundEffects::reload_bank`](pool_audio::SoundEffects::reload_bank)).
@@ -336,12 +338,12 @@ pub mod prelude {
     #[doc(no_inline)]
     pub use pool_audio::{
         GroupSettings, PlayParams, SoundEffectsSettings, SoundId, SoundSettings, VoiceHandle,
-        VoiceState, dsp::LimiterSettings, linear_fade, loader::FileLoader, loader::MemoryLoader,
-        mix::BusBuilder, mix::DuckSettings, mix::LoudnessWindow, mix::MixTarget, mix::SendCurve,
-        mix::SendSettings, mix::SideChainSettings, mix::Snapshot, mix::SnapshotId, mix::TrackId,
-        music::MusicParams, music::MusicSettings, music::MusicSource, music::TrackSettings,
-        sound::Pick, sound::Recordings, spatial::Distances, spatial::Muffle, voices::Stealing,
-        voices::WhenFull,
+        VoiceState, data::Reloaded, dsp::LimiterSettings, linear_fade, loader::FileLoader,
+        loader::MemoryLoader, mix::BusBuilder, mix::DuckSettings, mix::LoudnessWindow,
+        mix::MixTarget, mix::SendCurve, mix::SendSettings, mix::SideChainSettings, mix::Snapshot,
+        mix::SnapshotId, mix::TrackId, music::MusicParams, music::MusicSettings,
+        music::MusicSource, music::TrackSettings, sound::Pick, sound::Recordings,
+        spatial::Distances, spatial::Muffle, voices::Stealing, voices::WhenFull,
     };
     #[doc(no_inline)]
     pub use pool_effects::{EffectKind, KindId};

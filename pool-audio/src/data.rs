@@ -53,7 +53,11 @@
 //!
 //! ```ron
 //! (
-//!     buses: { "world": (parent: None, volume: 0.0, effects: [Filter(mode: LowPass, cutoff: 8000.0)]) },
+//!     buses: {
+//!         "world": (parent: None, volume: 0.0, effects: [Filter(mode: LowPass, cutoff: 8000.0)]),
+//!         "reverb": (parent: "world", effects: [Reverb(feedback: 0.8, mix: 1.0)],
+//!             curves: [(param: "speed", target: Volume, points: [(0.0, -6.0), (1.0, 0.0)])]),
+//!     },
 //!     groups: { "weapons": (max_voices: 12, stealing: Quietest, bus: "world") },
 //!     switches: { "surface": ["grass", "stone"] },
 //!     game_params: { "speed": (range: (0.0, 1.0), initial: 0.0, seek: 0.5) },
@@ -66,6 +70,8 @@
 //!             curves: [
 //!                 (param: "speed", target: Pitch, points: [(0.0, 0.0), (1.0, 12.0)]),
 //!                 (param: "speed", target: Volume, points: [(0.0, -12.0), (1.0, 0.0)], easing: OutPowi(2)),
+//!                 (param: "speed", target: LowPass, points: [(0.0, 2000.0), (1.0, 20000.0)]),
+//!                 (param: "speed", target: Send("reverb"), points: [(0.0, -20.0), (1.0, 0.0)]),
 //!             ],
 //!         ),
 //!         "footstep": (
@@ -94,7 +100,16 @@
 //! (a recording's `weight` 1 and no `state`, a curve's `easing` `Linear`, a
 //! game parameter's `initial` the low end of its range and `seek` 0). An
 //! easing is kira's: `Linear`, `InPowi(2)`, `OutPowi(2)`, `InOutPowi(2)`,
-//! `InPowf(1.5)`, `OutPowf(1.5)`, `InOutPowf(1.5)`.
+//! `InPowf(1.5)`, `OutPowf(1.5)`, `InOutPowf(1.5)`. Every effect setting is a
+//! plain number (`mix` from 0, dry, to 1, wet); `mode` and `kind` are names.
+//! Recording and piece files are paths under the loader's root (a game's
+//! assets folder; in Bevy, the asset server's), whatever folder the bank is
+//! in.
+//!
+//! Reading a bank ([`SoundBank::from_ron`]) checks its shape and types: a
+//! field that is not there, a string where a number goes. Its values (a NaN,
+//! a level above 0 dB, a name nowhere) are checked when it is added or
+//! reloaded, against the manager.
 //!
 //! - **sounds**: every field of [`SoundSettings`](crate::SoundSettings) (an
 //!   `Option` field is its value, or `None`; `obstruction` and `occlusion` are
@@ -353,8 +368,8 @@ impl SoundBank {
     }
 
     /// Every recording file its sounds name (each once, in the file's
-    /// order), as the loader is asked for them: what a game preloads, or
-    /// an asset loader reads beside the bank.
+    /// order), as the loader is asked for them (paths under its root): what
+    /// a game preloads, or an asset loader reads with the bank.
     ///
     /// ```
     /// use pool_audio::data::SoundBank;

@@ -256,6 +256,9 @@ pub enum AddSoundError {
     /// [`MAX_CURVES`](crate::game::MAX_CURVES) curves, or an easing that is
     /// not safe.
     Curves,
+    /// A [`Send`](crate::game::CurveTarget::Send) curve's bus is not one of
+    /// the sound's sends.
+    CurveSend(crate::TrackId),
     /// The sound's switch or its recordings' states were refused.
     Switch(crate::sound::SwitchError),
 }
@@ -286,6 +289,10 @@ impl fmt::Display for AddSoundError {
                 crate::MAX_VOICE_BUSES
             ),
             Self::Switch(error) => write!(f, "{error}"),
+            Self::CurveSend(bus) => write!(
+                f,
+                "a send curve's bus {bus:?} is not one of the sound's sends: give the sound a send to it"
+            ),
             Self::Curves => write!(
                 f,
                 "a curve follows no game parameter of this manager, or more than {} curves, or an unsafe easing",

@@ -371,7 +371,13 @@ impl fmt::Display for GameParamError {
                 f,
                 "{n} points: a curve has 1 to {MAX_POINTS}, finite, in increasing value"
             ),
-            Self::Output(y) => write!(f, "{y} is out of the curve's target range"),
+            Self::Output(y) => write!(
+                f,
+                "{y} is out of the curve's target range (volume and send: -200..=0 dB; pitch: within ±{} semitones; low-pass: {}..={} Hz)",
+                crate::MAX_PITCH_SEMITONES,
+                crate::cues::MIN_CUTOFF_HZ,
+                crate::cues::OPEN_CUTOFF_HZ
+            ),
             Self::TooManyOwn => write!(
                 f,
                 "a voice has values of its own of at most {MAX_OWN_VALUES} parameters"

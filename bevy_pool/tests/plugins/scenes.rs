@@ -159,7 +159,10 @@ fn an_emitter_naming_no_sound_is_a_warning_after_a_second() {
     app.update();
     let unknown = |app: &App| {
         let warned = &app.world().resource::<Warned>().0;
-        warned.iter().filter(|w| **w == SoundWarning::UnknownSound(typo)).count()
+        warned
+            .iter()
+            .filter(|w| **w == SoundWarning::UnknownSound(typo))
+            .count()
     };
     assert_eq!(unknown(&app), 0, "not at once: a bank may be loading");
     std::thread::sleep(Duration::from_millis(1100));

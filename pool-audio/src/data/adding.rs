@@ -117,12 +117,11 @@ impl Adding<'_> {
             }
             for (c, curve) in bus.curves.iter().enumerate() {
                 let at = path.key("curves").index(c);
-                let curve = self.curve(curve, &at)?;
-                if curve.target != CurveTarget::Volume {
+                if curve.target != CurveTargetFile::Volume {
                     let problem = BankProblem::Mix(MixError::Curves);
                     return Err(self.error(&at.key("target"), problem));
                 }
-                builder = builder.curve(curve);
+                builder = builder.curve(self.curve(curve, &at)?);
             }
             for (e, effect) in bus.effects.iter().enumerate() {
                 add_effect(&mut builder, effect).map_err(|(field, message)| {
@@ -452,7 +451,7 @@ fn sound_field(path: &ValuePath, error: &AddSoundError) -> ValuePath {
         }
         AddSoundError::Switch(crate::sound::SwitchError::EmptyState(_)) => "recordings",
         AddSoundError::Switch(_) => "switch",
-        AddSoundError::Curves => "curves",
+        AddSoundError::Curves | AddSoundError::CurveSend(_) => "curves",
         _ => "",
     };
     sub(path, field)

@@ -104,7 +104,9 @@ impl std::fmt::Display for SettingsError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::MaxVoices(n) => write!(f, "max_voices {n} is not in 1..=64"),
-            Self::FirstVolume(v) => write!(f, "first_volume {} dB is not at most 0 dB", v.0),
+            Self::FirstVolume(v) => {
+                write!(f, "first_volume {} dB is not a number at most 0 dB", v.0)
+            }
             Self::Headroom(db) => write!(f, "headroom {} dBFS is not in -200..=0", db.0),
             Self::AudibilityFloor(db) => write!(f, "audibility floor {} dB is not a level", db.0),
             Self::MinRetrigger(s) => {

@@ -117,15 +117,18 @@ impl SoundEffects {
                 ..Default::default()
             })
         };
-        let sent = |c: &crate::game::Curve| match c.target {
-            crate::game::CurveTarget::Send(bus) => settings.sends.iter().any(|s| s.bus == bus),
-            _ => true,
-        };
         let known = curves
             .iter()
-            .all(|c| self.game.settings(c.param).is_ok() && safe(c) && sent(c));
+            .all(|c| self.game.settings(c.param).is_ok() && safe(c));
         if curves.overflow || !known {
             return Err(AddSoundError::Curves);
+        }
+        for curve in curves.iter() {
+            if let crate::game::CurveTarget::Send(bus) = curve.target
+                && !settings.sends.iter().any(|s| s.bus == bus)
+            {
+                return Err(AddSoundError::CurveSend(bus));
+            }
         }
         Ok(())
     }

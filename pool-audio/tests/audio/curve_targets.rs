@@ -145,7 +145,7 @@ fn a_curve_on_a_send_the_sound_lacks_or_a_cutoff_out_of_range_is_refused() {
     let settings = SoundSettings::default().curve(curve);
     assert_eq!(
         sfx.add_sound("tone", common::sine(TONE, 0.1), settings),
-        Err(AddSoundError::Curves),
+        Err(AddSoundError::CurveSend(wet)),
         "no send to the bus"
     );
     assert!(sfx.sound("tone").is_none());

@@ -188,6 +188,13 @@ fn cases() -> Vec<(String, &'static str, &'static str)> {
             "other",
         ),
         (
+            s(
+                r#"(game_params: { "p": (range: (0.0, 1.0)) }, buses: { "b": (curves: [(param: "p", target: LowPass, points: [(0.0, -12.0)])]) })"#,
+            ),
+            "buses.b.curves[0].target",
+            "mix",
+        ),
+        (
             s(r#"(sounds: { "base": (recordings: ["a"]) })"#),
             "sounds.base",
             "taken",
