@@ -54,7 +54,8 @@
 //! ```ron
 //! (
 //!     buses: {
-//!         "world": (parent: None, volume: 0.0, effects: [Filter(mode: LowPass, cutoff: 8000.0)]),
+//!         "world": (parent: None, volume: 0.0, effects: [Filter(mode: LowPass, cutoff: 8000.0, param: "world cutoff")],
+//!             curves: [(param: "speed", target: Param("world cutoff"), points: [(0.0, 2000.0), (1.0, 8000.0)])]),
 //!         "reverb": (parent: "world", effects: [Reverb(feedback: 0.8, mix: 1.0)],
 //!             curves: [(param: "speed", target: Volume, points: [(0.0, -6.0), (1.0, 0.0)])]),
 //!     },
@@ -130,7 +131,12 @@
 //!   gives each recording its state (`(file: "..", state: "grass")`). See
 //!   [`SoundEffects::add_switch`](crate::SoundEffects::add_switch).
 //! - **buses**: `parent` (a bus declared before, or one the game made),
-//!   `volume`, `curves` (volume curves, as a sound's), and `effects` in order: kira's `Filter(mode, cutoff,
+//!   `volume`, `curves` (`Volume` curves on the bus, and `Param(name)`
+//!   curves on an effect parameter: see
+//!   [`MixMut::add_param_curve`](crate::mix::MixMut::add_param_curve)), and
+//!   `effects` in order, each of which may name its main value a parameter
+//!   of the mix with `param: "name"` (a filter's cutoff, an EQ band's gain,
+//!   the others' mix) for snapshots and curves to set: kira's `Filter(mode, cutoff,
 //!   resonance, mix)`, `Eq(kind, frequency, gain, q)`, `Reverb(feedback,
 //!   damping, stereo_width, mix)`, `Delay(time, feedback, mix)`,
 //!   `Compressor(threshold, ratio, attack, release, makeup_gain, mix)`,
@@ -217,6 +223,7 @@
 //! side until no slot of the mixer plays them.
 
 pub(crate) mod adding;
+mod effects;
 mod error;
 mod locate;
 pub(crate) mod schema;

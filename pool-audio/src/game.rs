@@ -1,7 +1,8 @@
 //! Game parameters: a named value the game sets (a car's speed, the
 //! player's health, the rain), smoothed, and mapped by curves to a sound's
-//! volume, pitch, low-pass cutoff and send levels, or to a bus's volume
-//! (FMOD's parameters, Wwise's RTPCs). The game sets a parameter once for
+//! volume, pitch, low-pass cutoff and send levels, to a bus's volume, or to
+//! an effect parameter of the mix (a bus's filter cutoff; FMOD's
+//! parameters, Wwise's RTPCs). The game sets a parameter once for
 //! every voice, or for one voice (one car's own speed); each update moves
 //! the values towards what was set and gives each voice of a sound with
 //! curves what its curves give at its values. The mixer sees only the
@@ -128,6 +129,12 @@ pub enum CurveTarget {
     /// Decibels added to the voice's send to this bus (one of its sound's
     /// [`sends`](crate::SoundSettings::send)), at most 0.
     Send(crate::TrackId),
+    /// An effect parameter of the mix (a bus's filter cutoff, a reverb's
+    /// mix: [`MixMut::add_param`](crate::mix::MixMut::add_param)): its value
+    /// when no snapshot sets it, in the parameter's range; snapshots move it
+    /// from there. Not on a sound: given with
+    /// [`MixMut::add_param_curve`](crate::mix::MixMut::add_param_curve).
+    Param(crate::mix::ParamId),
 }
 
 /// What a sound's curves give at the game's values: a volume gain, a rate
@@ -213,6 +220,8 @@ impl Curve {
             CurveTarget::Volume | CurveTarget::Send(_) => -200.0..=0.0,
             CurveTarget::Pitch => -crate::MAX_PITCH_SEMITONES..=crate::MAX_PITCH_SEMITONES,
             CurveTarget::LowPass => crate::cues::MIN_CUTOFF_HZ..=crate::cues::OPEN_CUTOFF_HZ,
+            // Checked against the parameter's range when it is given.
+            CurveTarget::Param(_) => f64::MIN..=f64::MAX,
         };
         if let Some((_, y)) = points.iter().find(|(_, y)| !outputs.contains(y)) {
             return Err(GameParamError::Output(*y));
@@ -310,6 +319,7 @@ impl Curves {
                         out.sends[i] = (out.sends[i] + y as f32).max(-200.0);
                     }
                 }
+                CurveTarget::Param(_) => {}
             }
         }
         out.gain = crate::level::amplitude(db.max(-200.0));

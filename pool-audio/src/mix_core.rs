@@ -349,9 +349,11 @@ pub enum MixError {
     /// Voice groups route to [`MAX_VOICE_BUSES`](crate::mix::MAX_VOICE_BUSES)
     /// buses already.
     TooManyVoiceBuses,
-    /// A bus's curves: more than [`MAX_CURVES`](crate::game::MAX_CURVES), a
-    /// target other than [`Volume`](crate::game::CurveTarget::Volume), or a
-    /// game parameter not of this manager.
+    /// A bus's curves (more than [`MAX_CURVES`](crate::game::MAX_CURVES), a
+    /// target other than [`Volume`](crate::game::CurveTarget::Volume)) or a
+    /// parameter's (a target other than
+    /// [`Param`](crate::game::CurveTarget::Param)), or a curve of a game
+    /// parameter not of this manager, or an easing kira cannot compute.
     Curves,
     /// A parameter of that name was added already.
     DuplicateParam(String),
@@ -416,7 +418,7 @@ impl fmt::Display for MixError {
             Self::GameTrack(id) => write!(f, "the track {id:?} is a kira track of the game's"),
             Self::Curves => write!(
                 f,
-                "a bus has at most {} curves, each on its volume, of this manager's game parameters",
+                "a bus has at most {} curves, each on its volume, and an effect parameter curves on itself, of this manager's game parameters",
                 crate::game::MAX_CURVES
             ),
             Self::TooManyVoiceBuses => write!(

@@ -5,15 +5,10 @@
 
 use std::time::Duration;
 
-use kira::effect::compressor::CompressorBuilder;
-use kira::effect::delay::DelayBuilder;
-use kira::effect::distortion::DistortionBuilder;
-use kira::effect::eq_filter::EqFilterBuilder;
-use kira::effect::filter::FilterBuilder;
-use kira::effect::reverb::ReverbBuilder;
-use kira::{Decibels, Mix};
+use kira::Decibels;
 
-use super::schema::{CurveFile, CurveTargetFile, EffectFile, SendCurveFile, SoundFile, TargetFile};
+use super::effects::{Exposed, add_effect};
+use super::schema::{CurveFile, CurveTargetFile, SendCurveFile, SoundFile, TargetFile};
 use super::{BankError, BankProblem, SoundBank, ValuePath};
 use crate::error::{AddGroupError, AddSoundError};
 use crate::game::{Curve, CurveTarget, GameParamError, GameParamSettings};
@@ -34,9 +29,6 @@ pub(crate) struct Adding<'a> {
     /// game places them itself, with [`SoundBank::zone`]).
     pub(crate) rehearsal: bool,
 }
-
-/// The longest delay a bank's delay effect has (kira keeps a buffer of it).
-const MAX_DELAY: f64 = 10.0;
 
 impl Adding<'_> {
     /// Adds everything, stopping at the first error.
@@ -117,17 +109,22 @@ impl Adding<'_> {
             }
             for (c, curve) in bus.curves.iter().enumerate() {
                 let at = path.key("curves").index(c);
-                if curve.target != CurveTargetFile::Volume {
-                    let problem = BankProblem::Mix(MixError::Curves);
-                    return Err(self.error(&at.key("target"), problem));
+                match curve.target {
+                    CurveTargetFile::Volume => builder = builder.curve(self.curve(curve, &at)?),
+                    CurveTargetFile::Param(_) => {}
+                    _ => {
+                        let problem = BankProblem::Mix(MixError::Curves);
+                        return Err(self.error(&at.key("target"), problem));
+                    }
                 }
-                builder = builder.curve(self.curve(curve, &at)?);
             }
+            let mut exposed = Vec::new();
             for (e, effect) in bus.effects.iter().enumerate() {
-                add_effect(&mut builder, effect).map_err(|(field, message)| {
-                    let at = path.key("effects").index(e).key(field);
-                    self.error(&at, BankProblem::Number(message))
+                let at = path.key("effects").index(e);
+                let named = add_effect(&mut builder, effect).map_err(|(field, message)| {
+                    self.error(&at.key(field), BankProblem::Number(message))
                 })?;
+                exposed.extend(named.map(|named| (at, named)));
             }
             let bank = self.bank;
             self.sfx.mix_mut().add_bus(name, builder).map_err(|error| {
@@ -137,6 +134,46 @@ impl Adding<'_> {
                     _ => "",
                 };
                 bank.error(&sub(&path, field), BankProblem::Mix(error))
+            })?;
+            self.params(exposed)?;
+            self.param_curves(&bus.curves, &path)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the effect values a bus names as parameters of the mix.
+    fn params(&mut self, exposed: Vec<(ValuePath, Exposed)>) -> Result<(), BankError> {
+        for (at, named) in exposed {
+            let bank = self.bank;
+            let Exposed {
+                name,
+                default,
+                range,
+                set,
+            } = named;
+            (self.sfx.mix_mut())
+                .add_param(&name, default, range, set)
+                .map_err(|error| bank.error(&at.key("param"), BankProblem::Mix(error)))?;
+        }
+        Ok(())
+    }
+
+    /// Gives the parameters a bus's curves name their curves.
+    fn param_curves(&mut self, curves: &[CurveFile], path: &ValuePath) -> Result<(), BankError> {
+        for (c, curve) in curves.iter().enumerate() {
+            if !matches!(curve.target, CurveTargetFile::Param(_)) {
+                continue;
+            }
+            let at = path.key("curves").index(c);
+            let made = self.curve(curve, &at)?;
+            let bank = self.bank;
+            self.sfx.mix_mut().add_param_curve(made).map_err(|error| {
+                let field = if matches!(error, MixError::ParamValue(_)) {
+                    "points"
+                } else {
+                    ""
+                };
+                bank.error(&sub(&at, field), BankProblem::Mix(error))
             })?;
         }
         Ok(())
@@ -328,6 +365,13 @@ impl Adding<'_> {
             CurveTargetFile::Send(bus) => {
                 CurveTarget::Send(self.track(bus, &at.key("target").index(0))?)
             }
+            CurveTargetFile::Param(name) => {
+                let param = self.sfx.mix().param(name);
+                let at = at.key("target").index(0);
+                CurveTarget::Param(
+                    param.ok_or_else(|| self.unknown(&at, "effect parameter", name))?,
+                )
+            }
         };
         let made = Curve::new(param, target, &curve.points)
             .map_err(|error| self.error(&at.key("points"), BankProblem::GameParam(error)))?;
@@ -464,170 +508,4 @@ fn muffle(m: super::schema::MuffleFile) -> crate::Muffle {
         cutoff_hz: m.cutoff_hz,
         easing: m.easing,
     }
-}
-
-/// Checks that `value` is finite and in `range`, naming `field`.
-fn check(
-    field: &'static str,
-    value: f64,
-    range: std::ops::RangeInclusive<f64>,
-) -> Result<f64, (&'static str, String)> {
-    if value.is_finite() && range.contains(&value) {
-        Ok(value)
-    } else {
-        let (low, high) = (range.start(), range.end());
-        Err((field, format!("{value} is not in {low}..={high}")))
-    }
-}
-
-/// A mix (`0..=1`, dry to wet) named `field`.
-fn mix(value: Option<f32>) -> Result<Option<Mix>, Bad> {
-    value
-        .map(|m| check("mix", f64::from(m), 0.0..=1.0).map(|m| Mix(m as f32)))
-        .transpose()
-}
-
-/// A number's field and what is wrong with it.
-type Bad = (&'static str, String);
-
-/// Adds `effect` to `bus`, its numbers checked: every one finite and in the
-/// range kira's effect is made for.
-fn add_effect(bus: &mut BusBuilder, effect: &EffectFile) -> Result<(), Bad> {
-    match *effect {
-        EffectFile::Filter {
-            mode,
-            cutoff,
-            resonance,
-            mix: wet,
-        } => {
-            let mut filter = FilterBuilder::new()
-                .mode(mode)
-                .cutoff(check("cutoff", cutoff, HZ)?);
-            if let Some(r) = resonance {
-                filter = filter.resonance(check("resonance", r, 0.0..=1.0)?);
-            }
-            if let Some(m) = mix(wet)? {
-                filter = filter.mix(m);
-            }
-            bus.add_effect(filter);
-        }
-        EffectFile::Eq {
-            kind,
-            frequency,
-            gain,
-            q,
-        } => {
-            let frequency = check("frequency", frequency, HZ)?;
-            let gain = decibels("gain", gain, DB)?;
-            let q = check("q", q, 0.01..=100.0)?;
-            bus.add_effect(EqFilterBuilder::new(kind, frequency, gain, q));
-        }
-        EffectFile::Reverb { .. } => {
-            bus.add_effect(reverb(effect)?);
-        }
-        EffectFile::Delay {
-            time,
-            feedback,
-            mix: wet,
-        } => {
-            let time = check("time", time, 0.001..=MAX_DELAY)?;
-            let mut delay = DelayBuilder::new().delay_time(Duration::from_secs_f64(time));
-            if let Some(f) = feedback {
-                delay = delay.feedback(decibels("feedback", f, -120.0..=0.0)?);
-            }
-            if let Some(m) = mix(wet)? {
-                delay = delay.mix(m);
-            }
-            bus.add_effect(delay);
-        }
-        EffectFile::Compressor { .. } => {
-            bus.add_effect(compressor(effect)?);
-        }
-        EffectFile::Distortion {
-            kind,
-            drive,
-            mix: wet,
-        } => {
-            let drive = decibels("drive", drive, DB)?;
-            let mut distortion = DistortionBuilder::new().kind(kind).drive(drive);
-            if let Some(m) = mix(wet)? {
-                distortion = distortion.mix(m);
-            }
-            bus.add_effect(distortion);
-        }
-    }
-    Ok(())
-}
-
-/// The frequencies an effect takes, Hz.
-const HZ: std::ops::RangeInclusive<f64> = 1.0..=96_000.0;
-/// The levels an effect takes, dB.
-const DB: std::ops::RangeInclusive<f64> = -120.0..=24.0;
-
-/// `value` dB, checked as [`check`] does.
-fn decibels(
-    field: &'static str,
-    value: f32,
-    range: std::ops::RangeInclusive<f64>,
-) -> Result<Decibels, Bad> {
-    check(field, f64::from(value), range).map(|db| Decibels(db as f32))
-}
-
-/// kira's reverb from a [`EffectFile::Reverb`], its numbers checked.
-fn reverb(effect: &EffectFile) -> Result<ReverbBuilder, Bad> {
-    let EffectFile::Reverb {
-        feedback,
-        damping,
-        stereo_width,
-        mix: wet,
-    } = *effect
-    else {
-        return Err(("", "not a reverb".into()));
-    };
-    let mut reverb = ReverbBuilder::new();
-    if let Some(f) = feedback {
-        reverb = reverb.feedback(check("feedback", f, 0.0..=1.0)?);
-    }
-    if let Some(d) = damping {
-        reverb = reverb.damping(check("damping", d, 0.0..=1.0)?);
-    }
-    if let Some(w) = stereo_width {
-        reverb = reverb.stereo_width(check("stereo_width", w, 0.0..=1.0)?);
-    }
-    if let Some(m) = mix(wet)? {
-        reverb = reverb.mix(m);
-    }
-    Ok(reverb)
-}
-
-/// kira's compressor from a [`EffectFile::Compressor`], its numbers checked.
-fn compressor(effect: &EffectFile) -> Result<CompressorBuilder, Bad> {
-    let EffectFile::Compressor {
-        threshold,
-        ratio,
-        attack,
-        release,
-        makeup_gain,
-        mix: wet,
-    } = *effect
-    else {
-        return Err(("", "not a compressor".into()));
-    };
-    let seconds = |field, s| check(field, s, 0.0..=10.0).map(Duration::from_secs_f64);
-    let mut compressor = CompressorBuilder::new()
-        .threshold(check("threshold", threshold, DB)?)
-        .ratio(check("ratio", ratio, 1.0..=100.0)?);
-    if let Some(a) = attack {
-        compressor = compressor.attack_duration(seconds("attack", a)?);
-    }
-    if let Some(r) = release {
-        compressor = compressor.release_duration(seconds("release", r)?);
-    }
-    if let Some(g) = makeup_gain {
-        compressor = compressor.makeup_gain(decibels("makeup_gain", g, DB)?);
-    }
-    if let Some(m) = mix(wet)? {
-        compressor = compressor.mix(m);
-    }
-    Ok(compressor)
 }

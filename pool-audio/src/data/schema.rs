@@ -103,7 +103,7 @@ pub(crate) struct BusFile {
 
 /// One of kira's effects, with its settings; a setting left out is kira's
 /// default.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[serde(rename = "Effect")]
 pub(crate) enum EffectFile {
@@ -115,6 +115,9 @@ pub(crate) enum EffectFile {
         resonance: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mix: Option<f32>,
+        /// Names its main value a parameter of the mix (see `effects.rs`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        param: Option<String>,
     },
     /// kira's EQ band: `gain` dB.
     Eq {
@@ -122,6 +125,9 @@ pub(crate) enum EffectFile {
         frequency: f64,
         gain: f32,
         q: f64,
+        /// Names its main value a parameter of the mix (see `effects.rs`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        param: Option<String>,
     },
     /// kira's reverb.
     Reverb {
@@ -133,6 +139,9 @@ pub(crate) enum EffectFile {
         stereo_width: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mix: Option<f32>,
+        /// Names its main value a parameter of the mix (see `effects.rs`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        param: Option<String>,
     },
     /// kira's delay: `time` seconds, `feedback` dB.
     Delay {
@@ -141,6 +150,9 @@ pub(crate) enum EffectFile {
         feedback: Option<f32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mix: Option<f32>,
+        /// Names its main value a parameter of the mix (see `effects.rs`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        param: Option<String>,
     },
     /// kira's compressor: `threshold` dB, `attack` and `release` seconds,
     /// `makeup_gain` dB.
@@ -155,6 +167,9 @@ pub(crate) enum EffectFile {
         makeup_gain: Option<f32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mix: Option<f32>,
+        /// Names its main value a parameter of the mix (see `effects.rs`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        param: Option<String>,
     },
     /// kira's distortion: `drive` dB.
     Distortion {
@@ -163,6 +178,9 @@ pub(crate) enum EffectFile {
         drive: f32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mix: Option<f32>,
+        /// Names its main value a parameter of the mix (see `effects.rs`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        param: Option<String>,
     },
 }
 
@@ -513,4 +531,19 @@ pub(crate) enum CurveTargetFile {
     Pitch,
     LowPass,
     Send(String),
+    Param(String),
+}
+
+impl EffectFile {
+    /// The parameter of the mix it names, if any.
+    pub(crate) fn param(&self) -> Option<&str> {
+        match self {
+            Self::Filter { param, .. }
+            | Self::Eq { param, .. }
+            | Self::Reverb { param, .. }
+            | Self::Delay { param, .. }
+            | Self::Compressor { param, .. }
+            | Self::Distortion { param, .. } => param.as_deref(),
+        }
+    }
 }

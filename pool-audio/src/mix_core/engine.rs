@@ -356,31 +356,91 @@ impl MixEngine {
             let at = self.order.partition_point(|&i| key(i) < key(index));
             self.order.insert(at, index);
         }
-        for value in &mut self.values {
-            let mut db = start_of(&self.params, value.target);
-            for &i in &self.order {
-                let applied = &self.snapshots[i];
-                let Some(&(_, own)) = applied.volumes.iter().find(|(t, _)| *t == value.target)
-                else {
-                    continue;
-                };
-                let intensity = applied.intensity.unwrap_or(0.0);
-                db = match applied.snapshot.mode {
-                    SnapshotMode::Override => db + (own - db) * intensity,
-                    SnapshotMode::Blend => db + own * intensity,
-                };
-            }
-            // Blends add up: the sum stays in the range a snapshot may set.
-            let db = match value.target {
-                Target::Param(i) => self.params.get(usize::from(i)).map_or(db, |p| p.clamp(db)),
-                _ => db.clamp(f64::from(MIN_MIX.0), f64::from(MAX_MIX.0)),
-            };
+        for v in 0..self.values.len() {
+            let db = self.stacked(self.values[v].target);
+            let value = &mut self.values[v];
             if db != value.snapshot || value.snapshot_pending.is_some() {
                 value.snapshot = db;
                 value.snapshot_pending = Some(tween);
             }
         }
         Ok(())
+    }
+
+    /// `target`'s value with the applied snapshots, in priority order, from
+    /// its value with none.
+    fn stacked(&self, target: Target) -> f64 {
+        let mut db = start_of(&self.params, target);
+        for &i in &self.order {
+            let applied = &self.snapshots[i];
+            let Some(&(_, own)) = applied.volumes.iter().find(|(t, _)| *t == target) else {
+                continue;
+            };
+            let intensity = applied.intensity.unwrap_or(0.0);
+            db = match applied.snapshot.mode {
+                SnapshotMode::Override => db + (own - db) * intensity,
+                SnapshotMode::Blend => db + own * intensity,
+            };
+        }
+        // Blends add up: the sum stays in the range a snapshot may set.
+        match target {
+            Target::Param(i) => self.params.get(usize::from(i)).map_or(db, |p| p.clamp(db)),
+            _ => db.clamp(f64::from(MIN_MIX.0), f64::from(MAX_MIX.0)),
+        }
+    }
+
+    /// Parameter `id` follows `curve` (a game parameter's, its outputs in
+    /// the parameter's range), from the game's values now.
+    pub(crate) fn set_param_curve(
+        &mut self,
+        id: ParamId,
+        curve: crate::game::Curve,
+        game: &crate::game::GameParams,
+    ) -> Result<(), MixError> {
+        let param = self
+            .params
+            .get_mut(id.index as usize)
+            .filter(|_| id.owner == self.owner)
+            .ok_or(MixError::Unknown)?;
+        if let Some(&(_, y)) = curve
+            .points()
+            .iter()
+            .find(|(_, y)| !param.range.contains(y))
+        {
+            return Err(MixError::ParamValue(y));
+        }
+        param.curve = Some(curve);
+        let now = kira::Tween {
+            duration: std::time::Duration::ZERO,
+            ..Default::default()
+        };
+        self.follow_params(game, now);
+        Ok(())
+    }
+
+    /// Each parameter with a curve follows the game's values: a moved value
+    /// reaches its effect over `glide`, through the snapshots applied.
+    pub(crate) fn follow_params(&mut self, game: &crate::game::GameParams, glide: Tween) {
+        for i in 0..self.params.len() {
+            let param = &mut self.params[i];
+            let Some(curve) = param.curve else {
+                continue;
+            };
+            let base = param.clamp(curve.at(game.global(curve.param)));
+            if base == param.base {
+                continue;
+            }
+            param.base = base;
+            let target = Target::Param(i as u16);
+            let value = self.stacked(target);
+            match self.values.iter_mut().find(|v| v.target == target) {
+                Some(entry) => {
+                    entry.snapshot = value;
+                    entry.snapshot_pending = Some(glide);
+                }
+                None => self.params[i].set(value, glide),
+            }
+        }
     }
 
     /// Moves the ducks on by `dt` seconds given which groups sound now
@@ -555,7 +615,7 @@ impl MixEngine {
 /// What `target`'s snapshot value is with no snapshot applied.
 fn start_of(params: &[Param], target: Target) -> f64 {
     match target {
-        Target::Param(i) => params.get(usize::from(i)).map_or(0.0, |p| p.default),
+        Target::Param(i) => params.get(usize::from(i)).map_or(0.0, |p| p.base),
         _ => 0.0,
     }
 }

@@ -24,9 +24,13 @@ type Setter = Box<dyn FnMut(f64, Tween) + Send>;
 /// A parameter on the game side.
 pub(crate) struct Param {
     pub(crate) name: String,
-    /// Its value with no snapshot applied.
+    /// Its value with no snapshot applied and no curve.
     pub(crate) default: f64,
     pub(crate) range: RangeInclusive<f64>,
+    /// The game parameter's curve it follows, if any, and its value with no
+    /// snapshot applied: the curve's output, else `default`.
+    pub(crate) curve: Option<crate::game::Curve>,
+    pub(crate) base: f64,
     /// In a mutex only to make the manager `Sync` (kira's handles are
     /// `Send`): reached through `&mut self`, it is never locked.
     set: Mutex<Setter>,
@@ -53,6 +57,8 @@ impl Param {
             name: name.to_string(),
             default,
             range,
+            curve: None,
+            base: default,
             set: Mutex::new(Box::new(set)),
         }
     }

@@ -96,6 +96,19 @@ impl SoundEffects {
                 return taken(top.key("snapshots").key(name), "snapshot", name);
             }
         }
+        for (bus, b) in file.buses.iter() {
+            for (e, effect) in b.effects.iter().enumerate() {
+                if let Some(name) = effect.param().filter(|n| self.mix.param_named(n).is_some()) {
+                    let path = top
+                        .key("buses")
+                        .key(bus)
+                        .key("effects")
+                        .index(e)
+                        .key("param");
+                    return taken(path, "effect parameter", name);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -356,6 +369,12 @@ impl<'f> Undeclared<'f> {
             crate::data::schema::CurveTargetFile::Send(bus) => Some(bus.as_str()),
             _ => None,
         }));
+        let bus_curves = file.buses.iter().flat_map(|(_, b)| b.curves.iter());
+        self.params
+            .extend(curves().chain(bus_curves).filter_map(|c| match &c.target {
+                crate::data::schema::CurveTargetFile::Param(name) => Some(name.as_str()),
+                _ => None,
+            }));
     }
 }
 

@@ -143,6 +143,59 @@ impl MixMut<'_> {
             .mix
             .add_param(Param::new(name, default, range, set))
     }
+
+    /// Parameter `curve`'s target ([`CurveTarget::Param`](crate::game::CurveTarget::Param))
+    /// follows `curve`'s game parameter: its value when no snapshot sets it
+    /// is the curve's output, moving as the game parameter does, each change
+    /// gliding over an update; snapshots move it from there. A parameter
+    /// follows one curve: another replaces it.
+    ///
+    /// # Errors
+    /// [`MixError::Curves`] for a curve on another target, of another
+    /// manager's game parameter, or with an easing kira cannot compute;
+    /// [`MixError::Unknown`] for another manager's parameter;
+    /// [`MixError::ParamValue`] for an output outside the parameter's
+    /// range; nothing changes.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings};
+    /// use pool_audio::game::{Curve, CurveTarget, GameParamSettings};
+    /// use pool_audio::kira::effect::filter::FilterBuilder;
+    /// use pool_audio::mix::BusBuilder;
+    ///
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// // Under water, the world closes to 500 Hz.
+    /// let mut world = BusBuilder::new();
+    /// let mut filter = world.add_effect(FilterBuilder::new().cutoff(20_000.0));
+    /// sfx.mix_mut().add_bus("world", world)?;
+    /// let cutoff = sfx.mix_mut().add_param("world cutoff", 20_000.0, 20.0..=20_000.0, move |hz, tween| {
+    ///     filter.set_cutoff(hz, tween)
+    /// })?;
+    /// let underwater = sfx.add_game_param("underwater", GameParamSettings::new(0.0, 1.0))?;
+    /// let closing = Curve::new(underwater, CurveTarget::Param(cutoff), &[(0.0, 20_000.0), (1.0, 500.0)])?;
+    /// sfx.mix_mut().add_param_curve(closing)?;
+    /// sfx.set_game_param(underwater, 1.0)?;
+    /// sfx.update(1.0 / 60.0)?; // the filter glides to 500 Hz over the update
+    /// let outside = Curve::new(underwater, CurveTarget::Param(cutoff), &[(0.0, 30_000.0)])?;
+    /// assert!(sfx.mix_mut().add_param_curve(outside).is_err(), "past the parameter's range");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_param_curve(&mut self, curve: crate::game::Curve) -> Result<(), MixError> {
+        let crate::game::CurveTarget::Param(param) = curve.target else {
+            return Err(MixError::Curves);
+        };
+        let safe = crate::sound_error::easing_is_safe(Tween {
+            easing: curve.easing,
+            ..Default::default()
+        });
+        if !safe || self.sfx.game.settings(curve.param).is_err() {
+            return Err(MixError::Curves);
+        }
+        let sfx = &mut *self.sfx;
+        sfx.mix.set_param_curve(param, curve, &sfx.game)
+    }
 }
 
 impl MixMut<'_> {

@@ -117,9 +117,11 @@ impl SoundEffects {
                 ..Default::default()
             })
         };
+        let on_sound =
+            |c: &crate::game::Curve| !matches!(c.target, crate::game::CurveTarget::Param(_));
         let known = curves
             .iter()
-            .all(|c| self.game.settings(c.param).is_ok() && safe(c));
+            .all(|c| self.game.settings(c.param).is_ok() && safe(c) && on_sound(c));
         if curves.overflow || !known {
             return Err(AddSoundError::Curves);
         }
@@ -150,6 +152,7 @@ impl SoundEffects {
         let glide = crate::linear_fade(std::time::Duration::from_secs_f64(dt));
         if moved {
             self.buses.follow(&self.game, glide);
+            self.mix.follow_params(&self.game, glide);
         }
         if self.game.curved {
             let all = (dt, moved || self.game.pending);

@@ -24,8 +24,11 @@ pub(crate) const EVERY_SETTING: &str = r#"
 // Every field, none at its default.
 (
     buses: {
-        "world": (volume: -2.0, curves: [(param: "speed", target: Volume, points: [(0.0, 0.0), (60.0, -4.0)])], effects: [
-            Filter(mode: HighPass, cutoff: 80.0, resonance: 0.2, mix: 0.9),
+        "world": (volume: -2.0, curves: [
+            (param: "speed", target: Volume, points: [(0.0, 0.0), (60.0, -4.0)]),
+            (param: "speed", target: Param("world rumble"), points: [(0.0, 80.0), (60.0, 200.0)]),
+        ], effects: [
+            Filter(mode: HighPass, cutoff: 80.0, resonance: 0.2, mix: 0.9, param: "world rumble"),
             Eq(kind: Bell, frequency: 1000.0, gain: 3.0, q: 0.7),
             Compressor(threshold: -12.0, ratio: 4.0, attack: 0.005, release: 0.2, makeup_gain: 2.0, mix: 0.8),
             Distortion(kind: SoftClip, drive: 6.0, mix: 0.3),

@@ -208,3 +208,94 @@ fn a_bus_volume_curve_adds_to_the_fader() {
     );
     assert!(sfx.mix().track("pitched").is_err());
 }
+
+/// A manager whose `"world"` bus has a low-pass filter named `"world
+/// cutoff"` in the mix, an `"underwater"` parameter closing it to 500 Hz,
+/// and the tone playing on it; from a bank if `bank`, else in code.
+fn underwater(bank: bool) -> (AudioManager<OfflineBackend>, SoundEffects) {
+    let (manager, mut sfx, _meter) = common::metered(RATE, SoundEffectsSettings::default());
+    if bank {
+        let text = r#"(
+            game_params: { "underwater": (range: (0.0, 1.0)) },
+            buses: { "world": (
+                effects: [Filter(mode: LowPass, cutoff: 20000.0, param: "world cutoff")],
+                curves: [(param: "underwater", target: Param("world cutoff"), points: [(0.0, 20000.0), (1.0, 500.0)])],
+            ) },
+            groups: { "world": (bus: "world") },
+            snapshots: { "deaf": (volumes: [], params: [("world cutoff", 2000.0)]) },
+            sounds: { "tone": (recordings: ["tone"], looping: true, group: "world") },
+        )"#;
+        let bank = pool_audio::data::SoundBank::from_ron("under.ron", text).unwrap();
+        let mut files = pool_audio::loader::MemoryLoader::new();
+        files.insert_sound("tone", common::sine_at(0.3, TONE, 1.0));
+        sfx.add_bank(&bank, &mut files, None).unwrap();
+    } else {
+        let mut world = BusBuilder::new();
+        let mut filter = world
+            .add_effect(pool_audio::kira::effect::filter::FilterBuilder::new().cutoff(20_000.0));
+        let world = sfx.mix_mut().add_bus("world", world).unwrap();
+        let cutoff = (sfx.mix_mut())
+            .add_param(
+                "world cutoff",
+                20_000.0,
+                20.0..=20_000.0,
+                move |hz, tween| filter.set_cutoff(hz, tween),
+            )
+            .unwrap();
+        let under = sfx
+            .add_game_param("underwater", GameParamSettings::new(0.0, 1.0))
+            .unwrap();
+        let closing = [(0.0, 20_000.0), (1.0, 500.0)];
+        let curve = Curve::new(under, CurveTarget::Param(cutoff), &closing).unwrap();
+        sfx.mix_mut().add_param_curve(curve).unwrap();
+        let deaf = pool_audio::mix::Snapshot::new("deaf").set_param(cutoff, 2_000.0);
+        sfx.mix_mut().add_snapshot(deaf).unwrap();
+        let group = sfx
+            .add_group("world", GroupSettings::default().bus(world))
+            .unwrap();
+        let data = common::sine_at(0.3, TONE, 1.0).loop_region(..);
+        let settings = SoundSettings::default().group(group);
+        sfx.add_sound("tone", data, settings).unwrap();
+    }
+    let tone = sfx.sound("tone").unwrap();
+    sfx.play(tone, PlayParams::default()).unwrap();
+    (manager, sfx)
+}
+
+#[test]
+fn an_effect_parameter_follows_a_curve_under_the_snapshots_in_code_and_in_a_bank() {
+    let mut heard = Vec::new();
+    for bank in [false, true] {
+        let (mut manager, mut sfx) = underwater(bank);
+        let under = sfx.game_param("underwater").unwrap();
+        let deaf = sfx.mix().snapshot("deaf").unwrap();
+        let open = level(&mut manager, &mut sfx);
+        sfx.set_game_param(under, 1.0).unwrap();
+        let closed = level(&mut manager, &mut sfx);
+        // A snapshot overrides the curve's value while applied, and lets go.
+        sfx.mix_mut()
+            .apply_snapshot(deaf, 1.0, Tween::default())
+            .unwrap();
+        let snapshot = level(&mut manager, &mut sfx);
+        sfx.mix_mut()
+            .release_snapshot(deaf, Tween::default())
+            .unwrap();
+        let released = level(&mut manager, &mut sfx);
+        assert!(open - closed > 15.0, "closes: {open:.2} to {closed:.2} dB");
+        assert!(
+            snapshot > closed + 5.0 && snapshot < open - 3.0,
+            "{snapshot:.2} dB at 2 kHz"
+        );
+        assert!(
+            (released - closed).abs() < 0.1,
+            "{released:.2} against {closed:.2} dB"
+        );
+        heard.push([open, closed, snapshot, released]);
+    }
+    for (code, bank) in heard[0].iter().zip(&heard[1]) {
+        assert!(
+            (code - bank).abs() < 0.05,
+            "code {code:.3} against bank {bank:.3} dB"
+        );
+    }
+}

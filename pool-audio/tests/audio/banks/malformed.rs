@@ -195,6 +195,34 @@ fn cases() -> Vec<(String, &'static str, &'static str)> {
             "mix",
         ),
         (
+            s(
+                r#"(game_params: { "p": (range: (0.0, 1.0)) }, buses: { "b": (curves: [(param: "p", target: Param("nowhere"), points: [(0.0, 100.0)])]) })"#,
+            ),
+            "buses.b.curves[0].target[0]",
+            "unknown",
+        ),
+        (
+            s(
+                r#"(game_params: { "p": (range: (0.0, 1.0)) }, buses: { "b": (effects: [Filter(mode: LowPass, cutoff: 100.0, param: "x")], curves: [(param: "p", target: Param("x"), points: [(0.0, 100000.0)])]) })"#,
+            ),
+            "buses.b.curves[0].points",
+            "mix",
+        ),
+        (
+            s(
+                r#"(buses: { "b": (effects: [Filter(mode: LowPass, cutoff: 100.0, param: "x"), Reverb(param: "x")]) })"#,
+            ),
+            "buses.b.effects[1].param",
+            "mix",
+        ),
+        (
+            s(
+                r#"(game_params: { "p": (range: (0.0, 1.0)) }, buses: { "b": (effects: [Filter(mode: LowPass, cutoff: 100.0, param: "x")]) }, sounds: { "s": (recordings: ["a"], curves: [(param: "p", target: Param("x"), points: [(0.0, 100.0)])]) })"#,
+            ),
+            "sounds.s.curves",
+            "sound",
+        ),
+        (
             s(r#"(sounds: { "base": (recordings: ["a"]) })"#),
             "sounds.base",
             "taken",
@@ -375,7 +403,7 @@ fn attempt(text: &str, untouched: &[f32]) -> BankError {
     files.insert_sound("a", common::sine_at(0.3, 330.0, 0.1));
     let error = match SoundBank::from_ron("bad.ron", text) {
         Err(error) => error,
-        Ok(bank) => sfx.add_bank(&bank, &mut files, None).unwrap_err(),
+        Ok(bank) => sfx.add_bank(&bank, &mut files, None).expect_err(text),
     };
     for name in ["s", "a", "b", "g", "z", "p", "m", "w"] {
         assert!(sfx.switch(name).is_none(), "{text}: switch {name} added");
