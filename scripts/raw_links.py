@@ -33,6 +33,9 @@ THEIRS = {
     "Transform",
     # kira's StaticSoundData, re-exported in bevy_pool's prelude
     "MediaSource",
+    # bevy_reflect's derives (the `reflect` feature)
+    "TypeInfo", "Typed::type_info", "TypeRegistration", "ReflectCloneError",
+    "PartialReflect", "DynamicTupleStruct", "DynamicStruct", "DynamicEnum",
 }
 
 crates = ["pool_core", "pool_effects", "pool_audio", "bevy_pool", "alloc_counter", "figures"]
