@@ -32,7 +32,9 @@ pub const BANK_RELOAD_FADE: Duration = Duration::from_millis(100);
 /// [`SoundAssetsPlugin`](crate::SoundAssetsPlugin) adds it to [`Sfx`] (its
 /// music tracks to [`MusicTracks`]); each time the file or one of its
 /// recordings changes, the new text is applied to the running game with
-/// [`SoundEffects::reload_bank`](pool_audio::SoundEffects::reload_bank).
+/// [`SoundEffects::reload_bank`](pool_audio::SoundEffects::reload_bank), a
+/// recording whose bytes changed loaded again for the sounds that play it
+/// (from their next play).
 /// Each outcome is a [`SoundBankApplied`] or [`SoundBankRefused`] message.
 ///
 /// To hear edits as the designer saves them, turn on the `file_watcher`
@@ -82,6 +84,9 @@ pub struct SoundBankAsset {
     /// Its recordings, decoded by file name (a file that did not decode is
     /// kept encoded: adding the bank places the error).
     pub files: MemoryLoader,
+    /// A hash of each recording file's bytes: a reload marks the files
+    /// whose bytes changed ([`SoundBank::file_changed`]).
+    hashes: HashMap<String, u64>,
 }
 
 /// Reads a `.bank.ron` file and every recording it names (as dependencies:
@@ -106,14 +111,22 @@ impl AssetLoader for SoundBankLoader {
         let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
         let bank = SoundBank::from_ron(&name, &text)?;
         let mut files = MemoryLoader::new();
+        let mut hashes = HashMap::new();
         for file in bank.files() {
             let bytes = load_context.read_asset_bytes(file.to_string()).await?;
+            let mut hasher = std::hash::DefaultHasher::new();
+            std::hash::Hash::hash(&bytes, &mut hasher);
+            hashes.insert(file.to_string(), std::hash::Hasher::finish(&hasher));
             files.insert_encoded(file, bytes);
             // Decoded here, off the game's thread; an error is placed in
             // the bank's text when it is added.
             let _ = files.load(file);
         }
-        Ok(SoundBankAsset { bank, files })
+        Ok(SoundBankAsset {
+            bank,
+            files,
+            hashes,
+        })
     }
 
     fn extensions(&self) -> &[&str] {
@@ -187,9 +200,10 @@ pub struct SoundBankRefused {
     pub error: Option<BankError>,
 }
 
-/// The banks added, by asset.
+/// The banks added, by asset, with the hashes of their files as last
+/// applied.
 #[derive(Resource, Default)]
-pub(crate) struct AddedBanks(HashMap<AssetId<SoundBankAsset>, String>);
+pub(crate) struct AddedBanks(HashMap<AssetId<SoundBankAsset>, HashMap<String, u64>>);
 
 /// A bank file that failed to load: the game gets a message with the error.
 pub(crate) fn report_failed_banks(
@@ -237,15 +251,22 @@ pub(crate) fn apply_banks(
         let mut files = asset.files.clone();
         let music = music.as_deref_mut().map(|m| &mut m.0);
         let path = asset.bank.file().to_string();
-        let outcome = if added.0.contains_key(id) {
-            let fade = pool_audio::linear_fade(BANK_RELOAD_FADE);
-            (sfx.reload_bank(&asset.bank, &mut files, music, fade)).map(Some)
-        } else {
-            (sfx.add_bank(&asset.bank, &mut files, music)).map(|()| None)
+        let outcome = match added.0.get(id) {
+            Some(hashes) => {
+                let mut bank = asset.bank.clone();
+                for (file, hash) in &asset.hashes {
+                    if hashes.get(file) != Some(hash) {
+                        bank.file_changed(file);
+                    }
+                }
+                let fade = pool_audio::linear_fade(BANK_RELOAD_FADE);
+                (sfx.reload_bank(&bank, &mut files, music, fade)).map(Some)
+            }
+            None => (sfx.add_bank(&asset.bank, &mut files, music)).map(|()| None),
         };
         match outcome {
             Ok(reloaded) => {
-                added.0.insert(*id, path.clone());
+                added.0.insert(*id, asset.hashes.clone());
                 applied.write(SoundBankApplied {
                     id: *id,
                     path,

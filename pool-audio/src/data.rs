@@ -258,6 +258,9 @@ pub struct SoundBank {
     file: String,
     text: String,
     pub(crate) bank: BankFile,
+    /// Recording files changed since the bank was last added or reloaded
+    /// (see [`SoundBank::file_changed`]).
+    pub(crate) changed_files: Vec<String>,
 }
 
 impl SoundBank {
@@ -295,6 +298,7 @@ impl SoundBank {
                 file: file.into(),
                 text: text.into(),
                 bank,
+                changed_files: Vec::new(),
             }),
             Err(error) => {
                 let start = error.span.start;
@@ -372,6 +376,33 @@ impl SoundBank {
     /// The names of its sounds, in the file's order.
     pub fn sounds(&self) -> impl Iterator<Item = &str> {
         self.bank.sounds.iter().map(|(name, _)| name)
+    }
+
+    /// Marks the recording file `file` as changed on disk since the bank
+    /// was added or last reloaded: the next
+    /// [`reload_bank`](crate::SoundEffects::reload_bank) of this bank loads
+    /// it again for every sound that plays it, as for a sound whose text
+    /// changed, even if the text did not (an asset loader that sees a
+    /// recording change calls it).
+    ///
+    /// ```
+    /// use pool_audio::data::SoundBank;
+    ///
+    /// let mut bank = SoundBank::from_ron("steps.ron", r#"(sounds: { "step": (recordings: ["steps/1.wav"]) })"#)?;
+    /// bank.file_changed("steps/1.wav");
+    /// assert_eq!(bank.changed_files().collect::<Vec<_>>(), ["steps/1.wav"]);
+    /// # Ok::<(), pool_audio::data::BankError>(())
+    /// ```
+    pub fn file_changed(&mut self, file: &str) {
+        if !self.changed_files.iter().any(|f| f == file) {
+            self.changed_files.push(file.to_string());
+        }
+    }
+
+    /// The recording files marked changed (see
+    /// [`file_changed`](Self::file_changed)).
+    pub fn changed_files(&self) -> impl Iterator<Item = &str> {
+        self.changed_files.iter().map(String::as_str)
     }
 
     /// Every recording file its sounds name (each once, in the file's
@@ -466,6 +497,7 @@ impl SoundBank {
             file: self.file.clone(),
             text: self.text.clone(),
             bank,
+            changed_files: self.changed_files.clone(),
         }
     }
 

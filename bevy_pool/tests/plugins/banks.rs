@@ -24,8 +24,8 @@ fn bank(first_volume: &str) -> String {
     )
 }
 
-fn folder() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bevy-pool-banks-{}", std::process::id()));
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bevy-pool-banks-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("hum.wav"), common::tone(220.0, 1)).unwrap();
     std::fs::write(dir.join(BANK), bank("-12.0")).unwrap();
@@ -100,7 +100,7 @@ fn hum_level(app: &mut App) -> f32 {
 
 #[test]
 fn a_bank_edited_on_disk_changes_what_is_heard_and_a_broken_edit_changes_nothing() {
-    let dir = folder();
+    let dir = folder("edit");
     let mut app = app(&dir);
     let handle: Handle<SoundBankAsset> = app.world().resource::<AssetServer>().load(BANK);
     until(&mut app, |seen| !seen.applied.is_empty());
@@ -202,5 +202,33 @@ fn music_loads_through_the_asset_server_and_plays() {
         (heard - 0.5).abs() < 0.05,
         "the theme at its own level: {heard}"
     );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_recording_saved_over_on_disk_plays_from_the_next_play() {
+    let dir = folder("take");
+    let mut app = app(&dir);
+    let _bank: Handle<SoundBankAsset> = app.world().resource::<AssetServer>().load(BANK);
+    until(&mut app, |seen| !seen.applied.is_empty());
+    let mut sfx = app.world_mut().resource_mut::<Sfx>();
+    let hum = sfx.sound("hum").unwrap();
+    let voice = sfx.play(hum, PlayParams::default()).unwrap();
+    common::frames(&mut app, 20);
+    assert!(amplitude(&last(&app, 0.2), 220.0) > 0.05);
+    // A new take saved over the file: the bank reloads with it.
+    std::fs::write(dir.join("hum.wav"), common::tone(330.0, 1)).unwrap();
+    until(&mut app, |seen| seen.applied.len() > 1);
+    let reloaded = app.world().resource::<Seen>().applied[1].reloaded.unwrap();
+    assert_eq!(reloaded.changed, 1, "the sound that plays the file");
+    // The voice playing keeps its take; the next play has the new one.
+    common::frames(&mut app, 20);
+    assert!(amplitude(&last(&app, 0.2), 220.0) > 0.05);
+    let mut sfx = app.world_mut().resource_mut::<Sfx>();
+    sfx.voice(voice).stop(Default::default()).unwrap();
+    sfx.play(hum, PlayParams::default()).unwrap();
+    common::frames(&mut app, 30);
+    let heard = last(&app, 0.2);
+    assert!(amplitude(&heard, 330.0) > 0.05 && amplitude(&heard, 220.0) < 0.005);
     std::fs::remove_dir_all(dir).ok();
 }

@@ -48,7 +48,9 @@ impl SoundEffects {
             rehearsal: false,
         };
         adding.all(recordings)?;
-        self.banks.push(bank.clone());
+        let mut kept = bank.clone();
+        kept.changed_files.clear();
+        self.banks.push(kept);
         Ok(())
     }
 

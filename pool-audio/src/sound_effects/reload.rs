@@ -34,8 +34,8 @@ impl SoundEffects {
     ///
     /// Zones and music pieces are read from the bank when the game places
     /// them ([`SoundBank::zone`], [`SoundBank::piece`]): the new text's from
-    /// then on. Only the sounds whose text changed load their recordings
-    /// again.
+    /// then on. Only the sounds whose text changed, or that play a file
+    /// marked with [`SoundBank::file_changed`], load their recordings again.
     ///
     /// # Errors
     /// [`BankProblem::NotAdded`] for a bank of a file never added;
@@ -96,7 +96,9 @@ impl SoundEffects {
             self.change(bank, (name, sound), recordings, fade)?;
         }
         self.bus_volumes(&old, bank, fade);
-        self.banks[at] = bank.clone();
+        let mut kept = bank.clone();
+        kept.changed_files.clear();
+        self.banks[at] = kept;
         Ok(report)
     }
 
@@ -141,9 +143,14 @@ impl SoundEffects {
             return Ok(());
         };
         let was = self.banks.iter().find(|b| b.file() == bank.file());
-        let keep_picks = was.and_then(|b| b.bank.sounds.get(name)).is_some_and(|s| {
-            s.recordings == sound.recordings && s.pick == sound.pick && s.looping == sound.looping
-        });
+        let touched =
+            (sound.recordings.iter()).any(|r| bank.changed_files.iter().any(|f| *f == r.file));
+        let keep_picks = !touched
+            && was.and_then(|b| b.bank.sounds.get(name)).is_some_and(|s| {
+                s.recordings == sound.recordings
+                    && s.pick == sound.pick
+                    && s.looping == sound.looping
+            });
         self.change_sound(id, recordings, (settings, keep_picks), fade)
             .map_err(|error| bank.error(&path, BankProblem::Sound(error)))
     }
@@ -317,8 +324,14 @@ fn deltas(old: &BankFile, bank: &SoundBank) -> (SoundBank, SoundBank) {
         },
     };
     let added = bank.with(rehearsed.clone());
-    let changed = (new.sounds.0.iter())
-        .filter(|(name, sound)| old.sounds.get(name).is_some_and(|was| was != sound));
+    let touched = |sound: &SoundFile| {
+        (sound.recordings.iter()).any(|r| bank.changed_files.iter().any(|f| *f == r.file))
+    };
+    let changed = (new.sounds.0.iter()).filter(|(name, sound)| {
+        old.sounds
+            .get(name)
+            .is_some_and(|was| was != sound || touched(sound))
+    });
     rehearsed.sounds.0.extend(changed.cloned());
     (bank.with(rehearsed), added)
 }

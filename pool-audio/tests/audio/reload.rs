@@ -256,3 +256,37 @@ fn a_bank_never_added_is_not_reloaded() {
     assert_eq!(error.problem, BankProblem::NotAdded);
     assert!(sfx.sound("hum").is_none());
 }
+
+#[test]
+fn a_recording_file_changed_on_disk_plays_from_the_next_play_with_the_text_unchanged() {
+    let (mut manager, mut sfx, voice) = playing(&bank("first_volume: -6.0"));
+    // The designer exports a new take over "low": the loader has it now.
+    let mut files = files();
+    files.insert_sound("low", common::sine_at(0.5, 330.0, 1.0));
+    let same = bank("first_volume: -6.0");
+    let untouched = sfx
+        .reload_bank(&same, &mut files, None, linear_fade(FADE))
+        .unwrap();
+    assert_eq!(untouched.changed, 0, "the text alone: nothing changed");
+    let mut touched = same.clone();
+    touched.file_changed("low");
+    let reloaded = sfx
+        .reload_bank(&touched, &mut files, None, linear_fade(FADE))
+        .unwrap();
+    assert_eq!(reloaded.changed, 1);
+    // The voice playing keeps its take; the next play has the new one.
+    let heard = common::render_left(&mut manager, 0.2);
+    assert!((common::frequency(&heard, f64::from(RATE)) - 220.0).abs() < 1.0);
+    sfx.voice(voice).stop(Tween::default()).unwrap();
+    let hum = sfx.sound("hum").unwrap();
+    sfx.play(hum, PlayParams::default()).unwrap();
+    sfx.update(1.0 / 60.0).unwrap();
+    common::render_left(&mut manager, 0.1);
+    let heard = common::render_left(&mut manager, 0.2);
+    assert!((common::frequency(&heard, f64::from(RATE)) - 330.0).abs() < 1.0);
+    // The mark is spent: the same bank again changes nothing.
+    let again = sfx
+        .reload_bank(&same, &mut files, None, linear_fade(FADE))
+        .unwrap();
+    assert_eq!(again.changed, 0);
+}
