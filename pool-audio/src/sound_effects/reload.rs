@@ -143,8 +143,7 @@ impl SoundEffects {
             return Ok(());
         };
         let was = self.banks.iter().find(|b| b.file() == bank.file());
-        let touched =
-            (sound.recordings.iter()).any(|r| bank.changed_files.iter().any(|f| *f == r.file));
+        let touched = (sound.recordings.iter()).any(|r| bank.changed_files.contains(&r.file));
         let keep_picks = !touched
             && was.and_then(|b| b.bank.sounds.get(name)).is_some_and(|s| {
                 s.recordings == sound.recordings
@@ -324,9 +323,8 @@ fn deltas(old: &BankFile, bank: &SoundBank) -> (SoundBank, SoundBank) {
         },
     };
     let added = bank.with(rehearsed.clone());
-    let touched = |sound: &SoundFile| {
-        (sound.recordings.iter()).any(|r| bank.changed_files.iter().any(|f| *f == r.file))
-    };
+    let touched =
+        |sound: &SoundFile| (sound.recordings.iter()).any(|r| bank.changed_files.contains(&r.file));
     let changed = (new.sounds.0.iter()).filter(|(name, sound)| {
         old.sounds
             .get(name)
