@@ -40,7 +40,8 @@
 //! game-parameter curves and a switch (`audio_play_curves`), beside a raw kira `play` on a
 //! track of the same capacity (`kira_play`); and `update` with 64 active voices
 //! (`audio_update`), and with all of them in the loudness window
-//! (`audio_update_window`). Rendering between batches is not timed.
+//! (`audio_update_window`); one read of the voice table of 300 voices, 32 of
+//! them real (`audio_voice_table`). Rendering between batches is not timed.
 //!
 //! **Your own policy and object type**: the pool cases are generic over the
 //! pooled object ([`Pooled`]) and the policy; [`compare_policy`] measures yours
@@ -86,6 +87,8 @@ mod peer_cases;
 mod pool_cases;
 mod recycle_cases;
 mod seedling_cases;
+mod table_cases;
+pub use table_cases::VoiceTable;
 
 pub use arena_cases::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, ArenaOp, Blob, OBJECT_BYTES, SIZE_CONTAINERS,
@@ -258,7 +261,7 @@ pub const EFFECTS_CASES: [&str; 7] = [
 ];
 
 /// The audio cases of the report, in its row order (their size is the voice cap).
-pub const AUDIO_CASES: [&str; 9] = [
+pub const AUDIO_CASES: [&str; 10] = [
     "audio_play",
     "audio_play_steal",
     "audio_play_owner",
@@ -268,6 +271,7 @@ pub const AUDIO_CASES: [&str; 9] = [
     "audio_update",
     "audio_update_window",
     "audio_update_virtual",
+    "audio_voice_table",
 ];
 
 /// The mix-ceiling cases of the report: one cycle is one second of audio.
@@ -330,6 +334,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "bank_code_200" => Box::new(BankLoad::new(false)),
         "bank_reload_20" => Box::new(BankReload::new()),
         "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
+        "audio_voice_table" => Box::new(VoiceTable::new()),
         "audio_update_window" => Box::new(AudioUpdateWindow::new()),
         "bank_render_32_mixed" => Box::new(MixedRender::new(true)),
         "bank_render_32_groups" => Box::new(MixedRender::new(false)),

@@ -56,7 +56,7 @@ use kira::info::Info;
 use kira::sound::Sound;
 use rtrb::Consumer;
 
-pub(crate) use budget::Budget;
+pub(crate) use budget::{Budget, Settle};
 pub(crate) use builder::BankBuilder;
 pub(crate) use command::{Begin, Command, Start};
 pub(crate) use handle::BankHandle;
@@ -65,7 +65,7 @@ pub(crate) use shared::{Phase, Shared};
 pub(crate) use source::Source;
 
 use crate::ears::ListenerState;
-use budget::{Room, Settle};
+use budget::Room;
 use clocks::Clocks;
 use mix::MixGains;
 use outs::Outs;

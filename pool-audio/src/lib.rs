@@ -507,6 +507,7 @@ mod stats;
 mod stealing;
 mod switch;
 mod variations;
+mod voice_info;
 mod voice_pool;
 mod zone;
 
@@ -588,6 +589,7 @@ pub mod voices {
     pub use crate::settings::{Resume, Virtualization, WhenFull};
     pub use crate::sound_effects::Voice;
     pub use crate::stealing::{Stealing, Tie};
+    pub use crate::voice_info::{VoiceInfo, WhyVirtual};
 }
 
 /// The mix that makes room: buses, ducks, snapshots and the loudness window.

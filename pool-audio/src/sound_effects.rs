@@ -25,6 +25,7 @@ mod switches;
 mod update;
 mod views;
 mod voice_groups;
+mod voice_table;
 mod zones;
 
 pub use views::{Listener, Mix, MixMut, SoundInfo, Voice};
@@ -205,6 +206,9 @@ struct Now {
     window: Option<WindowNow>,
     /// How the listener moves, for doppler.
     listener_motion: crate::cues::Motion,
+    /// Where the listener faces (see `ears.rs`; `None`: as it starts), for
+    /// the voice table.
+    listener_orientation: Option<[f32; 4]>,
 }
 
 /// Commands the bank's queue holds between two blocks of the mixer, per voice

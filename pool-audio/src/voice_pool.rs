@@ -334,10 +334,16 @@ impl Voices {
 
     /// A real voice goes virtual: the bank fades it out with `fade` and reports
     /// where it stopped; it keeps its handle and parameters.
-    pub(crate) fn virtualize(&mut self, key: VoiceKey, fade: Tween, sounds: &mut SoundTable) {
+    pub(crate) fn virtualize(
+        &mut self,
+        key: VoiceKey,
+        (fade, why): (Tween, crate::voice_info::WhyVirtual),
+        sounds: &mut SoundTable,
+    ) {
         let Some(record) = self.records.get_mut(key) else {
             return;
         };
+        record.why = Some(why);
         Self::send_virtual(&mut self.slots, &mut self.bank, sounds, key, record, fade);
     }
 
@@ -394,6 +400,7 @@ impl Voices {
             return Err(crate::PlayError::NoFreeVoice);
         };
         record.place = Place::Real { slot, ticket };
+        record.why = None;
         let start = Self::start(record, slot, ticket, source, begin, route);
         let order = record.order;
         bank.shared().queue(slot, ticket);

@@ -104,7 +104,7 @@ impl Source {
     /// Each channel's gain at `panning`: kira's pan law, lowered by the gain it
     /// gives this sound's louder channel, so that a panned copy's louder channel
     /// stays inside its share of the budget.
-    pub(super) fn pan(&self, panning: f32) -> [f32; 2] {
+    pub(crate) fn pan(&self, panning: f32) -> [f32; 2] {
         let compensation = self.peak.pan_compensation(panning) as f32;
         pan_law(panning).map(|gain| gain * compensation)
     }

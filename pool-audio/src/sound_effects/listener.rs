@@ -32,6 +32,7 @@ impl SoundEffects {
         self.room_for(1)?;
         self.voices
             .send(Command::SetListenerOrientation(orientation));
+        self.now.listener_orientation = Some(orientation);
         Ok(())
     }
 }

@@ -86,18 +86,7 @@ pub(crate) struct Victim {
     pub(crate) leaves: Leaves,
 }
 
-/// Why a play starts virtual.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum WhyVirtual {
-    /// Under its sound's audibility floor.
-    Inaudible,
-    /// Every place it may take holds a more audible voice.
-    Outranked,
-    /// Every slot of the bank holds a voice or one fading out.
-    NoFreeSlot,
-    /// The bank's queue has no room for a start and a stop (counted).
-    QueueFull,
-}
+pub(crate) use crate::voice_info::WhyVirtual;
 
 /// What a play becomes.
 #[derive(Debug, Clone, Copy, PartialEq)]

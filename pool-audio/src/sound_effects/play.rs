@@ -243,13 +243,13 @@ impl SoundEffects {
                     if why == WhyVirtual::QueueFull {
                         self.stats.queue_full += 1;
                     }
-                    return self.begin(play, None);
+                    return self.begin(play, None, why);
                 }
                 Plan::Real(victim) => break victim,
             }
         };
         let displaced = victim.map(|victim| (victim.key, self.give_way(victim)));
-        self.begin(play, Some(displaced))
+        self.begin(play, Some(displaced), WhyVirtual::QueueFull)
     }
 
     /// `victim` gives up its place: recycled (it ends), or displaced (it goes
@@ -274,6 +274,7 @@ impl SoundEffects {
         &mut self,
         play: &Play,
         real: Option<Option<(VoiceKey, VoiceState)>>,
+        why: WhyVirtual,
     ) -> Result<Played, PlayError> {
         // The sound's reference for the mixer, taken before the record is
         // written: a locked increment waits for every store before it.
@@ -294,6 +295,10 @@ impl SoundEffects {
         }
         let displaced = real.flatten().or(dropped.map(|d| (d, VoiceState::Gone)));
         let mut state = VoiceState::Virtual;
+        if let Some(record) = self.voices.get_mut(key) {
+            // Why it is virtual, if it does not become real.
+            record.why = Some(why);
+        }
         if let Some(source) = source {
             match self.start_real(key, Begin::Fresh, Some(source)) {
                 Ok(()) => state = VoiceState::Real,
@@ -390,7 +395,8 @@ impl SoundEffects {
         self.groups.count_stolen(settings.group.map(|g| g.index));
         let fade = self.rules.steal_tween();
         if settings.virtualization.virtualizes() {
-            self.voices.virtualize(key, fade, &mut self.sounds);
+            let why = crate::voice_info::WhyVirtual::Outranked;
+            self.voices.virtualize(key, (fade, why), &mut self.sounds);
             self.stats.virtualized += 1;
             VoiceState::Virtual
         } else {

@@ -119,7 +119,8 @@ impl SoundEffects {
             let fade = self.rules.steal_tween();
             self.stats.crowded_copies += 1;
             if settings.virtualization.virtualizes() {
-                self.voices.virtualize(key, fade, &mut self.sounds);
+                let why = crate::voice_info::WhyVirtual::Crowded;
+                self.voices.virtualize(key, (fade, why), &mut self.sounds);
                 self.stats.virtualized += 1;
             } else {
                 let reason = crate::handles::EndReason::Crowded;

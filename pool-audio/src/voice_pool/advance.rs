@@ -336,6 +336,7 @@ impl Pass<'_> {
             return;
         }
         self.room -= 1;
+        record.why = Some(crate::voice_info::WhyVirtual::Inaudible);
         Voices::send_virtual(self.slots, self.bank, self.sounds, key, record, self.fade);
         self.done.virtualized += 1;
     }

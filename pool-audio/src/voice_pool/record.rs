@@ -134,6 +134,8 @@ pub(crate) struct VoiceRecord {
     /// `game.rs`): on top of the play's volume and rate, its muffle's
     /// cutoff and its sends' levels.
     pub(crate) curve: crate::game::CurveOutput,
+    /// Why it is virtual, while it is.
+    pub(crate) why: Option<crate::voice_info::WhyVirtual>,
     /// The game parameters it has a value of its own of.
     pub(crate) own:
         [Option<(crate::game::GameParamId, crate::game::Follow)>; crate::game::MAX_OWN_VALUES],
@@ -200,6 +202,7 @@ impl VoiceRecord {
             send_levels: [0.0; crate::MAX_SENDS],
             curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
+            why: None,
         }
     }
 
@@ -243,6 +246,7 @@ impl VoiceRecord {
             send_levels: [0.0; crate::MAX_SENDS],
             curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
+            why: None,
         }
     }
 

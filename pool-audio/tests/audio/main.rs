@@ -36,4 +36,5 @@ mod variations;
 mod virtual_voices;
 mod voice_bank;
 mod voice_limits;
+mod voice_table;
 mod zones;

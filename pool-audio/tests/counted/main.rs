@@ -15,3 +15,4 @@ mod music;
 mod no_alloc;
 mod offline;
 mod reload;
+mod voice_table;

@@ -1,0 +1,67 @@
+//! What a game (or its debug view) can read of each voice, real or
+//! virtual: [`SoundEffects::voices`](crate::SoundEffects::voices).
+
+use kira::Decibels;
+
+use crate::{GroupId, SoundId, VoiceHandle, VoiceState};
+
+/// Why a voice is virtual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WhyVirtual {
+    /// Under its sound's audibility floor, or outside the loudness window.
+    Inaudible,
+    /// Every place it may take (the voice cap, its group's, its sound's or
+    /// owner's copies) holds a more audible voice, or one took its place.
+    Outranked,
+    /// Newer copies of its sound took its room in the sound's copy budget.
+    Crowded,
+    /// Every slot of the voice bank holds a voice or one fading out.
+    NoFreeSlot,
+    /// The voice bank's queue had no room for its start.
+    QueueFull,
+}
+
+/// One voice, real or virtual, as the manager sees it after its last
+/// update: what a debug view draws. Read with
+/// [`SoundEffects::voices`](crate::SoundEffects::voices), which allocates
+/// nothing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct VoiceInfo {
+    /// Its handle.
+    pub voice: VoiceHandle,
+    /// Its sound, and which of the sound's recordings it plays.
+    pub sound: SoundId,
+    /// The recording, by its place in the sound's recordings.
+    pub recording: usize,
+    /// Real, virtual, paused or fading.
+    pub state: VoiceState,
+    /// Why it is virtual, while it is.
+    pub why_virtual: Option<WhyVirtual>,
+    /// It waits for its start time.
+    pub waiting: bool,
+    /// Its priority as heard from the listener (its sound's, with the
+    /// distance offset), and its audibility: the level the manager ranks
+    /// it by (an amplitude; see `audibility.rs`).
+    pub priority: i32,
+    /// See [`priority`](Self::priority).
+    pub audibility: f32,
+    /// The level it is heard at in each channel, where the voice bank
+    /// mixes it (the sound-effects track, or its group's bus before the
+    /// bus's volume and effects): its copy level in its sound's budget,
+    /// its volume and curves, the loudness window, obstruction's and
+    /// occlusion's volume, its group's ducks and snapshots, its panning,
+    /// its distance and the listener's ears. Not in it: a low-pass's cut,
+    /// which depends on the sound's spectrum, and fades under way. A
+    /// virtual voice's is what it would be heard at if real.
+    pub level: [Decibels; 2],
+    /// Where it is, if positioned, and its distance from the listener.
+    pub position: Option<[f32; 3]>,
+    /// See [`position`](Self::position).
+    pub distance: Option<f32>,
+    /// Who plays it.
+    pub owner: Option<u64>,
+    /// Its sound's group.
+    pub group: Option<GroupId>,
+}
