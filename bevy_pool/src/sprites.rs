@@ -148,8 +148,8 @@ struct BaseZ(f32);
 #[derive(Component, Debug, Clone, Copy, Default)]
 #[cfg_attr(
     feature = "reflect",
-    derive(Reflect),
-    reflect(Component, Default, Debug)
+    derive(bevy::reflect::Reflect),
+    reflect(Component, Debug)
 )]
 pub struct VfxCamera;
 
