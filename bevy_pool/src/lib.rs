@@ -177,6 +177,13 @@
 //! entity comes back: the "Pooled entities" table of the workspace's
 //! `docs/benchmarks.md` measures it.
 //!
+//! # Seeing the voices
+//! [`SoundVoicesPlugin`] keeps [`SoundVoices`] up to date each frame: every
+//! voice, real and virtual, with why it is virtual, the level it is heard
+//! at in each ear, where it is and the entity whose emitter plays it (see
+//! [`SoundEffects::voices`](pool_audio::SoundEffects::voices)), for a debug
+//! view or any system. It allocates nothing per frame once warm.
+//!
 //! # Scenes and inspectors
 //! With the `reflect` feature (on by default), the plugins' plain components
 //! derive Bevy's `Reflect` and are registered: [`SoundListener`],
@@ -253,6 +260,7 @@ mod music;
 mod named;
 #[cfg(feature = "sprites")]
 mod sprites;
+mod voices;
 mod zones;
 
 pub use assets::{
@@ -285,6 +293,7 @@ pub use music::{MusicRefused, MusicTracks, PlayMusic, StopMusic};
 #[cfg(feature = "reflect")]
 pub use named::DecibelsReflect;
 pub use named::SoundEmitterNamed;
+pub use voices::{SoundVoices, SoundVoicesPlugin};
 pub use zones::{SoundZone, ZoneRefused, ZoneSize};
 
 /// The sound-effects crate the plugins are built on, for its settings, ids,
@@ -326,9 +335,9 @@ pub mod prelude {
         ReleaseAfter, ReleaseSnapshot, SetGameParam, Sfx, SoundAsset, SoundAssetRefused,
         SoundAssetSettings, SoundAssetsPlugin, SoundBankApplied, SoundBankAsset, SoundBankRefused,
         SoundEffectsPlugin, SoundEmitter, SoundEmitterAsset, SoundEmitterNamed, SoundIds,
-        SoundListener, SoundObstruction, SoundOcclusion, SoundSystems, SoundVelocity, SoundWarning,
-        SoundZone, StopMusic, Vfx, VfxFinished, VfxPlugin, VfxSystems, VoiceEnded, ZoneRefused,
-        ZoneSize,
+        SoundListener, SoundObstruction, SoundOcclusion, SoundSystems, SoundVelocity, SoundVoices,
+        SoundVoicesPlugin, SoundWarning, SoundZone, StopMusic, Vfx, VfxFinished, VfxPlugin,
+        VfxSystems, VoiceEnded, ZoneRefused, ZoneSize,
     };
     // Not inlined: each item's docs stay on its own crate's pages.
     #[doc(no_inline)]
