@@ -612,6 +612,10 @@ impl Sound for VoiceBank {
             self.step(&mut out[at..at + len], dt, along, info);
             at += len;
         }
+        for &slot in &self.order {
+            let playhead = self.voices[slot as usize].playhead();
+            self.shared.record_playhead(slot, playhead);
+        }
         self.shared.set_clock(self.clock);
         self.zones.settle();
         if !self.chains.is_empty() {

@@ -62,6 +62,16 @@ pub struct VoiceInfo {
     pub distance: Option<f32>,
     /// Who plays it.
     pub owner: Option<u64>,
-    /// Its sound's group.
+    /// Its sound's group, and the bus the group routes to.
     pub group: Option<GroupId>,
+    /// See [`group`](Self::group).
+    pub bus: Option<crate::TrackId>,
+    /// Its sends: each bus and the level the game set (before the sound's
+    /// send curves and distance), in its sound's order.
+    pub sends: [Option<(crate::TrackId, Decibels)>; crate::MAX_SENDS],
+    /// Where it is in its recording, seconds: as the mixer said at the end
+    /// of its last block for a real voice, as the manager follows it for a
+    /// virtual one (`None` just after it went virtual, until the mixer says
+    /// where it stopped).
+    pub playhead: Option<f64>,
 }

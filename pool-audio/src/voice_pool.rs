@@ -554,6 +554,21 @@ impl Voices {
     }
 
     /// What a voice is doing now: [`VoiceState::Gone`] for a stale key.
+    /// Where the voice `key` is in its recording, in transport frames: as the
+    /// mixer last said for a real voice, as followed here for a virtual one
+    /// (`None` while that is not known yet).
+    pub(crate) fn playhead(&self, key: VoiceKey) -> Option<f64> {
+        match self.records.get(key)?.place {
+            Place::Real { slot, ticket } => {
+                let status = self.bank.status(slot);
+                (status.ticket == ticket && status.phase != Phase::Queued)
+                    .then(|| self.bank.shared().playhead(slot))
+            }
+            Place::Virtual(Playhead::At(at)) => Some(at),
+            Place::Virtual(Playhead::Awaiting { .. }) => None,
+        }
+    }
+
     pub(crate) fn state(&self, key: VoiceKey) -> VoiceState {
         let Some(record) = self.records.get(key) else {
             return VoiceState::Gone;

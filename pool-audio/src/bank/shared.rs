@@ -77,6 +77,9 @@ struct SlotReport {
     /// `f64` bits: the mixer's clock (see [`Shared::clock`]) when the voice
     /// ended, at the end of the 16-frame step it ended in.
     ended_at: AtomicU64,
+    /// `f64` bits: its playhead (transport frames) at the end of the
+    /// mixer's last chunk, for the voice table.
+    playhead: AtomicU64,
 }
 
 /// Shared between the bank on the audio thread and the manager.
@@ -113,6 +116,7 @@ impl Shared {
                     status: AtomicU64::new(done),
                     stopped_at: AtomicU64::new(0),
                     ended_at: AtomicU64::new(0),
+                    playhead: AtomicU64::new(0),
                 })
                 .collect(),
             alive: AtomicBool::new(true),
@@ -202,6 +206,20 @@ impl Shared {
         self.slots[slot as usize]
             .ended_at
             .store(seconds.to_bits(), Ordering::Relaxed);
+    }
+
+    /// Mixer side: where the voice on `slot` is at the end of a chunk.
+    pub(crate) fn record_playhead(&self, slot: u32, playhead: f64) {
+        self.slots[slot as usize]
+            .playhead
+            .store(playhead.to_bits(), Ordering::Relaxed);
+    }
+
+    /// Game side: where the voice on `slot` was at the end of the mixer's
+    /// last chunk (transport frames; read after its status names its
+    /// ticket).
+    pub(crate) fn playhead(&self, slot: u32) -> f64 {
+        f64::from_bits(self.slots[slot as usize].playhead.load(Ordering::Relaxed))
     }
 
     /// When the voice on `slot` ended, on the mixer's clock (read after its

@@ -85,6 +85,14 @@ impl SoundEffects {
             let amplitude = gain * f64::from(pan[c]) * f64::from(spatial[c]);
             Decibels(decibels(amplitude).max(-200.0) as f32)
         });
+        let recording = entry.and_then(|e| e.recording(record.recording));
+        let rate = recording.map_or(1.0, |r| f64::from(r.source.sample_rate));
+        let mut sends = [None; crate::MAX_SENDS];
+        if let Some(entry) = entry {
+            for (i, send) in entry.settings.sends.iter().enumerate() {
+                sends[i] = Some((send.bus, Decibels(record.send_levels[i])));
+            }
+        }
         VoiceInfo {
             voice: self.voices.handle(key),
             sound: self.sounds.id_of(record.sound),
@@ -100,6 +108,9 @@ impl SoundEffects {
                 .map(|at| crate::audibility::distance(at, listener.position)),
             owner: record.owner,
             group,
+            bus: group.and_then(|g| self.groups.settings(g.index).bus),
+            sends,
+            playhead: self.voices.playhead(key).map(|frames| frames / rate),
         }
     }
 }

@@ -99,6 +99,24 @@ fn every_voices_reported_level_is_its_level_in_the_render() {
             manager.backend_mut().render(1.0 / 60.0).unwrap();
         }
         let table: Vec<_> = sfx.voices().collect();
+        // Where each voice is in its one-second loop: the audio rendered for
+        // a real one, the game's time for a virtual one (the quarter
+        // seconds rendered for listening have no update).
+        let rendered = (second + 1) as f64 + second as f64 * 0.25;
+        let game = (second + 1) as f64;
+        for info in &table {
+            let expected = if info.state == VoiceState::Real {
+                rendered
+            } else {
+                game
+            } % 1.0;
+            let at = info.playhead.expect("a playhead");
+            let off = (at - expected).rem_euclid(1.0);
+            assert!(
+                off.min(1.0 - off) < 0.011,
+                "second {second}: at {at:.4} s, expected {expected:.4} s"
+            );
+        }
         let audio = manager.backend_mut().render(0.25).unwrap();
         let channels = [0, 1]
             .map(|c| -> Vec<f32> { audio.samples().iter().skip(c).step_by(2).copied().collect() });
