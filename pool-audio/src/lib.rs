@@ -475,6 +475,7 @@ mod attenuation;
 mod audibility;
 mod bank;
 mod bus;
+pub mod capture;
 mod clock;
 mod cues;
 // A bank's error is made once per load, never in a loop: its size (the

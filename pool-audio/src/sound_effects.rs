@@ -10,6 +10,7 @@
 #[allow(clippy::result_large_err)] // see `data` in lib.rs
 mod banks;
 mod buses;
+mod capturing;
 mod control;
 mod cues;
 mod game;
@@ -112,6 +113,8 @@ pub struct SoundEffects {
     game: crate::game::GameParams,
     /// The banks added, as they were last added or reloaded (see `reload.rs`).
     banks: Vec<crate::data::SoundBank>,
+    /// The capture under way, if any (see `capture.rs`).
+    capture: Option<Box<crate::capture::Recorder>>,
 }
 
 /// The output sub-track on the game's manager (the limiter, last), and in it
@@ -317,6 +320,7 @@ impl SoundEffects {
             switches: crate::switch::Switches::new(owner),
             game: crate::game::GameParams::new(owner),
             banks: Vec::new(),
+            capture: None,
         })
     }
 

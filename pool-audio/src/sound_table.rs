@@ -519,6 +519,11 @@ impl SoundTable {
         self.shelves.get_mut(index as usize)?.entry.as_mut()
     }
 
+    /// Every sound's id and name.
+    pub(crate) fn named(&self) -> impl Iterator<Item = (SoundId, &str)> {
+        self.names.iter().map(|(name, id)| (*id, name.as_str()))
+    }
+
     /// The id of the sound named `name`.
     pub(crate) fn find(&self, name: &str) -> Option<SoundId> {
         self.names.get(name).copied()

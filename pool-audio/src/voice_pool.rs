@@ -239,6 +239,11 @@ impl Voices {
     }
 
     /// The next start order.
+    /// The audio the bank has rendered, seconds.
+    pub(crate) fn clock(&self) -> f64 {
+        self.bank.shared().clock()
+    }
+
     pub(crate) fn next_order(&mut self) -> u64 {
         let order = self.next_order;
         self.next_order += 1;

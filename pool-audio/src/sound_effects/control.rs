@@ -8,6 +8,7 @@ use pool_core::StaleHandle;
 
 use super::SoundEffects;
 use crate::bank::Command;
+use crate::capture::{VoiceCall, What};
 use crate::error::VoiceError;
 use crate::handles::{EndReason, SoundId, VoiceHandle, VoiceKey};
 use crate::level::kira_volume;
@@ -39,6 +40,12 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        self.note(|_| {
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call: VoiceCall::Stop(fade),
+            })
+        });
         self.voices
             .end(key, fade, EndReason::Stopped, &mut self.sounds);
         Ok(())
@@ -48,6 +55,12 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        self.note(|_| {
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call: VoiceCall::Pause(fade),
+            })
+        });
         self.voices
             .tell(key, |slot, ticket| Command::Pause { slot, ticket, fade });
         if let Some(voice) = self.voices.get_mut(key) {
@@ -60,6 +73,12 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        self.note(|_| {
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call: VoiceCall::Resume(fade),
+            })
+        });
         self.voices
             .tell(key, |slot, ticket| Command::Resume { slot, ticket, fade });
         if let Some(voice) = self.voices.get_mut(key) {
@@ -75,9 +94,16 @@ impl SoundEffects {
         fade: Tween,
     ) -> Result<(), VoiceError> {
         let key = self.live(voice)?;
-        let volume = check_volume(volume)?;
+        let checked = check_volume(volume)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        self.note(|_| {
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call: VoiceCall::Volume(volume, fade),
+            })
+        });
+        let volume = checked;
         // The play's drawn variation stays: the voice varies from the new volume.
         let volume = self
             .voices
@@ -134,6 +160,7 @@ impl SoundEffects {
             return Err(VoiceError::Stale(StaleHandle));
         };
         record.send_levels[index] = level.0;
+        let given = level;
         let level = record.send_level(index);
         self.voices.tell(key, |slot, ticket| Command::SetSend {
             slot,
@@ -141,6 +168,13 @@ impl SoundEffects {
             index: index as u8,
             level,
             tween,
+        });
+        self.note(|_| {
+            let call = VoiceCall::Send(bus, given, tween);
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call,
+            })
         });
         Ok(())
     }
@@ -155,6 +189,13 @@ impl SoundEffects {
         let rate = check_playback_rate(rate)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        self.note(|_| {
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call: VoiceCall::Rate(rate, fade),
+            })
+        });
+
         // The play's drawn pitch stays: the voice varies from the new rate.
         let rate = self
             .voices
@@ -187,6 +228,13 @@ impl SoundEffects {
         let panning = check_panning(panning)?;
         let fade = check_fade(fade)?;
         self.room_for(1)?;
+        self.note(|_| {
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call: VoiceCall::Panning(panning, fade),
+            })
+        });
+
         if let Some(record) = self.voices.get_mut(key) {
             record.panning = panning;
         }
@@ -207,6 +255,13 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let position = check_position(position.into())?;
         self.room_for(1)?;
+        self.note(|_| {
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call: VoiceCall::Position(position),
+            })
+        });
+
         if let Some(record) = self.voices.get_mut(key) {
             record.position = Some(position);
         }

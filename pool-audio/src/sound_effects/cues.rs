@@ -3,6 +3,7 @@
 
 use super::SoundEffects;
 use crate::bank::Command;
+use crate::capture::{VoiceCall, What};
 use crate::cues::{Muffled, check_amount, check_velocity};
 use crate::error::VoiceError;
 use crate::handles::VoiceHandle;
@@ -23,6 +24,10 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let velocity = check_velocity(velocity.into())?;
         self.room_for(1)?;
+        self.note(|_| {
+            let (voice, call) = (Self::number_of_key(key), VoiceCall::Velocity(velocity));
+            Some(What::Voice { voice, call })
+        });
         if let Some(record) = self.voices.get_mut(key) {
             record.cues.motion.give(velocity);
         }
@@ -114,6 +119,16 @@ impl SoundEffects {
         let key = self.live(voice)?;
         let amount = check_amount(amount)?;
         self.room_for(1)?;
+        self.note(|_| {
+            let call = match which {
+                Muffle::Obstruction => VoiceCall::Obstruction(amount),
+                Muffle::Occlusion => VoiceCall::Occlusion(amount),
+            };
+            Some(What::Voice {
+                voice: Self::number_of_key(key),
+                call,
+            })
+        });
         let Some(record) = self.voices.get_mut(key) else {
             return Ok(());
         };

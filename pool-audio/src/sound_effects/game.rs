@@ -60,7 +60,9 @@ impl SoundEffects {
     /// [`GameParamError::Unknown`], [`GameParamError::Value`] for a value
     /// that is not finite; nothing changes.
     pub fn set_game_param(&mut self, param: GameParamId, value: f64) -> Result<(), GameParamError> {
-        self.game.set(param, value)
+        self.game.set(param, value)?;
+        self.note(|_| Some(crate::capture::What::GameParam { param, value }));
+        Ok(())
     }
 
     /// The value of `param` every voice without its own follows, now.
@@ -86,6 +88,16 @@ impl SoundEffects {
             .clamp(param, value)
             .map_err(|_| VoiceError::GameParam)?;
         let global = self.game.global(param);
+        self.note(|sfx| {
+            // Only a value the voice takes: one it has, or room for one.
+            let own = &sfx.voices.get(key)?.own;
+            let takes = own.iter().any(|o| o.is_none_or(|(id, _)| id == param));
+            let call = crate::capture::VoiceCall::GameParam(param, value);
+            takes.then_some(crate::capture::What::Voice {
+                voice: Self::number_of_key(key),
+                call,
+            })
+        });
         let record = self.voices.get_mut(key).ok_or(VoiceError::GameParam)?;
         if let Some((_, own)) = record.own.iter_mut().flatten().find(|(id, _)| *id == param) {
             own.target = value;

@@ -2,6 +2,7 @@
 
 use super::SoundEffects;
 use crate::bank::Command;
+use crate::capture::{ListenerCall, What};
 use crate::error::VoiceError;
 use crate::params::{check_orientation, check_position};
 
@@ -14,6 +15,7 @@ impl SoundEffects {
         self.room_for(1)?;
         self.voices.send(Command::SetListener(position));
         self.now.listener = position;
+        self.note(|_| Some(What::Listener(ListenerCall::Position(position))));
         Ok(())
     }
 
@@ -33,6 +35,7 @@ impl SoundEffects {
         self.voices
             .send(Command::SetListenerOrientation(orientation));
         self.now.listener_orientation = Some(orientation);
+        self.note(|_| Some(What::Listener(ListenerCall::Orientation(orientation))));
         Ok(())
     }
 }

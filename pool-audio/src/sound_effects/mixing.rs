@@ -72,6 +72,14 @@ impl SoundEffects {
         self.mix
             .set_snapshot(snapshot, Some(f64::from(intensity)), tween)?;
         self.flush_mix();
+        let intensity = Some(f64::from(intensity));
+        self.note(|_| {
+            Some(crate::capture::What::Snapshot {
+                snapshot,
+                intensity,
+                tween,
+            })
+        });
         Ok(())
     }
 
@@ -83,6 +91,13 @@ impl SoundEffects {
         let tween = check_tween(tween)?;
         self.mix.set_snapshot(snapshot, None, tween)?;
         self.flush_mix();
+        self.note(|_| {
+            Some(crate::capture::What::Snapshot {
+                snapshot,
+                intensity: None,
+                tween,
+            })
+        });
         Ok(())
     }
 

@@ -105,6 +105,14 @@ impl SoundEffects {
         sound: SoundId,
         params: PlayParams,
     ) -> Result<Played, PlayError> {
+        let result = self.play_unnoted(sound, params);
+        self.note_play(sound, params, &result);
+        result
+    }
+
+    /// [`play_detailed`](Self::play_detailed), before the capture hears of it.
+    #[inline]
+    fn play_unnoted(&mut self, sound: SoundId, params: PlayParams) -> Result<Played, PlayError> {
         let checked = params.validate().map_err(PlayError::from).and_then(|()| {
             let entry = self.sounds.get(sound).ok_or(PlayError::UnknownSound)?;
             let among = match &entry.switch {

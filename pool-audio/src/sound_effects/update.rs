@@ -51,6 +51,7 @@ impl SoundEffects {
     /// ```
     pub fn update(&mut self, dt: f64) -> Result<(), TimeError> {
         let micros = seconds_to_micros(dt)?;
+        self.note(|_| Some(crate::capture::What::Update { dt }));
         self.now.micros = self.now.micros.saturating_add(micros);
         self.now.frame += 1;
         let fade = self.rules.steal_tween();
@@ -85,6 +86,9 @@ impl SoundEffects {
         self.voices.restore_candidates(candidates);
         // Report every voice that ended since the last update, this one's too.
         self.voices.turn_reports();
+        if self.capture.is_some() {
+            self.note_ended();
+        }
         self.update_mix(dt);
         self.flush_zones();
         self.flush_chains();

@@ -10,6 +10,7 @@ mod common;
 
 mod banks;
 mod buses;
+mod capture;
 mod clipping;
 mod curve_targets;
 mod determinism;

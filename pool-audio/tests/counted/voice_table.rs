@@ -54,3 +54,34 @@ fn reading_the_voice_table_allocates_nothing() {
     assert!(sfx.voices().filter(|v| v.why_virtual.is_some()).count() >= 100);
     assert!(loudest > -60.0);
 }
+
+#[test]
+fn capturing_allocates_nothing_on_the_game_thread_once_started() {
+    let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default()).unwrap();
+    let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
+    let data = common::sine_at(0.05, 300.0, 0.05);
+    let shot = sfx
+        .add_sound("shot", data, SoundSettings::default().max_voices(8))
+        .unwrap();
+    let mut buffer = vec![0.0f32; 2 * 800];
+    // Warm, then capture: plays, calls, updates and ends.
+    for _ in 0..30 {
+        let voice = sfx.play(shot, PlayParams::default()).unwrap();
+        let _ = sfx.voice(voice).set_volume(-3.0, Tween::default());
+        manager.backend_mut().render_into(&mut buffer);
+        sfx.update(1.0 / 60.0).unwrap();
+    }
+    sfx.start_capture(4_096);
+    let (allocations, frees) = alloc_counter::heap_calls_during(|| {
+        for frame in 0..120 {
+            let voice = sfx.play(shot, PlayParams::default()).unwrap();
+            let _ = sfx.voice(voice).set_volume(-3.0, Tween::default());
+            let _ = sfx.listener().set_position([frame as f32, 0.0, 0.0]);
+            manager.backend_mut().render_into(&mut buffer);
+            sfx.update(1.0 / 60.0).unwrap();
+        }
+    });
+    assert_eq!((allocations, frees), (0, 0), "heap calls while capturing");
+    let capture = sfx.stop_capture().unwrap();
+    assert!(capture.events().len() > 400);
+}

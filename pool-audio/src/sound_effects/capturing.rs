@@ -1,0 +1,93 @@
+//! The capture under way (see `capture.rs`): what each call and decision
+//! adds to it.
+
+use super::SoundEffects;
+use crate::capture::{Capture, Event, Recorder, VoiceNumber, What};
+use crate::handles::VoiceKey;
+use crate::{PlayError, PlayParams, Played, SoundId, VoiceHandle};
+
+impl SoundEffects {
+    /// Starts a capture of the session (see [`capture`](crate::capture)),
+    /// with room for `events` events, made now: recording allocates nothing
+    /// after this call, and past `events` it counts what it drops. A capture
+    /// under way is replaced.
+    pub fn start_capture(&mut self, events: usize) {
+        self.capture = Some(Box::new(Recorder::new(events)));
+    }
+
+    /// Stops the capture and returns it (`None` if none was under way).
+    pub fn stop_capture(&mut self) -> Option<Capture> {
+        let recorder = self.capture.take()?;
+        let names = self.sounds.named().map(|(id, name)| (id, name.to_string()));
+        Some(recorder.finish(names.collect()))
+    }
+
+    /// Adds `what` to the capture, if one is under way.
+    #[inline]
+    pub(super) fn note(&mut self, what: impl FnOnce(&Self) -> Option<What>) {
+        if self.capture.is_none() {
+            return;
+        }
+        let Some(what) = what(self) else {
+            return;
+        };
+        let event = Event {
+            rendered: self.voices.clock(),
+            time: self.now.micros as f64 / 1e6,
+            what,
+        };
+        if let Some(capture) = &mut self.capture {
+            capture.push(event);
+        }
+    }
+
+    /// The number of the voice `key` in a capture: its handle's bits.
+    pub(super) fn number_of_key(key: VoiceKey) -> VoiceNumber {
+        use pool_core::Key;
+        VoiceNumber(key.data().as_ffi())
+    }
+
+    /// The number of the voice `voice` in a capture.
+    pub(super) fn number(voice: VoiceHandle) -> VoiceNumber {
+        Self::number_of_key(voice.key)
+    }
+
+    /// A play and its outcome.
+    pub(super) fn note_play(
+        &mut self,
+        sound: SoundId,
+        params: PlayParams,
+        result: &Result<Played, PlayError>,
+    ) {
+        self.note(|_| {
+            let outcome = match result {
+                Ok(played) => Ok((Self::number(played.voice), played.state)),
+                Err(refusal) => Err(*refusal),
+            };
+            Some(What::Play {
+                sound,
+                params,
+                outcome,
+            })
+        });
+    }
+
+    /// The voices this update reports ended, each with its reason.
+    pub(super) fn note_ended(&mut self) {
+        let Some(mut capture) = self.capture.take() else {
+            return;
+        };
+        let (rendered, time) = (self.voices.clock(), self.now.micros as f64 / 1e6);
+        for ended in self.ended() {
+            capture.push(Event {
+                rendered,
+                time,
+                what: What::Ended {
+                    voice: Self::number(ended.voice),
+                    reason: ended.reason,
+                },
+            });
+        }
+        self.capture = Some(capture);
+    }
+}

@@ -1,0 +1,151 @@
+//! A capture records what the game did and what the manager decided: every
+//! play with its outcome (the refusals the game received, with their
+//! reasons), every end with the reason `ended()` gave, the calls on voices
+//! and the listener, the updates; a full buffer keeps the beginning and
+//! counts what it dropped; the file holds every event, one a line.
+
+use pool_audio::capture::{ListenerCall, VoiceCall, VoiceNumber, What};
+use pool_audio::{
+    EndReason, PlayParams, SoundEffectsSettings, SoundSettings, kira::Tween, voices::WhenFull,
+};
+
+use super::common::{self, RATE};
+
+#[test]
+fn a_capture_agrees_with_the_plays_refusals_and_ends_the_game_saw() {
+    let settings = SoundEffectsSettings {
+        voice_cap: 4,
+        ..Default::default()
+    };
+    let (mut manager, mut sfx, _meter) = common::metered(RATE, settings);
+    let shot = sfx
+        .add_sound(
+            "shot",
+            common::sine_at(0.2, 440.0, 0.05),
+            SoundSettings::default()
+                .max_voices(2)
+                .when_full(WhenFull::Strict),
+        )
+        .unwrap();
+    let hum = sfx
+        .add_sound(
+            "hum",
+            common::sine_at(0.1, 220.0, 0.5).loop_region(..),
+            SoundSettings::default(),
+        )
+        .unwrap();
+    sfx.start_capture(10_000);
+    let (mut plays, mut ended) = (Vec::new(), Vec::new());
+    for frame in 0..120 {
+        sfx.listener()
+            .set_position([frame as f32 * 0.1, 0.0, 0.0])
+            .unwrap();
+        if frame % 5 == 0 {
+            // Strict: the third shot at once is refused.
+            for _ in 0..3 {
+                plays.push(sfx.play(shot, PlayParams::default()));
+            }
+        }
+        if frame % 30 == 0 {
+            let at = PlayParams::default().position([frame as f32, 0.0, 0.0]);
+            let voice = sfx.play(hum, at);
+            if let Ok(voice) = voice {
+                sfx.voice(voice).set_volume(-3.0, Tween::default()).unwrap();
+            }
+            plays.push(voice);
+        }
+        manager.backend_mut().render(1.0 / 60.0).unwrap();
+        sfx.update(1.0 / 60.0).unwrap();
+        ended.extend(sfx.ended().iter().map(|e| (e.voice, e.reason)));
+    }
+    let capture = sfx.stop_capture().unwrap();
+    assert_eq!(capture.dropped(), 0);
+    let events = capture.events();
+    // Every play, in order, with the outcome the game got.
+    let captured: Vec<_> = (events.iter())
+        .filter_map(|e| match e.what {
+            What::Play { outcome, .. } => Some(outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(captured.len(), plays.len());
+    for (got, played) in captured.iter().zip(&plays) {
+        match (got, played) {
+            (Ok((number, _)), Ok(_)) => assert!(number.0 != 0),
+            (Err(a), Err(b)) => assert_eq!(a, b, "the same reason"),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(plays.iter().any(Result::is_err), "refusals happened");
+    // Every end, with its reason: the same as `ended()` said.
+    let ends: Vec<(VoiceNumber, EndReason)> = (events.iter())
+        .filter_map(|e| match e.what {
+            What::Ended { voice, reason } => Some((voice, reason)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends.len(), ended.len());
+    assert!(ends.iter().zip(&ended).all(|((_, a), (_, b))| a == b));
+    assert!(ends.iter().any(|(_, r)| *r == EndReason::Finished));
+    // The calls, and the updates' time.
+    let updates = events
+        .iter()
+        .filter(|e| matches!(e.what, What::Update { .. }))
+        .count();
+    assert_eq!(updates, 120);
+    assert!(events.iter().any(|e| matches!(
+        e.what,
+        What::Voice {
+            call: VoiceCall::Volume(..),
+            ..
+        }
+    )));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.what, What::Listener(ListenerCall::Position(_))))
+    );
+    // An update is stamped as it is called: before its own time step; the
+    // audio rendered just before it.
+    let last = events
+        .iter()
+        .rev()
+        .find(|e| matches!(e.what, What::Update { .. }))
+        .unwrap();
+    assert!((last.time - 119.0 / 60.0).abs() < 1e-3, "{last:?}");
+    assert!((last.rendered - 2.0).abs() < 1e-3, "{last:?}");
+    // The file: a header and a line per event.
+    let mut file = Vec::new();
+    capture.write(&mut file).unwrap();
+    let text = String::from_utf8(file).unwrap();
+    assert_eq!(text.lines().count(), 2 + events.len());
+    assert!(
+        text.contains("-> refused SoundLimit"),
+        "a refusal and its reason"
+    );
+    assert!(text.contains("ended voice"));
+}
+
+#[test]
+fn a_full_capture_keeps_the_beginning_and_counts_what_it_dropped() {
+    let (mut manager, mut sfx, _meter) = common::metered(RATE, SoundEffectsSettings::default());
+    sfx.start_capture(50);
+    for _ in 0..80 {
+        manager.backend_mut().render(1.0 / 60.0).unwrap();
+        sfx.update(1.0 / 60.0).unwrap();
+    }
+    let capture = sfx.stop_capture().unwrap();
+    assert_eq!((capture.events().len(), capture.dropped()), (50, 30));
+    assert!(
+        (capture.events()[49].time - 49.0 / 60.0).abs() < 1e-3,
+        "the first fifty"
+    );
+    let mut file = Vec::new();
+    capture.write(&mut file).unwrap();
+    assert!(
+        String::from_utf8(file)
+            .unwrap()
+            .contains("events 50 dropped 30")
+    );
+    assert!(sfx.stop_capture().is_none(), "one capture at a time");
+}
