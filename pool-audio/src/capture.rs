@@ -6,6 +6,12 @@
 //! the audio rendered so far, into a buffer sized once by the game that
 //! allocates nothing while it records and counts what it could not hold.
 //!
+//! The manager's render is deterministic: the same calls with the same
+//! audio rendered between them give the same samples. So a capture
+//! replayed into a fresh manager set up as the captured one was
+//! ([`Capture::replay`]) renders the session again, bit for bit: a bug
+//! report that can be heard, and a regression test.
+//!
 //! ```
 //! # use kira::{AudioManager, AudioManagerSettings};
 //! # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
@@ -50,6 +56,9 @@
 //! session's beginning, whole.
 
 use std::io::{self, Write};
+
+mod replay;
+pub use replay::ReplayError;
 
 use kira::{Decibels, Tween};
 

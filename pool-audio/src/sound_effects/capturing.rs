@@ -22,6 +22,12 @@ impl SoundEffects {
         Some(recorder.finish(names.collect()))
     }
 
+    /// The id every id of this manager carries (a replay makes a capture's
+    /// ids this manager's).
+    pub(crate) fn owner_id(&self) -> u32 {
+        self.owner
+    }
+
     /// Adds `what` to the capture, if one is under way.
     #[inline]
     pub(super) fn note(&mut self, what: impl FnOnce(&Self) -> Option<What>) {

@@ -149,3 +149,115 @@ fn a_full_capture_keeps_the_beginning_and_counts_what_it_dropped() {
     );
     assert!(sfx.stop_capture().is_none(), "one capture at a time");
 }
+
+/// A manager set up for the scene: a voice cap, a strict shot, a hum, a
+/// snapshot on the hum's group and a game parameter on its volume.
+fn scene() -> (
+    pool_audio::kira::AudioManager<pool_audio::OfflineBackend>,
+    pool_audio::SoundEffects,
+) {
+    use pool_audio::game::{Curve, CurveTarget, GameParamSettings};
+    let settings = SoundEffectsSettings {
+        voice_cap: 4,
+        seed: 11,
+        ..Default::default()
+    };
+    let (manager, mut sfx, _meter) = common::metered(RATE, settings);
+    let group = sfx
+        .add_group("hums", pool_audio::GroupSettings::default())
+        .unwrap();
+    sfx.mix_mut()
+        .add_snapshot(pool_audio::mix::Snapshot::new("hush").set(group, -9.0))
+        .unwrap();
+    let rain = sfx
+        .add_game_param("rain", GameParamSettings::new(0.0, 1.0))
+        .unwrap();
+    let down = Curve::new(rain, CurveTarget::Volume, &[(0.0, 0.0), (1.0, -6.0)]).unwrap();
+    sfx.add_sound(
+        "shot",
+        [
+            common::sine_at(0.2, 440.0, 0.05),
+            common::sine_at(0.2, 550.0, 0.05),
+        ],
+        SoundSettings::default()
+            .max_voices(2)
+            .when_full(WhenFull::Strict)
+            .pitch_semitones(-2.0, 2.0),
+    )
+    .unwrap();
+    let hum = common::sine_at(0.1, 220.0, 0.5).loop_region(..);
+    let settings = SoundSettings::default().group(group).curve(down);
+    sfx.add_sound("hum", hum, settings).unwrap();
+    (manager, sfx)
+}
+
+/// Two seconds of the scene, captured, with the audio it rendered; `louder`
+/// changes one call.
+fn session(louder: bool) -> (pool_audio::capture::Capture, Vec<f32>) {
+    let (mut manager, mut sfx) = scene();
+    let (shot, hum) = (sfx.sound("shot").unwrap(), sfx.sound("hum").unwrap());
+    let (hush, rain) = (
+        sfx.mix().snapshot("hush").unwrap(),
+        sfx.game_param("rain").unwrap(),
+    );
+    sfx.start_capture(20_000);
+    let mut audio = Vec::new();
+    for frame in 0..120 {
+        sfx.listener()
+            .set_position([frame as f32 * 0.2, 0.0, 0.0])
+            .unwrap();
+        if frame % 4 == 0 {
+            for _ in 0..3 {
+                let _ = sfx.play(shot, PlayParams::default().position([5.0, 0.0, -2.0]));
+            }
+        }
+        if frame % 20 == 0 {
+            let at = PlayParams::default().position([frame as f32 * 0.3, 0.0, 1.0]);
+            if let Ok(voice) = sfx.play(hum, at) {
+                let volume = if louder && frame == 40 { -1.0 } else { -4.0 };
+                sfx.voice(voice)
+                    .set_volume(volume, Tween::default())
+                    .unwrap();
+            }
+        }
+        if frame == 60 {
+            sfx.mix_mut()
+                .apply_snapshot(hush, 1.0, Tween::default())
+                .unwrap();
+            sfx.set_game_param(rain, 0.5).unwrap();
+        }
+        audio.extend(manager.backend_mut().render(1.0 / 60.0).unwrap().samples());
+        sfx.update(1.0 / 60.0).unwrap();
+    }
+    (sfx.stop_capture().unwrap(), audio)
+}
+
+#[test]
+fn a_capture_replayed_into_a_fresh_manager_renders_the_same_samples() {
+    let (capture, heard) = session(false);
+    let (mut manager, mut sfx) = scene();
+    let replayed = capture.replay(&mut sfx, &mut manager).unwrap();
+    assert_eq!(replayed.len(), heard.len());
+    let differing = heard
+        .iter()
+        .zip(&replayed)
+        .filter(|(a, b)| a.to_bits() != b.to_bits())
+        .count();
+    assert_eq!(differing, 0, "bit for bit");
+    assert!(heard.iter().any(|s| s.abs() > 0.01), "it is heard");
+    // A session with one call changed replays to its own samples, not these.
+    let (changed, _) = session(true);
+    let (mut manager, mut sfx) = scene();
+    let other = changed.replay(&mut sfx, &mut manager).unwrap();
+    assert!(
+        other.iter().zip(&heard).any(|(a, b)| a != b),
+        "a changed call is heard"
+    );
+    // A manager set up otherwise: the replay says where it went another way.
+    let (mut manager, mut sfx, _meter) = common::metered(RATE, SoundEffectsSettings::default());
+    let error = capture.replay(&mut sfx, &mut manager).unwrap_err();
+    assert_eq!(
+        error,
+        pool_audio::capture::ReplayError::UnknownSound("shot".into())
+    );
+}
