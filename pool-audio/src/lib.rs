@@ -399,6 +399,14 @@
 //!
 //! The mixer allocates and frees nothing for any of them.
 //!
+//! # Seeing the mix
+//! [`SoundEffects::voices`] lists every voice, real and virtual, with why it
+//! is virtual and the level it is heard at in each ear
+//! ([`VoiceInfo`](voices::VoiceInfo)), without an allocation: what a debug
+//! view draws each frame. A [`capture`] records the session (every call
+//! that changes what is heard, every refusal and end with its reason) and
+//! replays it into a fresh manager to the same samples, bit for bit.
+//!
 //! # Nothing a game passes in can break the mix
 //! Every number is checked where it enters and refused with a typed error saying
 //! which value was wrong: play parameters ([`ParamError`]; playback rates within
