@@ -127,6 +127,10 @@ pub enum What {
         /// Its tween.
         tween: Tween,
     },
+    /// A switch set to a state for every voice.
+    Switch(crate::sound::SwitchState),
+    /// The random choices started over from a seed.
+    Reseed(u64),
     /// A voice ended, and why (as [`SoundEffects::ended`](crate::SoundEffects::ended) says).
     Ended {
         /// The voice.
@@ -271,6 +275,10 @@ impl Capture {
                     secs(tween)
                 ),
             },
+            What::Switch(state) => {
+                write!(out, "switch {} state={}", state.switch.index, state.state)
+            }
+            What::Reseed(seed) => write!(out, "reseed {seed}"),
             What::Ended { voice, reason } => {
                 write!(
                     out,

@@ -90,6 +90,10 @@ impl Capture {
                 params,
                 outcome,
             } => {
+                let mut params = params;
+                if let Some(state) = &mut params.state {
+                    state.switch.owner = owner;
+                }
                 let name = self.name(sound);
                 let id = sfx
                     .sound(name)
@@ -136,6 +140,12 @@ impl Capture {
                 }
                 .map_err(|_| None)?;
             }
+            What::Switch(state) => {
+                let mut state = state;
+                state.switch.owner = owner;
+                sfx.set_switch_state(state).map_err(|_| None)?;
+            }
+            What::Reseed(seed) => sfx.reseed(seed),
             What::Ended { .. } => {}
         }
         Ok(())

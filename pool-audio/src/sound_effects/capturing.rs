@@ -28,6 +28,16 @@ impl SoundEffects {
         self.owner
     }
 
+    /// Sets a switch to `state` (a replay's, its ids this manager's).
+    pub(crate) fn set_switch_state(
+        &mut self,
+        state: crate::sound::SwitchState,
+    ) -> Result<(), crate::sound::SwitchError> {
+        self.switches.set(state)?;
+        self.note(|_| Some(What::Switch(state)));
+        Ok(())
+    }
+
     /// Adds `what` to the capture, if one is under way.
     #[inline]
     pub(super) fn note(&mut self, what: impl FnOnce(&Self) -> Option<What>) {

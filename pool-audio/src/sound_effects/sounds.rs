@@ -151,6 +151,7 @@ impl SoundEffects {
     pub fn reseed(&mut self, seed: u64) {
         self.dice = Dice::new(seed);
         self.sounds.reset_picks();
+        self.note(|_| Some(crate::capture::What::Reseed(seed)));
     }
 
     pub(crate) fn name(&self, sound: SoundId) -> Option<&str> {

@@ -72,7 +72,9 @@ impl SoundEffects {
     /// changes.
     pub fn set_switch(&mut self, switch: SwitchId, state: &str) -> Result<(), SwitchError> {
         let state = self.switches.state(switch, state)?;
-        self.switches.set(state)
+        self.switches.set(state)?;
+        self.note(|_| Some(crate::capture::What::Switch(state)));
+        Ok(())
     }
 
     /// The current state of `switch`.

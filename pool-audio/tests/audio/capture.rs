@@ -188,6 +188,13 @@ fn scene() -> (
     let hum = common::sine_at(0.1, 220.0, 0.5).loop_region(..);
     let settings = SoundSettings::default().group(group).curve(down);
     sfx.add_sound("hum", hum, settings).unwrap();
+    let surface = sfx.add_switch("surface", &["grass", "stone"]).unwrap();
+    let steps = pool_audio::sound::Recordings::new()
+        .for_state("grass", common::sine_at(0.2, 300.0, 0.05), 1.0)
+        .for_state("grass", common::sine_at(0.2, 320.0, 0.05), 1.0)
+        .for_state("stone", common::sine_at(0.2, 700.0, 0.05), 1.0);
+    let settings = SoundSettings::default().switch(surface).max_voices(4);
+    sfx.add_sound("step", steps, settings).unwrap();
     (manager, sfx)
 }
 
@@ -200,6 +207,7 @@ fn session(louder: bool) -> (pool_audio::capture::Capture, Vec<f32>) {
         sfx.mix().snapshot("hush").unwrap(),
         sfx.game_param("rain").unwrap(),
     );
+    let surface = sfx.switch("surface").unwrap();
     sfx.start_capture(20_000);
     let mut audio = Vec::new();
     for frame in 0..120 {
@@ -225,6 +233,17 @@ fn session(louder: bool) -> (pool_audio::capture::Capture, Vec<f32>) {
                 .apply_snapshot(hush, 1.0, Tween::default())
                 .unwrap();
             sfx.set_game_param(rain, 0.5).unwrap();
+            sfx.set_switch(surface, "stone").unwrap();
+            sfx.reseed(5);
+        }
+        if frame % 10 == 5 {
+            // A step on the switch's state, and one on grass whatever it is.
+            let step = sfx.sound("step").unwrap();
+            let _ = sfx.play(step, PlayParams::default());
+            let grass = sfx.switch_state(surface, "grass").unwrap();
+            if let Ok(voice) = sfx.play(step, PlayParams::default().state(grass)) {
+                sfx.voice(voice).set_occlusion(0.5).unwrap();
+            }
         }
         audio.extend(manager.backend_mut().render(1.0 / 60.0).unwrap().samples());
         sfx.update(1.0 / 60.0).unwrap();
