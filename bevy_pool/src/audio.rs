@@ -69,6 +69,10 @@ pub struct SoundEffectsPlugin {
     /// namespace as the buses). An error stops the app when the plugin is
     /// added, naming it, as out-of-range settings do. See [`MixSetup`].
     pub mix: Option<MixSetup>,
+    /// Capture the session from the first frame, with room for this many
+    /// events (see [`pool_audio::capture`]): `Sfx`'s `stop_capture` hands
+    /// it over, to write or replay. `None` by default.
+    pub capture: Option<usize>,
 }
 
 /// The function that declares a [`SoundEffectsPlugin`]'s mix (its field
@@ -367,6 +371,9 @@ impl Plugin for SoundEffectsPlugin {
         }
         let music = Music::new(&mut sfx, music_settings)
             .unwrap_or_else(|error| panic!("SoundEffectsPlugin's music settings: {error}"));
+        if let Some(events) = self.capture {
+            sfx.start_capture(events);
+        }
         let sample_rate = match &mut manager {
             Manager::Offline(manager) => manager.backend_mut().sample_rate(),
             #[cfg(feature = "device")]

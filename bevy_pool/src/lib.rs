@@ -182,7 +182,10 @@
 //! voice, real and virtual, with why it is virtual, the level it is heard
 //! at in each ear, where it is and the entity whose emitter plays it (see
 //! [`SoundEffects::voices`](pool_audio::SoundEffects::voices)), for a debug
-//! view or any system. It allocates nothing per frame once warm.
+//! view or any system. It allocates nothing per frame once warm. With
+//! [`SoundEffectsPlugin::capture`] set, the session is captured from the
+//! first frame: `Sfx`'s `stop_capture` hands over a
+//! [`Capture`](pool_audio::capture::Capture) to write or replay.
 //!
 //! # Scenes and inspectors
 //! With the `reflect` feature (on by default), the plugins' plain components

@@ -538,3 +538,50 @@ fn every_ended_voice_is_one_message_with_its_reason() {
     voices.dedup();
     assert_eq!(voices.len(), 100, "each voice once");
 }
+
+#[test]
+fn the_plugin_captures_the_session_when_asked() {
+    use bevy_pool::pool_audio::capture::What;
+    let mut app = crate::common::app_of(SoundEffectsPlugin {
+        capture: Some(10_000),
+        ..Default::default()
+    });
+    let beep = StaticSoundData {
+        sample_rate: 48_000,
+        frames: vec![Frame::from_mono(0.5); 4_800].into(),
+        settings: Default::default(),
+        slice: None,
+    };
+    let sound = app
+        .world_mut()
+        .resource_mut::<Sfx>()
+        .add_sound("beep", beep, SoundSettings::default())
+        .unwrap();
+    app.world_mut().write_message(PlaySound {
+        sound,
+        params: PlayParams::default(),
+    });
+    crate::common::frames(&mut app, 20);
+    let capture = app
+        .world_mut()
+        .resource_mut::<Sfx>()
+        .stop_capture()
+        .unwrap();
+    let events = capture.events();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.what, What::Play { outcome: Ok(_), .. }))
+    );
+    assert!(
+        events
+            .iter()
+            .filter(|e| matches!(e.what, What::Update { .. }))
+            .count()
+            >= 20
+    );
+    assert!(
+        events.iter().any(|e| matches!(e.what, What::Ended { .. })),
+        "the beep ended"
+    );
+}
