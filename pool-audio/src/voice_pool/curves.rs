@@ -44,14 +44,7 @@ impl Voices {
             if !all && !own_moved {
                 continue;
             }
-            let own = record.own;
-            let value = |id| {
-                own.iter()
-                    .flatten()
-                    .find(|(o, _)| *o == id)
-                    .map_or_else(|| params.global(id), |(_, f)| f.value)
-            };
-            let now = entry.settings.curves.outputs(value, &entry.settings.sends);
+            let now = record.curve_output(&entry.settings, params);
             if now.same(&record.curve) {
                 continue;
             }

@@ -147,6 +147,21 @@ impl VoiceRecord {
         self.play_volume * self.curve.gain
     }
 
+    /// What its sound's curves (of `settings`) give at its game
+    /// parameters' values: its own where it has one, else the game's.
+    pub(crate) fn curve_output(
+        &self,
+        settings: &crate::SoundSettings,
+        params: &crate::game::GameParams,
+    ) -> crate::game::CurveOutput {
+        let value = |id| {
+            (self.own.iter().flatten())
+                .find(|(o, _)| *o == id)
+                .map_or_else(|| params.global(id), |(_, f)| f.value)
+        };
+        settings.curves.outputs(value, &settings.sends)
+    }
+
     /// Its muffle as the mixer plays it: obstruction and occlusion's volume,
     /// and the lowest of their cutoff and its curves'.
     pub(crate) fn muffle(&self) -> (f32, Option<f32>) {

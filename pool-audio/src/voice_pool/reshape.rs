@@ -49,14 +49,7 @@ impl Voices {
             record.play_volume *= varied.gain / record.variation.gain;
             record.playback_rate *= varied.shift / record.variation.shift;
             record.variation = varied;
-            let own = record.own;
-            let value = |id| {
-                own.iter()
-                    .flatten()
-                    .find(|(o, _)| *o == id)
-                    .map_or_else(|| params.global(id), |(_, f)| f.value)
-            };
-            record.curve = now.curves.outputs(value, &now.sends);
+            record.curve = record.curve_output(now, params);
             if usize::from(record.recording) >= entry.recordings() {
                 record.recording = 0;
             }
