@@ -2,9 +2,11 @@
 //! changes what is heard (plays with their outcome, refusals with their
 //! reason, voice and listener changes, game parameters, switches,
 //! snapshots, updates with their time step) and what the manager decides on
-//! its own (ends with their reason), each stamped with the game's time and
-//! the audio rendered so far, into a buffer sized once by the game that
-//! allocates nothing while it records and counts what it could not hold.
+//! its own (ends with their reason, voices made virtual or real again, the
+//! mix's ducks, snapshots and loudness window), each stamped with the
+//! game's time and the audio rendered so far, into a buffer sized once by
+//! the game that allocates nothing while it records and counts what it
+//! could not hold.
 //!
 //! The manager's render is deterministic: the same calls with the same
 //! audio rendered between them give the same samples. So a capture
@@ -37,34 +39,59 @@
 //! ```
 //!
 //! # The file
-//! A capture is written as text, one line per event after a header:
+//! A capture is written as text, one line per event after a header, and
+//! read back with [`Capture::read`]:
 //!
 //! ```text
 //! pool-audio capture 1
-//! events 3 dropped 0
-//! 0.000000 0.000000 play "click" volume=0 rate=1 panning=0 blend=1 position=- -> voice 4294967297 real
-//! 0.100000 0.000000 update dt=0.1
-//! 0.100000 0.100000 ended voice 4294967297 finished
+//! events 6 dropped 0
+//! 0 0 play "click" volume=-3 position=2,0,1 -> voice 4294967297 real
+//! 0 0 play "click" -> refused sound_limit
+//! 0 0 voice 4294967297 volume=-6 fade=0.05
+//! 0.1 0 update dt=0.1
+//! 0.1 0.1 ended voice 4294967297 finished
+//! 0.1 0.1 mix top=-12.5 ducks=1 snapshots=0
 //! ```
 //!
 //! Each line starts with the audio rendered so far and the game's time, in
-//! seconds; then the event's name and its fields. A play names its sound and
-//! its parameters and ends with what became of it: `-> voice N real` (or
-//! `virtual`), or `-> refused` and the reason. Voices are numbered by their
-//! handles (unique in the session). A capture that filled its buffer says how
-//! many events it dropped: they are the last ones, so what it holds is the
-//! session's beginning, whole.
-
-use std::io::{self, Write};
+//! seconds; then the event and its fields, `key=value`. A play names its
+//! sound, gives the parameters that are not [`PlayParams::default`]'s, and
+//! ends with what became of it: `-> voice N real` (or `virtual`), or
+//! `-> refused` and the reason (the [`PlayError`] in snake case:
+//! `sound_limit`, `voice_cap`, `inaudible`, `invalid_param`...). A fade is
+//! `fade=` seconds, with `easing=` (`in_powi:2`...) and `delay=` when they
+//! are not linear and immediate. Voices are numbered by their handles
+//! (unique in the session).
+//!
+//! The events: `play`, `voice N <call>` (`stop`, `pause`, `resume`,
+//! `volume=`, `rate=`, `panning=`, `position=x,y,z`, `velocity=`,
+//! `obstruction=`, `occlusion=`, `send bus=N level=`, `game_param N value=`),
+//! `listener position=` or `orientation=x,y,z,w`, `update dt=`,
+//! `game_param N value=`, `snapshot N apply=I` or `release`, `switch N
+//! state=S`, `reseed N`; and what the manager decided: `ended voice N
+//! <reason>` (as [`EndReason`], snake case), `virtual voice N <why>` (as
+//! [`WhyVirtual`](crate::voices::WhyVirtual)), `real voice N` (made real
+//! again), and `mix top= ducks= snapshots=` when a duck or snapshot starts
+//! or ends, or the loudness window's top moves by half a decibel. Groups,
+//! buses, game parameters, switches and snapshots are numbered in the order
+//! they were added. Every number is written exactly (the shortest text that
+//! reads back to the same value), so a file read back replays as the
+//! session did.
+//!
+//! A capture that filled its buffer says how many events it dropped: they
+//! are the last ones, so what it holds is the session's beginning, whole.
 
 mod replay;
-pub use replay::ReplayError;
+mod text;
+pub use replay::{Replay, ReplayError};
+pub use text::ReadError;
 
 use kira::{Decibels, Tween};
 
 use crate::game::GameParamId;
 use crate::handles::EndReason;
 use crate::mix::SnapshotId;
+use crate::voices::WhyVirtual;
 use crate::{PlayError, PlayParams, SoundId, VoiceState};
 
 /// A voice in a capture: its handle's number, unique in the session.
@@ -138,6 +165,28 @@ pub enum What {
         /// Why.
         reason: EndReason,
     },
+    /// The manager made a real voice virtual, and why.
+    Virtualized {
+        /// The voice.
+        voice: VoiceNumber,
+        /// Why.
+        why: WhyVirtual,
+    },
+    /// The manager made a virtual voice real.
+    Promoted {
+        /// The voice.
+        voice: VoiceNumber,
+    },
+    /// The mix changed: a duck or snapshot started or ended, or the loudness
+    /// window's top moved by half a decibel or more.
+    Mix {
+        /// The loudness window's top, if the window is on.
+        window_top: Option<Decibels>,
+        /// Ducks whose source sounds, or that are holding.
+        ducks: usize,
+        /// Snapshots applied and not released.
+        snapshots: usize,
+    },
 }
 
 /// A call on a voice.
@@ -200,135 +249,12 @@ impl Capture {
         self.dropped
     }
 
-    /// Writes it in the capture format (see the [module](self)).
-    ///
-    /// # Errors
-    /// The writer's.
-    pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(out, "pool-audio capture 1")?;
-        writeln!(out, "events {} dropped {}", self.events.len(), self.dropped)?;
-        for event in &self.events {
-            write!(out, "{:.6} {:.6} ", event.rendered, event.time)?;
-            self.write_what(out, &event.what)?;
-            writeln!(out)?;
-        }
-        Ok(())
-    }
-
-    fn name(&self, sound: SoundId) -> &str {
+    /// The name of the sound `sound` of a play of this capture (`"?"` for
+    /// an id it does not know).
+    pub fn sound_name(&self, sound: SoundId) -> &str {
         (self.names.iter())
             .find(|(id, _)| *id == sound)
             .map_or("?", |(_, name)| name.as_str())
-    }
-
-    fn write_what(&self, out: &mut impl Write, what: &What) -> io::Result<()> {
-        match what {
-            What::Play {
-                sound,
-                params,
-                outcome,
-            } => {
-                write!(out, "play {:?} ", self.name(*sound))?;
-                write_params(out, params)?;
-                match outcome {
-                    Ok((voice, state)) => {
-                        let state = if *state == VoiceState::Real {
-                            "real"
-                        } else {
-                            "virtual"
-                        };
-                        write!(out, " -> voice {} {state}", voice.0)
-                    }
-                    Err(refusal) => write!(out, " -> refused {refusal:?}"),
-                }
-            }
-            What::Voice { voice, call } => write!(out, "voice {} {}", voice.0, call_text(call)),
-            What::Listener(ListenerCall::Position(p)) => {
-                write!(out, "listener position={},{},{}", p[0], p[1], p[2])
-            }
-            What::Listener(ListenerCall::Orientation(q)) => {
-                write!(
-                    out,
-                    "listener orientation={},{},{},{}",
-                    q[0], q[1], q[2], q[3]
-                )
-            }
-            What::Update { dt } => write!(out, "update dt={dt}"),
-            What::GameParam { param, value } => {
-                write!(out, "game_param {} value={value}", param.index)
-            }
-            What::Snapshot {
-                snapshot,
-                intensity,
-                tween,
-            } => match intensity {
-                Some(i) => write!(
-                    out,
-                    "snapshot {} apply={i} tween={}",
-                    snapshot.index,
-                    secs(tween)
-                ),
-                None => write!(
-                    out,
-                    "snapshot {} release tween={}",
-                    snapshot.index,
-                    secs(tween)
-                ),
-            },
-            What::Switch(state) => {
-                write!(out, "switch {} state={}", state.switch.index, state.state)
-            }
-            What::Reseed(seed) => write!(out, "reseed {seed}"),
-            What::Ended { voice, reason } => {
-                write!(
-                    out,
-                    "ended voice {} {}",
-                    voice.0,
-                    format!("{reason:?}").to_lowercase()
-                )
-            }
-        }
-    }
-}
-
-fn secs(tween: &Tween) -> f64 {
-    tween.duration.as_secs_f64()
-}
-
-fn write_params(out: &mut impl Write, p: &PlayParams) -> io::Result<()> {
-    write!(
-        out,
-        "volume={} rate={} panning={} blend={}",
-        p.volume.0, p.playback_rate, p.panning, p.spatial_blend
-    )?;
-    match p.position {
-        Some(at) => write!(out, " position={},{},{}", at.x, at.y, at.z)?,
-        None => write!(out, " position=-")?,
-    }
-    if let Some(owner) = p.owner {
-        write!(out, " owner={owner}")?;
-    }
-    Ok(())
-}
-
-fn call_text(call: &VoiceCall) -> String {
-    match call {
-        VoiceCall::Stop(t) => format!("stop fade={}", secs(t)),
-        VoiceCall::Pause(t) => format!("pause fade={}", secs(t)),
-        VoiceCall::Resume(t) => format!("resume fade={}", secs(t)),
-        VoiceCall::Volume(v, t) => format!("volume={} fade={}", v.0, secs(t)),
-        VoiceCall::Rate(r, t) => format!("rate={r} fade={}", secs(t)),
-        VoiceCall::Panning(p, t) => format!("panning={p} fade={}", secs(t)),
-        VoiceCall::Position(p) => format!("position={},{},{}", p[0], p[1], p[2]),
-        VoiceCall::Velocity(v) => format!("velocity={},{},{}", v[0], v[1], v[2]),
-        VoiceCall::Obstruction(a) => format!("obstruction={a}"),
-        VoiceCall::Occlusion(a) => format!("occlusion={a}"),
-        VoiceCall::Send(bus, level, t) => {
-            format!("send bus={} level={} fade={}", bus.index, level.0, secs(t))
-        }
-        VoiceCall::GameParam(param, value) => {
-            format!("game_param {} value={value}", param.index)
-        }
     }
 }
 
@@ -337,6 +263,8 @@ fn call_text(call: &VoiceCall) -> String {
 pub(crate) struct Recorder {
     events: Vec<Event>,
     dropped: u64,
+    /// The mix as last noted: the window's top, ducks, snapshots.
+    pub(crate) mix: (Option<f32>, usize, usize),
 }
 
 impl Recorder {
@@ -345,6 +273,7 @@ impl Recorder {
         Self {
             events: Vec::with_capacity(events),
             dropped: 0,
+            mix: (None, 0, 0),
         }
     }
 

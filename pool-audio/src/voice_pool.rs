@@ -574,6 +574,31 @@ impl Voices {
         }
     }
 
+    /// For a capture: calls `changed(key, real, why)` for each voice that
+    /// went real or virtual since the last call, and notes its place. A
+    /// voice not seen before is noted without a call.
+    pub(crate) fn each_change(
+        &mut self,
+        mut changed: impl FnMut(VoiceKey, bool, Option<crate::voice_info::WhyVirtual>),
+    ) {
+        self.records.for_each_mut(|key, record| {
+            let real = matches!(record.place, Place::Real { .. });
+            if record.noted_real != Some(real) {
+                if record.noted_real.is_some() {
+                    changed(key, real, record.why);
+                }
+                record.noted_real = Some(real);
+            }
+        });
+    }
+
+    /// For a capture: the voice `key` is seen `real`, as a play reported it.
+    pub(crate) fn note_real(&mut self, key: VoiceKey, real: bool) {
+        if let Some(record) = self.records.get_mut(key) {
+            record.noted_real = Some(real);
+        }
+    }
+
     pub(crate) fn state(&self, key: VoiceKey) -> VoiceState {
         let Some(record) = self.records.get(key) else {
             return VoiceState::Gone;

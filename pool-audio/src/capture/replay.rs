@@ -6,7 +6,7 @@ use std::fmt;
 
 use kira::AudioManager;
 
-use super::{Capture, ListenerCall, VoiceCall, VoiceNumber, What};
+use super::{Capture, Event, ListenerCall, VoiceCall, VoiceNumber, What};
 use crate::game::GameParamId;
 use crate::mix::SnapshotId;
 use crate::{OfflineBackend, SoundEffects, VoiceHandle};
@@ -48,7 +48,8 @@ impl Capture {
     /// the audio up to where the session had rendered, the audio between two
     /// events in one piece. Returns the audio rendered, interleaved stereo.
     /// A session that rendered in one piece between two calls (the showcase,
-    /// the Bevy plugin) replays to the same samples, bit for bit.
+    /// the Bevy plugin) replays to the same samples, bit for bit. To stop on
+    /// the way and look, step a [`Replay`].
     ///
     /// # Errors
     /// [`ReplayError::UnknownSound`], [`ReplayError::Diverged`].
@@ -57,25 +58,127 @@ impl Capture {
         sfx: &mut SoundEffects,
         manager: &mut AudioManager<OfflineBackend>,
     ) -> Result<Vec<f32>, ReplayError> {
-        let rate = f64::from(manager.backend_mut().sample_rate());
-        let mut voices: HashMap<VoiceNumber, VoiceHandle> = HashMap::new();
+        let mut replay = Replay::new(self);
         let mut audio = Vec::new();
-        let mut frames = 0u64;
-        for (i, event) in self.events.iter().enumerate() {
-            let target = (event.rendered * rate).round() as u64;
-            if target > frames {
-                let start = audio.len();
-                audio.resize(start + 2 * (target - frames) as usize, 0.0);
-                manager.backend_mut().render_into(&mut audio[start..]);
-                frames = target;
-            }
-            let diverged = ReplayError::Diverged { event: i };
-            self.apply(sfx, &event.what, &mut voices)
-                .map_err(|error| error.unwrap_or(diverged))?;
-        }
+        while replay.step(sfx, manager, &mut audio)?.is_some() {}
         Ok(audio)
     }
+}
 
+/// A capture played back one event at a time, to stop at a moment and look
+/// at the manager there (its [`voices`](SoundEffects::voices), its mix).
+///
+/// ```
+/// # use kira::{AudioManager, AudioManagerSettings};
+/// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+/// use pool_audio::capture::{Capture, Replay};
+///
+/// # let tone = || kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 48_000].into(), settings: Default::default(), slice: None };
+/// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+/// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+/// let hum = sfx.add_sound("hum", tone(), SoundSettings::default())?;
+/// sfx.start_capture(100);
+/// for frame in 0..30 {
+///     if frame == 10 {
+///         sfx.play(hum, PlayParams::default())?;
+///     }
+///     manager.backend_mut().render(0.01)?;
+///     sfx.update(0.01)?;
+/// }
+/// let mut file = Vec::new();
+/// sfx.stop_capture().expect("on").write(&mut file)?;
+///
+/// // Elsewhere: the same sounds, and the capture read back.
+/// let capture = Capture::read(std::str::from_utf8(&file)?)?;
+/// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+/// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+/// sfx.add_sound("hum", tone(), SoundSettings::default())?;
+/// let mut replay = Replay::new(&capture);
+/// let mut audio = Vec::new();
+/// replay.run_until(&mut sfx, &mut manager, &mut audio, 0.05)?;
+/// assert_eq!(sfx.voices().count(), 0);
+/// replay.run_until(&mut sfx, &mut manager, &mut audio, 0.2)?;
+/// assert_eq!(sfx.voices().count(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Replay<'a> {
+    capture: &'a Capture,
+    next: usize,
+    frames: u64,
+    voices: HashMap<VoiceNumber, VoiceHandle>,
+}
+
+impl<'a> Replay<'a> {
+    /// A replay of `capture`, at its start.
+    pub fn new(capture: &'a Capture) -> Self {
+        Self {
+            capture,
+            next: 0,
+            frames: 0,
+            voices: HashMap::new(),
+        }
+    }
+
+    /// Renders the audio up to the next event (appended to `audio`,
+    /// interleaved stereo) and makes its call on `sfx`; returns the event,
+    /// or `None` at the end. See [`Capture::replay`] for what `sfx` and
+    /// `manager` must be.
+    ///
+    /// # Errors
+    /// [`ReplayError::UnknownSound`], [`ReplayError::Diverged`].
+    pub fn step(
+        &mut self,
+        sfx: &mut SoundEffects,
+        manager: &mut AudioManager<OfflineBackend>,
+        audio: &mut Vec<f32>,
+    ) -> Result<Option<&'a Event>, ReplayError> {
+        let capture = self.capture;
+        let Some(event) = capture.events.get(self.next) else {
+            return Ok(None);
+        };
+        let rate = f64::from(manager.backend_mut().sample_rate());
+        let target = (event.rendered * rate).round() as u64;
+        if target > self.frames {
+            let start = audio.len();
+            audio.resize(start + 2 * (target - self.frames) as usize, 0.0);
+            manager.backend_mut().render_into(&mut audio[start..]);
+            self.frames = target;
+        }
+        let diverged = ReplayError::Diverged { event: self.next };
+        capture
+            .apply(sfx, &event.what, &mut self.voices)
+            .map_err(|error| error.unwrap_or(diverged))?;
+        self.next += 1;
+        Ok(Some(event))
+    }
+
+    /// Steps through every event up to the game's time `seconds` (those at
+    /// it too).
+    ///
+    /// # Errors
+    /// As [`step`](Self::step).
+    pub fn run_until(
+        &mut self,
+        sfx: &mut SoundEffects,
+        manager: &mut AudioManager<OfflineBackend>,
+        audio: &mut Vec<f32>,
+        seconds: f64,
+    ) -> Result<(), ReplayError> {
+        while (self.capture.events.get(self.next)).is_some_and(|e| e.time <= seconds) {
+            self.step(sfx, manager, audio)?;
+        }
+        Ok(())
+    }
+
+    /// The replay's handle of the capture's voice `number`, once its play
+    /// was made.
+    pub fn voice(&self, number: VoiceNumber) -> Option<VoiceHandle> {
+        self.voices.get(&number).copied()
+    }
+}
+
+impl Capture {
     /// Makes the call `what` on `sfx`; `Err(None)` if it went another way.
     fn apply(
         &self,
@@ -94,7 +197,7 @@ impl Capture {
                 if let Some(state) = &mut params.state {
                     state.switch.owner = owner;
                 }
-                let name = self.name(sound);
+                let name = self.sound_name(sound);
                 let id = sfx
                     .sound(name)
                     .ok_or_else(|| Some(ReplayError::UnknownSound(name.to_string())))?;
@@ -146,7 +249,10 @@ impl Capture {
                 sfx.set_switch_state(state).map_err(|_| None)?;
             }
             What::Reseed(seed) => sfx.reseed(seed),
-            What::Ended { .. } => {}
+            What::Ended { .. }
+            | What::Virtualized { .. }
+            | What::Promoted { .. }
+            | What::Mix { .. } => {}
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 use super::SoundEffects;
 use crate::capture::{Capture, Event, Recorder, VoiceNumber, What};
 use crate::handles::VoiceKey;
+use crate::voices::WhyVirtual;
 use crate::{PlayError, PlayParams, Played, SoundId, VoiceHandle};
 
 impl SoundEffects {
@@ -75,6 +76,10 @@ impl SoundEffects {
         params: PlayParams,
         result: &Result<Played, PlayError>,
     ) {
+        if let Ok(played) = result {
+            let real = played.state == crate::VoiceState::Real;
+            self.voices.note_real(played.voice.key, real);
+        }
         self.note(|_| {
             let outcome = match result {
                 Ok(played) => Ok((Self::number(played.voice), played.state)),
@@ -101,6 +106,52 @@ impl SoundEffects {
                 what: What::Ended {
                     voice: Self::number(ended.voice),
                     reason: ended.reason,
+                },
+            });
+        }
+        self.capture = Some(capture);
+    }
+
+    /// The voices the manager made real or virtual since the last update,
+    /// and the mix, if it changed.
+    pub(super) fn note_decisions(&mut self) {
+        let Some(mut capture) = self.capture.take() else {
+            return;
+        };
+        let (rendered, time) = (self.voices.clock(), self.now.micros as f64 / 1e6);
+        let mut push = |what| {
+            capture.push(Event {
+                rendered,
+                time,
+                what,
+            })
+        };
+        self.voices.each_change(|key, real, why| {
+            let voice = Self::number_of_key(key);
+            push(match (real, why) {
+                (true, _) => What::Promoted { voice },
+                (false, why) => What::Virtualized {
+                    voice,
+                    why: why.unwrap_or(WhyVirtual::Inaudible),
+                },
+            });
+        });
+        let stats = self.mix().stats();
+        let top = stats.window_top.map(|top| top.0);
+        let (last_top, ducks, snapshots) = capture.mix;
+        let moved = match (top, last_top) {
+            (Some(a), Some(b)) => (a - b).abs() >= 0.5,
+            (a, b) => a.is_some() != b.is_some(),
+        };
+        if moved || ducks != stats.ducks_active || snapshots != stats.snapshots_active {
+            capture.mix = (top, stats.ducks_active, stats.snapshots_active);
+            capture.push(Event {
+                rendered,
+                time,
+                what: What::Mix {
+                    window_top: stats.window_top,
+                    ducks: stats.ducks_active,
+                    snapshots: stats.snapshots_active,
                 },
             });
         }

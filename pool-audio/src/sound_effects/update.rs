@@ -92,6 +92,9 @@ impl SoundEffects {
         self.update_mix(dt);
         self.flush_zones();
         self.flush_chains();
+        if self.capture.is_some() {
+            self.note_decisions();
+        }
         Ok(())
     }
 

@@ -136,6 +136,8 @@ pub(crate) struct VoiceRecord {
     pub(crate) curve: crate::game::CurveOutput,
     /// Why it is virtual, while it is.
     pub(crate) why: Option<crate::voice_info::WhyVirtual>,
+    /// Whether a capture last saw it real (`None`: not seen yet).
+    pub(crate) noted_real: Option<bool>,
     /// The game parameters it has a value of its own of.
     pub(crate) own:
         [Option<(crate::game::GameParamId, crate::game::Follow)>; crate::game::MAX_OWN_VALUES],
@@ -218,6 +220,7 @@ impl VoiceRecord {
             curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
             why: None,
+            noted_real: None,
         }
     }
 
@@ -262,6 +265,7 @@ impl VoiceRecord {
             curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
             why: None,
+            noted_real: None,
         }
     }
 

@@ -120,7 +120,7 @@ fn a_capture_agrees_with_the_plays_refusals_and_ends_the_game_saw() {
     let text = String::from_utf8(file).unwrap();
     assert_eq!(text.lines().count(), 2 + events.len());
     assert!(
-        text.contains("-> refused SoundLimit"),
+        text.contains("-> refused sound_limit"),
         "a refusal and its reason"
     );
     assert!(text.contains("ended voice"));
@@ -279,4 +279,130 @@ fn a_capture_replayed_into_a_fresh_manager_renders_the_same_samples() {
         error,
         pool_audio::capture::ReplayError::UnknownSound("shot".into())
     );
+}
+
+#[test]
+fn a_capture_file_reads_back_to_the_same_events_and_replays_bit_for_bit() {
+    use pool_audio::capture::Capture;
+    let (capture, heard) = session(false);
+    let mut file = Vec::new();
+    capture.write(&mut file).unwrap();
+    let text = String::from_utf8(file).unwrap();
+    let read = Capture::read(&text).unwrap();
+    assert_eq!(read.events().len(), capture.events().len());
+    let mut again = Vec::new();
+    read.write(&mut again).unwrap();
+    assert_eq!(String::from_utf8(again).unwrap(), text, "the same file");
+    // Read in "another process": the same sounds, set up again.
+    let (mut manager, mut sfx) = scene();
+    let replayed = read.replay(&mut sfx, &mut manager).unwrap();
+    assert_eq!(replayed.len(), heard.len());
+    assert!(
+        replayed
+            .iter()
+            .zip(&heard)
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "bit for bit"
+    );
+    // A line changed in the file is heard.
+    let changed = text.replacen("volume=-4 fade=0", "volume=-1 fade=0", 1);
+    assert_ne!(changed, text);
+    let (mut manager, mut sfx) = scene();
+    let other = (Capture::read(&changed).unwrap())
+        .replay(&mut sfx, &mut manager)
+        .unwrap();
+    assert!(other.iter().zip(&heard).any(|(a, b)| a != b));
+}
+
+#[test]
+fn a_broken_capture_file_says_which_line_and_what() {
+    use pool_audio::capture::Capture;
+    let (capture, _) = session(false);
+    let mut file = Vec::new();
+    capture.write(&mut file).unwrap();
+    let text = String::from_utf8(file).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let broken = |lines: &[&str]| Capture::read(&lines.join("\n")).unwrap_err();
+    assert_eq!(broken(&lines[1..]).line, 1, "no header");
+    let play = lines.iter().position(|l| l.contains(" play ")).unwrap();
+    let saved = lines[play];
+    let bad = saved.replace("position=", "posture=");
+    lines[play] = &bad;
+    let error = broken(&lines);
+    assert_eq!(error.line, play + 1);
+    assert!(error.problem.contains("posture"), "{error}");
+    let clock = saved.replace(" ->", " delay=clock ->");
+    lines[play] = &clock;
+    assert!(broken(&lines).problem.contains("clock"));
+    let cut = &saved[..saved.len() - 6];
+    lines[play] = cut;
+    assert_eq!(broken(&lines).line, play + 1, "a line cut short");
+    lines[play] = "0 0 explode";
+    assert!(broken(&lines).problem.contains("explode"));
+}
+
+#[test]
+fn the_capture_notes_each_voice_made_virtual_or_real_as_the_game_sees_it() {
+    use pool_audio::VoiceState;
+    let settings = SoundEffectsSettings {
+        voice_cap: 3,
+        ..Default::default()
+    };
+    let (mut manager, mut sfx, _meter) = common::metered(RATE, settings);
+    let hum = common::sine_at(0.1, 220.0, 0.5).loop_region(..);
+    let hum = sfx.add_sound("hum", hum, SoundSettings::default()).unwrap();
+    sfx.start_capture(10_000);
+    let mut voices = Vec::new();
+    for i in 0..6 {
+        let at = PlayParams::default().position([i as f32 * 10.0, 0.0, 0.0]);
+        voices.push(sfx.play(hum, at).unwrap());
+    }
+    // The game's view: each voice's state after each update, as it changes.
+    let mut seen: Vec<Vec<bool>> = vec![Vec::new(); voices.len()];
+    for frame in 0..180 {
+        // The listener walks along the row and back.
+        let x = 60.0 * (1.0 - ((frame as f32 / 90.0) - 1.0).abs());
+        sfx.listener().set_position([x, 0.0, 0.0]).unwrap();
+        manager.backend_mut().render(1.0 / 60.0).unwrap();
+        sfx.update(1.0 / 60.0).unwrap();
+        for (voice, seen) in voices.iter().zip(&mut seen) {
+            let real = match sfx.state(*voice) {
+                VoiceState::Virtual => false,
+                VoiceState::Real => true,
+                _ => continue,
+            };
+            if seen.last() != Some(&real) {
+                seen.push(real);
+            }
+        }
+    }
+    let capture = sfx.stop_capture().unwrap();
+    let events = capture.events();
+    let numbers: Vec<VoiceNumber> = (events.iter())
+        .filter_map(|e| match e.what {
+            What::Play { outcome, .. } => Some(outcome.unwrap().0),
+            _ => None,
+        })
+        .collect();
+    for (number, seen) in numbers.iter().zip(&seen) {
+        let mut noted = vec![seen[0]];
+        for event in events {
+            match event.what {
+                What::Virtualized { voice, .. } if voice == *number => noted.push(false),
+                What::Promoted { voice } if voice == *number => noted.push(true),
+                _ => {}
+            }
+        }
+        assert_eq!(&noted, seen, "voice {number:?}");
+    }
+    let changes: usize = seen.iter().map(|s| s.len() - 1).sum();
+    assert!(changes >= 6, "voices went virtual and came back: {seen:?}");
+    assert!(events.iter().any(|e| matches!(
+        e.what,
+        What::Virtualized {
+            why: pool_audio::voices::WhyVirtual::Crowded
+                | pool_audio::voices::WhyVirtual::Outranked,
+            ..
+        }
+    )));
 }
