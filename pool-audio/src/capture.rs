@@ -84,7 +84,7 @@
 mod replay;
 mod text;
 pub use replay::{Replay, ReplayError};
-pub use text::ReadError;
+pub use text::{ReadError, refusal_name};
 
 use kira::{Decibels, Tween};
 

@@ -28,6 +28,15 @@ pub struct VoiceHandle {
     pub(crate) owner: u32,
 }
 
+impl VoiceHandle {
+    /// Its number: unique among its manager's voices in the session, the
+    /// voice's name in a capture and in the voice table.
+    pub fn number(self) -> u64 {
+        use pool_core::Key;
+        self.key.data().as_ffi()
+    }
+}
+
 /// A sound registered with [`SoundEffects`](crate::SoundEffects): a small id,
 /// resolved from its name once, valid only with the manager that issued it and
 /// only until the sound is removed

@@ -598,7 +598,7 @@ pub mod voices {
     pub use crate::settings::{Resume, Virtualization, WhenFull};
     pub use crate::sound_effects::Voice;
     pub use crate::stealing::{Stealing, Tie};
-    pub use crate::voice_info::{VoiceInfo, WhyVirtual};
+    pub use crate::voice_info::{VoiceInfo, VoiceTable, WhyVirtual};
 }
 
 /// The mix that makes room: buses, ducks, snapshots and the loudness window.

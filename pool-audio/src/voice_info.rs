@@ -1,9 +1,11 @@
 //! What a game (or its debug view) can read of each voice, real or
 //! virtual: [`SoundEffects::voices`](crate::SoundEffects::voices).
 
+use std::fmt;
+
 use kira::Decibels;
 
-use crate::{GroupId, SoundId, VoiceHandle, VoiceState};
+use crate::{GroupId, SoundEffects, SoundId, VoiceHandle, VoiceState};
 
 /// Why a voice is virtual.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,4 +76,93 @@ pub struct VoiceInfo {
     /// virtual one (`None` just after it went virtual, until the mixer says
     /// where it stopped).
     pub playhead: Option<f64>,
+}
+
+/// The voice table as text: [`SoundEffects::voice_table`].
+#[derive(Clone, Copy)]
+pub struct VoiceTable<'a> {
+    pub(crate) sfx: &'a SoundEffects,
+    pub(crate) rows: usize,
+}
+
+impl fmt::Debug for VoiceTable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (f.debug_struct("VoiceTable"))
+            .field("rows", &self.rows)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Display for VoiceTable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:>12} {:<14} {:<8} {:<12} {:>5} {:>7} {:>7} {:>7} {:>7} {:>9}",
+            "voice",
+            "sound",
+            "state",
+            "why",
+            "prio",
+            "aud dB",
+            "left",
+            "right",
+            "dist m",
+            "playhead"
+        )?;
+        let (mut shown, mut more) = (0, 0);
+        let real = |v: &VoiceInfo| v.state != VoiceState::Virtual;
+        let voices = self.sfx.voices().filter(real);
+        for info in voices.chain(self.sfx.voices().filter(|v| !real(v))) {
+            if shown == self.rows {
+                more += 1;
+                continue;
+            }
+            shown += 1;
+            self.row(f, &info)?;
+        }
+        if more > 0 {
+            writeln!(f, "... and {more} more")?;
+        }
+        Ok(())
+    }
+}
+
+impl VoiceTable<'_> {
+    fn row(&self, f: &mut fmt::Formatter<'_>, v: &VoiceInfo) -> fmt::Result {
+        let state = match v.state {
+            VoiceState::Real if v.waiting => "waiting",
+            VoiceState::Real => "real",
+            VoiceState::Virtual => "virtual",
+            VoiceState::Paused => "paused",
+            VoiceState::Fading => "fading",
+            VoiceState::Gone => "gone",
+        };
+        let why = match v.why_virtual {
+            None => "",
+            Some(WhyVirtual::Inaudible) => "inaudible",
+            Some(WhyVirtual::Outranked) => "outranked",
+            Some(WhyVirtual::Crowded) => "crowded",
+            Some(WhyVirtual::NoFreeSlot) => "no free slot",
+            Some(WhyVirtual::QueueFull) => "queue full",
+        };
+        let name = self.sfx.sound_name(v.sound).unwrap_or("?");
+        let name = name.get(..14).unwrap_or(name);
+        let audibility = 20.0 * v.audibility.max(1e-9).log10();
+        write!(
+            f,
+            "{:>12} {name:<14} {state:<8} {why:<12} {:>5} {audibility:>7.1} {:>7.1} {:>7.1}",
+            v.voice.number(),
+            v.priority,
+            v.level[0].0.max(-99.9),
+            v.level[1].0.max(-99.9)
+        )?;
+        match v.distance {
+            Some(d) => write!(f, " {d:>7.1}")?,
+            None => write!(f, " {:>7}", "-")?,
+        }
+        match v.playhead {
+            Some(p) => writeln!(f, " {p:>9.2}"),
+            None => writeln!(f, " {:>9}", "-"),
+        }
+    }
 }

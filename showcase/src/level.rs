@@ -86,7 +86,21 @@ pub(crate) struct Level {
     last_stolen: u64,
 }
 
-impl Level {
+/// The level's sound as it is before its first play: what a replay of its
+/// capture starts from.
+pub(crate) struct Setup {
+    pub(crate) manager: AudioManager<OfflineBackend>,
+    pub(crate) meter: MeterHandle,
+    pub(crate) sfx: SoundEffects,
+    pub(crate) space: content::Space,
+    pub(crate) music: Music,
+    pub(crate) sounds: Sounds,
+    pub(crate) storm: SnapshotId,
+    pub(crate) car_sound: SoundId,
+    pub(crate) rng: Lcg,
+}
+
+impl Setup {
     pub(crate) fn new() -> Result<Self, Box<dyn Error>> {
         let meter = MeterBuilder::new();
         let reading = meter.handle();
@@ -102,6 +116,38 @@ impl Level {
         let music = Music::new(&mut sfx, MusicSettings::default())?;
         let (sounds, storm) = content::add_sounds(&mut sfx, &mut rng)?;
         let car_sound = car::add(&mut sfx)?;
+        Ok(Self {
+            manager,
+            meter: reading,
+            sfx,
+            space,
+            music,
+            sounds,
+            storm,
+            car_sound,
+            rng,
+        })
+    }
+}
+
+impl Level {
+    /// The level, its sound captured from its first play with room for
+    /// `capture` events, if asked.
+    pub(crate) fn new(capture: Option<usize>) -> Result<Self, Box<dyn Error>> {
+        let Setup {
+            manager,
+            meter: reading,
+            mut sfx,
+            space,
+            music,
+            sounds,
+            storm,
+            car_sound,
+            mut rng,
+        } = Setup::new()?;
+        if let Some(events) = capture {
+            sfx.start_capture(events);
+        }
         let mut emitters = Vec::with_capacity(300);
         for ambience in content::ambience(&mut rng) {
             let sound = if ambience.waterfall {

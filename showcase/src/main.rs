@@ -15,7 +15,13 @@
 //!   menu for 15% of it, a snapshot that muffles the world bus to 400 Hz and
 //!   lowers it 6 dB while the interface stays clear.
 //!
-//! `cargo run --release -p showcase [-- --seconds N] [--out DIR] [--tsv]`
+//! `cargo run --release -p showcase [-- --seconds N] [--out DIR] [--tsv] [--capture FILE]`
+//!
+//! `--capture FILE` captures the level's sound from its first play and
+//! writes it to FILE (see `pool_audio::capture`); `showcase replay FILE
+//! [--out DIR] [--at SECONDS]` replays it into the level's sounds set up
+//! afresh, writes `replay.wav` (the same samples as `level.wav`) and
+//! `timeline.png`, and with `--at` prints the voice table at that moment.
 //!
 //! Renders N seconds (default 10) offline and writes `level.wav`, `level.gif` (the
 //! map, ten pictures a second: real voices bright, virtual ones dim), `last.png`
@@ -28,6 +34,8 @@
 
 mod level;
 mod picture;
+mod replay;
+mod timeline;
 
 use std::error::Error;
 use std::io::Write;
@@ -36,11 +44,19 @@ use std::path::PathBuf;
 use level::Level;
 use showcase::content::FPS;
 
+/// Events a capture keeps per second of the level: room for its busiest
+/// seconds.
+const CAPTURE_EVENTS_PER_SECOND: usize = 4_000;
+
 fn main() -> Result<(), Box<dyn Error>> {
+    if std::env::args().nth(1).as_deref() == Some("replay") {
+        return replay::run(std::env::args().skip(2));
+    }
     let options = Options::parse()?;
     std::fs::create_dir_all(&options.out)?;
     let mut out = std::io::stdout().lock();
-    let mut level = Level::new()?;
+    let events = options.seconds * CAPTURE_EVENTS_PER_SECOND;
+    let mut level = Level::new(options.capture.is_some().then_some(events))?;
     let mut pictures = picture::Pictures::new();
     if !options.tsv {
         writeln!(
@@ -77,6 +93,21 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     level.write_wav(&options.out.join("level.wav"))?;
+    if let Some(path) = &options.capture {
+        let capture = level.sfx.stop_capture().ok_or("the capture was on")?;
+        let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+        capture.write(&mut file)?;
+        file.flush()?;
+        if !options.tsv {
+            writeln!(
+                out,
+                "captured {} events ({} dropped) to {}",
+                capture.events().len(),
+                capture.dropped(),
+                path.display()
+            )?;
+        }
+    }
     pictures.write(&options.out)?;
     picture::doppler(&level.track, &options.out.join("doppler.png"))?;
     if !options.tsv {
@@ -93,6 +124,7 @@ struct Options {
     seconds: usize,
     out: PathBuf,
     tsv: bool,
+    capture: Option<PathBuf>,
 }
 
 impl Options {
@@ -101,6 +133,7 @@ impl Options {
             seconds: 10,
             out: PathBuf::from("target/showcase"),
             tsv: false,
+            capture: None,
         };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
@@ -115,9 +148,12 @@ impl Options {
                         .ok_or(format!("--seconds {value:?} is not in 1..=600"))?;
                 }
                 "--out" => options.out = args.next().ok_or("--out needs a directory")?.into(),
+                "--capture" => {
+                    options.capture = Some(args.next().ok_or("--capture needs a file")?.into());
+                }
                 other => {
                     return Err(format!(
-                        "unknown argument {other:?} (expected --seconds N, --out DIR, --tsv)"
+                        "unknown argument {other:?} (expected --seconds N, --out DIR, --tsv, --capture FILE, or replay FILE)"
                     )
                     .into());
                 }

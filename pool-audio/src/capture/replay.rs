@@ -171,6 +171,11 @@ impl<'a> Replay<'a> {
         Ok(())
     }
 
+    /// The event the next [`step`](Self::step) makes, if any.
+    pub fn next_event(&self) -> Option<&'a Event> {
+        self.capture.events.get(self.next)
+    }
+
     /// The replay's handle of the capture's voice `number`, once its play
     /// was made.
     pub fn voice(&self, number: VoiceNumber) -> Option<VoiceHandle> {

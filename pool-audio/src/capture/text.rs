@@ -684,8 +684,9 @@ fn why_name(why: WhyVirtual) -> &'static str {
     WHYS.iter().find(|(w, _)| *w == why).map_or("?", |w| w.1)
 }
 
-/// A refusal's name in the file.
-pub(crate) fn refusal_name(refusal: &PlayError) -> &'static str {
+/// A refusal's name in a capture file: the [`PlayError`]'s in snake case
+/// (`sound_limit`, `invalid_param`...).
+pub fn refusal_name(refusal: &PlayError) -> &'static str {
     match refusal {
         PlayError::InvalidParam(_) => "invalid_param",
         other => (REFUSALS.iter())

@@ -66,7 +66,7 @@ impl SoundEffects {
 
     /// The number of the voice `voice` in a capture.
     pub(super) fn number(voice: VoiceHandle) -> VoiceNumber {
-        Self::number_of_key(voice.key)
+        VoiceNumber(voice.number())
     }
 
     /// A play and its outcome.

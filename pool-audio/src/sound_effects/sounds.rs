@@ -116,6 +116,23 @@ impl SoundEffects {
         self.sounds.find(name)
     }
 
+    /// The name of the sound `sound` (`None` for a removed sound's id or
+    /// another manager's): what a voice table prints.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// # let tone = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 480].into(), settings: Default::default(), slice: None };
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let click = sfx.add_sound("click", tone, SoundSettings::default())?;
+    /// assert_eq!(sfx.sound_name(click), Some("click"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sound_name(&self, sound: SoundId) -> Option<&str> {
+        self.sounds.get(sound).map(|entry| entry.name.as_str())
+    }
+
     pub(crate) fn recordings(&self, sound: SoundId) -> usize {
         self.sounds.get(sound).map_or(0, |s| s.recordings())
     }

@@ -45,6 +45,31 @@ impl SoundEffects {
         (self.voices.iter()).map(move |(key, record)| self.info(key, record, (listener, all)))
     }
 
+    /// The voice table as text, for a debug view or a replay stopped at a
+    /// moment: a header, then a line per voice (the real ones first, at
+    /// most `rows`, then how many more): its number, sound, state and why
+    /// it is virtual, priority, audibility and level in each channel (dB),
+    /// distance and playhead. Written into a `String` kept from frame to
+    /// frame, it allocates nothing once the string has grown.
+    ///
+    /// ```
+    /// # use kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, SoundSettings};
+    /// # let hum = kira::sound::static_sound::StaticSoundData { sample_rate: 48_000, frames: vec![kira::Frame::from_mono(0.5); 4800].into(), settings: Default::default(), slice: None };
+    /// # let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
+    /// let engine = sfx.add_sound("engine", hum.loop_region(..), SoundSettings::default())?;
+    /// sfx.play(engine, PlayParams::default().position([3.0, 0.0, 0.0]))?;
+    /// sfx.update(1.0 / 60.0)?;
+    /// let table = sfx.voice_table(20).to_string();
+    /// assert!(table.lines().nth(1).unwrap().contains("engine"));
+    /// assert!(table.lines().nth(1).unwrap().contains("real"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn voice_table(&self, rows: usize) -> crate::voices::VoiceTable<'_> {
+        crate::voices::VoiceTable { sfx: self, rows }
+    }
+
     /// What `record` (the voice `key`) is, heard by `listener` through the
     /// mix's every-voice level `all` (dB).
     fn info(
@@ -76,9 +101,13 @@ impl SoundEffects {
         let spatial = record.position.map_or([1.0; 2], |at| {
             spatial_gains(at, (record.spatial_blend, &record.distances), listener)
         });
+        // The loudness window: the voice's own gain (its loudness over the
+        // floor) and its group's (the floor under the window's top).
+        let window = (record.window_db.and(self.now.window)).map_or(0.0, |w| w.floor - w.top);
         let gain = f64::from(copy)
             * record.volume()
             * f64::from(record.loudness)
+            * amplitude(window)
             * f64::from(record.cues.muffled.gain)
             * mix;
         let level = [0, 1].map(|c| {

@@ -1,6 +1,7 @@
 //! The voice table agrees with what is heard: in a scene of ten tones
 //! (positioned left and right at several distances, panned, occluded, in a
-//! group under a snapshot, one through a volume curve), each real voice's
+//! group under a snapshot, one through a volume curve, three in the
+//! loudness window at different loudness), each real voice's
 //! reported level in each channel is its own tone's level in the render
 //! within 0.5 dB, and each virtual voice is silent, through 10 seconds.
 
@@ -37,13 +38,19 @@ fn amplitude(samples: &[f32], hz: f32) -> f64 {
 
 #[test]
 fn every_voices_reported_level_is_its_level_in_the_render() {
+    let window = pool_audio::mix::LoudnessWindow::default()
+        .height(30.0)
+        .floor(50.0);
     let settings = SoundEffectsSettings {
         voice_cap: 8,
         limiter: None,
+        loudness_window: Some(window),
         ..Default::default()
     };
     let (mut manager, mut sfx, _meter) = common::metered(RATE, settings);
     let quiet = sfx.add_group("quiet", GroupSettings::default()).unwrap();
+    let loud = GroupSettings::default().loudness_window(true);
+    let loud = sfx.add_group("loud", loud).unwrap();
     let hush = sfx
         .mix_mut()
         .add_snapshot(Snapshot::new("hush").set(quiet, -9.0))
@@ -62,6 +69,9 @@ fn every_voices_reported_level_is_its_level_in_the_render() {
         let mut settings = SoundSettings::default().first_volume(-8.0).occlusion(wall);
         if i % 4 == 1 {
             settings = settings.group(quiet);
+        }
+        if i % 4 == 2 {
+            settings = settings.group(loud).loudness(70.0 + i as f32 * 2.0);
         }
         if i == 3 {
             let down = [(0.0, 0.0), (1.0, -7.0)];
