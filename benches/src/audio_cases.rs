@@ -46,7 +46,7 @@ pub(crate) fn tone() -> StaticSoundData {
 
 /// Runs `cycles` cycles in batches of [`AudioPlay::BATCH`], calling `flush` before
 /// each batch, and returns the time and allocations of the batches alone.
-fn batched<W: Workload>(case: &mut W, cycles: u64, flush: fn(&mut W)) -> Sample {
+pub(crate) fn batched<W: Workload>(case: &mut W, cycles: u64, flush: fn(&mut W)) -> Sample {
     let mut timed = Sample::default();
     let mut left = cycles;
     while left > 0 {

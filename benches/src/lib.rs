@@ -41,7 +41,10 @@
 //! track of the same capacity (`kira_play`); and `update` with 64 active voices
 //! (`audio_update`), and with all of them in the loudness window
 //! (`audio_update_window`); one read of the voice table of 300 voices, 32 of
-//! them real (`audio_voice_table`). Rendering between batches is not timed.
+//! them real (`audio_voice_table`); a game frame of that level (the listener
+//! moves, a shot plays, the update) without and with a capture recording
+//! (`audio_frame`, `audio_frame_capture`). Rendering between batches is not
+//! timed.
 //!
 //! **Your own policy and object type**: the pool cases are generic over the
 //! pooled object ([`Pooled`]) and the policy; [`compare_policy`] measures yours
@@ -88,7 +91,7 @@ mod pool_cases;
 mod recycle_cases;
 mod seedling_cases;
 mod table_cases;
-pub use table_cases::VoiceTable;
+pub use table_cases::{AudioFrame, VoiceTable};
 
 pub use arena_cases::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, ArenaOp, Blob, OBJECT_BYTES, SIZE_CONTAINERS,
@@ -261,7 +264,7 @@ pub const EFFECTS_CASES: [&str; 7] = [
 ];
 
 /// The audio cases of the report, in its row order (their size is the voice cap).
-pub const AUDIO_CASES: [&str; 10] = [
+pub const AUDIO_CASES: [&str; 12] = [
     "audio_play",
     "audio_play_steal",
     "audio_play_owner",
@@ -272,6 +275,8 @@ pub const AUDIO_CASES: [&str; 10] = [
     "audio_update_window",
     "audio_update_virtual",
     "audio_voice_table",
+    "audio_frame",
+    "audio_frame_capture",
 ];
 
 /// The mix-ceiling cases of the report: one cycle is one second of audio.
@@ -335,6 +340,8 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "bank_reload_20" => Box::new(BankReload::new()),
         "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
         "audio_voice_table" => Box::new(VoiceTable::new()),
+        "audio_frame" => Box::new(AudioFrame::new(false)),
+        "audio_frame_capture" => Box::new(AudioFrame::new(true)),
         "audio_update_window" => Box::new(AudioUpdateWindow::new()),
         "bank_render_32_mixed" => Box::new(MixedRender::new(true)),
         "bank_render_32_groups" => Box::new(MixedRender::new(false)),

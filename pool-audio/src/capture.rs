@@ -286,6 +286,11 @@ impl Recorder {
         }
     }
 
+    /// Counts `dropped` events more that were not kept.
+    pub(crate) fn count_dropped(&mut self, dropped: u64) {
+        self.dropped += dropped;
+    }
+
     /// The capture, with the sounds' names.
     pub(crate) fn finish(self, names: Vec<(SoundId, String)>) -> Capture {
         Capture {

@@ -349,6 +349,7 @@ impl Voices {
             return;
         };
         record.why = Some(why);
+        self.reports.moved(key, Some(why));
         Self::send_virtual(&mut self.slots, &mut self.bank, sounds, key, record, fade);
     }
 
@@ -574,29 +575,24 @@ impl Voices {
         }
     }
 
-    /// For a capture: calls `changed(key, real, why)` for each voice that
-    /// went real or virtual since the last call, and notes its place. A
-    /// voice not seen before is noted without a call.
-    pub(crate) fn each_change(
-        &mut self,
-        mut changed: impl FnMut(VoiceKey, bool, Option<crate::voice_info::WhyVirtual>),
-    ) {
-        self.records.for_each_mut(|key, record| {
-            let real = matches!(record.place, Place::Real { .. });
-            if record.noted_real != Some(real) {
-                if record.noted_real.is_some() {
-                    changed(key, real, record.why);
-                }
-                record.noted_real = Some(real);
-            }
-        });
+    /// Lists the voices made virtual or real (for a capture), or stops.
+    pub(crate) fn log_moves(&mut self, on: bool) {
+        self.reports.log_moves(on);
     }
 
-    /// For a capture: the voice `key` is seen `real`, as a play reported it.
-    pub(crate) fn note_real(&mut self, key: VoiceKey, real: bool) {
-        if let Some(record) = self.records.get_mut(key) {
-            record.noted_real = Some(real);
-        }
+    /// The voice `key` was made real again (for a capture).
+    pub(crate) fn promoted(&mut self, key: VoiceKey) {
+        self.reports.moved(key, None);
+    }
+
+    /// Hands each voice made virtual (with why) or real again (`None`)
+    /// since the last call to `f`; returns the moves the list had no room
+    /// for.
+    pub(crate) fn drain_moves(
+        &mut self,
+        f: impl FnMut(VoiceKey, Option<crate::voice_info::WhyVirtual>),
+    ) -> u64 {
+        self.reports.drain_moves(f)
     }
 
     pub(crate) fn state(&self, key: VoiceKey) -> VoiceState {

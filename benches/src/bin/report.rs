@@ -123,6 +123,12 @@ fn print_audio_table(rows: &[Measured]) {
         "audio_play",
         "two game-parameter curves and a switch on a play",
     );
+    print_ratio(
+        rows,
+        "audio_frame_capture",
+        "audio_frame",
+        "a capture recording a frame of 300 emitters (goal: at most 1.2x)",
+    );
     if let Some(row) = rows.iter().find(|row| row.case == "audio_voice_table") {
         println!(
             "`audio_voice_table` (a read of 300 voices, 32 real): {:.1} µs, {:.1} ns per voice.",

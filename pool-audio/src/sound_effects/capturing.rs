@@ -4,7 +4,6 @@
 use super::SoundEffects;
 use crate::capture::{Capture, Event, Recorder, VoiceNumber, What};
 use crate::handles::VoiceKey;
-use crate::voices::WhyVirtual;
 use crate::{PlayError, PlayParams, Played, SoundId, VoiceHandle};
 
 impl SoundEffects {
@@ -14,11 +13,13 @@ impl SoundEffects {
     /// under way is replaced.
     pub fn start_capture(&mut self, events: usize) {
         self.capture = Some(Box::new(Recorder::new(events)));
+        self.voices.log_moves(true);
     }
 
     /// Stops the capture and returns it (`None` if none was under way).
     pub fn stop_capture(&mut self) -> Option<Capture> {
         let recorder = self.capture.take()?;
+        self.voices.log_moves(false);
         let names = self.sounds.named().map(|(id, name)| (id, name.to_string()));
         Some(recorder.finish(names.collect()))
     }
@@ -76,10 +77,6 @@ impl SoundEffects {
         params: PlayParams,
         result: &Result<Played, PlayError>,
     ) {
-        if let Ok(played) = result {
-            let real = played.state == crate::VoiceState::Real;
-            self.voices.note_real(played.voice.key, real);
-        }
         self.note(|_| {
             let outcome = match result {
                 Ok(played) => Ok((Self::number(played.voice), played.state)),
@@ -126,16 +123,14 @@ impl SoundEffects {
                 what,
             })
         };
-        self.voices.each_change(|key, real, why| {
+        let dropped = self.voices.drain_moves(|key, why| {
             let voice = Self::number_of_key(key);
-            push(match (real, why) {
-                (true, _) => What::Promoted { voice },
-                (false, why) => What::Virtualized {
-                    voice,
-                    why: why.unwrap_or(WhyVirtual::Inaudible),
-                },
+            push(match why {
+                None => What::Promoted { voice },
+                Some(why) => What::Virtualized { voice, why },
             });
         });
+        capture.count_dropped(dropped);
         let stats = self.mix().stats();
         let top = stats.window_top.map(|top| top.0);
         let (last_top, ducks, snapshots) = capture.mix;

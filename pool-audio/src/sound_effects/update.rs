@@ -263,6 +263,7 @@ impl SoundEffects {
         }
         if self.start_real(key, begin, None).is_ok() {
             self.stats.promoted += 1;
+            self.voices.promoted(key);
         }
     }
 

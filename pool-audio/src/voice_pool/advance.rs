@@ -337,6 +337,7 @@ impl Pass<'_> {
         }
         self.room -= 1;
         record.why = Some(crate::voice_info::WhyVirtual::Inaudible);
+        (self.reports).moved(key, Some(crate::voice_info::WhyVirtual::Inaudible));
         Voices::send_virtual(self.slots, self.bank, self.sounds, key, record, self.fade);
         self.done.virtualized += 1;
     }

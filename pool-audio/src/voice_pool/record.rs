@@ -136,8 +136,6 @@ pub(crate) struct VoiceRecord {
     pub(crate) curve: crate::game::CurveOutput,
     /// Why it is virtual, while it is.
     pub(crate) why: Option<crate::voice_info::WhyVirtual>,
-    /// Whether a capture last saw it real (`None`: not seen yet).
-    pub(crate) noted_real: Option<bool>,
     /// The game parameters it has a value of its own of.
     pub(crate) own:
         [Option<(crate::game::GameParamId, crate::game::Follow)>; crate::game::MAX_OWN_VALUES],
@@ -220,7 +218,6 @@ impl VoiceRecord {
             curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
             why: None,
-            noted_real: None,
         }
     }
 
@@ -265,7 +262,6 @@ impl VoiceRecord {
             curve: crate::game::CurveOutput::NONE,
             own: [None; crate::game::MAX_OWN_VALUES],
             why: None,
-            noted_real: None,
         }
     }
 

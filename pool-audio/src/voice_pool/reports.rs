@@ -17,6 +17,11 @@ pub(super) struct Reports {
     capacity: usize,
     /// Ends not listed because `ending` was full.
     unreported: u64,
+    /// For a capture, while one is under way: the voices made virtual (with
+    /// why) or real again (`None`) since the last drain, in a list made when
+    /// the capture started; and the moves it had no room for.
+    moves: Option<Vec<(VoiceKey, Option<crate::voice_info::WhyVirtual>)>>,
+    moves_dropped: u64,
 }
 
 impl Reports {
@@ -29,7 +34,41 @@ impl Reports {
             ended: Vec::with_capacity(capacity),
             capacity,
             unreported: 0,
+            moves: None,
+            moves_dropped: 0,
         }
+    }
+
+    /// Lists the voices' moves (for a capture) or stops.
+    pub(super) fn log_moves(&mut self, on: bool) {
+        self.moves = on.then(|| Vec::with_capacity(2 * self.capacity));
+        self.moves_dropped = 0;
+    }
+
+    /// The voice `key` was made virtual for `why`, or real again (`None`).
+    #[inline]
+    pub(super) fn moved(&mut self, key: VoiceKey, why: Option<crate::voice_info::WhyVirtual>) {
+        if let Some(moves) = &mut self.moves {
+            if moves.len() < moves.capacity() {
+                moves.push((key, why));
+            } else {
+                self.moves_dropped += 1;
+            }
+        }
+    }
+
+    /// Hands each move since the last drain to `f`, and returns the moves
+    /// not listed.
+    pub(super) fn drain_moves(
+        &mut self,
+        mut f: impl FnMut(VoiceKey, Option<crate::voice_info::WhyVirtual>),
+    ) -> u64 {
+        if let Some(moves) = &mut self.moves {
+            for (key, why) in moves.drain(..) {
+                f(key, why);
+            }
+        }
+        std::mem::take(&mut self.moves_dropped)
     }
 
     pub(super) fn handle(&self, key: VoiceKey) -> VoiceHandle {
