@@ -3,7 +3,12 @@
 //! fires as emitters, and the listener on a camera that drifts left and right,
 //! so the fires pan as it passes.
 //!
-//! `cargo run --release -p bevy_pool --features windowed,device --example windowed [-- --screenshot PATH]`
+//! `cargo run --release -p bevy_pool --features windowed,device --example windowed [-- [--debug-view] [--screenshot PATH]]`
+//!
+//! With `--debug-view`, the sound's debug view (`SoundDebugPlugin`) over
+//! forty torches spread over the map, eight voices at most: each voice a dot
+//! (green real, grey virtual) with its audible radius, a bell refused (red),
+//! and the voice table in the top left corner.
 //!
 //! Without `device` it runs silent (the offline output). Needs a screen (X11;
 //! `xvfb-run` with Mesa's software Vulkan does); CI only builds it. With
@@ -18,8 +23,8 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy_pool::{
-    Output, PlaySound, Sfx, SoundEffectsPlugin, SoundEmitter, SoundListener, Vfx, VfxAtlas,
-    VfxAtlases, VfxCamera, VfxPlugin, VfxSpritesPlugin,
+    Output, PlaySound, Sfx, SoundDebugPlugin, SoundEffectsPlugin, SoundEmitter, SoundListener, Vfx,
+    VfxAtlas, VfxAtlases, VfxCamera, VfxPlugin, VfxSpritesPlugin,
 };
 use pool_audio::kira::Frame;
 use pool_audio::kira::sound::static_sound::StaticSoundData;
@@ -45,18 +50,33 @@ struct Show {
 #[derive(Resource)]
 struct ScreenshotTo(Option<std::path::PathBuf>);
 
+/// The debug view is on (`--debug-view`).
+#[derive(Resource)]
+struct DebugView(bool);
+
 fn main() {
+    let (mut screenshot, mut debug_view) = (None, false);
     let mut args = std::env::args().skip(1);
-    let screenshot = match (args.next().as_deref(), args.next()) {
-        (Some("--screenshot"), Some(path)) => Some(path.into()),
-        (None, _) => None,
-        _ => {
-            eprintln!("usage: windowed [--screenshot PATH]");
-            std::process::exit(2);
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), screenshot.is_none()) {
+            ("--debug-view", _) => debug_view = true,
+            ("--screenshot", true) => screenshot = args.next().map(std::path::PathBuf::from),
+            _ => {
+                eprintln!("usage: windowed [--debug-view] [--screenshot PATH]");
+                std::process::exit(2);
+            }
         }
-    };
-    App::new()
-        .insert_resource(ScreenshotTo(screenshot))
+    }
+    let mut app = App::new();
+    if debug_view {
+        app.add_plugins(SoundDebugPlugin {
+            dot: 1.2,
+            table_rows: 14,
+            ..Default::default()
+        });
+    }
+    app.insert_resource(ScreenshotTo(screenshot))
+        .insert_resource(DebugView(debug_view))
         .add_plugins((
             DefaultPlugins.set(WindowPlugin {
                 primary_window: Some(Window {
@@ -66,6 +86,10 @@ fn main() {
                 ..Default::default()
             }),
             SoundEffectsPlugin {
+                settings: pool_audio::SoundEffectsSettings {
+                    voice_cap: 8,
+                    ..Default::default()
+                },
                 #[cfg(feature = "device")]
                 output: Output::Device,
                 #[cfg(not(feature = "device"))]
@@ -75,7 +99,7 @@ fn main() {
             VfxPlugin,
             VfxSpritesPlugin::default(),
         ))
-        .add_systems(Startup, setup)
+        .add_systems(Startup, (setup, torches))
         .add_systems(Update, (drift, explode, take_screenshot))
         .run();
 }
@@ -102,9 +126,11 @@ fn take_screenshot(
         commands.spawn(Screenshot::primary_window()).observe(
             move |captured: On<ScreenshotCaptured>,
                   fx: Res<Vfx>,
+                  view: Res<DebugView>,
                   camera: Query<&Transform, With<SoundListener>>| {
                 let listener_x = camera.iter().next().map_or(0.0, |t| t.translation.x);
-                if let Err(error) = save_labelled(&captured.image, &fx, listener_x, &path) {
+                let shot = (&captured.image, view.0);
+                if let Err(error) = save_labelled(shot, &fx, listener_x, &path) {
                     eprintln!("could not save {}: {error}", path.display());
                 }
             },
@@ -116,7 +142,7 @@ fn take_screenshot(
 /// The screenshot under a title, each effect labelled with its kind and
 /// frame, and the listener marked.
 fn save_labelled(
-    shot: &Image,
+    (shot, debug_view): (&Image, bool),
     fx: &Vfx,
     listener_x: f32,
     path: &std::path::Path,
@@ -138,13 +164,20 @@ fn save_labelled(
     };
     let light = RGBColor(235, 235, 240);
     figures::on_image(&mut picture, |area| {
-        let rest = figures::titled(
-            area,
-            "bevy_pool's windowed example at 3 s: pooled effects drawn as sprites",
-            "Sprites from one 16-frame sheet. Explosions (8 frames of 50 ms) chain smoke (4 of 250 ms); the fires loop, each with a crackling sound emitter.\n\
-             The camera is the listener and drifts left and right: fires and explosions pan as it passes. 10 pixels a metre.",
-            STRIP,
-        )?;
+        let (title, caption) = if debug_view {
+            (
+                "bevy_pool's windowed example at 3 s with the debug view (--debug-view): every voice where it plays",
+                "SoundDebugPlugin: each voice a circle, green real, grey virtual (8 real voices at most), with a real voice's audible radius; a refused emitter red\n\
+                 (the second bell: one strict copy). The voice table, top left. Forty torches heard within 30 m, the fires, explosions. 10 pixels a metre.",
+            )
+        } else {
+            (
+                "bevy_pool's windowed example at 3 s: pooled effects drawn as sprites",
+                "Sprites from one 16-frame sheet. Explosions (8 frames of 50 ms) chain smoke (4 of 250 ms); the fires loop, each with a crackling sound emitter.\n\
+                 The camera is the listener and drifts left and right: fires and explosions pan as it passes. 10 pixels a metre.",
+            )
+        };
+        let rest = figures::titled(area, title, caption, STRIP)?;
         let _ = rest;
         let mut draw = pool_effects::DrawList::new();
         for item in draw.fill(fx) {
@@ -251,6 +284,44 @@ fn setup(
         rng: Lcg(0x5eed),
         next: 0.0,
     });
+}
+
+/// With the debug view: forty torches over the map, heard within 30 m,
+/// and two bells of one strict copy (the second refused).
+fn torches(mut commands: Commands, mut sfx: ResMut<Sfx>, view: Res<DebugView>) {
+    if !view.0 {
+        return;
+    }
+    let near = pool_audio::spatial::Distances {
+        min: 2.0,
+        max: 30.0,
+        curve: pool_audio::kira::Easing::Linear,
+    };
+    let torch = SoundSettings {
+        distances: near,
+        ..SoundSettings::default().first_volume(-12.0)
+    };
+    let torch = sfx
+        .add_sound("torch", noise(1.0, 0.2, 5).loop_region(..), torch)
+        .expect("a valid sound");
+    let bell = SoundSettings::default()
+        .max_voices(1)
+        .when_full(pool_audio::voices::WhenFull::Strict)
+        .virtualization(pool_audio::voices::Virtualization::Kill);
+    let bell = sfx
+        .add_sound("bell", noise(1.0, 0.1, 7).loop_region(..), bell)
+        .expect("a valid sound");
+    let mut rng = Lcg(0x70c4);
+    for _ in 0..40 {
+        let at = [rng.range(-100.0, 100.0), rng.range(-30.0, 30.0)];
+        commands.spawn((
+            SoundEmitter::new(torch),
+            Transform::from_xyz(at[0], at[1], 0.0),
+        ));
+    }
+    for x in [12.0, 36.0] {
+        commands.spawn((SoundEmitter::new(bell), Transform::from_xyz(x, -8.0, 0.0)));
+    }
 }
 
 /// The camera, and its ears, drift 30 m left and right.

@@ -187,6 +187,14 @@
 //! first frame: `Sfx`'s `stop_capture` hands over a
 //! [`Capture`](pool_audio::capture::Capture) to write or replay.
 //!
+//! With the `debug` feature, `SoundDebugPlugin` draws each voice where it
+//! plays with Bevy's gizmos, coloured by its state (green real, grey
+//! virtual, orange fading, blue paused), with its audible radius, each
+//! refused emitter red, and writes the voice table into a UI text in the
+//! window's corner a few times a second. It allocates nothing per frame of
+//! its own. The `windowed` example shows it (`--debug-view`;
+//! `docs/bevy-debug-view.png`).
+//!
 //! # Scenes and inspectors
 //! With the `reflect` feature (on by default), the plugins' plain components
 //! derive Bevy's `Reflect` and are registered: [`SoundListener`],
@@ -253,6 +261,8 @@ mod assets;
 mod audio;
 mod banks;
 mod cues;
+#[cfg(feature = "debug")]
+mod debug_view;
 mod diagnostics;
 mod effects;
 mod emitters;
@@ -274,6 +284,8 @@ pub use banks::{
     BANK_RELOAD_FADE, MusicAsset, MusicAssetLoader, SoundBankApplied, SoundBankAsset,
     SoundBankLoader, SoundBankRefused,
 };
+#[cfg(feature = "debug")]
+pub use debug_view::{DebugPlane, SoundDebugPlugin, SoundDebugText};
 pub use diagnostics::PoolDiagnosticsPlugin;
 pub use effects::{Vfx, VfxFinished, VfxPlugin, VfxSystems};
 #[cfg(feature = "sprites")]

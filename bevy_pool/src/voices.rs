@@ -82,7 +82,7 @@ impl Plugin for SoundVoicesPlugin {
     }
 }
 
-fn read_voices(
+pub(crate) fn read_voices(
     sfx: Res<Sfx>,
     emitters: Query<(Entity, &SoundEmitter)>,
     mut table: ResMut<SoundVoices>,

@@ -67,10 +67,10 @@
 //! `volume=`, `rate=`, `panning=`, `position=x,y,z`, `velocity=`,
 //! `obstruction=`, `occlusion=`, `send bus=N level=`, `game_param N value=`),
 //! `listener position=` or `orientation=x,y,z,w`, `update dt=`,
-//! `game_param N value=`, `snapshot N apply=I` or `release`, `switch N
-//! state=S`, `reseed N`; and what the manager decided: `ended voice N
+//! `game_param N value=`, `snapshot N apply=I` or `release`, `bus N
+//! volume=` (a bus's fader), `switch N state=S`, `reseed N`; and what the manager decided: `ended voice N
 //! <reason>` (as [`EndReason`], snake case), `virtual voice N <why>` (as
-//! [`WhyVirtual`](crate::voices::WhyVirtual)), `real voice N` (made real
+//! [`WhyVirtual`]), `real voice N` (made real
 //! again), and `mix top= ducks= snapshots=` when a duck or snapshot starts
 //! or ends, or the loudness window's top moves by half a decibel. Groups,
 //! buses, game parameters, switches and snapshots are numbered in the order
@@ -151,6 +151,15 @@ pub enum What {
         snapshot: SnapshotId,
         /// Its intensity, or `None` for a release.
         intensity: Option<f64>,
+        /// Its tween.
+        tween: Tween,
+    },
+    /// A bus's volume moved (the game's fader).
+    BusVolume {
+        /// The bus.
+        bus: crate::TrackId,
+        /// Its volume.
+        volume: Decibels,
         /// Its tween.
         tween: Tween,
     },

@@ -403,9 +403,30 @@
 //! [`SoundEffects::voices`] lists every voice, real and virtual, with why it
 //! is virtual and the level it is heard at in each ear
 //! ([`VoiceInfo`](voices::VoiceInfo)), without an allocation: what a debug
-//! view draws each frame. A [`capture`] records the session (every call
-//! that changes what is heard, every refusal and end with its reason) and
-//! replays it into a fresh manager to the same samples, bit for bit.
+//! view draws each frame ([`SoundEffects::voice_table`] writes it as text).
+//!
+//! A [`capture`] records the session: every call that changes what is
+//! heard, every refusal, end, virtualization and promotion with its reason,
+//! and the mix's ducks, snapshots and window. Because the render is
+//! deterministic, a capture is a bug report that can be heard:
+//!
+//! 1. The game starts one with room for its events
+//!    ([`SoundEffects::start_capture`], right after adding its sounds: the
+//!    buffer is made then and nothing is allocated while recording), and on
+//!    a key or a bug writes it ([`SoundEffects::stop_capture`],
+//!    [`Capture::write`](capture::Capture::write)).
+//! 2. A test or a tool reads the file ([`Capture::read`](capture::Capture::read)),
+//!    sets a fresh manager on the [`OfflineBackend`] up as the game's (the
+//!    same settings, sounds, groups, buses in the same order: a bank does
+//!    it in one call) and replays it
+//!    ([`Capture::replay`](capture::Capture::replay)): the same samples,
+//!    bit for bit. A [`Replay`](capture::Replay) stops at any moment to
+//!    read the voice table there.
+//!
+//! The showcase does both: `showcase --capture FILE`, then `showcase replay
+//! FILE --at 5` writes the replay's WAV (identical to the session's), a
+//! timeline of every voice and prints the voice table at 5 s
+//! (`docs/showcase-timeline.png` is a minute of it).
 //!
 //! # Nothing a game passes in can break the mix
 //! Every number is checked where it enters and refused with a typed error saying

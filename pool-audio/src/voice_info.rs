@@ -62,6 +62,10 @@ pub struct VoiceInfo {
     pub position: Option<[f32; 3]>,
     /// See [`position`](Self::position).
     pub distance: Option<f32>,
+    /// How far from the listener it can be heard, if positioned: its
+    /// distances' `max`, past which it is silent (a debug view's audible
+    /// radius).
+    pub max_distance: Option<f32>,
     /// Who plays it.
     pub owner: Option<u64>,
     /// Its sound's group, and the bus the group routes to.
@@ -147,7 +151,7 @@ impl VoiceTable<'_> {
         };
         let name = self.sfx.sound_name(v.sound).unwrap_or("?");
         let name = name.get(..14).unwrap_or(name);
-        let audibility = 20.0 * v.audibility.max(1e-9).log10();
+        let audibility = (20.0 * v.audibility.max(1e-9).log10()).max(-99.9);
         write!(
             f,
             "{:>12} {name:<14} {state:<8} {why:<12} {:>5} {audibility:>7.1} {:>7.1} {:>7.1}",

@@ -44,9 +44,9 @@ use std::path::PathBuf;
 use level::Level;
 use showcase::content::FPS;
 
-/// Events a capture keeps per second of the level: room for its busiest
-/// seconds.
-const CAPTURE_EVENTS_PER_SECOND: usize = 4_000;
+/// Events a capture keeps: the first plays, and per second of the level
+/// (about 300 a second on average; room for its busiest seconds).
+const CAPTURE_EVENTS: (usize, usize) = (2_000, 1_500);
 
 fn main() -> Result<(), Box<dyn Error>> {
     if std::env::args().nth(1).as_deref() == Some("replay") {
@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let options = Options::parse()?;
     std::fs::create_dir_all(&options.out)?;
     let mut out = std::io::stdout().lock();
-    let events = options.seconds * CAPTURE_EVENTS_PER_SECOND;
+    let events = CAPTURE_EVENTS.0 + options.seconds * CAPTURE_EVENTS.1;
     let mut level = Level::new(options.capture.is_some().then_some(events))?;
     let mut pictures = picture::Pictures::new();
     if !options.tsv {

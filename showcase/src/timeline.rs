@@ -360,7 +360,7 @@ impl Timeline {
         )
         .line(figures::Line::new("footsteps (duck)", figures::BLUE, &footsteps).width(2))
         .line(figures::Line::new("ambience (storm snapshot)", figures::GREEN, &ambience).width(2))
-        .line(figures::Line::new("world bus (pause snapshot)", figures::PURPLE, &world).dashed())
+        .line(figures::Line::new("world bus (pause snapshot)", figures::PURPLE, &world).width(2))
         .legend_lower_right()
         .draw(area)
     }

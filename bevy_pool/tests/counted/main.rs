@@ -6,6 +6,8 @@
 #[global_allocator]
 static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
+#[cfg(feature = "debug")]
+mod debug_view;
 mod entity_pools;
 mod no_alloc;
 mod sprites;

@@ -43,7 +43,7 @@ fn move_things(mut movers: Query<(&mut Transform, &Mover)>, mut frame: ResMut<Fr
 
 /// An app with the same entities and the same game systems, with or without the
 /// plugins.
-fn app(with_plugins: bool) -> App {
+pub(crate) fn app(with_plugins: bool) -> App {
     let mut app = App::new();
     app.add_plugins((bevy::time::TimePlugin, bevy::transform::TransformPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
@@ -99,7 +99,7 @@ fn app(with_plugins: bool) -> App {
     app
 }
 
-fn allocations_per_frame(app: &mut App) -> u64 {
+pub(crate) fn allocations_per_frame(app: &mut App) -> u64 {
     for _ in 0..240 {
         app.update();
     }

@@ -8,6 +8,8 @@ mod assets;
 mod banks;
 mod common;
 mod cues;
+#[cfg(feature = "debug")]
+mod debug_view;
 mod effects;
 mod emitters;
 mod game_params;

@@ -254,6 +254,10 @@ impl Capture {
                 sfx.set_switch_state(state).map_err(|_| None)?;
             }
             What::Reseed(seed) => sfx.reseed(seed),
+            What::BusVolume { bus, volume, tween } => {
+                let bus = crate::TrackId { owner, ..bus };
+                (sfx.mix_mut().set_bus_volume(bus, volume, tween)).map_err(|_| None)?;
+            }
             What::Ended { .. }
             | What::Virtualized { .. }
             | What::Promoted { .. }

@@ -47,7 +47,7 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {}
 
 impl Capture {
-    /// Writes it in the capture format (see the [module](self)).
+    /// Writes it in the capture format (see the [module](crate::capture)).
     ///
     /// # Errors
     /// The writer's.
@@ -138,6 +138,11 @@ impl Capture {
                 tween_text(out, tween);
                 Ok(())
             }
+            What::BusVolume { bus, volume, tween } => {
+                let _ = write!(out, "bus {} volume={}", bus.index, volume.0);
+                tween_text(out, tween);
+                Ok(())
+            }
             What::Switch(s) => write!(out, "switch {} state={}", s.switch.index, s.state),
             What::Reseed(seed) => write!(out, "reseed {seed}"),
             What::Ended { voice, reason } => {
@@ -204,6 +209,14 @@ impl Capture {
                 state: words.value("state")?,
             }),
             "reseed" => What::Reseed(words.number("a seed")?),
+            "bus" => What::BusVolume {
+                bus: TrackId {
+                    index: words.number("a bus")?,
+                    owner: 0,
+                },
+                volume: Decibels(words.value("volume")?),
+                tween: words.tween()?,
+            },
             "ended" | "virtual" | "real" => read_decision(name, &mut words)?,
             "mix" => read_mix(&mut words)?,
             other => return Err(format!("unknown event {other:?}")),

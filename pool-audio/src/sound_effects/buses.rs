@@ -93,7 +93,10 @@ impl MixMut<'_> {
         let volume = check_level(volume.into())?;
         let tween = check_tween(tween)?;
         self.sfx.own_bus(bus)?;
-        self.sfx.buses.set_volume(bus, volume, tween)
+        self.sfx.buses.set_volume(bus, volume, tween)?;
+        self.sfx
+            .note(|_| Some(crate::capture::What::BusVolume { bus, volume, tween }));
+        Ok(())
     }
 }
 

@@ -135,6 +135,7 @@ impl SoundEffects {
             position: record.position,
             distance: (record.position)
                 .map(|at| crate::audibility::distance(at, listener.position)),
+            max_distance: record.position.map(|_| record.distances.max),
             owner: record.owner,
             group,
             bus: group.and_then(|g| self.groups.settings(g.index).bus),

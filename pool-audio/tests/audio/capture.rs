@@ -163,8 +163,11 @@ fn scene() -> (
         ..Default::default()
     };
     let (manager, mut sfx, _meter) = common::metered(RATE, settings);
+    let world = (sfx.mix_mut())
+        .add_bus("world", pool_audio::mix::BusBuilder::new())
+        .unwrap();
     let group = sfx
-        .add_group("hums", pool_audio::GroupSettings::default())
+        .add_group("hums", pool_audio::GroupSettings::default().bus(world))
         .unwrap();
     sfx.mix_mut()
         .add_snapshot(pool_audio::mix::Snapshot::new("hush").set(group, -9.0))
@@ -228,6 +231,12 @@ fn session(louder: bool) -> (pool_audio::capture::Capture, Vec<f32>) {
                     .unwrap();
             }
         }
+        if frame == 90 {
+            let world = sfx.mix().track("world").unwrap();
+            (sfx.mix_mut())
+                .set_bus_volume(world, -5.0, Tween::default())
+                .unwrap();
+        }
         if frame == 60 {
             sfx.mix_mut()
                 .apply_snapshot(hush, 1.0, Tween::default())
@@ -290,6 +299,10 @@ fn a_capture_file_reads_back_to_the_same_events_and_replays_bit_for_bit() {
     let text = String::from_utf8(file).unwrap();
     let read = Capture::read(&text).unwrap();
     assert_eq!(read.events().len(), capture.events().len());
+    assert!(
+        text.contains(" volume=-5 fade=0"),
+        "the bus's fader: {text}"
+    );
     let mut again = Vec::new();
     read.write(&mut again).unwrap();
     assert_eq!(String::from_utf8(again).unwrap(), text, "the same file");
