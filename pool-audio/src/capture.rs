@@ -80,6 +80,12 @@
 //!
 //! A capture that filled its buffer says how many events it dropped: they
 //! are the last ones, so what it holds is the session's beginning, whole.
+//!
+//! Not in a capture yet: zones added, moved or removed while the game runs,
+//! a duck rule changed, sounds added or a bank reloaded after the capture
+//! started, and music. A session that makes those calls replays without
+//! them (its samples differ from there on); set them up before the capture
+//! starts, as the replay's manager will be.
 
 mod replay;
 mod text;
