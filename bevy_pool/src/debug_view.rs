@@ -9,6 +9,7 @@ use std::time::Duration;
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::color::{Alpha, Color};
 use bevy::ecs::prelude::*;
+use bevy::gizmos::config::GizmoConfigStore;
 use bevy::gizmos::gizmos::Gizmos;
 use bevy::math::{Isometry2d, Isometry3d, Quat, Vec2, Vec3};
 use bevy::text::TextFont;
@@ -38,9 +39,13 @@ pub enum DebugPlane {
 /// refused, a red dot ([`REFUSED`](Self::REFUSED)). Writes the voice table
 /// ([`SoundEffects::voice_table`](pool_audio::SoundEffects::voice_table))
 /// into a UI text in the window's top left corner, a few times a second.
-/// Adds the [`SoundVoicesPlugin`] if the app has not; needs Bevy's
-/// `GizmoPlugin` (in `DefaultPlugins` with the `bevy_gizmos` feature) and,
-/// to show the text, Bevy's UI.
+/// Adds the [`SoundVoicesPlugin`] if the app has not. It draws with Bevy's
+/// gizmos where the app has them (`DefaultPlugins` with Bevy's `bevy_gizmos`
+/// feature; in a headless app, `AssetPlugin`, then
+/// `app.init_asset::<GizmoAsset>()` and
+/// `app.init_gizmo_group::<DefaultGizmoConfigGroup>()`) and draws nothing
+/// where it has not; the text is written either way, and Bevy's UI shows it
+/// in a window.
 ///
 /// ```no_run
 /// use bevy::prelude::*;
@@ -106,7 +111,10 @@ impl Plugin for SoundDebugPlugin {
         }
         app.insert_resource(View(*self)).add_systems(
             PostUpdate,
-            (draw_voices, write_table)
+            (
+                draw_voices.run_if(resource_exists::<GizmoConfigStore>),
+                write_table,
+            )
                 .after(read_voices)
                 .before(SoundSystems::Render),
         );

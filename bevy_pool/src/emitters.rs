@@ -18,6 +18,10 @@ use crate::cues::{EmitterCues, at_play};
 /// stops with [`SoundEmitter::fade_out`]. Unless its params name an owner, the
 /// entity is its voice's owner (`Entity::to_bits`), so a sound's
 /// `max_voices_per_owner` caps it per entity and `stop_owner` stops it.
+/// The emitters of one sound share its copies (`max_voices`, 8 by default,
+/// and the copy budget that keeps fewer when they would sum too loud): fifty
+/// torches of one sound under a voice cap of 32 are at most its copies real,
+/// the rest virtual; raise the sound's `max_voices` to hear more of them.
 ///
 /// It reacts: a change of its `params`' volume, playback rate or panning
 /// reaches the voice within the frame, over [`CHANGE_FADE`]; a change of its

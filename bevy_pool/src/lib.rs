@@ -218,6 +218,8 @@
 //!   texture atlases (Bevy's sprite and image types only: it builds and tests
 //!   without a GPU; an app with Bevy's renderer shows them), and
 //!   `VfxCamera`, the camera the effects cull against.
+//! - `debug`: `SoundDebugPlugin`, the debug view above (Bevy's gizmos and
+//!   UI: it builds and tests without a GPU).
 //! - `bevy_log`: every [`SoundWarning`] also logged with Bevy's `warn!`.
 //! - `windowed`: the `windowed` example's Bevy renderer, window and PNG support.
 //!

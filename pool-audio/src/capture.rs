@@ -110,7 +110,9 @@ pub struct VoiceNumber(pub u64);
 pub struct Event {
     /// The audio the voice bank had rendered, seconds.
     pub rendered: f64,
-    /// The game's time (the sum of the updates' time steps), seconds.
+    /// The game's time, seconds: the manager's clock, the sum of the
+    /// updates' time steps, each counted in whole microseconds (so a step
+    /// of 1/60 s counts as 16,667 µs: after 180 such steps, 3.00006 s).
     pub time: f64,
     /// What happened.
     pub what: What,

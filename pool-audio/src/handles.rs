@@ -22,10 +22,17 @@ pub(crate) fn next_owner() -> u32 {
 /// ```
 /// assert_eq!(std::mem::size_of::<pool_audio::VoiceHandle>(), 12);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VoiceHandle {
     pub(crate) key: VoiceKey,
     pub(crate) owner: u32,
+}
+
+impl std::fmt::Debug for VoiceHandle {
+    /// As the voice table and a capture name it: `VoiceHandle(4294967297)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "VoiceHandle({})", self.number())
+    }
 }
 
 impl VoiceHandle {

@@ -77,8 +77,8 @@ pub struct VoiceInfo {
     pub sends: [Option<(crate::TrackId, Decibels)>; crate::MAX_SENDS],
     /// Where it is in its recording, seconds: as the mixer said at the end
     /// of its last block for a real voice, as the manager follows it for a
-    /// virtual one (`None` just after it went virtual, until the mixer says
-    /// where it stopped).
+    /// virtual one (`None` just after it went virtual or real again, until
+    /// the mixer says where it is).
     pub playhead: Option<f64>,
 }
 

@@ -1,10 +1,10 @@
 //! The debug view's text is the voice table of what plays: the counts of
 //! real and virtual voices and of refused emitters as the game sees them,
-//! and a line per voice with its sound's name and state.
+//! and a line per voice with its sound's name and state; in an app without
+//! Bevy's gizmos too.
 
 use std::time::Duration;
 
-use bevy::gizmos::AppGizmoBuilder;
 use bevy::prelude::*;
 use bevy_pool::{
     Sfx, SoundDebugPlugin, SoundDebugText, SoundEffectsPlugin, SoundEmitter, SoundVoices,
@@ -35,13 +35,11 @@ fn the_debug_text_is_the_voice_table_of_what_plays() {
         },
         ..Default::default()
     });
-    app.add_plugins(AssetPlugin::default())
-        .init_asset::<bevy::gizmos::GizmoAsset>()
-        .init_gizmo_group::<bevy::gizmos::config::DefaultGizmoConfigGroup>()
-        .add_plugins(SoundDebugPlugin {
-            table_every: Duration::ZERO,
-            ..Default::default()
-        });
+    // No gizmos in this app: the view draws nothing and writes its text.
+    app.add_plugins(SoundDebugPlugin {
+        table_every: Duration::ZERO,
+        ..Default::default()
+    });
     let mut sfx = app.world_mut().resource_mut::<Sfx>();
     let torch = sfx
         .add_sound("torch", hum(), SoundSettings::default())

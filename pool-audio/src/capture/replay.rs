@@ -154,7 +154,7 @@ impl<'a> Replay<'a> {
     }
 
     /// Steps through every event up to the game's time `seconds` (those at
-    /// it too).
+    /// it too), as the capture's [`Event::time`] counts it.
     ///
     /// # Errors
     /// As [`step`](Self::step).

@@ -11,6 +11,7 @@ use crate::bank::Begin;
 use crate::handles::{VoiceHandle, VoiceKey, VoiceState};
 use crate::settings::{Resume, Virtualization};
 use crate::sound_table::Tally;
+use crate::voice_info::WhyVirtual;
 use crate::voice_pool::{Place, Playhead, Promotable, StartWait};
 
 impl SoundEffects {
@@ -249,14 +250,17 @@ impl SoundEffects {
             match view.cap_room(entry.settings.group.map(|g| g.index)) {
                 CapRoom::Room => None,
                 CapRoom::LeastAudible(victim) => Some(victim),
-                CapRoom::Full => return,
+                CapRoom::Full => return self.stays_virtual(key, WhyVirtual::Outranked),
             }
         };
         if victim.is_some_and(|victim| !view.beaten(rank, victim)) {
-            return;
+            return self.stays_virtual(key, WhyVirtual::Outranked);
         }
-        if !self.voices.has_free_slot() || self.voices.queue_room() < 2 {
-            return;
+        if !self.voices.has_free_slot() {
+            return self.stays_virtual(key, WhyVirtual::NoFreeSlot);
+        }
+        if self.voices.queue_room() < 2 {
+            return self.stays_virtual(key, WhyVirtual::QueueFull);
         }
         if let Some(victim) = victim {
             self.displace(victim);
@@ -264,6 +268,14 @@ impl SoundEffects {
         if self.start_real(key, begin, None).is_ok() {
             self.stats.promoted += 1;
             self.voices.promoted(key);
+        }
+    }
+
+    /// A virtual voice that could not become real, for `why` (the voice
+    /// table's reason kept up to date).
+    fn stays_virtual(&mut self, key: VoiceKey, why: WhyVirtual) {
+        if let Some(record) = self.voices.get_mut(key) {
+            record.why = Some(why);
         }
     }
 
