@@ -24,25 +24,35 @@ impl VoiceTable {
 
     /// 300 torches on a spiral, 32 real.
     pub fn new() -> Self {
-        let mut manager = manager();
-        let settings = SoundEffectsSettings {
-            voice_cap: 32,
-            ..Default::default()
-        };
-        let mut sfx = SoundEffects::new(&mut manager, settings).expect("valid settings");
-        let torch = sfx
-            .add_sound("torch", tone().loop_region(..), torch_settings(32))
-            .expect("valid sound");
-        for position in spiral(Self::VOICES) {
-            sfx.play(torch, PlayParams::default().position(position))
-                .expect("a virtualizing play is never refused");
-        }
-        settle(&mut manager, &mut sfx);
+        let (manager, sfx) = torches(|_| {});
         Self {
             _manager: manager,
             sfx,
         }
     }
+}
+
+/// The level both cases read: 300 torches on a spiral under a voice cap of
+/// 32, settled; `before_plays` runs on the manager before the torches play.
+fn torches(
+    before_plays: impl FnOnce(&mut SoundEffects),
+) -> (AudioManager<OfflineBackend>, SoundEffects) {
+    let mut manager = manager();
+    let settings = SoundEffectsSettings {
+        voice_cap: 32,
+        ..Default::default()
+    };
+    let mut sfx = SoundEffects::new(&mut manager, settings).expect("valid settings");
+    let torch = sfx
+        .add_sound("torch", tone().loop_region(..), torch_settings(32))
+        .expect("valid sound");
+    before_plays(&mut sfx);
+    for position in spiral(VoiceTable::VOICES) {
+        sfx.play(torch, PlayParams::default().position(position))
+            .expect("a virtualizing play is never refused");
+    }
+    settle(&mut manager, &mut sfx);
+    (manager, sfx)
 }
 
 impl Default for VoiceTable {
@@ -80,25 +90,18 @@ impl AudioFrame {
 
     /// The level, its capture on if `capture`.
     pub fn new(capture: bool) -> Self {
-        let mut manager = manager();
-        let settings = SoundEffectsSettings {
-            voice_cap: 32,
-            ..Default::default()
-        };
-        let mut sfx = SoundEffects::new(&mut manager, settings).expect("valid settings");
-        let torch = sfx
-            .add_sound("torch", tone().loop_region(..), torch_settings(32))
-            .expect("valid sound");
-        let shot = pool_audio::SoundSettings::default().max_voices(4);
-        let shot = sfx.add_sound("shot", tone(), shot).expect("valid sound");
-        if capture {
-            sfx.start_capture(Self::EVENTS);
-        }
-        for position in spiral(Self::VOICES) {
-            sfx.play(torch, PlayParams::default().position(position))
-                .expect("a virtualizing play is never refused");
-        }
-        settle(&mut manager, &mut sfx);
+        let mut shot = None;
+        let (manager, sfx) = torches(|sfx| {
+            let settings = pool_audio::SoundSettings::default().max_voices(4);
+            shot = Some(
+                sfx.add_sound("shot", tone(), settings)
+                    .expect("valid sound"),
+            );
+            if capture {
+                sfx.start_capture(Self::EVENTS);
+            }
+        });
+        let shot = shot.expect("added");
         Self {
             manager,
             sfx,
