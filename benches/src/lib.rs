@@ -91,7 +91,7 @@ mod pool_cases;
 mod recycle_cases;
 mod seedling_cases;
 mod table_cases;
-pub use table_cases::{AudioFrame, VoiceTable};
+pub use table_cases::{AudioFrame, VoiceTableRead};
 
 pub use arena_cases::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, ArenaOp, Blob, OBJECT_BYTES, SIZE_CONTAINERS,
@@ -339,7 +339,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
         "bank_code_200" => Box::new(BankLoad::new(false)),
         "bank_reload_20" => Box::new(BankReload::new()),
         "audio_update_virtual" => Box::new(AudioUpdateVirtual::new()),
-        "audio_voice_table" => Box::new(VoiceTable::new()),
+        "audio_voice_table" => Box::new(VoiceTableRead::new()),
         "audio_frame" => Box::new(AudioFrame::new(false)),
         "audio_frame_capture" => Box::new(AudioFrame::new(true)),
         "audio_update_window" => Box::new(AudioUpdateWindow::new()),

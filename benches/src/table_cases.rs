@@ -13,12 +13,12 @@ use crate::audio_cases::{manager, settle, spiral, tone, torch_settings};
 use crate::{Sample, Workload};
 
 /// The voice table of 300 voices.
-pub struct VoiceTable {
+pub struct VoiceTableRead {
     _manager: AudioManager<OfflineBackend>,
     sfx: SoundEffects,
 }
 
-impl VoiceTable {
+impl VoiceTableRead {
     /// Voices in the table.
     pub const VOICES: usize = 300;
 
@@ -47,7 +47,7 @@ fn torches(
         .add_sound("torch", tone().loop_region(..), torch_settings(32))
         .expect("valid sound");
     before_plays(&mut sfx);
-    for position in spiral(VoiceTable::VOICES) {
+    for position in spiral(VoiceTableRead::VOICES) {
         sfx.play(torch, PlayParams::default().position(position))
             .expect("a virtualizing play is never refused");
     }
@@ -55,13 +55,13 @@ fn torches(
     (manager, sfx)
 }
 
-impl Default for VoiceTable {
+impl Default for VoiceTableRead {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Workload for VoiceTable {
+impl Workload for VoiceTableRead {
     fn cycle(&mut self) {
         let mut loudest = f32::MIN;
         for voice in self.sfx.voices() {
