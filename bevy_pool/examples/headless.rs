@@ -147,7 +147,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         // the footsteps; the storm snapshot lowers the ambience and the
         // plugin's music track while every enemy dies at once.
         content::add_space(&mut sfx)?;
-        let (sounds, storm) = content::add_sounds(&mut sfx, &mut rng)?;
+        let (sounds, storm) = content::add_sounds(&mut sfx, &mut rng, &mut content::files()?)?;
         let kinds = content::add_kinds(&mut world.resource_mut::<Vfx>())?;
         world.insert_resource(Level {
             frames: (seconds * FPS as f64) as u64,

@@ -11,7 +11,7 @@ use kira::sound::static_sound::StaticSoundData;
 use std::time::Duration;
 
 use pool_audio::data::SoundBank;
-use pool_audio::loader::FileLoader;
+use pool_audio::loader::MemoryLoader;
 use pool_audio::{
     GroupId, PlayParams, SoundEffects, SoundEffectsSettings, SoundId, mix::BusBuilder,
     mix::LoudnessWindow, mix::MixError, mix::Snapshot, mix::SnapshotId, mix::TrackId,
@@ -194,7 +194,32 @@ pub const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
 /// of the footsteps under explosions and the storm snapshot.
 pub const BANK: &str = "sounds/level.bank.ron";
 
-/// Adds the level's sound bank ([`BANK`]) to `sfx`, which holds the world bus
+/// The level's sound bank and the bytes of every file it names, by the
+/// bank's name for it: read from [`ASSETS`] ([`files`]), or built into the
+/// program (the web example).
+pub struct Files {
+    /// The level's bank ([`BANK`]).
+    pub bank: SoundBank,
+    /// Its files, encoded.
+    pub loader: MemoryLoader,
+}
+
+/// The level's bank and its files, read from [`ASSETS`].
+///
+/// # Errors
+/// The bank's, or a file that cannot be read.
+pub fn files() -> Result<Files, Box<dyn Error>> {
+    let bank = SoundBank::from_file(format!("{ASSETS}/{BANK}"))?;
+    let mut loader = MemoryLoader::new();
+    for file in bank.files() {
+        let bytes = std::fs::read(format!("{ASSETS}/{file}"))
+            .map_err(|error| format!("{ASSETS}/{file}: {error}"))?;
+        loader.insert_encoded(file, bytes);
+    }
+    Ok(Files { bank, loader })
+}
+
+/// Adds the level's sound bank ([`files`]) to `sfx`, which holds the world bus
 /// ([`add_space`]) and a `music` track, and moves `rng` on past the sounds it
 /// once drew (the level's layout is drawn after them). Returns the sounds and
 /// groups the level plays, and the storm snapshot: for the moment every enemy
@@ -206,9 +231,9 @@ pub const BANK: &str = "sounds/level.bank.ron";
 pub fn add_sounds(
     sfx: &mut SoundEffects,
     rng: &mut Lcg,
+    files: &mut Files,
 ) -> Result<(Sounds, SnapshotId), Box<dyn Error>> {
-    let bank = SoundBank::from_file(format!("{ASSETS}/{BANK}"))?;
-    sfx.add_bank(&bank, &mut FileLoader::new(ASSETS), None)?;
+    sfx.add_bank(&files.bank, &mut files.loader, None)?;
     // The sounds were drawn from the level's generator before they were
     // files: it moves on as it did then.
     drop(synthesized(rng));

@@ -1,13 +1,22 @@
 //! The level: the map, its ambience, the listener's walk, enemies, bullets and
-//! effects, and the sounds of it all.
+//! effects, and the sounds of it all. The showcase renders it offline; the web
+//! example (`web/`) plays it in a browser, through `pool_audio::web` or kira's
+//! own output.
 
 use std::error::Error;
 use std::path::Path;
 
+use kira::backend::Backend;
 use kira::track::MainTrackBuilder;
 use kira::{AudioManager, AudioManagerSettings};
 use std::time::Duration;
 
+use crate::car;
+use crate::content::{
+    self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
+    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds,
+    WAVE_SECONDS, at_params, distance,
+};
 use pool_audio::SoundId;
 use pool_audio::music::{Music, MusicSettings};
 use pool_audio::{
@@ -16,68 +25,93 @@ use pool_audio::{
 };
 use pool_core::{Pool, Strict};
 use pool_effects::{DrawList, Effects};
-use showcase::car;
-use showcase::content::{
-    self, BULLET_LIFE, BULLET_SPEED, BULLETS, ENEMIES_PER_WAVE, ENEMY_HP, ENEMY_SPEED, FPS,
-    HIT_RADIUS, Kinds, Lcg, RATE, SHOTS_PER_SECOND, STEP_FRAMES, STORM_SECONDS, Sounds,
-    WAVE_SECONDS, at_params, distance,
-};
 
 const DT: f64 = 1.0 / FPS as f64;
 
-pub(crate) struct Enemy {
-    pub(crate) at: [f32; 2],
+/// An enemy: where it stands and the hits it can still take.
+pub struct Enemy {
+    /// Its position on the map, m.
+    pub at: [f32; 2],
     hp: u8,
 }
 
-pub(crate) struct Bullet {
-    pub(crate) at: [f32; 2],
+/// A bullet in flight.
+pub struct Bullet {
+    /// Its position on the map, m.
+    pub at: [f32; 2],
     velocity: [f32; 2],
     life: f32,
 }
 
 /// One ambience emitter: where it is, its voice, and whether it is a waterfall.
-pub(crate) struct Emitter {
-    pub(crate) at: [f32; 2],
-    pub(crate) voice: VoiceHandle,
-    pub(crate) waterfall: bool,
+pub struct Emitter {
+    /// Where it stands, m.
+    pub at: [f32; 2],
+    /// Its looping voice.
+    pub voice: VoiceHandle,
+    /// A waterfall, or a torch.
+    pub waterfall: bool,
 }
 
 /// What one second of the level did.
-pub(crate) struct SecondRow {
-    pub(crate) second: usize,
-    pub(crate) real: usize,
-    pub(crate) virtual_voices: usize,
-    pub(crate) plays: u64,
-    pub(crate) stolen: u64,
-    pub(crate) peak_db: f32,
-    pub(crate) clipped: f64,
+pub struct SecondRow {
+    /// The second that ended (1 for the first).
+    pub second: usize,
+    /// The most real voices at an update in the second.
+    pub real: usize,
+    /// The most virtual voices at an update in the second.
+    pub virtual_voices: usize,
+    /// Plays asked for in the second.
+    pub plays: u64,
+    /// Voices stolen or made virtual in the second.
+    pub stolen: u64,
+    /// The mix's peak before kira's clamp, dBFS.
+    pub peak_db: f32,
+    /// The fraction of samples over full scale.
+    pub clipped: f64,
 }
 
-pub(crate) struct Level {
-    manager: AudioManager<OfflineBackend>,
+/// The level and its sound, played through the kira backend `B`: rendered on
+/// demand by the [`OfflineBackend`] (the showcase, the web output) or pulled by
+/// a device's (kira's own web output).
+pub struct Level<B: Backend = OfflineBackend> {
+    manager: AudioManager<B>,
     meter: MeterHandle,
-    pub(crate) sfx: SoundEffects,
-    pub(crate) sounds: Sounds,
+    /// The level's sound effects.
+    pub sfx: SoundEffects,
+    /// Its sounds and groups.
+    pub sounds: Sounds,
     /// The snapshot of the moment every enemy dies at once.
     storm: SnapshotId,
     /// The world bus, the cave and the pause menu.
-    pub(crate) space: content::Space,
+    pub space: content::Space,
     /// Its tracks, which the storm snapshot sets.
     _music: Music,
-    pub(crate) effects: Effects,
+    /// Explosions, muzzle flashes and sparks.
+    pub effects: Effects,
     kinds: Kinds,
-    pub(crate) draw: DrawList,
-    pub(crate) enemies: Pool<Enemy>,
-    pub(crate) bullets: Pool<Bullet, Strict>,
-    pub(crate) emitters: Vec<Emitter>,
-    pub(crate) listener: [f32; 2],
+    /// What to draw of the effects, filled each frame.
+    pub draw: DrawList,
+    /// The enemies alive.
+    pub enemies: Pool<Enemy>,
+    /// The bullets in flight.
+    pub bullets: Pool<Bullet, Strict>,
+    /// The 300 ambience emitters.
+    pub emitters: Vec<Emitter>,
+    /// Where the listener stands, m.
+    pub listener: [f32; 2],
     /// The passing car's engine and its voice (see `showcase::car`).
     car_sound: SoundId,
     car: Option<VoiceHandle>,
     /// The car's and the listener's positions, frame by frame.
-    pub(crate) track: car::Track,
+    /// Empty where the level does not keep it ([`Level::from_setup`]).
+    pub track: car::Track,
+    /// Whether `track` is kept.
+    keep_track: bool,
     audio: Vec<f32>,
+    /// Kept from frame to frame: the enemies that died and where bullets hit.
+    dead: Vec<[f32; 2]>,
+    hits: Vec<[f32; 2]>,
     rng: Lcg,
     // Per-second bookkeeping.
     max_real: usize,
@@ -88,25 +122,58 @@ pub(crate) struct Level {
 
 /// The level's sound as it is before its first play: what a replay of its
 /// capture starts from.
-pub(crate) struct Setup {
-    pub(crate) manager: AudioManager<OfflineBackend>,
-    pub(crate) meter: MeterHandle,
-    pub(crate) sfx: SoundEffects,
-    pub(crate) space: content::Space,
-    pub(crate) music: Music,
-    pub(crate) sounds: Sounds,
-    pub(crate) storm: SnapshotId,
-    pub(crate) car_sound: SoundId,
-    pub(crate) rng: Lcg,
+pub struct Setup<B: Backend = OfflineBackend> {
+    /// The kira manager.
+    pub manager: AudioManager<B>,
+    /// The main track's meter.
+    pub meter: MeterHandle,
+    /// The level's sound effects, its bank added.
+    pub sfx: SoundEffects,
+    /// The world bus, the cave and the pause menu.
+    pub space: content::Space,
+    /// The music's tracks.
+    pub music: Music,
+    /// The sounds and groups.
+    pub sounds: Sounds,
+    /// The storm snapshot.
+    pub storm: SnapshotId,
+    /// The car's engine.
+    pub car_sound: SoundId,
+    /// The level's generator, past the sounds.
+    pub rng: Lcg,
 }
 
 impl Setup {
-    pub(crate) fn new() -> Result<Self, Box<dyn Error>> {
+    /// The level's sound rendered offline at [`RATE`], its files read from
+    /// [`content::ASSETS`].
+    ///
+    /// # Errors
+    /// kira's, the bank's or a file's.
+    pub fn new() -> Result<Self, Box<dyn Error>> {
+        let backend = OfflineSettings { sample_rate: RATE };
+        Self::with_backend(backend, &mut content::files()?)
+    }
+}
+
+impl<B: Backend + 'static> Setup<B> {
+    /// The level's sound through the backend `B`, its bank and sound files
+    /// from `files` (see [`content::Files`]).
+    ///
+    /// # Errors
+    /// The backend's, kira's, the bank's or a file's.
+    pub fn with_backend(
+        backend: B::Settings,
+        files: &mut content::Files,
+    ) -> Result<Self, Box<dyn Error>>
+    where
+        B::Error: Error + 'static,
+        B::Settings: Default,
+    {
         let meter = MeterBuilder::new();
         let reading = meter.handle();
-        let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings {
+        let mut manager = AudioManager::<B>::new(AudioManagerSettings {
             main_track_builder: MainTrackBuilder::new().with_effect(meter),
-            backend_settings: OfflineSettings { sample_rate: RATE },
+            backend_settings: backend,
             ..Default::default()
         })?;
         let mut sfx = SoundEffects::new(&mut manager, content::settings())?;
@@ -114,7 +181,7 @@ impl Setup {
         let space = content::add_space(&mut sfx)?;
         // The storm lowers the music track too (the level plays no music).
         let music = Music::new(&mut sfx, MusicSettings::default())?;
-        let (sounds, storm) = content::add_sounds(&mut sfx, &mut rng)?;
+        let (sounds, storm) = content::add_sounds(&mut sfx, &mut rng, files)?;
         let car_sound = car::add(&mut sfx)?;
         Ok(Self {
             manager,
@@ -131,9 +198,29 @@ impl Setup {
 }
 
 impl Level {
-    /// The level, its sound captured from its first play with room for
-    /// `capture` events, if asked.
-    pub(crate) fn new(capture: Option<usize>) -> Result<Self, Box<dyn Error>> {
+    /// The level rendered offline, its sound captured from its first play
+    /// with room for `capture` events, if asked.
+    ///
+    /// # Errors
+    /// The setup's, or a first play's.
+    pub fn new(capture: Option<usize>) -> Result<Self, Box<dyn Error>> {
+        Self::from_setup(Setup::new()?, capture, true)
+    }
+}
+
+impl<B: Backend> Level<B> {
+    /// The level on `setup`, captured with room for `capture` events if
+    /// asked; `keep_track` keeps the car's and the listener's positions
+    /// frame by frame (for the showcase's pictures; a game that runs for
+    /// hours does not).
+    ///
+    /// # Errors
+    /// A first play's.
+    pub fn from_setup(
+        setup: Setup<B>,
+        capture: Option<usize>,
+        keep_track: bool,
+    ) -> Result<Self, Box<dyn Error>> {
         let Setup {
             manager,
             meter: reading,
@@ -144,7 +231,7 @@ impl Level {
             storm,
             car_sound,
             mut rng,
-        } = Setup::new()?;
+        } = setup;
         if let Some(events) = capture {
             sfx.start_capture(events);
         }
@@ -202,7 +289,10 @@ impl Level {
             car_sound,
             car: None,
             track: Vec::new(),
+            keep_track,
             audio: Vec::new(),
+            dead: Vec::with_capacity(256),
+            hits: Vec::with_capacity(BULLETS),
             rng,
             max_real: 0,
             max_virtual: 0,
@@ -211,9 +301,13 @@ impl Level {
         })
     }
 
-    /// One frame of `frames`: the game, then its audio, then the sound effects'
-    /// update (so the game clock and the audio clock agree), then the effects.
-    pub(crate) fn step(&mut self, frame: usize, frames: usize) -> Result<(), Box<dyn Error>> {
+    /// The game of frame `frame` of `frames` (1/60 s): the listener's walk,
+    /// the car, the waves, the storm, the pause menu, bullets and their
+    /// sounds. The audio of the frame comes next, then [`Level::after_audio`].
+    ///
+    /// # Errors
+    /// A snapshot's or the listener's (none for this content).
+    pub fn play_frame(&mut self, frame: usize, frames: usize) -> Result<(), Box<dyn Error>> {
         // The listener walks the diagonal of the map over the run.
         self.listener = content::listener_at(frame as f32 / frames as f32);
         self.sfx
@@ -227,7 +321,9 @@ impl Level {
                 let _ = self.sfx.voice(voice).set_position([car[0], 0.0, car[1]]);
             }
         }
-        self.track.push((car, self.listener));
+        if self.keep_track {
+            self.track.push((car, self.listener));
+        }
         if frame.is_multiple_of(STEP_FRAMES) {
             let _ = self.sfx.play(self.sounds.footstep, PlayParams::default());
         }
@@ -243,14 +339,15 @@ impl Level {
         }
         // The storm: two seconds into a wave, every enemy dies at once.
         if second == STORM_SECONDS * FPS {
-            let mut dead = Vec::new();
+            let mut dead = std::mem::take(&mut self.dead);
             self.enemies.reclaim(|_, enemy| {
                 dead.push(enemy.at);
                 true
             });
-            for at in dead {
+            for at in dead.drain(..) {
                 self.explode(at);
             }
+            self.dead = dead;
             self.sfx.mix_mut().apply_snapshot(
                 self.storm,
                 1.0,
@@ -290,9 +387,15 @@ impl Level {
             self.fire();
         }
         self.move_bullets();
+        Ok(())
+    }
 
-        let rendered = self.manager.backend_mut().render(DT)?;
-        self.audio.extend_from_slice(rendered.samples());
+    /// After the frame's audio: the sound effects' update (so the game
+    /// clock and the audio clock agree), then the effects.
+    ///
+    /// # Errors
+    /// The update's (none for this content).
+    pub fn after_audio(&mut self) -> Result<(), Box<dyn Error>> {
         self.sfx.update(DT)?;
         self.effects.update(DT)?;
         self.draw.fill(&self.effects);
@@ -327,7 +430,7 @@ impl Level {
     }
 
     fn move_bullets(&mut self) {
-        let mut hits = Vec::new();
+        let mut hits = std::mem::take(&mut self.hits);
         let enemies = &mut self.enemies;
         self.bullets.reclaim(|_, bullet| {
             bullet.at[0] += bullet.velocity[0] * DT as f32;
@@ -345,20 +448,22 @@ impl Level {
             }
             hit || bullet.life <= 0.0
         });
-        let mut dead = Vec::new();
+        let mut dead = std::mem::take(&mut self.dead);
         self.enemies.reclaim(|_, enemy| {
             if enemy.hp == 0 {
                 dead.push(enemy.at);
             }
             enemy.hp == 0
         });
-        for at in hits {
+        for at in hits.drain(..) {
             let _ = self.effects.spawn(self.kinds.spark, at);
             let _ = self.sfx.play(self.sounds.spark, at_params(at));
         }
-        for at in dead {
+        for at in dead.drain(..) {
             self.explode(at);
         }
+        self.hits = hits;
+        self.dead = dead;
     }
 
     fn explode(&mut self, at: [f32; 2]) {
@@ -366,8 +471,19 @@ impl Level {
         let _ = self.sfx.play(self.sounds.explosion, at_params(at));
     }
 
+    /// The kira manager.
+    pub fn manager_mut(&mut self) -> &mut AudioManager<B> {
+        &mut self.manager
+    }
+
+    /// The main track's peak since the last [`Level::second_row`], before
+    /// kira's clamp (linear).
+    pub fn peak(&self) -> f32 {
+        self.meter.peak()
+    }
+
     /// The row of the second that just ended; resets the per-second readings.
-    pub(crate) fn second_row(&mut self, second: usize) -> SecondRow {
+    pub fn second_row(&mut self, second: usize) -> SecondRow {
         let stats = self.sfx.stats();
         let displaced = stats.stolen_voices + stats.virtualized;
         let peak = self.meter.peak();
@@ -389,27 +505,45 @@ impl Level {
     }
 
     /// Whether an emitter's voice is real now.
-    pub(crate) fn is_real(&self, emitter: &Emitter) -> bool {
+    pub fn is_real(&self, emitter: &Emitter) -> bool {
         self.sfx.state(emitter.voice) == VoiceState::Real
     }
 
     /// Gain reduction of the limiter since the last call, in dB.
-    pub(crate) fn take_gain_reduction_db(&self) -> f32 {
+    pub fn take_gain_reduction_db(&self) -> f32 {
         self.sfx
             .limiter()
             .map_or(0.0, |l| l.take_max_gain_reduction().0)
     }
+}
+
+impl Level {
+    /// One frame of `frames` rendered offline: [`Level::play_frame`], 1/60 s
+    /// of audio (kept for [`Level::write_wav`]), [`Level::after_audio`].
+    ///
+    /// # Errors
+    /// The frame's or the render's.
+    pub fn step(&mut self, frame: usize, frames: usize) -> Result<(), Box<dyn Error>> {
+        self.play_frame(frame, frames)?;
+        let rendered = self.manager.backend_mut().render(DT)?;
+        self.audio.extend_from_slice(rendered.samples());
+        self.after_audio()
+    }
 
     /// The peak of the last frame's rendered audio, for the plot (after kira's
     /// clamp; the per-second rows read the meter, before it).
-    pub(crate) fn last_frame_peak(&self) -> f32 {
+    pub fn last_frame_peak(&self) -> f32 {
         let frame = (RATE as usize / FPS) * 2;
         self.audio[self.audio.len().saturating_sub(frame)..]
             .iter()
             .fold(0.0f32, |m, s| m.max(s.abs()))
     }
 
-    pub(crate) fn write_wav(&self, path: &Path) -> Result<(), Box<dyn Error>> {
+    /// Writes the audio rendered so far.
+    ///
+    /// # Errors
+    /// The file's.
+    pub fn write_wav(&self, path: &Path) -> Result<(), Box<dyn Error>> {
         Rendered::from_samples(RATE, self.audio.clone()).write_wav(path)?;
         Ok(())
     }

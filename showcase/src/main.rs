@@ -32,7 +32,6 @@
 //! `second<TAB>real<TAB>virtual<TAB>plays<TAB>stolen<TAB>peak_dbfs<TAB>clipped`
 //! (the peak before kira's clamp; clipped as a fraction of samples).
 
-mod level;
 mod picture;
 mod replay;
 mod timeline;
@@ -41,8 +40,8 @@ use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
 
-use level::Level;
 use showcase::content::FPS;
+use showcase::level::Level;
 
 /// Events a capture keeps: the first plays, and per second of the level
 /// (about 300 a second on average; room for its busiest seconds).

@@ -10,8 +10,8 @@ use figures::plotters::style::{Color, RGBColor};
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, DynamicImage, Frame, Rgb, RgbImage};
 
-use crate::level::Level;
 use showcase::content::{FPS, HALF, VOICE_CAP};
+use showcase::level::Level;
 
 /// Pixels per metre.
 const SCALE: f32 = 3.0;

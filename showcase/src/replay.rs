@@ -13,8 +13,8 @@ use pool_audio::offline::Rendered;
 use pool_audio::{EndReason, VoiceState};
 use showcase::content::RATE;
 
-use crate::level::Setup;
 use crate::timeline::Timeline;
+use showcase::level::Setup;
 
 struct Options {
     capture: PathBuf,

@@ -57,7 +57,12 @@ fn the_levels_shots_steps_and_explosions_vary_in_pitch_and_level() {
         .add_bus("world", pool_audio::mix::BusBuilder::new())
         .unwrap();
     let _music = Music::new(&mut sfx, MusicSettings::default()).unwrap();
-    let (sounds, _storm) = content::add_sounds(&mut sfx, &mut content::rng()).unwrap();
+    let (sounds, _storm) = content::add_sounds(
+        &mut sfx,
+        &mut content::rng(),
+        &mut content::files().unwrap(),
+    )
+    .unwrap();
     for (name, sound, recordings) in [
         ("gunshot", sounds.gunshot, 4),
         ("footstep", sounds.footstep, 3),
