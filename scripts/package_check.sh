@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 for crate in pool-core pool-effects pool-audio bevy_pool; do
     files="$(cargo package --list --allow-dirty -p "$crate" 2>/dev/null)"
-    stray="$(grep -vE '^(\.cargo_vcs_info\.json|Cargo\.lock|Cargo\.toml|Cargo\.toml\.orig|README\.md|src/.*\.rs|examples/(device|bevy_device)\.rs)$' <<<"$files" || true)"
+    stray="$(grep -vE '^(\.cargo_vcs_info\.json|Cargo\.lock|Cargo\.toml|Cargo\.toml\.orig|README\.md|src/.*\.rs|src/web/[a-z]+\.js|examples/(device|bevy_device)\.rs)$' <<<"$files" || true)"
     if [ -n "$stray" ]; then
         echo "package_check: $crate would publish files that do not belong:"
         echo "$stray"

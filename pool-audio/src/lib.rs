@@ -497,6 +497,13 @@
 //! lands in the device's next block, and a virtual voice's playhead is as exact as
 //! the game's clock is to the device's.
 //!
+//! In a browser, [`web`] plays the offline backend's mix through an AudioWorklet:
+//! the game renders ahead by a buffering it chooses, so a stall of the page's
+//! main thread shorter than that is not heard (kira's own web output, the
+//! `device` feature on `wasm32`, renders on the main thread as each buffer node
+//! ends). The workspace's web example plays the showcase's level that way in
+//! headless Chromium; the figures are in the benchmarks page.
+//!
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -539,6 +546,7 @@ mod switch;
 mod variations;
 mod voice_info;
 mod voice_pool;
+pub mod web;
 mod zone;
 
 pub use error::{PlayError, VoiceError};

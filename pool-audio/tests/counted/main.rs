@@ -16,3 +16,4 @@ mod no_alloc;
 mod offline;
 mod reload;
 mod voice_table;
+mod web;
