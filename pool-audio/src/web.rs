@@ -27,13 +27,20 @@
 //! (128 frames) it found the ring short, and the game reads that count with
 //! [`WebOutput::underruns`].
 //!
+//! With the `web` feature, on wasm32, `WebPage` does the page's half from
+//! Rust (wasm-bindgen brings `output.js` along): made at start-up, it starts
+//! the AudioContext and the worklet on the page's first click, touch or key,
+//! and its `frame` fills and pushes in one call. Without it, a page's own
+//! script calls `PoolAudioOutput.start` from a click handler (browsers start
+//! audio only from a user gesture) and pushes what the game's exported frame
+//! function returns.
+//!
 //! The page must be cross-origin isolated for `SharedArrayBuffer` (served with
 //! `Cross-Origin-Opener-Policy: same-origin` and
-//! `Cross-Origin-Embedder-Policy: require-corp`), and browsers start audio only
-//! from a user gesture: `PoolAudioOutput.start` belongs in a click handler.
-//! The workspace's web example (`web/` in the repository, `scripts/web.sh`)
-//! plays the showcase's level this way in headless Chromium, and its figures
-//! are in the benchmarks page.
+//! `Cross-Origin-Embedder-Policy: require-corp`). The workspace's web example
+//! (`web/` in the repository: `bash scripts/web.sh --serve`, then open
+//! <http://127.0.0.1:8765/>) plays the showcase's level through `WebPage` in
+//! headless Chromium, and its figures are in the benchmarks page.
 //!
 //! ```
 //! use pool_audio::kira::{AudioManager, AudioManagerSettings};
@@ -61,6 +68,11 @@
 use std::time::Duration;
 
 use crate::OfflineBackend;
+
+#[cfg(all(feature = "web", target_arch = "wasm32"))]
+mod page;
+#[cfg(all(feature = "web", target_arch = "wasm32"))]
+pub use page::WebPage;
 
 /// The worklet, for `audioWorklet.addModule`: a JavaScript file that plays the
 /// ring (`registerProcessor("pool-audio-output", …)`). Write it where the page
@@ -309,7 +321,7 @@ mod tests {
                 / 2;
             let ahead = output.written().wrapping_sub(consumed);
             assert_eq!(ahead, 960, "step {step}: {rendered} rendered");
-            consumed = consumed.wrapping_add(128 * (step % 9));
+            consumed = consumed.wrapping_add(128 * (step % 8));
         }
         assert!(output.written() < 1_000_000, "wrapped");
     }

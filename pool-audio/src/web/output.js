@@ -118,3 +118,49 @@ export class PoolAudioOutput {
     Atomics.store(this.state, WRITTEN, (written + frames) | 0);
   }
 }
+
+// For a game that drives the output from Rust (`pool_audio::web::WebPage`):
+// starts a `PoolAudioOutput` on the first click, touch or key on the page (a
+// user gesture, as browsers require), the worklet loaded from its code as text.
+// Until it runs, `running()` is false and nothing is pushed.
+export class PoolAudioPage {
+  constructor(sampleRate, ringFrames, memory, workletCode, recordFrames = 0) {
+    this.output = null;
+    this.error = undefined;
+    const events = ["pointerdown", "keydown", "touchend"];
+    const start = () => {
+      for (const event of events) window.removeEventListener(event, start, true);
+      const workletUrl = URL.createObjectURL(new Blob([workletCode], { type: "text/javascript" }));
+      PoolAudioOutput.start({ sampleRate, ringFrames, memory, workletUrl, recordFrames }).then(
+        (output) => {
+          this.output = output;
+        },
+        (error) => {
+          this.error = String(error);
+        },
+      );
+    };
+    for (const event of events) window.addEventListener(event, start, true);
+  }
+
+  running() {
+    return this.output !== null;
+  }
+
+  // Why the output could not start (undefined while it has not failed).
+  failure() {
+    return this.error;
+  }
+
+  consumed() {
+    return this.output === null ? 0 : this.output.consumed();
+  }
+
+  underruns() {
+    return this.output === null ? 0 : this.output.underruns();
+  }
+
+  push(pointer, samples) {
+    if (this.output !== null) this.output.push(pointer, samples);
+  }
+}
