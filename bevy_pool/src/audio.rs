@@ -147,6 +147,17 @@ pub enum Output {
     #[cfg(feature = "device")]
     #[cfg_attr(feature = "device", default)]
     Device,
+    /// A browser's audio, through `pool_audio::web` (the `web` feature): the
+    /// offline mix rendered ahead of an AudioWorklet by the settings'
+    /// buffering, started on the page's first click, touch or key (until
+    /// then the mix runs at the game's pace, unheard). The page must be
+    /// cross-origin isolated. Elsewhere than wasm32, or if the page cannot
+    /// start it, the plugin plays on [`Output::Headless`], says why in
+    /// [`AudioOutput::fallback`] and sends [`SoundWarning::NoDevice`]. With
+    /// music, keep the buffering under half the music's buffer (1 s by
+    /// default).
+    #[cfg(feature = "web")]
+    Web(pool_audio::web::WebSettings),
 }
 
 /// The kira manager the plugin owns (one per app: its size does not matter).
@@ -180,6 +191,8 @@ pub struct AudioOutput {
     recorded: Vec<f32>,
     /// The frame's audio when not recording, reused.
     scratch: Vec<f32>,
+    #[cfg(feature = "web")]
+    web: Option<crate::web::WebAudio>,
 }
 
 impl AudioOutput {
@@ -212,9 +225,17 @@ impl AudioOutput {
     }
 
     /// Why the plugin fell back to the offline backend, if it asked for a device
-    /// and none could be opened.
+    /// and none could be opened, or for the web and is not in a browser or the
+    /// page could not start it.
     pub fn fallback(&self) -> Option<&str> {
         self.fallback.as_deref()
+    }
+
+    /// The web output (`Output::Web` in a browser): its underruns, the
+    /// frames handed to the page.
+    #[cfg(feature = "web")]
+    pub fn web(&self) -> Option<&pool_audio::web::WebOutput> {
+        self.web.as_ref().map(crate::web::WebAudio::output)
     }
 
     /// The samples rendered so far (interleaved stereo), when the output
@@ -379,6 +400,16 @@ impl Plugin for SoundEffectsPlugin {
             #[cfg(feature = "device")]
             Manager::Device(_) => 0,
         };
+        #[cfg(feature = "web")]
+        let (web, fallback) = match (&self.output, &mut manager) {
+            (Output::Web(settings), Manager::Offline(manager)) => {
+                match crate::web::WebAudio::new(manager.backend_mut(), *settings) {
+                    Ok(web) => (Some(web), fallback),
+                    Err(why) => (None, Some(why)),
+                }
+            }
+            _ => (None, fallback),
+        };
         if fallback.is_some() {
             app.add_systems(bevy::app::Startup, say_no_device);
         }
@@ -403,6 +434,8 @@ impl Plugin for SoundEffectsPlugin {
                 record,
                 recorded: Vec::new(),
                 scratch: Vec::new(),
+                #[cfg(feature = "web")]
+                web,
             })
             .insert_resource(Paused {
                 with_virtual_time: self.pause_with_virtual_time,
@@ -512,9 +545,11 @@ pub enum SoundWarning {
     /// [`Sfx`] has not had for a second since the emitter appeared: it
     /// stays silent until a sound of that name is added.
     UnknownSound(Entity),
-    /// `Output::Device` (the `device` feature) opened no sound card: the plugin plays on the
-    /// offline output, silent ([`AudioOutput::fallback`] says why). Sent on
-    /// the first frame.
+    /// `Output::Device` (the `device` feature) opened no sound card, or
+    /// `Output::Web` (the `web` feature) is not in a browser or the page
+    /// could not start it: the plugin plays on the offline output, silent
+    /// ([`AudioOutput::fallback`] says why). Sent on the first frame, or when
+    /// the page fails.
     NoDevice,
 }
 
@@ -548,7 +583,7 @@ impl std::fmt::Display for SoundWarning {
                 "the emitter {entity} names a sound the sound effects do not have: it stays silent until one of that name is added"
             ),
             Self::NoDevice => f.write_str(
-                "no sound card could be opened: the sound effects play on the offline output, silent (AudioOutput::fallback says why)",
+                "no sound card or browser audio could be opened: the sound effects play on the offline output, silent (AudioOutput::fallback says why)",
             ),
         }
     }
@@ -664,6 +699,7 @@ fn render(
     mut output: NonSendMut<AudioOutput>,
     mut music: ResMut<MusicTracks>,
     time: Res<Time<Real>>,
+    mut _warnings: MessageWriter<SoundWarning>,
 ) {
     let output = &mut *output;
     // Audio time is real time, as a device's would be: a paused game still
@@ -672,6 +708,20 @@ fn render(
     let Some(manager) = output.manager.offline() else {
         return;
     };
+    // In a browser, the page's worklet sets the pace once it plays.
+    #[cfg(feature = "web")]
+    if let Some(web) = &mut output.web {
+        music.fill();
+        match web.frame(manager.backend_mut()) {
+            Ok(true) => return,
+            Ok(false) => {}
+            Err(why) => {
+                output.web = None;
+                output.fallback = Some(why);
+                warn(&mut _warnings, SoundWarning::NoDevice);
+            }
+        }
+    }
     let seconds = time.delta_secs_f64();
     let buffer = if output.record {
         &mut output.recorded

@@ -213,7 +213,16 @@
 //! - `device`: the sound card through kira's cpal backend, and the default
 //!   output (`Output::Device`; Linux: the ALSA headers to build). With no
 //!   device the plugin falls back to offline output, says why in
-//!   `AudioOutput::fallback` and sends `SoundWarning::NoDevice`.
+//!   `AudioOutput::fallback` and sends `SoundWarning::NoDevice`. On the web
+//!   it is kira's own web output (cpal's, rendered on the main thread).
+//! - `web`: `Output::Web(WebSettings)`, a browser's audio through
+//!   `pool_audio::web`: the offline mix rendered each frame ahead of an
+//!   AudioWorklet by the settings' buffering (default 100 ms), the worklet
+//!   started on the page's first click, touch or key; the page must be
+//!   cross-origin isolated (served with COOP and COEP headers). Outside a
+//!   browser it falls back as `device` does. The web example plays the
+//!   `headless` example's level as a Bevy app this way, measured in headless
+//!   Chromium (the benchmarks page).
 //! - `sprites`: `VfxSpritesPlugin`, the effects drawn as Bevy sprites from
 //!   texture atlases (Bevy's sprite and image types only: it builds and tests
 //!   without a GPU; an app with Bevy's renderer shows them), and
@@ -276,6 +285,8 @@ mod named;
 #[cfg(feature = "sprites")]
 mod sprites;
 mod voices;
+#[cfg(feature = "web")]
+mod web;
 mod zones;
 
 pub use assets::{
