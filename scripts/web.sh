@@ -8,8 +8,10 @@
 #                                  it (60 s runs by default) and print the figures
 #
 # Installs what it lacks: the wasm32 target (rustup), wasm-bindgen-cli at the
-# version in Cargo.lock (crates.io), and for --measure Chromium (Debian's
-# packages, as root) and playwright-core (npm) into target/web/driver.
+# version in Cargo.lock (crates.io), and for --measure Chromium and Node.js
+# (Debian's packages, as root) and playwright-core (npm) into target/web/driver.
+# --measure prints a table of the figures (docs/benchmarks.md, "The web") and
+# compares the browser's output with the offline render of the same calls.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -25,11 +27,10 @@ fi
 
 cargo build --release --target wasm32-unknown-unknown -p pool-web-example --lib
 rm -rf "$out/www"
-mkdir -p "$out/www/pool-audio"
+mkdir -p "$out/www"
 wasm-bindgen --target web --no-typescript --out-dir "$out/www/pkg" \
     target/wasm32-unknown-unknown/release/pool_web_example.wasm
 cp web/www/index.html web/www/main.js web/www/instrument.js "$out/www/"
-cp pool-audio/src/web/worklet.js pool-audio/src/web/output.js "$out/www/pool-audio/"
 wasm=$out/www/pkg/pool_web_example_bg.wasm
 echo "wasm: $(stat -c %s "$wasm") bytes, $(gzip -9c "$wasm" | wc -c) gzipped"
 
@@ -41,6 +42,9 @@ case "${1:-}" in
     seconds=${2:-60}
     command -v "${CHROMIUM:-chromium}" >/dev/null || {
         apt-get update -qq && apt-get install -y -qq chromium
+    }
+    command -v npm >/dev/null || {
+        apt-get update -qq && apt-get install -y -qq nodejs npm
     }
     if [ ! -d "$out/driver/node_modules/playwright-core" ]; then
         mkdir -p "$out/driver"

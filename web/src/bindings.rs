@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use kira::backend::cpal::cpal::{BufferSize, StreamConfig};
 use kira::backend::cpal::{CpalBackend, CpalBackendSettings};
-use pool_audio::web::WebSettings;
+use pool_audio::web::{WebPage, WebSettings};
 use showcase::level::{Level, Setup};
 use wasm_bindgen::prelude::*;
 
@@ -28,19 +28,25 @@ pub fn allocations() -> f64 {
     alloc_counter::thread_allocations() as f64
 }
 
-/// The level through `pool_audio::web`.
+/// The level through `pool_audio::web`, its worklet started on the page's
+/// first user gesture.
 #[wasm_bindgen]
 pub struct Game {
     game: WebGame,
-    pointer: usize,
+    page: WebPage,
 }
 
 #[wasm_bindgen]
 impl Game {
     /// The level buffering `buffering_ms` ahead of the worklet, its sound
-    /// captured with room for `capture_events` events (0: none).
+    /// captured with room for `capture_events` events (0: none), the first
+    /// `record_frames` frames played kept.
     #[wasm_bindgen(constructor)]
-    pub fn new(buffering_ms: f64, capture_events: usize) -> Result<Game, JsError> {
+    pub fn new(
+        buffering_ms: f64,
+        capture_events: usize,
+        record_frames: u32,
+    ) -> Result<Game, JsError> {
         if !buffering_ms.is_finite() || buffering_ms < 0.0 {
             return Err(JsError::new(&format!("a buffering of {buffering_ms} ms")));
         }
@@ -49,17 +55,13 @@ impl Game {
         };
         let capture = (capture_events > 0).then_some(capture_events);
         let game = WebGame::new(settings, capture).map_err(js)?;
-        Ok(Self { game, pointer: 0 })
+        let page = WebPage::recording(game.output(), record_frames);
+        Ok(Self { game, page })
     }
 
-    /// `sampleRate` for `PoolAudioOutput.start`.
+    /// The output's sample rate.
     pub fn sample_rate(&self) -> u32 {
         self.game.output().sample_rate()
-    }
-
-    /// `ringFrames` for `PoolAudioOutput.start`.
-    pub fn ring_frames(&self) -> u32 {
-        self.game.output().ring_frames()
     }
 
     /// The frames kept ahead of the worklet.
@@ -67,17 +69,31 @@ impl Game {
         self.game.output().buffering_frames()
     }
 
-    /// One game frame; returns the samples to push, found at
-    /// [`Game::samples_pointer`].
-    pub fn frame(&mut self, consumed: u32, underruns: u32) -> Result<u32, JsError> {
-        let samples = self.game.frame(consumed, underruns).map_err(js)?;
-        self.pointer = samples.as_ptr() as usize;
-        Ok(samples.len() as u32)
+    /// One game frame, its audio handed to the worklet once it runs.
+    pub fn frame(&mut self) -> Result<(), JsError> {
+        let page = &self.page;
+        self.game
+            .frame_with(|output, backend| page.frame(output, backend))
+            .map_err(js)?;
+        match self.page.failure() {
+            Some(failure) => Err(JsError::new(&failure)),
+            None => Ok(()),
+        }
     }
 
-    /// Where the last frame's samples are in the wasm memory, in bytes.
-    pub fn samples_pointer(&self) -> usize {
-        self.pointer
+    /// Underruns the worklet counted, as of the last frame.
+    pub fn underruns(&self) -> u32 {
+        self.game.output().underruns()
+    }
+
+    /// Frames handed to the worklet.
+    pub fn written(&self) -> u32 {
+        self.game.output().written()
+    }
+
+    /// The page's running `PoolAudioOutput` (null before the first gesture).
+    pub fn output(&self) -> JsValue {
+        self.page.js_output()
     }
 
     /// The mix's largest peak so far, dBFS, before kira's clamp.

@@ -1,25 +1,30 @@
-//! The showcase's level in a browser.
+//! The showcase's level in a browser, three ways, for the figures side by side:
 //!
-//! [`WebGame`] plays the level (300 looping emitters, waves of enemies,
-//! pooled bullets and effects, a passing car, a storm snapshot and the pause
-//! menu) through [`pool_audio::web`]: each game frame renders just enough
-//! ahead of the AudioWorklet. `KiraGame` (in the wasm bindings) plays the same level through
-//! kira's own web output (cpal's), for the figures side by side. The level's
-//! sound bank and files are built into the program.
+//! - [`WebGame`]: the level (300 looping emitters, waves of enemies, pooled
+//!   bullets and effects, a passing car, a storm snapshot and the pause menu)
+//!   through [`pool_audio::web`]: each game frame renders just enough ahead of
+//!   the AudioWorklet (`Game` in the bindings, with `WebPage`);
+//! - `start_bevy`: the `headless` example's level as a Bevy app, through
+//!   `bevy_pool`'s `Output::Web`;
+//! - `KiraGame`: the level through kira's own web output (cpal's).
 //!
+//! The level's sound bank and files are built into the program.
 //! `scripts/web.sh` builds the page with wasm-bindgen, serves it on the
-//! loopback and, with `--measure`, drives headless Chromium through it; the
-//! bindings are in `bindings.rs` (wasm only). Natively this is a plain
-//! library, so its tests run with the workspace's.
+//! loopback (`--serve`) and drives headless Chromium through it
+//! (`--measure`); the bindings (`bindings.rs`, `bevy_app.rs`) are wasm only.
+//! Natively this is a plain library, so its tests run with the workspace's.
 
 use std::error::Error;
 
+use pool_audio::OfflineBackend;
 use pool_audio::data::SoundBank;
 use pool_audio::loader::MemoryLoader;
-use pool_audio::web::{WebOutput, WebSettings};
+use pool_audio::web::{WebError, WebOutput, WebSettings};
 use showcase::content::{self, FPS};
 use showcase::level::{Level, Setup};
 
+#[cfg(target_arch = "wasm32")]
+pub mod bevy_app;
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
 
@@ -142,13 +147,27 @@ impl WebGame {
     /// The level's, or [`pool_audio::web::WebError`] for figures the
     /// output did not hand out.
     pub fn frame(&mut self, consumed: u32, underruns: u32) -> Result<&[f32], Box<dyn Error>> {
+        let filled = self
+            .frame_with(|output, backend| Ok(output.fill(backend, consumed, underruns)?.len()))?;
+        Ok(&self.output.samples()[..filled])
+    }
+
+    /// One game frame with the frame's audio made by `audio` (a
+    /// [`WebOutput::fill`], or `WebPage::frame` in a browser).
+    ///
+    /// # Errors
+    /// The level's, or `audio`'s.
+    pub fn frame_with<R>(
+        &mut self,
+        audio: impl FnOnce(&mut WebOutput, &mut OfflineBackend) -> Result<R, WebError>,
+    ) -> Result<R, Box<dyn Error>> {
         self.level.play_frame(self.frame % RUN_FRAMES, RUN_FRAMES)?;
         self.frame += 1;
         let backend = self.level.manager_mut().backend_mut();
-        let filled = self.output.fill(backend, consumed, underruns)?.len();
+        let made = audio(&mut self.output, backend)?;
         self.level.after_audio()?;
         self.peak = self.peak.max(self.level.peak());
-        Ok(&self.output.samples()[..filled])
+        Ok(made)
     }
 
     /// The output: its counts and the ring's size.

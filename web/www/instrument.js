@@ -1,7 +1,10 @@
-// Counts what kira's own web output (cpal's) does, for the figures beside
-// pool_audio::web's: it schedules a buffer node per 2,048 frames, and one
-// scheduled to begin before the context's clock is a gap heard. Imported before
-// the wasm module's glue, which keeps the AudioContext it finds when it loads.
+// Watches the page's audio for the figures, without changing it. Imported
+// before the wasm module's glue, which keeps the AudioContext it finds when it
+// loads.
+//
+// kira's own web output (cpal's) schedules a buffer node per 2,048 frames; one
+// scheduled to begin before the context's clock is a gap heard. pool_audio::web's
+// worklet node keeps its counts in a SharedArrayBuffer, read here.
 export const kira = {
   active: false,
   contexts: [],
@@ -34,4 +37,24 @@ AudioBufferSourceNode.prototype.start = function (when = 0, ...rest) {
     }
   }
   return nativeStart.call(this, when, ...rest);
+};
+
+// Every pool_audio::web worklet node made, with views of its state.
+export const worklets = [];
+const NativeWorkletNode = window.AudioWorkletNode;
+window.AudioWorkletNode = class extends NativeWorkletNode {
+  constructor(ctx, name, options) {
+    super(ctx, name, options);
+    if (name === "pool-audio-output") {
+      const state = options.processorOptions.state;
+      const watched = {
+        context: ctx,
+        state: new Int32Array(state, 0, 16),
+        peak: new Float32Array(state, 64, 4),
+        firstSoundAt: null,
+      };
+      this.port.addEventListener("message", () => (watched.firstSoundAt ??= performance.now()));
+      worklets.push(watched);
+    }
+  }
 };
