@@ -50,8 +50,13 @@ impl WebAudio {
             if let Some(failure) = self.page.failure() {
                 return Err(format!("the web output could not start: {failure}"));
             }
+            // Before the first gesture the plugin renders the frame's time
+            // itself (seconds 0 here: nothing skipped twice).
+            if !self.page.is_running() {
+                return Ok(false);
+            }
             self.page
-                .frame(&mut self.output, backend)
+                .frame(&mut self.output, backend, 0.0)
                 .map_err(|error| error.to_string())
         }
         #[cfg(not(target_arch = "wasm32"))]

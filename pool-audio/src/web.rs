@@ -28,12 +28,33 @@
 //! [`WebOutput::underruns`].
 //!
 //! With the `web` feature, on wasm32, `WebPage` does the page's half from
-//! Rust (wasm-bindgen brings `output.js` along): made at start-up, it starts
-//! the AudioContext and the worklet on the page's first click, touch or key,
-//! and its `frame` fills and pushes in one call. Without it, a page's own
-//! script calls `PoolAudioOutput.start` from a click handler (browsers start
-//! audio only from a user gesture) and pushes what the game's exported frame
-//! function returns.
+//! Rust (wasm-bindgen brings `output.js` along, and nothing needs serving):
+//! made at start-up, it starts the AudioContext and the worklet on the page's
+//! first `pointerdown`, `keydown` or `touchend`, and its `frame` fills and
+//! hands over in one call (before the first gesture it renders the frame's
+//! time unheard, so the mix keeps the game's pace). A frame, in the game's
+//! exported function the page calls 60 times a second (wasm32 only, so not
+//! compiled here; the web example's `web/src/bindings.rs` runs it):
+//!
+//! ```ignore
+//! // At start-up: sounds from bytes, since a browser has no files.
+//! let mut loader = pool_audio::loader::MemoryLoader::new();
+//! loader.insert_encoded("laser", include_bytes!("laser.wav").to_vec());
+//! let laser = sfx.add_sound("laser", loader.load("laser")?, SoundSettings::default())?;
+//! let mut output = WebOutput::new(manager.backend_mut(), WebSettings::default())?;
+//! let page = WebPage::on_first_gesture(&output);
+//!
+//! // Each frame: the game's plays, then the audio, then the update.
+//! sfx.play(laser, PlayParams::default())?;
+//! page.frame(&mut output, manager.backend_mut(), dt)?;
+//! sfx.update(dt)?;
+//! let underruns = output.underruns();
+//! ```
+//!
+//! Without the feature, a page's own script calls `PoolAudioOutput.start`
+//! ([`OUTPUT_JS`]) from a click handler with the worklet served from
+//! [`WORKLET_JS`], and each frame pushes what the game's exported frame
+//! function returned from [`WebOutput::fill`].
 //!
 //! The page must be cross-origin isolated for `SharedArrayBuffer` (served with
 //! `Cross-Origin-Opener-Policy: same-origin` and
@@ -69,21 +90,22 @@ use std::time::Duration;
 
 use crate::OfflineBackend;
 
-#[cfg(all(feature = "web", target_arch = "wasm32"))]
+// On wasm32, and in the docs wherever they are built.
+#[cfg(all(feature = "web", any(target_arch = "wasm32", doc)))]
 mod page;
-#[cfg(all(feature = "web", target_arch = "wasm32"))]
+#[cfg(all(feature = "web", any(target_arch = "wasm32", doc)))]
 pub use page::WebPage;
 
 /// The worklet, for `audioWorklet.addModule`: a JavaScript file that plays the
-/// ring (`registerProcessor("pool-audio-output", …)`). Write it where the page
-/// serves its files.
+/// ring (`registerProcessor("pool-audio-output", …)`). A page that drives the
+/// output from its own script serves it; `WebPage` loads it from this text.
 pub const WORKLET_JS: &str = include_str!("web/worklet.js");
 
 /// The page's half, a JavaScript module: `PoolAudioOutput.start({sampleRate,
 /// ringFrames, memory, workletUrl})` from a user gesture makes the
 /// AudioContext and the worklet's node; then each frame `consumed()`,
-/// `underruns()` and `push(pointer, samples)`. Write it where the page serves
-/// its files.
+/// `underruns()` and `push(pointer, samples)`. A page that drives the output
+/// from its own script serves it; `WebPage` brings it along.
 pub const OUTPUT_JS: &str = include_str!("web/output.js");
 
 /// The buffering a [`WebOutput`] keeps ahead of the worklet by default: 100 ms.
@@ -138,7 +160,7 @@ impl Default for WebSettings {
 /// assert_eq!(output.written(), 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum WebError {
     /// The buffering is zero or over [`MAX_BUFFERING`].
@@ -151,6 +173,9 @@ pub enum WebError {
         /// The frames written so far.
         written: u32,
     },
+    /// A duration to [`skip`](WebOutput::skip) that is negative, NaN or
+    /// infinite.
+    Seconds(f64),
     /// The backend renders at another sample rate than the output was made for.
     SampleRate {
         /// The output's rate.
@@ -170,6 +195,10 @@ impl std::fmt::Display for WebError {
             Self::Consumed { consumed, written } => write!(
                 f,
                 "the worklet cannot have consumed {consumed} frames: {written} were written"
+            ),
+            Self::Seconds(seconds) => write!(
+                f,
+                "cannot skip {seconds} s of audio: a duration is finite and not negative"
             ),
             Self::SampleRate { output, backend } => write!(
                 f,
@@ -193,6 +222,8 @@ pub struct WebOutput {
     ring: u32,
     /// Frames handed to the page, wrapping as the worklet's counters do.
     written: u32,
+    /// What [`skip`](Self::skip) was asked for beyond whole frames.
+    skipped: f64,
     underruns: u32,
 }
 
@@ -217,6 +248,7 @@ impl WebOutput {
             buffering: frames,
             ring: frames.next_power_of_two().max(256),
             written: 0,
+            skipped: 0.0,
             underruns: 0,
         })
     }
@@ -256,6 +288,51 @@ impl WebOutput {
         self.written = self.written.wrapping_add(frames as u32);
         self.underruns = underruns;
         Ok(&self.samples[..self.filled])
+    }
+
+    /// Renders `seconds` of the mix unheard, before the page plays (the
+    /// AudioContext starts on the first user gesture): the mix keeps the
+    /// game's pace, so voices played on a title screen end as they would
+    /// have instead of waiting in the voice bank and filling it. Nothing is
+    /// handed to the page. Allocates nothing.
+    ///
+    /// ```
+    /// # use pool_audio::kira::{AudioManager, AudioManagerSettings};
+    /// # use pool_audio::web::{WebError, WebOutput, WebSettings};
+    /// # use pool_audio::OfflineBackend;
+    /// let mut manager = AudioManager::<OfflineBackend>::new(AudioManagerSettings::default())?;
+    /// let mut output = WebOutput::new(manager.backend_mut(), WebSettings::default())?;
+    /// output.skip(manager.backend_mut(), 1.0 / 60.0)?;
+    /// assert_eq!(manager.backend_mut().rendered_seconds(), 800.0 / 48_000.0);
+    /// assert_eq!(output.written(), 0);
+    /// assert_eq!(output.skip(manager.backend_mut(), -1.0), Err(WebError::Seconds(-1.0)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`WebError::Seconds`] for a negative, NaN or infinite `seconds`,
+    /// [`WebError::SampleRate`] for a backend at another rate; nothing is
+    /// rendered.
+    pub fn skip(&mut self, backend: &mut OfflineBackend, seconds: f64) -> Result<(), WebError> {
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(WebError::Seconds(seconds));
+        }
+        if backend.sample_rate() != self.sample_rate {
+            return Err(WebError::SampleRate {
+                output: self.sample_rate,
+                backend: backend.sample_rate(),
+            });
+        }
+        let exact = seconds * f64::from(self.sample_rate) + self.skipped;
+        let mut frames = exact.floor();
+        self.skipped = exact - frames;
+        while frames > 0.0 {
+            let chunk = frames.min(f64::from(self.buffering));
+            backend.render_into(&mut self.samples[..chunk as usize * 2]);
+            frames -= chunk;
+        }
+        self.filled = 0;
+        Ok(())
     }
 
     /// The samples of the last [`fill`](Self::fill).

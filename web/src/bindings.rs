@@ -73,7 +73,7 @@ impl Game {
     pub fn frame(&mut self) -> Result<(), JsError> {
         let page = &self.page;
         self.game
-            .frame_with(|output, backend| page.frame(output, backend))
+            .frame_with(|output, backend| page.frame(output, backend, 1.0 / 60.0))
             .map_err(js)?;
         match self.page.failure() {
             Some(failure) => Err(JsError::new(&failure)),

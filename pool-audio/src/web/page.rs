@@ -38,15 +38,17 @@ extern "C" {
     fn push(this: &PoolAudioPage, pointer: u32, samples: u32);
 }
 
-/// The browser's side of a [`WebOutput`], from Rust: made at start-up
-/// ([`WebPage::on_first_gesture`]), it starts the AudioContext and the
-/// worklet on the page's first click, touch or key (browsers start audio only
-/// then); each frame, after the game's plays and before
+/// The browser's side of a [`WebOutput`], from Rust (the `web` feature, on
+/// wasm32): made at start-up ([`WebPage::on_first_gesture`]), it starts the
+/// AudioContext and the worklet on the page's first `pointerdown`, `keydown`
+/// or `touchend` (browsers start audio only on a user gesture: a scripted
+/// `click()` is none); each frame, after the game's plays and before
 /// [`SoundEffects::update`](crate::SoundEffects::update), [`WebPage::frame`]
 /// renders what keeps the buffering ahead and hands it to the worklet. No
-/// JavaScript to write (wasm-bindgen brings `output.js` along); the page must
-/// still be cross-origin isolated. The workspace's web example plays its
-/// level this way (`web/src/bindings.rs`).
+/// JavaScript to write and no file to serve (wasm-bindgen brings `output.js`
+/// along, and the worklet loads from [`WORKLET_JS`]); the page must still be
+/// cross-origin isolated. See the [module](super) for a frame's code; the
+/// workspace's web example plays its level this way (`web/src/bindings.rs`).
 pub struct WebPage {
     page: PoolAudioPage,
 }
@@ -98,18 +100,22 @@ impl WebPage {
         self.page.failure()
     }
 
-    /// Renders what keeps `output`'s buffering ahead of the worklet and hands
-    /// it over; before the worklet runs, renders nothing and returns `false`.
+    /// The frame's audio, for a frame of `seconds`: renders what keeps
+    /// `output`'s buffering ahead of the worklet and hands it over. Before
+    /// the worklet runs, [`skips`](WebOutput::skip) the frame's `seconds`
+    /// unheard (the mix keeps the game's pace) and returns `false`.
     /// Allocates nothing.
     ///
     /// # Errors
-    /// As [`WebOutput::fill`]; nothing is rendered.
+    /// As [`WebOutput::fill`] and [`WebOutput::skip`]; nothing is rendered.
     pub fn frame(
         &self,
         output: &mut WebOutput,
         backend: &mut OfflineBackend,
+        seconds: f64,
     ) -> Result<bool, WebError> {
         if !self.page.running() {
+            output.skip(backend, seconds)?;
             return Ok(false);
         }
         let consumed = self.page.consumed();
