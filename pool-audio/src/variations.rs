@@ -281,6 +281,19 @@ pub(crate) fn semitones(semitones: f64) -> f64 {
 /// Which recordings are which, as a bit each (recording `i` is bit `i`).
 pub(crate) type Set = u64;
 
+/// The set whose round and recent picks a play of `recording` counts in: the
+/// play's own `among` if it holds the recording (a pick, or a named play of
+/// its state's), else the first of the switch's `sets` that does (a play of
+/// one state naming another state's recording counts in that state), else
+/// all.
+pub(crate) fn counted_in(recording: u16, among: Set, sets: &[Set]) -> Set {
+    let holds = |set: &Set| set & 1 << recording != 0;
+    if holds(&among) {
+        return among;
+    }
+    sets.iter().copied().find(holds).unwrap_or(Set::MAX)
+}
+
 const _: () = assert!(MAX_RECORDINGS <= Set::BITS as usize);
 
 /// The members of a set, lowest first.
@@ -657,7 +670,7 @@ mod tests {
                 if named.is_none() && weights.len() > 1 {
                     prop_assert!(sets[state] & 1 << r != 0, "{r} is not of state {state}");
                 }
-                picker.played(r, sets[state]);
+                picker.played(r, counted_in(r, sets[state], &sets));
                 picks.push((r, named.is_some()));
             }
             for state in 0..3 {

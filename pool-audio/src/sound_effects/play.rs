@@ -145,7 +145,10 @@ impl SoundEffects {
         // Its sound's curves at the game's values (see `game.rs`).
         let drawn = (&params, variation, entry.curve_now);
         let mut play = Play::of((sound, recording), entry, drawn, self.now);
-        play.among = among;
+        play.among = match &entry.switch {
+            Some((_, sets)) => crate::variations::counted_in(recording, among, sets),
+            None => among,
+        };
         if let (Some(owner), Some(cap)) = (params.owner, entry.settings.max_voices_per_owner) {
             let (copies, oldest) = self.view().owner_copies(entry, owner);
             play.facts.owner_full = copies >= cap;
@@ -421,8 +424,9 @@ struct Play<'a> {
     sound: SoundId,
     /// Which of the sound's recordings it plays.
     recording: u16,
-    /// The recordings it was picked among: its switch state's (all for a
-    /// sound of no switch).
+    /// The recordings whose round it counts in: its switch state's (all for
+    /// a sound of no switch), or for a named recording of another state,
+    /// that state's.
     among: crate::variations::Set,
     /// What its sound's curves give.
     curve: crate::game::CurveOutput,
