@@ -13,8 +13,10 @@
 //!   [`Source`]), through kira's own interpolator (`kira::interpolate_frame`),
 //!   with kira `Parameter`s and `Tween`s for its volume, playback rate, fades
 //!   and copy level. Gains are computed every 16 frames (a third of a
-//!   millisecond at 48 kHz) and interpolated in between, so every fade is heard
-//!   as a fade from its first sample, whatever its length.
+//!   millisecond at 48 kHz) while anything fades and interpolated in between,
+//!   so every fade is heard as a fade from its first sample, whatever its
+//!   length; while nothing fades (every voice playing, no tween running), once
+//!   a chunk of kira's (128 frames), where the gains move linearly anyway.
 //! - The game sends [commands](Command) through a bounded, preallocated
 //!   lock-free queue (rtrb), read at the start of every block; the bank reports
 //!   back through atomics per slot ([`Shared`]): which voice is on the slot, its
@@ -74,8 +76,16 @@ use sidechain::SideChains;
 use voice::{Change, State, Voice};
 use zones::ZoneTable;
 
-/// Frames between two computations of the gains (interpolated in between).
-const STEP: usize = 16;
+/// Frames between two computations of the gains (interpolated in between)
+/// while nothing fades: every voice playing with no tween running, no voice
+/// waiting to begin, no copy level, mix gain or send level moving. A whole
+/// chunk of kira's (128 frames unless set otherwise): where the voices are
+/// heard from moves linearly over a chunk, so longer steps hear the same.
+const STEP: usize = 128;
+
+/// Frames between two computations of the gains while anything fades: a
+/// fade of a millisecond is heard as a fade, in steps of a third of one.
+const FINE_STEP: usize = 16;
 
 /// The long-lived kira sound that mixes every real voice.
 pub(crate) struct VoiceBank {
@@ -451,6 +461,18 @@ impl VoiceBank {
         }
     }
 
+    /// Nothing fades in the step about to render (see [`STEP`]): its gains
+    /// and rates move linearly, however long it is.
+    fn steady(&self) -> bool {
+        self.waiting.is_empty()
+            && !self.relevel
+            && !self.mix.moving()
+            && self.order.iter().all(|&slot| {
+                let slot = slot as usize;
+                self.voices[slot].steady() && !(self.routed[slot] && self.routes[slot].moving())
+            })
+    }
+
     /// One step of `out.len()` frames (at most [`STEP`]), at `along` of the chunk.
     fn step(&mut self, out: &mut [Frame], dt: f64, along: f32, info: &Info) {
         let seconds = dt * out.len() as f64;
@@ -607,7 +629,7 @@ impl Sound for VoiceBank {
         let n = out.len();
         let mut at = 0;
         while at < n {
-            let len = STEP.min(n - at);
+            let len = if self.steady() { STEP } else { FINE_STEP }.min(n - at);
             let along = (at + len) as f32 / n as f32;
             self.step(&mut out[at..at + len], dt, along, info);
             at += len;

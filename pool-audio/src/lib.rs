@@ -192,9 +192,10 @@
 //! - **Every start is heard in the next audio block**: fresh, recycled, stolen or
 //!   taken over, the first sample is the first of the block (plus the limiter's
 //!   1.5 ms look-ahead).
-//! - **Fades of any length are fades.** Gains are computed every 16 frames and
-//!   interpolated in between: a 1 ms steal fade or stop fade is heard as a fade
-//!   from its first sample. Fades are linear in amplitude (a [`kira::Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html)'s
+//! - **Fades of any length are fades.** Gains are computed every 16 frames
+//!   while anything fades (every 128 while nothing does) and interpolated in
+//!   between: a 1 ms steal fade or stop fade is heard as a fade from its first
+//!   sample. Fades are linear in amplitude (a [`kira::Tween`](https://docs.rs/kira/0.12/kira/struct.Tween.html)'s
 //!   easing applies to the amplitude); a play's own volume fades in decibels, as
 //!   kira fades.
 //! - **Exact playheads.** The mixer counts a voice's playhead in frames; a voice
@@ -352,8 +353,8 @@
 //! ([`SoundEffectsSettings::seed`], [`SoundEffects::reseed`]): the same seed,
 //! the same calls and the same render sizes render the same samples, bit for
 //! bit, on the offline backend. Render sizes count: the mixer computes gains
-//! and moves kira's tweens every 16 frames from the start of each render, so
-//! the same audio split into other sizes differs by rounding (2.4e-6 at most
+//! and moves kira's tweens in steps from the start of each render, so the
+//! same audio split into other sizes differs by rounding (2.4e-6 at most
 //! on a test scene of fades, a settling burst, a pitched voice and the
 //! limiter at work). A replay renders with the sizes its game rendered with.
 //!
@@ -372,7 +373,7 @@
 //! # A mix that makes room: ducks, snapshots, the loudness window
 //! What the player hears first is decided by three tools, set by the game side
 //! and applied inside the voice bank (one gain per group, tweened every 16
-//! frames) or on a track of the mix (a volume-control effect: [`Music`]'s
+//! frames while it moves) or on a track of the mix (a volume-control effect: [`Music`]'s
 //! tracks have one, and a kira track of the game's joins the mix with
 //! [`MixMut::add_track`](crate::MixMut::add_track)):
 //! - **ducks** ([`MixMut::add_duck`](crate::MixMut::add_duck), [`DuckSettings`]): a group's voices

@@ -35,6 +35,8 @@ struct Entry {
     parts: [Parameter<f64>; 3],
     /// Already in `active`.
     listed: bool,
+    /// Which parts have a tween not over yet (a bit each, delayed ones too).
+    tweening: u8,
 }
 
 /// Every entry of the bank's mix.
@@ -44,6 +46,8 @@ pub(super) struct MixGains {
     amplitude: Box<[f32]>,
     /// The entries touched so far (never more than `entries`: no allocation).
     active: Vec<u16>,
+    /// An entry has a tween not over yet.
+    moving: bool,
 }
 
 fn zero() -> Parameter<f64> {
@@ -58,10 +62,12 @@ impl MixGains {
                 .map(|_| Entry {
                     parts: [zero(), zero(), zero()],
                     listed: false,
+                    tweening: 0,
                 })
                 .collect(),
             amplitude: vec![1.0; n].into_boxed_slice(),
             active: Vec::with_capacity(n),
+            moving: false,
         }
     }
 
@@ -83,6 +89,8 @@ impl MixGains {
             *parameter = Parameter::new(Value::Fixed(from), from);
         }
         parameter.set(Value::Fixed(db), tween);
+        e.tweening |= 1 << part as u8;
+        self.moving = true;
         if !e.listed {
             e.listed = true;
             self.active.push(entry);
@@ -91,17 +99,27 @@ impl MixGains {
 
     /// Moves every touched entry on by `seconds`.
     pub(super) fn update(&mut self, seconds: f64, info: &Info) {
+        let mut moving = false;
         for &index in &self.active {
             let entry = &mut self.entries[usize::from(index)];
             let mut db = 0.0;
-            for part in &mut entry.parts {
-                part.update(seconds, info);
+            for (bit, part) in entry.parts.iter_mut().enumerate() {
+                if part.update(seconds, info) {
+                    entry.tweening &= !(1 << bit);
+                }
                 db += part.value();
             }
+            moving |= entry.tweening != 0;
             // Every part is bounded where it is decided (at most +12 dB in
             // all); the clamp keeps a gain finite whatever comes.
             self.amplitude[usize::from(index)] = amplitude(db.clamp(-600.0, 24.0)) as f32;
         }
+        self.moving = moving;
+    }
+
+    /// A gain's tween is not over (or has not begun): steps are fine ones.
+    pub(super) fn moving(&self) -> bool {
+        self.moving
     }
 
     /// The gain of a voice of group `group` (or [`NO_GROUP`]): its group's

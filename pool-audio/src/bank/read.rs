@@ -5,7 +5,7 @@
 //! Two ways through a step: straight from the sound, four frames at a time
 //! ([`lanes`]), wherever the voice plays forwards, nothing within the step's
 //! reach is a loop end, the sound's end or a frame not read yet, the step
-//! moves fewer than 120 frames and 131 frames of the sound lie ahead (almost
+//! moves fewer than 1,016 frames and 1,027 frames of the sound lie ahead (almost
 //! always); else frame by frame through the transport ([`mix_frames`]),
 //! which knows loops, reversal and ends. Both hear the same samples within
 //! rounding (tested in `tests.rs`; a gliding low-pass moves its coefficient

@@ -83,6 +83,11 @@ impl VoiceSends {
         }
     }
 
+    /// A level is tweening.
+    pub(super) fn moving(&self) -> bool {
+        self.moving
+    }
+
     /// Moves the tweening levels on by `seconds`.
     pub(super) fn update(&mut self, seconds: f64, info: &Info) {
         if !self.moving {
@@ -188,6 +193,11 @@ impl Routes {
                 self.zones.aim(zones, (at, listener), weigh, fresh);
             }
         }
+    }
+
+    /// A send's level is tweening.
+    pub(super) fn moving(&self) -> bool {
+        self.sends.moving()
     }
 
     /// Whether the voice is mixed anywhere but its own out this chunk.

@@ -561,6 +561,12 @@ impl Voice {
         self.fade_left = (self.fade_left - seconds).max(0.0);
     }
 
+    /// Playing, with no parameter tweening and no fade: its gains move
+    /// linearly over a step of any length.
+    pub(super) fn steady(&self) -> bool {
+        self.moving == 0 && self.state == State::Playing
+    }
+
     /// Moves each tweening parameter on; one whose tween is over is still.
     fn update_moving(&mut self, seconds: f64, info: &Info) {
         let moving = self.moving;

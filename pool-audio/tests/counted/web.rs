@@ -58,8 +58,18 @@ fn the_page_is_handed_the_mix_without_a_gap_or_a_repeat() {
         common::frequency(&common::left(&handed), 48_000.0) > 500.0,
         "pitched"
     );
-    let differs = handed.iter().zip(&expected).position(|(a, b)| a != b);
-    assert_eq!(differs, None, "{} samples handed", handed.len());
+    // The mixer's steps split where the renders split: the same samples
+    // within rounding (a gap or a repeat would differ by the tone itself).
+    let worst = handed
+        .iter()
+        .zip(&expected)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst <= 1e-6,
+        "{} samples handed, off by {worst}",
+        handed.len()
+    );
 }
 
 #[test]

@@ -38,10 +38,10 @@ const ONE: f64 = 4_294_967_296.0;
 const LANES: usize = 4;
 
 /// Frames a step of lanes reads within: the four before the transport and
-/// what the step can reach (a step of 16 frames moving at most 7 frames a
+/// what the step can reach (a step of 128 frames moving at most 7 frames a
 /// frame). A window starts at a position masked to the span, and ends at most
 /// three frames past it: no read needs a check of its own.
-const SPAN: usize = 128;
+const SPAN: usize = 1024;
 
 /// The span and the three frames a window at its last position reads on.
 type Span = [Frame; SPAN + 3];
@@ -247,6 +247,21 @@ fn mix_lanes<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTE
     head: &mut Head,
     step: &Step<'_>,
 ) {
+    if UNIT && !FILTER {
+        // A frame a frame from a frame: the block's four frames as they lie,
+        // already two a vector as the output holds them.
+        let first = ((head.pos >> 32) as usize) & (SPAN - 1);
+        head.pos = head.pos.wrapping_add((len as u64) << 32);
+        if let Some(&[a, b, c, d]) = step.span.get(first + 1..).and_then(|s| s.first_chunk()) {
+            let pairs = [
+                f32x4::new([a.left, a.right, b.left, b.right]),
+                f32x4::new([c.left, c.right, d.left, d.right]),
+            ];
+            add_pairs(out, pairs, gain, step);
+        }
+        gain.0 += step.slope * len as f32;
+        return;
+    }
     let mut at = [0usize; LANES];
     let mut low = [0i32; LANES];
     let mut lane = *head;
@@ -331,6 +346,13 @@ fn add(out: &mut [Frame; LANES], [left, right]: [f32x4; 2], gain: &Gain, step: &
         f32x4::new([l[0], r[0], l[1], r[1]]),
         f32x4::new([l[2], r[2], l[3], r[3]]),
     ];
+    add_pairs(out, pairs, gain, step);
+}
+
+/// Adds a block's frames, two a vector (left, right, left, right), to `out`
+/// through the gains at its start (`gain`) and each frame's step past it.
+#[inline(always)]
+fn add_pairs(out: &mut [Frame; LANES], pairs: [f32x4; 2], gain: &Gain, step: &Step<'_>) {
     for (k, (pair, ramp)) in pairs.iter().zip(&step.ramp).enumerate() {
         let heard = (*pair * (gain.0 + *ramp)).to_array();
         for (frame, [left, right]) in out[2 * k..2 * k + 2]

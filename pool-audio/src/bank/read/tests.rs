@@ -44,8 +44,8 @@ const SAMPLE_RATES: [f64; 5] = [48_000.0, 44_100.0, 37_800.0, 22_050.0, 96_000.0
 
 fn case() -> impl Strategy<Value = Case> {
     let sample = -1.0f32..1.0;
-    let frames = proptest::collection::vec((sample.clone(), sample.clone()), 400);
-    // Frames moved a frame (up to 7, as far as a step of 16 may reach), and
+    let frames = proptest::collection::vec((sample.clone(), sample.clone()), 1_300);
+    // Frames moved a frame (up to 7, as far as a step of 128 may reach), and
     // whether the rate glides; exactly a frame a frame from a frame reads the
     // frames themselves.
     let moves = prop_oneof![
@@ -67,7 +67,7 @@ fn case() -> impl Strategy<Value = Case> {
         ),
         (4usize..200, moves, fraction),
         (gain.clone(), gain, gain_step.clone(), gain_step),
-        (filter, (sample.clone(), sample), 1usize..=16),
+        (filter, (sample.clone(), sample), 1usize..=128),
     )
         .prop_map(
             |(
@@ -92,7 +92,10 @@ fn case() -> impl Strategy<Value = Case> {
                     // No moves given: a frame a frame, as a voice asks for it.
                     fraction: if moves.is_none() { 0.0 } else { fraction },
                     rate: moves.map_or(48_000.0 / sample_rate, |moves| moves / ratio),
-                    rate_step: glide / ratio,
+                    // A voice's rate glides between two rates in range: it
+                    // never reaches zero within a step.
+                    rate_step: moves.map_or(glide, |moves| glide.max((0.05 - moves) / len as f64))
+                        / ratio,
                     gains: [gains.0, gains.1, gains.2, gains.3],
                     filter,
                     memory: [memory.0, if mono { 0.0 } else { memory.1 }],
@@ -235,7 +238,7 @@ fn a_step_beyond_the_span_or_the_end_is_read_frame_by_frame() {
             left: 0.5,
             right: 0.5
         };
-        300
+        2_000
     ];
     let step = |at: usize, rate: f64| {
         let mut gains = Gains {
@@ -251,26 +254,26 @@ fn a_step_beyond_the_span_or_the_end_is_read_frame_by_frame() {
             coef_step: 0.0,
             memory: [0.0; 2],
         };
-        let (mut mix, mut fraction) = (vec![Frame::ZERO; 16], 0.25);
-        let reach = fraction + 16.0 * rate;
+        let (mut mix, mut fraction) = (vec![Frame::ZERO; 128], 0.25);
+        let reach = fraction + 128.0 * rate;
         let read = (true, false, reach);
         let next = lanes::mix_direct(&mut mix, &mut gains, &mut fraction, (&frames, at), read);
-        (next, mix[15].left)
+        (next, mix[127].left)
     };
     assert_eq!(
         step(10, 8.0),
         (None, 0.0),
-        "16 frames at 8 a frame reach past the span"
+        "128 frames at 8 a frame reach past the span"
     );
     assert_eq!(
-        step(200, 0.5),
+        step(1_000, 0.5),
         (None, 0.0),
         "the span runs past the sound's end"
     );
     assert_eq!(
         step(10, 0.5),
-        (Some(18), 0.5),
-        "8 frames on, every frame heard"
+        (Some(74), 0.5),
+        "64 frames on, every frame heard"
     );
 }
 
@@ -301,9 +304,9 @@ proptest! {
         (mono, sample_rate, looped) in (any::<bool>(), proptest::sample::select(SAMPLE_RATES.to_vec()), any::<bool>()),
         (rate, glide) in (0.2f64..3.0, prop_oneof![Just(0.0), -0.002f64..0.002]),
         filter in proptest::option::of(0.01f32..=1.0),
-        lengths in proptest::collection::vec(1usize..=16, 30..90),
+        lengths in proptest::collection::vec(1usize..=128, 30..90),
     ) {
-        let frames: Vec<Frame> = (0..700)
+        let frames: Vec<Frame> = (0..4_000)
             .map(|i| {
                 let left = 0.6 * (i as f32 * 0.37).sin();
                 Frame { left, right: if mono { left } else if i % 40 < 20 { 0.4 } else { -0.3 } }
@@ -315,7 +318,7 @@ proptest! {
             settings: Default::default(),
             slice: None,
         };
-        let region = PlaybackPosition::Samples(150)..PlaybackPosition::Samples(500);
+        let region = PlaybackPosition::Samples(150)..PlaybackPosition::Samples(3_000);
         let data = if looped { data.loop_region(region) } else { data };
         let levels = CopyVolumes::solve(1, 1.0, 1.0).unwrap();
         let peak = SoundPeak::measure(&data).unwrap();
