@@ -69,7 +69,11 @@ impl Reader {
     fn direct_from(&self, frames: &[Frame], reach: f64) -> Option<usize> {
         let t = &self.transport;
         let p = t.position;
-        if !t.playing || t.reverse || p < 4 || self.ring_at != [p - 4, p - 3, p - 2, p - 1] {
+        // Compared a position at a time: an array made to compare with is
+        // read back from the stack in halves it was not written in.
+        let [a, b, c, d] = self.ring_at;
+        if !t.playing || t.reverse || p < 4 || a + 4 != p || b + 3 != p || c + 2 != p || d + 1 != p
+        {
             return None;
         }
         let end = t.loop_region.map_or(usize::MAX, |(_, end)| end);

@@ -673,7 +673,11 @@ impl Voice {
         }
         self.ring = reader.ring;
         self.ring_at = reader.ring_at;
-        self.transport = reader.transport;
+        // A step moves the transport and may stop it, nothing more: the two
+        // fields alone (the whole, read back just after a field of it was
+        // written, stalls the store buffer).
+        self.transport.position = reader.transport.position;
+        self.transport.playing = reader.transport.playing;
         self.until_empty = reader.until_empty;
         self.fraction = fraction;
         self.memory = gains.memory;

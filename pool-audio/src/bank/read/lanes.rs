@@ -154,15 +154,14 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
         slope,
     };
     let mut gain = Gain(f32x4::new([g.left, g.right, g.left, g.right]));
-    let mut blocks = out.chunks_exact_mut(LANES);
-    for block in &mut blocks {
-        if let Ok(block) = <&mut [Frame; LANES]>::try_from(block) {
+    let (blocks, rest) = out.as_chunks_mut::<LANES>();
+    if !(UNIT && !FILTER && unit_blocks(blocks, &mut gain, &mut head, &step)) {
+        for block in blocks {
             let block = (block, LANES);
             mix_lanes::<MONO, STEADY, UNIT, FILTER>(block, (&mut g, &mut gain), &mut head, &step);
         }
     }
     // A step's last frames, fewer than a block: read as a block, and kept.
-    let rest = blocks.into_remainder();
     if !rest.is_empty() {
         let mut block = [Frame::ZERO; LANES];
         block[..rest.len()].copy_from_slice(rest);
@@ -189,6 +188,33 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
     }
     *gains = g;
     pushes
+}
+
+/// Whole blocks of a voice that moves a frame a frame from a frame, with no
+/// filter: the frames as they lie, two a vector as the output holds them,
+/// the step's frames checked once. False, with nothing done, where they are
+/// not all within the span (never, within the reach checked).
+#[inline(always)]
+fn unit_blocks(
+    blocks: &mut [[Frame; LANES]],
+    gain: &mut Gain,
+    head: &mut Head,
+    step: &Step<'_>,
+) -> bool {
+    let first = ((head.pos >> 32) as usize & (SPAN - 1)) + 1;
+    let Some(frames) = step.span.get(first..first + blocks.len() * LANES) else {
+        return false;
+    };
+    for (block, [a, b, c, d]) in blocks.iter_mut().zip(frames.as_chunks::<LANES>().0) {
+        let pairs = [
+            f32x4::new([a.left, a.right, b.left, b.right]),
+            f32x4::new([c.left, c.right, d.left, d.right]),
+        ];
+        add_pairs(block, pairs, gain, step);
+        gain.0 += step.slope * LANES as f32;
+    }
+    head.pos = head.pos.wrapping_add(((blocks.len() * LANES) as u64) << 32);
+    true
 }
 
 /// The low 32 bits (the fraction) of each lane's playhead past the first's,
@@ -353,14 +379,19 @@ fn add(out: &mut [Frame; LANES], [left, right]: [f32x4; 2], gain: &Gain, step: &
 /// through the gains at its start (`gain`) and each frame's step past it.
 #[inline(always)]
 fn add_pairs(out: &mut [Frame; LANES], pairs: [f32x4; 2], gain: &Gain, step: &Step<'_>) {
-    for (k, (pair, ramp)) in pairs.iter().zip(&step.ramp).enumerate() {
-        let heard = (*pair * (gain.0 + *ramp)).to_array();
-        for (frame, [left, right]) in out[2 * k..2 * k + 2]
-            .iter_mut()
-            .zip([[heard[0], heard[1]], [heard[2], heard[3]]])
-        {
-            frame.left += left;
-            frame.right += right;
+    for (two, (pair, ramp)) in out.chunks_exact_mut(2).zip(pairs.iter().zip(&step.ramp)) {
+        if let [a, b] = two {
+            // Read, added and written back two frames a vector.
+            let mixed = f32x4::new([a.left, a.right, b.left, b.right]) + *pair * (gain.0 + *ramp);
+            let [l0, r0, l1, r1] = mixed.to_array();
+            *a = Frame {
+                left: l0,
+                right: r0,
+            };
+            *b = Frame {
+                left: l1,
+                right: r1,
+            };
         }
     }
 }
