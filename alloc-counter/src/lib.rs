@@ -147,6 +147,26 @@ pub fn heap_calls_during(f: impl FnOnce()) -> (u64, u64) {
     (thread_allocations() - allocations, thread_frees() - frees)
 }
 
+/// The heap bytes this thread holds now: allocated on it and not freed on it
+/// (0 unless [`CountingAllocator`] is the global allocator). The difference
+/// across a call is what the call kept.
+///
+/// ```
+/// #[global_allocator]
+/// static GLOBAL: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+///
+/// fn main() {
+///     let before = alloc_counter::thread_live_bytes();
+///     let kept = vec![0u8; 1000];
+///     assert_eq!(alloc_counter::thread_live_bytes() - before, 1000);
+///     drop(kept);
+///     assert_eq!(alloc_counter::thread_live_bytes(), before);
+/// }
+/// ```
+pub fn thread_live_bytes() -> i64 {
+    LIVE_BYTES.with(Cell::get)
+}
+
 /// The most heap memory, in bytes, that `f` held at once on this thread beyond
 /// what was held when it started (0 unless [`CountingAllocator`] is the global
 /// allocator): what a loader needs while it decodes, say.

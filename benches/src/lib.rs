@@ -89,6 +89,7 @@ mod mix_cases;
 mod peer_cases;
 mod pool_cases;
 mod recycle_cases;
+mod scale_cases;
 mod seedling_cases;
 mod table_cases;
 pub use table_cases::{AudioFrame, VoiceTableRead};
@@ -122,6 +123,10 @@ pub use pool_cases::{
 };
 pub use recycle_cases::{
     RECYCLE_CONTAINERS, SlabDeque, SlotMapDeque, recycle_case, recycle_worst_ns,
+};
+pub use scale_cases::{
+    BankMemory, SCALE_BUDGET, SCALE_FEW, SCALE_MANY, SCALE_SCENES, bank_memory, scale_case,
+    scale_case_name, voices_within_budget,
 };
 pub use seedling_cases::SeedlingFrame;
 
@@ -362,6 +367,7 @@ pub fn workload(name: &str, size: usize) -> Option<Box<dyn Workload>> {
                 .or_else(|| arena_case(name))
                 .or_else(|| recycle_case(name, size))
                 .or_else(|| peer_case(name))
+                .or_else(|| scale_case(name, size))
                 .or_else(|| entity_case(name, size));
         }
     })

@@ -85,14 +85,28 @@ pub fn mix_rate(i: usize) -> f64 {
 }
 
 /// One second of a 440 Hz sine at amplitude `amplitude`: it loops seamlessly.
-fn sine(amplitude: f32) -> Vec<f32> {
+pub(crate) fn sine(amplitude: f32) -> Vec<f32> {
     (0..RATE as usize)
         .map(|i| amplitude * (std::f32::consts::TAU * 440.0 * i as f32 / RATE as f32).sin())
         .collect()
 }
 
 fn kira_sound(samples: &[f32]) -> StaticSoundData {
-    let frames: Arc<[Frame]> = samples.iter().map(|s| Frame::from_mono(*s)).collect();
+    kira_channels(&[samples.to_vec()])
+}
+
+/// A kira sound of one channel (heard in both) or two.
+pub(crate) fn kira_channels(channels: &[Vec<f32>]) -> StaticSoundData {
+    let frames: Arc<[Frame]> = match channels {
+        [left, right] => (left.iter().zip(right))
+            .map(|(left, right)| Frame {
+                left: *left,
+                right: *right,
+            })
+            .collect(),
+        [mono, ..] => mono.iter().map(|s| Frame::from_mono(*s)).collect(),
+        [] => Arc::new([]),
+    };
     StaticSoundData {
         sample_rate: RATE,
         frames,
@@ -125,6 +139,16 @@ impl FirewheelBank {
     /// `rates.len()` nodes holding `samples` (mono, at 48 kHz), each at its
     /// rate and at `volume_db`, looping or not, all stopped.
     pub fn new(samples: Vec<f32>, rates: &[f64], volume_db: f32, looping: bool) -> Self {
+        Self::with_channels(vec![samples], rates, volume_db, looping)
+    }
+
+    /// As [`new`](Self::new), the sound of one channel or two.
+    pub fn with_channels(
+        channels: Vec<Vec<f32>>,
+        rates: &[f64],
+        volume_db: f32,
+        looping: bool,
+    ) -> Self {
         let mut context = FirewheelContext::new(FirewheelConfig::default());
         let out = context.graph_out_node_id();
         let nodes = rates
@@ -137,17 +161,17 @@ impl FirewheelBank {
                 node
             })
             .collect();
-        Self::activated(context, nodes, samples)
+        Self::activated(context, nodes, channels)
     }
 
-    /// Activates `context` offline, gives every node `samples` (mono, one
-    /// copy shared), and renders a first block.
+    /// Activates `context` offline, gives every node the sound's `channels`
+    /// (one copy shared), and renders a first block.
     fn activated(
         mut context: FirewheelContext,
         nodes: Vec<(NodeID, SamplerNode)>,
-        samples: Vec<f32>,
+        channels: Vec<Vec<f32>>,
     ) -> Self {
-        let sample: ArcGc<dyn SampleResource + Send + Sync> = vec![samples].into();
+        let sample: ArcGc<dyn SampleResource + Send + Sync> = channels.into();
         let processor = context
             .activate(ActivateInfo {
                 sample_rate: NonZeroU32::new(RATE).expect("a rate"),
@@ -195,7 +219,7 @@ impl FirewheelBank {
                 .expect("stereo into the graph's output");
             nodes.push(node);
         }
-        let mut this = Self::activated(context, nodes, samples);
+        let mut this = Self::activated(context, nodes, vec![samples]);
         for _ in 0..offsets.len() {
             this.play();
         }
@@ -340,8 +364,14 @@ fn manager(main: MainTrackBuilder) -> AudioManager<OfflineBackend> {
 impl PeerMix {
     /// `peer`'s 32 looping voices at rates 0.8-1.37, each at -30 dB, playing.
     pub fn new(peer: &str) -> Option<Self> {
-        let samples = sine(0.5);
         let rates: Vec<f64> = (0..MIX_VOICES).map(mix_rate).collect();
+        Self::scene(peer, vec![sine(0.5)], &rates)
+    }
+
+    /// `peer`'s looping voices of a one-second 440 Hz sine of one channel or
+    /// two (`channels`), one at each of `rates`, each at -30 dB, playing.
+    pub fn scene(peer: &str, channels: Vec<Vec<f32>>, rates: &[f64]) -> Option<Self> {
+        let voices = rates.len();
         let buffer = vec![0.0; 2 * RATE as usize];
         let mut this = match peer {
             "bank" => {
@@ -349,14 +379,14 @@ impl PeerMix {
                 let mut sfx = SoundEffects::new(
                     &mut manager,
                     SoundEffectsSettings {
-                        voice_cap: MIX_VOICES,
+                        voice_cap: voices,
                         limiter: None,
                         ..Default::default()
                     },
                 )
                 .expect("valid settings");
                 let settings = SoundSettings::default().max_voices(1).first_volume(MIX_DB);
-                let data = kira_sound(&samples).loop_region(..);
+                let data = kira_channels(&channels).loop_region(..);
                 for (i, rate) in rates.iter().enumerate() {
                     let id = sfx
                         .add_sound(&format!("voice{i}"), data.clone(), settings)
@@ -373,9 +403,9 @@ impl PeerMix {
             "kira" => {
                 let mut manager = manager(MainTrackBuilder::new());
                 let mut track = manager
-                    .add_sub_track(TrackBuilder::new().sound_capacity(2 * MIX_VOICES))
+                    .add_sub_track(TrackBuilder::new().sound_capacity(2 * voices))
                     .expect("room for a track");
-                let data = kira_sound(&samples)
+                let data = kira_channels(&channels)
                     .loop_region(..)
                     .volume(Decibels(MIX_DB));
                 let sounds = rates
@@ -394,8 +424,8 @@ impl PeerMix {
                 }
             }
             "firewheel" => {
-                let mut bank = FirewheelBank::new(samples, &rates, MIX_DB, true);
-                for _ in 0..MIX_VOICES {
+                let mut bank = FirewheelBank::with_channels(channels, rates, MIX_DB, true);
+                for _ in 0..voices {
                     bank.play();
                 }
                 bank.update();

@@ -29,16 +29,18 @@ use std::time::Instant;
 use benches::{
     ARENA_CONTAINERS, ARENA_OBJECTS, ARENA_OPS, AUDIO_CASES, BEVY_CASES, CASES, EFFECTS_CASES,
     EFFECTS_SPAWN_SIZE, EFFECTS_UPDATE_SIZES, ENTITY_BATCHES, ENTITY_PREFABS, MIX_CASES, Measured,
-    OBJECT_BYTES, PEER_CASES, PEER_VERSIONS, RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS,
-    SIZES, STORM_COPIES, STORM_PLAYS, Settings, measure, print_pool_table, recycle_worst_ns,
-    workload,
+    OBJECT_BYTES, RECYCLE_CONTAINERS, RENDER_CASES, SIZE_CONTAINERS, SIZES, Settings, measure,
+    print_pool_table, recycle_worst_ns, workload,
 };
 
 #[path = "report/banks.rs"]
 mod banks;
+#[path = "report/peers.rs"]
+mod peers;
 #[path = "report/render.rs"]
 mod render;
 use banks::{measure_banks, print_bank_table};
+use peers::{print_peers, print_scale};
 use render::print_render_table;
 
 #[global_allocator]
@@ -563,149 +565,6 @@ fn print_effects_table(rows: &[Measured]) {
     }
 }
 
-/// The Bevy frame through `bevy_pool` and through bevy_seedling.
-fn print_bevy_peers(settings: &Settings) {
-    let rows = measure_group(
-        &["bevy_sound_frame", "seedling_frame"],
-        1,
-        "bevy_sound_frame",
-        settings,
-    );
-    println!("Bevy 0.19 (`MinimalPlugins`): a frame of 300 moving looping emitters and a moving");
-    println!("listener, `app.update()` and the frame's 1/60 s of audio rendered offline.");
-    println!("`bevy_sound_frame`: `bevy_pool` (32 real voices, the rest virtual);");
-    println!("`seedling_frame`: bevy_seedling 0.8 (a sampler and a `SpatialBasicNode` per");
-    println!("emitter: it has no virtual voices), its Firewheel processor called by the bench.");
-    println!("Allocations are the game thread's (seedling also works on a control thread).");
-    println!();
-    let mut pool = benches::BevyFrame::sound_only(true);
-    let mut seedling = benches::SeedlingFrame::new();
-    let mut seedling_peak = 0.0f32;
-    for _ in 0..60 {
-        benches::Workload::cycle(&mut pool);
-        benches::Workload::cycle(&mut seedling);
-        seedling_peak = seedling
-            .rendered()
-            .iter()
-            .fold(seedling_peak, |peak, s| peak.max(s.abs()));
-    }
-    let facts = [
-        (pool.voices().0, pool.recorded_peak()),
-        (seedling.assigned(), seedling_peak),
-    ];
-    println!("| case | µs per frame | vs `bevy_sound_frame` | allocs/frame | real voices | peak |");
-    println!("|---|---:|---:|---:|---:|---:|");
-    for (row, (voices, peak)) in rows.iter().zip(facts) {
-        println!(
-            "| `{}` | {:.0} | {} | {:.1} | {voices} | {peak:.3} |",
-            row.case,
-            row.ns_per_cycle / 1e3,
-            row.ratio(2),
-            row.allocs_per_cycle
-        );
-    }
-    let (update, render) = seedling.split_micros(200);
-    println!();
-    println!(
-        "Of seedling's frame: `app.update()` {update:.0} µs, the render {render:.0} µs (medians of 200 frames)."
-    );
-    println!();
-    println!("bevy_kira_audio 0.26 (Bevy 0.19) is not in the table: it builds kira's cpal backend");
-    println!("whatever its features, and with no audio device its manager is never made, so");
-    println!("it plays and renders nothing (one warning), and it has no offline output to use.");
-}
-
-/// A peers' scene whose cycle is a second of audio: `about`, then its rows
-/// against its last case (Firewheel's).
-fn print_peer_seconds(cases: &[&'static str], about: &[&str], settings: &Settings) {
-    let baseline = cases[cases.len() - 1];
-    let rows = measure_group(cases, 1, baseline, settings);
-    for line in about {
-        println!("{line}");
-    }
-    println!();
-    print_second_rows(&rows, baseline);
-    println!();
-}
-
-/// `--peers`: the voice bank beside kira and Firewheel on the same scenes.
-fn print_peers(settings: &Settings) {
-    let versions: Vec<String> = PEER_VERSIONS
-        .iter()
-        .map(|(name, version)| format!("{name} {version}"))
-        .collect();
-    println!("Peers, offline, one binary ({}).", versions.join(", "));
-    println!();
-    print_peer_seconds(
-        &PEER_CASES[..3],
-        &[
-            "Mixing: 32 looping voices of a 440 Hz sine at rates 0.8 to 1.37, -30 dB each",
-            "(the voice bank: no limiter; kira: a static sound each; Firewheel: a sampler",
-            "node each, 512-frame blocks), one second of 48 kHz stereo audio.",
-        ],
-        settings,
-    );
-    print_peer_seconds(
-        &PEER_CASES[6..],
-        &[
-            "Positioned: 300 looping emitters of a quiet tone on a spiral around a still",
-            "listener (2 m to 92 m), each peer's own spatial model, one second of audio. The",
-            "bank: 300 positioned plays, the 32 most audible real, the rest virtual; kira: a",
-            "spatial sub-track per emitter, all 300 mixed (it chooses none); Firewheel: a",
-            "sampler and a `SpatialBasicNode` for each of the 32 nearest (the bench chooses).",
-        ],
-        settings,
-    );
-    let plays = measure_group(&PEER_CASES[3..6], 1, "peer_play_firewheel", settings);
-    println!("Plays: a frame's 32 plays, each on a free voice, game thread only (Firewheel:");
-    println!("a node started from the beginning, with its share of the frame's `update`).");
-    println!();
-    println!("| case | ns per play | vs `peer_play_firewheel` | allocs/play |");
-    println!("|---|---:|---:|---:|");
-    for row in &plays {
-        println!(
-            "| `{}` | {:.0} | {} | {:.2} |",
-            row.case,
-            row.ns_per_cycle,
-            row.ratio(2),
-            row.allocs_per_cycle
-        );
-    }
-    println!();
-    println!("Storm: {STORM_PLAYS} plays of a full-scale sine in one frame, each at -6 dB;");
-    println!(
-        "{STORM_COPIES} copies allowed (the bank: the sound's limit, under its copy budget, with"
-    );
-    println!(
-        "the default limiter; Firewheel: {STORM_COPIES} nodes, the oldest restarted; kira: no limit)."
-    );
-    println!("Peak of the next 100 ms before any clamp.");
-    println!();
-    println!("| peer | copies | peak | dBFS |");
-    println!("|---|---:|---:|---:|");
-    for storm in benches::storms() {
-        println!(
-            "| {} | {} | {:.3} | {:+.1} |",
-            storm.peer,
-            storm.copies,
-            storm.peak,
-            20.0 * storm.peak.log10()
-        );
-    }
-    println!();
-    print_bevy_peers(settings);
-    println!();
-    println!("Start latency: frames from a play, issued between two renders, to the first");
-    println!("sample of its sound.");
-    println!();
-    println!("| peer | frames |");
-    println!("|---|---:|");
-    for (peer, frames) in benches::peer_latencies() {
-        let frames = frames.map_or_else(|| String::from("never"), |f| f.to_string());
-        println!("| {peer} | {frames} |");
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--run") {
@@ -719,14 +578,22 @@ fn main() {
     let peers = args.iter().any(|a| a == "--peers");
     let entities_only = args.iter().any(|a| a == "--entities");
     let audio_only = args.iter().any(|a| a == "--audio");
+    let scale_only = args.iter().any(|a| a == "--scale");
     if let Some(unknown) = args.iter().find(|a| {
         !matches!(
             a.as_str(),
-            "--tsv" | "--quick" | "--effects" | "--pool" | "--peers" | "--entities" | "--audio"
+            "--tsv"
+                | "--quick"
+                | "--effects"
+                | "--pool"
+                | "--peers"
+                | "--scale"
+                | "--entities"
+                | "--audio"
         )
     }) {
         eprintln!(
-            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool, --peers, --entities, --audio or --run CASE SIZE CYCLES)"
+            "report: unknown argument {unknown:?} (expected --tsv, --quick, --effects, --pool, --peers, --scale, --entities, --audio or --run CASE SIZE CYCLES)"
         );
         std::process::exit(2);
     }
@@ -737,6 +604,12 @@ fn main() {
     };
 
     let started = Instant::now();
+    if scale_only {
+        print_scale(&settings);
+        println!();
+        println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
+        return;
+    }
     if peers {
         print_peers(&settings);
         println!();
