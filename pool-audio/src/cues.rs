@@ -216,6 +216,14 @@ impl Muffled {
 
     /// Amounts `obstruction` and `occlusion` through their curves.
     pub(crate) fn new(obstruction: f32, occlusion: f32, curves: (&Muffle, &Muffle)) -> Self {
+        // Every curve is at 0 dB and open at 0 (and below: amounts are clamped).
+        if obstruction <= 0.0 && occlusion <= 0.0 {
+            return Self {
+                obstruction,
+                occlusion,
+                ..Self::CLEAR
+            };
+        }
         let (obstructed_db, obstructed_cutoff) = curves.0.at_db(obstruction);
         let (occluded_db, occluded_cutoff) = curves.1.at_db(occlusion);
         let cutoff = match (obstructed_cutoff, occluded_cutoff) {

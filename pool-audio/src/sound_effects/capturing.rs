@@ -74,7 +74,7 @@ impl SoundEffects {
     pub(super) fn note_play(
         &mut self,
         sound: SoundId,
-        params: PlayParams,
+        params: &PlayParams,
         result: &Result<Played, PlayError>,
     ) {
         self.note(|_| {
@@ -84,7 +84,7 @@ impl SoundEffects {
             };
             Some(What::Play {
                 sound,
-                params,
+                params: *params,
                 outcome,
             })
         });

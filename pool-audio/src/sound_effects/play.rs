@@ -105,14 +105,14 @@ impl SoundEffects {
         sound: SoundId,
         params: PlayParams,
     ) -> Result<Played, PlayError> {
-        let result = self.play_unnoted(sound, params);
-        self.note_play(sound, params, &result);
+        let result = self.play_unnoted(sound, &params);
+        self.note_play(sound, &params, &result);
         result
     }
 
     /// [`play_detailed`](Self::play_detailed), before the capture hears of it.
     #[inline]
-    fn play_unnoted(&mut self, sound: SoundId, params: PlayParams) -> Result<Played, PlayError> {
+    fn play_unnoted(&mut self, sound: SoundId, params: &PlayParams) -> Result<Played, PlayError> {
         let checked = params.validate().map_err(PlayError::from).and_then(|()| {
             let entry = self.sounds.get(sound).ok_or(PlayError::UnknownSound)?;
             let among = match &entry.switch {
@@ -143,7 +143,7 @@ impl SoundEffects {
             }
         }
         // Its sound's curves at the game's values (see `game.rs`).
-        let drawn = (&params, variation, entry.curve_now);
+        let drawn = (params, variation, entry.curve_now);
         let mut play = Play::of((sound, recording), entry, drawn, self.now);
         play.among = match &entry.switch {
             Some((_, sets)) => crate::variations::counted_in(recording, among, sets),
