@@ -160,7 +160,16 @@ pub(crate) struct Buses {
         arrayvec::ArrayVec<(crate::sidechain::SideChainOut, bool), { crate::MAX_SIDECHAINS }>,
     /// Holds every bus and music track; dropped after them.
     root: TrackHandle,
+    /// `root` is paused: it holds nothing yet.
+    root_paused: bool,
 }
+
+/// A tween of no length: a track paused or resumed at once.
+pub(crate) const INSTANT: kira::Tween = kira::Tween {
+    start_time: kira::StartTime::Immediate,
+    duration: std::time::Duration::ZERO,
+    easing: kira::Easing::Linear,
+};
 
 /// A zone's place on the game side.
 #[derive(Debug, Clone, Copy, Default)]
@@ -194,6 +203,7 @@ impl Buses {
             gains: KeyedGains::new(crate::MAX_MIX_ITEMS),
             chains: arrayvec::ArrayVec::new(),
             root,
+            root_paused: true,
         };
         (buses, outs)
     }
@@ -208,7 +218,10 @@ impl Buses {
         self.list.iter().any(|b| b.id == id)
     }
 
-    /// The track a bus or music track with `parent` is added to.
+    /// The track a bus or music track with `parent` is added to. The root
+    /// plays from the first: until then it is paused, and costs the mixer
+    /// nothing (kira mixes a playing track frame by frame, empty or not). Its
+    /// first block heard fades in, over the block, as kira resumes a track.
     ///
     /// # Errors
     /// [`MixError::NotBus`] if `parent` is no bus of this manager.
@@ -217,7 +230,12 @@ impl Buses {
         parent: Option<TrackId>,
     ) -> Result<&mut TrackHandle, MixError> {
         match parent {
-            None => Ok(&mut self.root),
+            None => {
+                if std::mem::take(&mut self.root_paused) {
+                    self.root.resume(INSTANT);
+                }
+                Ok(&mut self.root)
+            }
             Some(id) => self
                 .list
                 .iter_mut()

@@ -159,9 +159,12 @@ impl Output {
         let root = TrackBuilder::new()
             .sound_capacity(1)
             .sub_track_capacity(ROOT_TRACKS);
-        let root = output
+        let mut root = output
             .add_sub_track(root)
             .map_err(|_| SetupError::TrackLimit)?;
+        // Paused until it holds a bus or a music track: kira mixes a track
+        // frame by frame, empty or not (see `Buses::parent_track`).
+        root.pause(crate::bus::INSTANT);
         // Kira told the probe its block size when it added the output.
         let block = match block.load(Ordering::Relaxed) {
             0 => UNKNOWN_BLOCK,

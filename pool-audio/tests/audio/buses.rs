@@ -93,6 +93,40 @@ fn a_bused_voice_plays_on_the_same_frames_as_an_unbused_one() {
     }
 }
 
+/// The first bus added while the mix plays is heard in the block it starts
+/// in, and from the next block on exactly as the same voice on the
+/// sound-effects track (the tracks that hold buses and music play from the
+/// first one: until then the mixer skips them).
+#[test]
+fn a_first_bus_added_while_the_mix_plays_is_heard_at_once() {
+    let render = |bused: bool| {
+        let (mut manager, mut sfx, _meter) = common::metered(RATE, unlimited());
+        let _ = common::render_left(&mut manager, 0.1);
+        let mut settings = SoundSettings::default().first_volume(0.0);
+        if bused {
+            let bus = sfx.mix_mut().add_bus("bus", BusBuilder::new()).unwrap();
+            let group = sfx
+                .add_group("routed", GroupSettings::default().bus(bus))
+                .unwrap();
+            settings = settings.group(group);
+        }
+        let hum = common::constant(0.5, 1.0).loop_region(..);
+        let id = sfx.add_sound("hum", hum, settings).unwrap();
+        sfx.play(id, PlayParams::default()).unwrap();
+        sfx.update(0.01).unwrap();
+        common::render_left(&mut manager, 0.05)
+    };
+    let (dry, bused) = (render(false), render(true));
+    let block = 128;
+    assert!(bused[..block].iter().any(|s| s.abs() > 0.1), "heard at once");
+    let most = dry[block..]
+        .iter()
+        .zip(&bused[block..])
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(most < 1e-6, "renders differ by {most} after the first block");
+}
+
 /// Welch's power spectrum of `samples`: Hann windows of 4,096 frames, half
 /// overlapping, averaged.
 fn spectrum(samples: &[f32]) -> Vec<f64> {
