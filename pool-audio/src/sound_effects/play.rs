@@ -121,7 +121,7 @@ impl SoundEffects {
                 Some((switch, sets)) => (self.switches.set_for((*switch, sets), params.state))
                     .map_err(|_| PlayError::WrongState)?,
             };
-            let drawn = entry.variation(&params, &mut self.dice, among)?;
+            let drawn = entry.variation(params, &mut self.dice, among)?;
             Ok((entry, (drawn, among)))
         });
         let (entry, ((recording, variation), among)) = match checked {
@@ -135,7 +135,7 @@ impl SoundEffects {
         // plays as loud as it is, and the rest make room.
         let mut saved = None;
         if let (Some(db), Some(window)) = (entry.window_db, &mut self.mix.window) {
-            let (gain, _, _) = heard(&params, &entry.settings, self.now.listener);
+            let (gain, _, _) = heard(params, &entry.settings, self.now.listener);
             let before = window.save();
             if window.raise(heard_db(db, gain)) {
                 saved = Some(before);
