@@ -90,12 +90,15 @@ type EmitterCueChanges<'a> = (
     Option<Ref<'a, SoundOcclusion>>,
 );
 
+/// Emitters with a cue: the others are not visited at all.
+type WithCue = Or<(With<SoundVelocity>, With<SoundObstruction>, With<SoundOcclusion>)>;
+
 /// Emitters' voices get their cues: all of them when the voice is new, the
 /// changed ones otherwise; removed obstruction and occlusion are cleared, a
 /// removed velocity is derived from the moves again.
 pub(crate) fn emitter_cues(
     mut sfx: ResMut<Sfx>,
-    mut emitters: Query<EmitterCueChanges>,
+    mut queries: ParamSet<(Query<EmitterCueChanges, WithCue>, Query<&SoundEmitter>)>,
     mut cleared: (
         RemovedComponents<SoundVelocity>,
         RemovedComponents<SoundObstruction>,
@@ -103,7 +106,7 @@ pub(crate) fn emitter_cues(
     ),
     mut refused: MessageWriter<PlayRefused>,
 ) {
-    for (entity, mut emitter, velocity, obstruction, occlusion) in &mut emitters {
+    for (entity, mut emitter, velocity, obstruction, occlusion) in &mut queries.p0() {
         // The system's own bookkeeping is not the game's change.
         let emitter = emitter.bypass_change_detection();
         let Some(voice) = emitter.voice() else {
@@ -125,23 +128,25 @@ pub(crate) fn emitter_cues(
             emitter.cued = Some(voice);
         }
     }
+    // An emitter whose last cue went has none left: found among them all.
+    let emitters = queries.p1();
     let (velocities, obstructions, occlusions) = &mut cleared;
     for entity in velocities.read() {
-        if let Ok((_, emitter, ..)) = emitters.get(entity)
+        if let Ok(emitter) = emitters.get(entity)
             && let Some(voice) = emitter.voice()
         {
             let _ = sfx.voice(voice).derive_velocity();
         }
     }
     for entity in obstructions.read() {
-        if let Ok((_, emitter, ..)) = emitters.get(entity)
+        if let Ok(emitter) = emitters.get(entity)
             && let Some(voice) = emitter.voice()
         {
             let _ = sfx.voice(voice).set_obstruction(0.0);
         }
     }
     for entity in occlusions.read() {
-        if let Ok((_, emitter, ..)) = emitters.get(entity)
+        if let Ok(emitter) = emitters.get(entity)
             && let Some(voice) = emitter.voice()
         {
             let _ = sfx.voice(voice).set_occlusion(0.0);
