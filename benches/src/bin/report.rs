@@ -8,9 +8,10 @@
 //! `--quick` for a short run (fewer rounds);
 //! `--effects` to measure and print the effects table only; `--pool` the object
 //! size, recycle and arena tables only; `--peers` the voice bank beside kira and
-//! Firewheel on the same scenes (mixing, plays, a storm, start latency);
-//! `--entities` the Bevy entity table only (pooled entities against spawn
-//! and despawn); `--audio` the audio, mix ceiling and voice bank tables only
+//! Firewheel on the same scenes (mixing, plays, a storm, start latency, and
+//! the scale each mixes in a tenth of a core; `--scale` that table alone);
+//! `--entities` the Bevy tables only (the frame against the plain API's, and
+//! pooled entities against spawn and despawn); `--audio` the audio, mix ceiling and voice bank tables only
 //! (plays, updates, the loudness window's and the mix's costs);
 //! `--run CASE SIZE CYCLES` to run one case and nothing else, for a profiler
 //! (`valgrind --tool=callgrind` counts its instructions exactly, however loaded the
@@ -628,6 +629,8 @@ fn main() {
         return;
     }
     if entities_only {
+        print_bevy_table(&measure_bevy(&settings));
+        println!();
         print_entities_table(&measure_entities(&settings));
         println!();
         println!("Measured in {:.1} s.", started.elapsed().as_secs_f64());
