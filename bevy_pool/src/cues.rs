@@ -91,7 +91,11 @@ type EmitterCueChanges<'a> = (
 );
 
 /// Emitters with a cue: the others are not visited at all.
-type WithCue = Or<(With<SoundVelocity>, With<SoundObstruction>, With<SoundOcclusion>)>;
+type WithCue = Or<(
+    With<SoundVelocity>,
+    With<SoundObstruction>,
+    With<SoundOcclusion>,
+)>;
 
 /// Emitters' voices get their cues: all of them when the voice is new, the
 /// changed ones otherwise; removed obstruction and occlusion are cleared, a

@@ -4,7 +4,8 @@
 //! music only while someone speaks and only as far as they are loud).
 //!
 //! The voice bank measures the source (the voices it mixes into the source
-//! bus's out, before the bus's effects) at every step (16 frames, or 128 while nothing fades): its peak, in
+//! bus's out, before the bus's effects) at every step of the mixer (16
+//! frames, or 128 while nothing fades): its peak, in
 //! decibels, followed with the attack while it rises and the release while it
 //! falls (a one-pole per step). Above the threshold, the target goes down by
 //! `(level - threshold) * (1 - 1 / ratio)`, at most to `max`; the bank

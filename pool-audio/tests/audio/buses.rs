@@ -118,13 +118,19 @@ fn a_first_bus_added_while_the_mix_plays_is_heard_at_once() {
     };
     let (dry, bused) = (render(false), render(true));
     let block = 128;
-    assert!(bused[..block].iter().any(|s| s.abs() > 0.1), "heard at once");
+    assert!(
+        bused[..block].iter().any(|s| s.abs() > 0.1),
+        "heard at once"
+    );
     let most = dry[block..]
         .iter()
         .zip(&bused[block..])
         .map(|(a, b)| (a - b).abs())
         .fold(0.0, f32::max);
-    assert!(most < 1e-6, "renders differ by {most} after the first block");
+    assert!(
+        most < 1e-6,
+        "renders differ by {most} after the first block"
+    );
 }
 
 /// Welch's power spectrum of `samples`: Hann windows of 4,096 frames, half
