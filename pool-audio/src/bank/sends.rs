@@ -24,6 +24,8 @@ struct VoiceSend {
     curve_to: f32,
     /// The send's gain at the end of the last step (`None` before the first).
     gain: Option<f32>,
+    /// Its level has a tween not over yet.
+    tweening: bool,
 }
 
 /// The sends of one voice.
@@ -60,6 +62,7 @@ impl VoiceSends {
                 curve_from: gain,
                 curve_to: gain,
                 gain: None,
+                tweening: false,
             });
             len += 1;
         }
@@ -79,6 +82,7 @@ impl VoiceSends {
     pub(super) fn set(&mut self, index: u8, level: Decibels, tween: Tween) {
         if let Some(Some(send)) = self.list.get_mut(usize::from(index)) {
             send.level.set(Value::Fixed(level), tween);
+            send.tweening = true;
             self.moving = true;
         }
     }
@@ -95,7 +99,10 @@ impl VoiceSends {
         }
         let mut moving = false;
         for send in self.list.iter_mut().flatten() {
-            moving |= !send.level.update(seconds, info);
+            if send.tweening && send.level.update(seconds, info) {
+                send.tweening = false;
+            }
+            moving |= send.tweening;
             send.amplitude = send.level.value().as_amplitude();
         }
         self.moving = moving;
@@ -217,4 +224,42 @@ impl Routes {
 fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
     let d = [0, 1, 2].map(|i| a[i] - b[i]);
     (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::send::SendOut;
+
+    /// A voice with two sends, one of them tweened: it moves until that
+    /// tween is over, and then no longer (the other send, never tweened,
+    /// does not keep it moving).
+    #[test]
+    fn a_voice_moves_only_while_one_of_its_sends_tweens() {
+        let mut outs = [SendOut {
+            out: 0,
+            level: 0.0,
+            curve: None,
+        }; MAX_SENDS];
+        for (i, out) in outs.iter_mut().take(2).enumerate() {
+            out.out = i as u8 + 1;
+        }
+        let mut sends = VoiceSends::start(&outs, 1.0);
+        assert!(!sends.moving());
+        let tween = Tween {
+            duration: Duration::from_millis(10),
+            ..Default::default()
+        };
+        sends.set(0, Decibels(-6.0), tween);
+        assert!(sends.moving());
+        let info = kira::info::MockInfoBuilder::new().build();
+        sends.update(0.005, &info);
+        assert!(sends.moving(), "halfway");
+        sends.update(0.006, &info);
+        assert!(!sends.moving(), "the tween is over");
+        let level = sends.list[0].as_ref().map(|s| s.amplitude);
+        assert_eq!(level, Some(Decibels(-6.0).as_amplitude()));
+    }
 }
