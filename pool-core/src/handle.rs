@@ -95,6 +95,29 @@ mod tests {
     }
 
     #[test]
+    fn every_key_has_an_odd_generation() {
+        // The pool's lookups rely on it (`slot.rs`): a key made from any bits,
+        // an even version included, the null key and the default one.
+        for bits in [
+            0,
+            1 << 32,
+            (2 << 32) | 7,
+            u64::MAX - (1 << 32),
+            0x1234_5678_9abc_def0,
+        ] {
+            let key: Handle = KeyData::from_ffi(bits).into();
+            assert_eq!(split(key).1 & 1, 1, "{bits:#x}");
+        }
+        assert_eq!(split(Handle::null()).1 & 1, 1);
+        assert_eq!(split(Handle::default()).1 & 1, 1);
+        assert_eq!(
+            split(make::<Handle>(3, 8)).1,
+            9,
+            "made even, it comes out odd"
+        );
+    }
+
+    #[test]
     fn a_handle_tells_its_slot_index() {
         let key: Handle = make(7, 41);
         assert_eq!(key.index(), 7);

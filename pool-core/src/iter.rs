@@ -37,11 +37,10 @@ impl<'a, T, K: Key> Iterator for IterMut<'a, T, K> {
         }
         for (index, slot) in self.slots.by_ref() {
             // Odd generations are live; the sentinel's stays even.
-            if slot.generation % 2 == 1
-                && let Some(value) = slot.value.as_mut()
-            {
+            let generation = slot.generation;
+            if let Some(value) = slot.live_object_mut() {
                 self.remaining -= 1;
-                return Some((handle::make(index as u32, slot.generation), value));
+                return Some((handle::make(index as u32, generation), value));
             }
         }
         None
@@ -113,7 +112,7 @@ impl<'a, T, K: Key> Iterator for Iter<'a, T, K> {
         } else {
             next_live(self.slots, false, index)
         };
-        let value = slot.value.as_ref()?;
+        let value = slot.live_object()?;
         Some((handle::make(index, slot.generation), value))
     }
 
@@ -137,7 +136,7 @@ impl<'a, T, K: Key> Iterator for Iter<'a, T, K> {
             .enumerate()
             .filter(|(_, slot)| slot.generation & 1 == 1)
             .take(self.remaining)
-            .fold(init, |acc, (at, slot)| match slot.value.as_ref() {
+            .fold(init, |acc, (at, slot)| match slot.live_object() {
                 Some(value) => f(
                     acc,
                     (handle::make((start + at) as u32, slot.generation), value),

@@ -216,12 +216,11 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
 
 impl<T, P, K> Drop for Pool<T, P, K> {
     fn drop(&mut self) {
-        if let Some(hook) = &mut self.hooks.on_destroy {
-            for slot in &mut self.slots {
-                if let Some(object) = slot.value.take() {
-                    hook(object);
-                }
-            }
+        // Not the sentinel, which holds nothing.
+        let objects = self.slots.iter_mut().skip(1).filter_map(Slot::take);
+        match &mut self.hooks.on_destroy {
+            Some(hook) => objects.for_each(hook),
+            None => objects.for_each(drop),
         }
     }
 }

@@ -59,3 +59,29 @@ fn renewing_a_slot_in_its_last_generation_moves_the_object() {
     assert_eq!(pool.get(renewed), Some(&5));
     assert_eq!((pool.stats().live, pool.stats().retired_slots), (1, 1));
 }
+
+#[test]
+fn reinitializing_a_strict_pool_with_a_slot_in_its_last_generation_retires_it() {
+    // The one-pass release of an unordered pool, with a retirement in the middle.
+    let mut pool = Pool::builder(|| 3u32)
+        .initial(4)
+        .max_objects(4)
+        .policy(crate::Strict)
+        .build()
+        .unwrap();
+    let handles: [Handle; 4] = core::array::from_fn(|_| pool.acquire());
+    let last = pool.set_last_generation_for_test(handles[1]);
+    pool.reinitialize();
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.idle, stats.total), (0, 4, 4));
+    assert_eq!(
+        (stats.releases, stats.retired_slots, stats.creates),
+        (4, 1, 4)
+    );
+    assert!(handles.iter().chain([&last]).all(|h| !pool.contains(*h)));
+    // Every object is handed out again, one from the slot past the retired one.
+    let again: [Handle; 4] = core::array::from_fn(|_| pool.acquire());
+    assert!(again.iter().all(|h| pool.get(*h) == Some(&3)));
+    assert_eq!(pool.slot_count(), 5);
+    assert!(pool.try_acquire().is_err());
+}

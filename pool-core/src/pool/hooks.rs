@@ -52,7 +52,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         let undo = UndoActivation { pool: self, index };
         if let (Some(hook), Some(object)) = (
             &mut undo.pool.hooks.on_acquire,
-            undo.pool.slots[index as usize].value.as_mut(),
+            undo.pool.slots[index as usize].object_mut(),
         ) {
             hook(object);
         }
@@ -64,7 +64,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         let destroy = DestroyUnreleased { pool: self, index };
         if let (Some(hook), Some(object)) = (
             &mut destroy.pool.hooks.on_release,
-            destroy.pool.slots[index as usize].value.as_mut(),
+            destroy.pool.slots[index as usize].object_mut(),
         ) {
             hook(object);
         }
@@ -103,8 +103,11 @@ struct DestroyUnreleased<'a, T, P: ExhaustionPolicy<T>, K: Key> {
 impl<T, P: ExhaustionPolicy<T>, K: Key> Drop for DestroyUnreleased<'_, T, P, K> {
     fn drop(&mut self) {
         let pool = &mut *self.pool;
-        let object = pool.slots[self.index as usize].value.take();
-        if pool.end_generation(self.index) {
+        // The generation first: a slot emptied while live would break the
+        // invariant the lookups rely on (`slot.rs`).
+        let ended = pool.end_generation(self.index);
+        let object = pool.slots[self.index as usize].take();
+        if ended {
             pool.push_vacant(self.index);
         }
         if object.is_some() {

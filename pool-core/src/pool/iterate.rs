@@ -34,7 +34,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// The live objects and their handles, mutably, in slot order (not
     /// acquisition order: [`for_each_mut`](Self::for_each_mut) walks oldest
     /// first where the pool keeps that order). O(slots): it visits every slot the pool has made, live or not,
-    /// which is what lending `&mut` references without `unsafe` allows.
+    /// which is what lending `&mut` references without more `unsafe` allows.
     ///
     /// ```
     /// use pool_core::Pool;
@@ -60,7 +60,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// Calls `f` on every live object, mutably, in [`iter`](Self::iter)'s order
     /// (oldest first where the pool keeps that order). ([`iter_mut`](Self::iter_mut)
     /// is an iterator, in slot order: walking the acquisition-order links while
-    /// lending `&mut` references would need `unsafe`, and this crate has none.)
+    /// lending `&mut` references would need `unsafe` beyond the slot's storage.)
     ///
     /// ```
     /// use pool_core::Pool;
@@ -77,7 +77,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
             let slot = &mut self.slots[index as usize];
             let handle = handle::make(index, slot.generation);
-            if let Some(object) = slot.value.as_mut() {
+            if let Some(object) = slot.live_object_mut() {
                 f(handle, object);
             }
         }

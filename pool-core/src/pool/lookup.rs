@@ -20,12 +20,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     #[inline]
     pub fn get(&self, handle: K) -> Option<&T> {
         let (index, generation) = handle::split(handle);
-        let slot = self.slots.get(index as usize)?;
-        if slot.generation == generation {
-            slot.value.as_ref()
-        } else {
-            None
-        }
+        self.slots.get(index as usize)?.live(generation)
     }
 
     /// The live object of `handle`, mutably, or `None` if the handle is stale (which
@@ -61,12 +56,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     #[inline]
     pub fn try_get_mut(&mut self, handle: K) -> Result<&mut T, StaleHandle> {
         let (index, generation) = handle::split(handle);
-        match self.slots.get_mut(index as usize) {
-            Some(slot) if slot.generation == generation => match slot.value.as_mut() {
-                Some(object) => Ok(object),
-                None => Err(StaleHandle),
-            },
-            _ => {
+        match self
+            .slots
+            .get_mut(index as usize)
+            .and_then(|slot| slot.live_mut(generation))
+        {
+            Some(object) => Ok(object),
+            None => {
                 self.stats.stale_handle_uses += 1;
                 Err(StaleHandle)
             }
@@ -114,7 +110,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         for (at, handle) in indices.iter_mut().zip(handles) {
             let (index, generation) = handle::split(handle);
             match self.slots.get(index as usize) {
-                Some(slot) if slot.generation == generation && slot.value.is_some() => {
+                Some(slot) if slot.live(generation).is_some() => {
                     *at = index as usize;
                 }
                 _ => {
@@ -127,7 +123,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         let slots = self.slots.get_disjoint_mut(indices).ok()?;
         let mut objects = arrayvec::ArrayVec::<&mut T, N>::new();
         for slot in slots {
-            objects.push(slot.value.as_mut()?);
+            objects.push(slot.live_object_mut()?);
         }
         objects.into_inner().ok()
     }

@@ -153,7 +153,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             cursor = next_live(&self.slots, P::KEEPS_ORDER, index);
             let slot = &mut self.slots[index as usize];
             let handle = handle::make(index, slot.generation);
-            let done = match slot.value.as_mut() {
+            let done = match slot.live_object_mut() {
                 Some(object) => finished(handle, object),
                 None => false,
             };

@@ -49,14 +49,43 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// walk visits them in such a pool, without a search per object. A slot
     /// that retires moves its object to a slot past the pass, or to a vacant
     /// one: idle either way, not visited again.
+    ///
+    /// The stack's head and the counters stay in registers for the pass (written
+    /// back once: `report --run insert_pool 10000 20`, 63 instructions an object
+    /// with the per-object path); a slot that retires takes that path, with the
+    /// pool written back first.
     fn release_all_in_index_order(&mut self) {
         let slots = self.slots.len();
+        let mut idle_head = self.idle_head;
+        let mut released = 0;
         for index in 1..slots {
-            if self.slots[index].generation & 1 == 1 {
-                self.deactivate_unhooked(index as u32);
-                self.stats.releases += 1;
+            let slot = &mut self.slots[index];
+            if slot.generation & 1 == 0 {
+                continue;
             }
+            if let Some(idle) = self.salt.on_release(slot.generation) {
+                slot.generation = idle;
+                slot.next = idle_head;
+                idle_head = index as u32;
+                released += 1;
+                continue;
+            }
+            // Retiring: the slot's object moves, which may run the destroy hook.
+            self.idle_head = idle_head;
+            self.settle_released(released);
+            released = 0;
+            self.deactivate_unhooked(index as u32);
+            self.stats.releases += 1;
+            idle_head = self.idle_head;
         }
+        self.idle_head = idle_head;
+        self.settle_released(released);
+    }
+
+    /// Counts `released` objects out of the live ones and into `releases`.
+    fn settle_released(&mut self, released: usize) {
+        self.live -= released;
+        self.stats.releases += released as u64;
     }
 
     /// Drops every object, live and idle: live handles become stale (the release
@@ -83,7 +112,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             if self.end_generation(index) {
                 self.destroy(index);
             } else {
-                let object = self.slots[index as usize].value.take();
+                let object = self.slots[index as usize].take();
                 self.destroy_object(object);
             }
         }
@@ -155,7 +184,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             let index = cursor;
             let slot = &mut self.slots[index as usize];
             cursor = slot.next;
-            if slot.value.as_mut().is_none_or(&mut keep) {
+            if slot.object_mut().is_none_or(&mut keep) {
                 above = index;
                 continue;
             }

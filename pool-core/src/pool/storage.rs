@@ -35,6 +35,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     #[inline(always)]
     pub(super) fn new_generation(&mut self, index: u32) -> u32 {
         let slot = &mut self.slots[index as usize];
+        debug_assert!(slot.holds(), "handing out an empty slot");
         let generation = generation::on_acquire(slot.generation);
         slot.generation = generation;
         generation
@@ -103,10 +104,12 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     /// and returns that slot.
     #[cold]
     pub(super) fn relocate_retired(&mut self, retired: u32) -> Option<u32> {
-        let object = self.slots[retired as usize].value.take();
+        let object = self.slots[retired as usize].take();
         match self.new_slot() {
             Some(index) => {
-                self.slots[index as usize].value = object;
+                if let Some(object) = object {
+                    self.slots[index as usize].put(object);
+                }
                 Some(index)
             }
             // Only after ~2^62 handouts: no index is left, so the object goes.
@@ -125,7 +128,7 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
         // The factory before any bookkeeping: if it panics, nothing has changed.
         let object = (self.hooks.factory)();
         let index = self.new_slot()?;
-        self.slots[index as usize].value = Some(object);
+        self.slots[index as usize].put(object);
         self.stats.creates += 1;
         self.total += 1;
         if self.total > self.stats.peak_total {
@@ -142,18 +145,13 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
             return Some(index);
         }
         let index = u32::try_from(self.slots.len()).ok().filter(|i| *i < NIL)?;
-        self.slots.push(Slot {
-            value: None,
-            generation: self.salt.fresh(),
-            prev: NIL,
-            next: NIL,
-        });
+        self.slots.push(Slot::vacant(self.salt.fresh()));
         Some(index)
     }
 
     /// Drops the object of a (non-live, unlinked) slot and makes the slot vacant.
     pub(super) fn destroy(&mut self, index: u32) {
-        let object = self.slots[index as usize].value.take();
+        let object = self.slots[index as usize].take();
         self.push_vacant(index);
         self.destroy_object(object);
     }
