@@ -114,7 +114,7 @@
 //! After 2^31 handouts a slot's generation would wrap and could make an ancient
 //! handle valid again, so instead the slot is *retired*: its object moves to a fresh
 //! slot and the old index is never used again. That costs one slot record
-//! (12 bytes plus `size_of::<Option<T>>()` of dead space) per 2^31 handouts of one
+//! (12 bytes plus `size_of::<T>()` of dead space) per 2^31 handouts of one
 //! slot, and guarantees that a stale handle never aliases a live object.
 //!
 //! A handle of another pool is refused too, as a [`StaleHandle`]. Between pools

@@ -101,20 +101,21 @@ impl<T, P: ExhaustionPolicy<T>, K: Key> Pool<T, P, K> {
     }
 
     /// Moves the object of a retired slot into a fresh slot, linked into no list,
-    /// and returns that slot.
+    /// and returns that slot. Never a slot without an object: the idle stack
+    /// holds only slots that hold one (`slot.rs`).
     #[cold]
     pub(super) fn relocate_retired(&mut self, retired: u32) -> Option<u32> {
         let object = self.slots[retired as usize].take();
+        debug_assert!(object.is_some(), "a retired slot holds its object");
+        let object = object?;
         match self.new_slot() {
             Some(index) => {
-                if let Some(object) = object {
-                    self.slots[index as usize].put(object);
-                }
+                self.slots[index as usize].put(object);
                 Some(index)
             }
             // Only after ~2^62 handouts: no index is left, so the object goes.
             None => {
-                self.destroy_object(object);
+                self.destroy_object(Some(object));
                 None
             }
         }
