@@ -11,7 +11,9 @@ use pool_audio::{music::Music, music::MusicError, music::MusicParams, music::Mus
 /// and every method is `Music`'s own, documented in `pool_audio`. Its tracks
 /// are `"music"` and `"ambience"` by default (the plugin's `music` settings):
 /// play, crossfade, stop, seek, pause and set volumes from any system
-/// (`ResMut<MusicTracks>`). Resolve a track's
+/// (`ResMut<MusicTracks>`; `play`, `seek` and `track_handle` also take the
+/// [`Sfx`](crate::Sfx), where a track's first piece makes its kira track),
+/// or send [`PlayMusic`] and [`StopMusic`]. Resolve a track's
 /// name once with `music.track("music")`; the id also names the track for
 /// ducks and snapshots. Tracks set to `pause_with_game` pause while
 /// `Time<Virtual>` is paused. Offline, the plugin decodes each piece ahead of
@@ -66,6 +68,7 @@ pub struct MusicRefused {
 
 pub(crate) fn music_messages(
     mut music: ResMut<MusicTracks>,
+    mut sfx: ResMut<crate::Sfx>,
     mut plays: MessageReader<PlayMusic>,
     mut stops: MessageReader<StopMusic>,
     mut refused: MessageWriter<MusicRefused>,
@@ -79,7 +82,7 @@ pub(crate) fn music_messages(
         }
     }
     for play in plays.read() {
-        if let Err(error) = music.play(play.track, &play.source, play.params) {
+        if let Err(error) = music.play(&mut sfx, play.track, &play.source, play.params) {
             refused.write(MusicRefused {
                 track: play.track,
                 error,

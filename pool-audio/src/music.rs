@@ -16,6 +16,13 @@
 //! to the game for its own effects. Every bad request is a typed
 //! [`MusicError`] and changes nothing.
 //!
+//! A track is made in kira when its first piece plays (or when the game asks
+//! for its handle), in the `SoundEffects` [`Music::play`] is given: kira mixes
+//! a track frame by frame whether anything plays on it or not, so a game's
+//! idle tracks cost the mixer nothing. What a track was told before (its
+//! volume, a pause, a duck or snapshot's level) holds from its first frame; a
+//! duck or snapshot's fade under way then is heard at its end value.
+//!
 //! Not yet: pieces play at their own rate (no pitch), and Bevy's asset
 //! server does not load pieces (in `bevy_pool`, a [`MusicSource::file`] path
 //! does).
@@ -30,7 +37,6 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use kira::effect::volume_control::VolumeControlBuilder;
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{Decibels, StartTime, Tween};
 
@@ -56,7 +62,11 @@ struct Stream {
 struct Track {
     id: TrackId,
     settings: TrackSettings,
-    handle: TrackHandle,
+    /// kira's track, made when a piece first plays on it or the game asks for
+    /// its handle: kira mixes a track frame by frame, playing or not, and a
+    /// new track is heard from its first frame (a paused one, resumed, fades
+    /// in over its first block).
+    handle: Option<TrackHandle>,
     /// The piece playing, and pieces fading out.
     playing: Option<Stream>,
     fading: Vec<Stream>,
@@ -93,12 +103,12 @@ pub struct MusicStats {
 /// let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default())?;
 /// let mut music = Music::new(&mut sfx, MusicSettings::default())?;
 /// let track = music.track("music")?; // names resolve once
-/// music.play(track, &MusicSource::encoded("calm", wav(220.0)), MusicParams::default().looped())?;
+/// music.play(&mut sfx, track, &MusicSource::encoded("calm", wav(220.0)), MusicParams::default().looped())?;
 /// music.fill(); // offline, before each render
 /// manager.backend_mut().render(0.5)?;
 /// // The boss appears: a two-second crossfade.
 /// let boss = MusicSource::encoded("boss", wav(330.0));
-/// music.play(track, &boss, MusicParams::default().fade(linear_fade(Duration::from_secs(2))))?;
+/// music.play(&mut sfx, track, &boss, MusicParams::default().fade(linear_fade(Duration::from_secs(2))))?;
 /// assert_eq!(music.piece(track)?, Some("boss"));
 /// music.fill();
 /// let audio = manager.backend_mut().render(0.5)?;
@@ -148,12 +158,13 @@ fn tween(fade: Fade) -> Tween {
 }
 
 impl Music {
-    /// Makes the settings' tracks in `sfx`'s output, named in its mix.
+    /// Names the settings' tracks in `sfx`'s mix (kira makes each when its
+    /// first piece plays).
     ///
     /// # Errors
-    /// [`MusicError::Buffer`], a track's [`MusicError::Volume`] or
-    /// [`MusicError::DuplicateTrack`], [`MusicError::TooManyTracks`],
-    /// [`MusicError::Kira`] when kira has no room for a track.
+    /// [`MusicError::Buffer`], a track's [`MusicError::Volume`],
+    /// [`MusicError::DuplicateTrack`] or [`MusicError::NotBus`],
+    /// [`MusicError::TooManyTracks`].
     pub fn new(sfx: &mut SoundEffects, settings: MusicSettings) -> Result<Self, MusicError> {
         if !BUFFER_RANGE.contains(&settings.buffer) {
             return Err(MusicError::Buffer(settings.buffer));
@@ -175,13 +186,14 @@ impl Music {
         Ok(music)
     }
 
-    /// Adds a track to `sfx`'s output (the one this `Music` was made with),
-    /// named in its mix: ducks and snapshots can set it by its id.
+    /// Adds a track to `sfx`'s mix (the one this `Music` was made with;
+    /// kira makes it at its first piece), named there: ducks and snapshots
+    /// can set it by its id.
     ///
     /// # Errors
     /// [`MusicError::DuplicateTrack`] (any track of the mix),
-    /// [`MusicError::Volume`], [`MusicError::TooManyTracks`],
-    /// [`MusicError::Kira`]; nothing is added.
+    /// [`MusicError::Volume`], [`MusicError::NotBus`],
+    /// [`MusicError::TooManyTracks`]; nothing is added.
     pub fn add_track(
         &mut self,
         sfx: &mut SoundEffects,
@@ -190,19 +202,11 @@ impl Music {
         if sfx.mix().track(&settings.name).is_ok() {
             return Err(MusicError::DuplicateTrack(settings.name));
         }
-        let volume = check_volume(settings.volume)?;
-        let mut builder = TrackBuilder::new().volume(volume).sound_capacity(16);
-        builder.add_effect(sfx.next_track_gain());
-        let control = builder.add_effect(VolumeControlBuilder::new(Decibels::IDENTITY));
-        let handle = sfx
-            .music_parent(settings.bus)
-            .map_err(|error| match settings.bus {
-                Some(bus) => MusicError::NotBus(bus),
-                None => MusicError::Kira(error.to_string()),
-            })?
-            .add_sub_track(builder)
-            .map_err(|error| MusicError::Kira(error.to_string()))?;
-        let id = match sfx.add_music_track(&settings.name, control) {
+        check_volume(settings.volume)?;
+        if let (Some(bus), Err(_)) = (settings.bus, sfx.music_parent(settings.bus)) {
+            return Err(MusicError::NotBus(bus));
+        }
+        let id = match sfx.add_music_track(&settings.name) {
             Ok(id) => id,
             Err(MixError::DuplicateTrack(name)) => return Err(MusicError::DuplicateTrack(name)),
             Err(_) => return Err(MusicError::TooManyTracks),
@@ -210,7 +214,7 @@ impl Music {
         self.tracks.push(Track {
             id,
             settings,
-            handle,
+            handle: None,
             playing: None,
             fading: Vec::new(),
             paused: false,
@@ -251,6 +255,27 @@ impl Music {
             .ok_or(MusicError::NotMusicTrack(track))
     }
 
+    /// `track`, made in kira (in `sfx`, the `SoundEffects` this `Music` was
+    /// made with) if it was not: at its volume, paused if the game or the
+    /// track is.
+    fn made(&mut self, sfx: &mut SoundEffects, id: TrackId) -> Result<&mut Track, MusicError> {
+        let track = self.get_mut(id)?;
+        if sfx.mix().track(&track.settings.name) != Ok(id) {
+            return Err(MusicError::OtherSoundEffects);
+        }
+        if track.handle.is_none() {
+            let builder = TrackBuilder::new()
+                .volume(track.settings.volume)
+                .sound_capacity(16);
+            let mut handle = sfx.make_music_track(id, track.settings.bus, builder)?;
+            if track.paused || track.paused_by_game {
+                handle.pause(crate::bus::INSTANT);
+            }
+            track.handle = Some(handle);
+        }
+        Ok(track)
+    }
+
     fn get(&self, track: TrackId) -> Result<&Track, MusicError> {
         self.tracks
             .iter()
@@ -260,15 +285,18 @@ impl Music {
 
     /// Plays `source` on `track`, crossfading from the piece playing there
     /// with `params.fade`. The piece is opened (and its first packets probed)
-    /// on the calling thread.
+    /// on the calling thread. `sfx` is the `SoundEffects` this `Music` was
+    /// made with: a track's first piece makes its kira track there.
     ///
     /// # Errors
-    /// [`MusicError::NotMusicTrack`], [`MusicError::Fade`],
-    /// [`MusicError::Position`] (a start or loop point past the end the header
-    /// gives), [`MusicError::Piece`] (the piece cannot be opened),
-    /// [`MusicError::Kira`], [`MusicError::Thread`]; nothing changes.
+    /// [`MusicError::NotMusicTrack`], [`MusicError::OtherSoundEffects`],
+    /// [`MusicError::Fade`], [`MusicError::Position`] (a start or loop point
+    /// past the end the header gives), [`MusicError::Piece`] (the piece cannot
+    /// be opened), [`MusicError::Kira`], [`MusicError::Thread`]; nothing
+    /// changes.
     pub fn play(
         &mut self,
+        sfx: &mut SoundEffects,
         track: TrackId,
         source: &MusicSource,
         params: MusicParams,
@@ -276,6 +304,7 @@ impl Music {
         let fade = check_fade(params.fade)?;
         self.get(track)?;
         let (mut feed, data) = self.open(source, params, fade)?;
+        self.made(sfx, track)?;
         let (shared, rate) = (data.shared.clone(), data.sample_rate);
         match self.decode {
             Decode::Caller => {
@@ -294,7 +323,11 @@ impl Music {
             }
         }
         let track = self.get_mut(track)?;
-        if let Err(error) = track.handle.play(data) {
+        let Some(handle) = &mut track.handle else {
+            shared.finished.store(true, Ordering::Release);
+            return Err(MusicError::NotMusicTrack(track.id));
+        };
+        if let Err(error) = handle.play(data) {
             shared.finished.store(true, Ordering::Release);
             return Err(MusicError::Kira(error.to_string()));
         }
@@ -385,13 +418,18 @@ impl Music {
     ///
     /// # Errors
     /// As [`play`](Self::play).
-    pub fn seek(&mut self, track: TrackId, at: Duration) -> Result<(), MusicError> {
+    pub fn seek(
+        &mut self,
+        sfx: &mut SoundEffects,
+        track: TrackId,
+        at: Duration,
+    ) -> Result<(), MusicError> {
         let Some(playing) = &self.get(track)?.playing else {
             return Ok(());
         };
         let (source, params) = (playing.source.clone(), playing.params);
         let params = params.fade(crate::linear_fade(SEEK_FADE)).start_at(at);
-        self.play(track, &source, params)
+        self.play(sfx, track, &source, params)
     }
 
     /// Pauses `track` (kira's track pause: its pieces stop where they are).
@@ -402,7 +440,9 @@ impl Music {
         let fade = check_fade(fade)?;
         let track = self.get_mut(track)?;
         track.paused = true;
-        track.handle.pause(tween(fade));
+        if let Some(handle) = &mut track.handle {
+            handle.pause(tween(fade));
+        }
         Ok(())
     }
 
@@ -414,8 +454,8 @@ impl Music {
         let fade = check_fade(fade)?;
         let track = self.get_mut(track)?;
         track.paused = false;
-        if !track.paused_by_game {
-            track.handle.resume(tween(fade));
+        if let (false, Some(handle)) = (track.paused_by_game, &mut track.handle) {
+            handle.resume(tween(fade));
         }
         Ok(())
     }
@@ -431,11 +471,15 @@ impl Music {
             .iter_mut()
             .filter(|t| t.settings.pause_with_game)
         {
-            if track.paused_by_game != paused && !track.paused {
+            if let (true, false, Some(handle)) = (
+                track.paused_by_game != paused,
+                track.paused,
+                &mut track.handle,
+            ) {
                 if paused {
-                    track.handle.pause(tween(fade));
+                    handle.pause(tween(fade));
                 } else {
-                    track.handle.resume(tween(fade));
+                    handle.resume(tween(fade));
                 }
             }
             track.paused_by_game = paused;
@@ -459,7 +503,9 @@ impl Music {
         let fade = check_fade(fade)?;
         let track = self.get_mut(track)?;
         track.settings.volume = volume;
-        track.handle.set_volume(volume, tween(fade));
+        if let Some(handle) = &mut track.handle {
+            handle.set_volume(volume, tween(fade));
+        }
         Ok(())
     }
 
@@ -504,15 +550,25 @@ impl Music {
     }
 
     /// kira's handle of `track`: to play the game's own kira sounds on it or
-    /// add a sub-track under it (`play`, `add_sub_track`). kira fixes a
-    /// track's effects when it is built, and a music track is built with a
-    /// volume control only: a meter on the music goes on a sub-track the game
-    /// plays its own sounds through, or on kira's main track.
+    /// add a sub-track under it (`play`, `add_sub_track`), made in `sfx` if
+    /// no piece has played there yet. kira fixes a track's effects when it is
+    /// built, and a music track is built with a volume control only: a meter
+    /// on the music goes on a sub-track the game plays its own sounds
+    /// through, or on kira's main track.
     ///
     /// # Errors
-    /// [`MusicError::NotMusicTrack`].
-    pub fn track_handle(&mut self, track: TrackId) -> Result<&mut TrackHandle, MusicError> {
-        self.get_mut(track).map(|t| &mut t.handle)
+    /// [`MusicError::NotMusicTrack`], [`MusicError::OtherSoundEffects`],
+    /// [`MusicError::Kira`].
+    pub fn track_handle(
+        &mut self,
+        sfx: &mut SoundEffects,
+        track: TrackId,
+    ) -> Result<&mut TrackHandle, MusicError> {
+        let track = self.made(sfx, track)?;
+        track
+            .handle
+            .as_mut()
+            .ok_or(MusicError::NotMusicTrack(track.id))
     }
 
     /// How far ahead each piece is decoded.

@@ -123,8 +123,9 @@ pub struct SoundEffects {
 struct Output {
     /// The sound-effects track; dropped before the output that holds it.
     track: TrackHandle,
-    /// Held for the tracks in it: dropping it removes them from the mix.
-    _output: TrackHandle,
+    /// Holds the tracks above and the music tracks routed to no bus:
+    /// dropping it removes them from the mix.
+    output: TrackHandle,
     limiter: Option<LimiterHandle>,
     /// The manager renders offline (music then decodes on the caller's thread).
     offline: bool,
@@ -176,7 +177,7 @@ impl Output {
             .map_err(|_| SetupError::TrackLimit)?;
         let output = Self {
             track,
-            _output: output,
+            output,
             limiter,
             offline: std::any::TypeId::of::<B>() == std::any::TypeId::of::<crate::OfflineBackend>(),
         };
@@ -441,17 +442,21 @@ impl SoundEffects {
     }
 
     /// The track a music track routed to `bus` is added to: the bus's, or the
-    /// root's (under the output's limiter) for `None`.
+    /// output's (under its limiter, beside the bank) for `None`. Not the
+    /// root's: a music track routed to no bus leaves the root paused.
     pub(crate) fn music_parent(
         &mut self,
         bus: Option<crate::TrackId>,
     ) -> Result<&mut TrackHandle, crate::MixError> {
-        if let Some(id) = bus {
-            let groups = &self.groups;
-            self.mix
-                .resolve(&crate::MixTarget::Track(id), |g| groups.contains(g))?;
+        match bus {
+            Some(id) => {
+                let groups = &self.groups;
+                self.mix
+                    .resolve(&crate::MixTarget::Track(id), |g| groups.contains(g))?;
+                self.buses.parent_track(bus)
+            }
+            None => Ok(&mut self.output.output),
         }
-        self.buses.parent_track(bus)
     }
 
     /// Whether the manager renders offline.

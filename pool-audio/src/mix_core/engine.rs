@@ -64,7 +64,9 @@ struct Value {
 
 struct Track {
     name: String,
-    control: VolumeControlHandle,
+    /// `None` for a music track kira has not made yet (it is made with the
+    /// level the mix holds for it then: [`MixEngine::track_db`]).
+    control: Option<VolumeControlHandle>,
     /// Made by the crate (a bus or a music track), with a side-chain's gain.
     keyed: bool,
 }
@@ -112,7 +114,7 @@ impl MixEngine {
     pub(crate) fn add_track(
         &mut self,
         name: &str,
-        control: VolumeControlHandle,
+        control: Option<VolumeControlHandle>,
         keyed: bool,
     ) -> Result<TrackId, MixError> {
         if self.tracks.iter().any(|t| t.name == name) {
@@ -135,6 +137,24 @@ impl MixEngine {
     /// How many tracks the mix names: the next one's index.
     pub(crate) fn track_count(&self) -> usize {
         self.tracks.len()
+    }
+
+    /// The level the mix holds for track `index` (its ducking and snapshot
+    /// summed, in dB), as decided at the last update.
+    pub(crate) fn track_db(&self, index: u32) -> f32 {
+        self.values
+            .iter()
+            .filter(|v| matches!(v.target, Target::Track(t) if u32::from(t) == index))
+            .map(|v| (v.duck + v.snapshot) as f32)
+            .sum()
+    }
+
+    /// Hands track `index` the volume control kira made it with: what the
+    /// mix decides from now on goes to it.
+    pub(crate) fn set_track_control(&mut self, index: u32, control: VolumeControlHandle) {
+        if let Some(track) = self.tracks.get_mut(index as usize) {
+            track.control = Some(control);
+        }
     }
 
     /// Whether track `index` was made by the crate, with a side-chain's gain.
@@ -567,11 +587,13 @@ impl MixEngine {
                 }
                 Target::Track(track) => {
                     let tween = value.snapshot_pending.take().or(value.duck_pending.take());
-                    if let (Some(tween), Some(track)) =
-                        (tween, self.tracks.get_mut(usize::from(track)))
-                    {
+                    let control = self
+                        .tracks
+                        .get_mut(usize::from(track))
+                        .and_then(|t| t.control.as_mut());
+                    if let (Some(tween), Some(control)) = (tween, control) {
                         let db = (value.duck + value.snapshot) as f32;
-                        track.control.set_volume(Decibels(db), tween);
+                        control.set_volume(Decibels(db), tween);
                     }
                 }
                 Target::Param(param) => {

@@ -17,6 +17,9 @@ pub enum MusicError {
     /// The id is not one of this [`Music`](super::Music)'s tracks (another
     /// manager's, or a track the game added to the mix itself).
     NotMusicTrack(TrackId),
+    /// The `SoundEffects` passed is not the one this
+    /// [`Music`](super::Music) was made with.
+    OtherSoundEffects,
     /// A track of the mix already has this name.
     DuplicateTrack(String),
     /// The track's bus is no bus of the mix.
@@ -56,6 +59,9 @@ impl fmt::Display for MusicError {
         match self {
             Self::UnknownTrack(name) => write!(f, "no music track is named {name:?}"),
             Self::NotMusicTrack(id) => write!(f, "track {id:?} is not one of this Music's tracks"),
+            Self::OtherSoundEffects => {
+                f.write_str("these sound effects are not the ones this Music was made with")
+            }
             Self::DuplicateTrack(name) => write!(f, "a mix track is already named {name:?}"),
             Self::NotBus(id) => write!(f, "the track's bus {id:?} is not a bus of the mix"),
             Self::TooManyTracks => f.write_str("the mix holds as many tracks as it can"),

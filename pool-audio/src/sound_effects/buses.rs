@@ -72,7 +72,7 @@ impl MixMut<'_> {
         }
         let volume = bus.volume;
         let (track, control) = sfx.buses.build(bus, sfx.mix.track_count())?;
-        let id = sfx.mix.add_track(name, control, true)?;
+        let id = sfx.mix.add_track(name, Some(control), true)?;
         sfx.buses.add(id, track, (volume, curves), &sfx.game);
         Ok(id)
     }
@@ -273,19 +273,41 @@ impl SoundEffects {
         }
     }
 
-    /// Registers a music track named `name`, made by the crate with the gain
-    /// of slot [`next_track_slot`](Self::next_track_slot).
-    pub(crate) fn add_music_track(
-        &mut self,
-        name: &str,
-        control: kira::effect::volume_control::VolumeControlHandle,
-    ) -> Result<TrackId, MixError> {
-        self.mix.add_track(name, control, true)
+    /// Registers a music track named `name`; kira makes it later
+    /// ([`make_music_track`](Self::make_music_track)).
+    pub(crate) fn add_music_track(&mut self, name: &str) -> Result<TrackId, MixError> {
+        self.mix.add_track(name, None, true)
     }
 
-    /// The effect that gives the next track of the mix its side-chains' gain.
-    pub(crate) fn next_track_gain(&self) -> crate::bus::KeyedGain {
-        crate::bus::KeyedGain::new(self.buses.gains.clone(), self.mix.track_count())
+    /// Makes music track `id` (registered by
+    /// [`add_music_track`](Self::add_music_track)) in kira from `builder`,
+    /// under `bus` or the output: its side-chains' gain, then a volume control
+    /// that starts at the level the mix holds for it (a duck or snapshot set
+    /// while it was not made is heard from its first frame).
+    ///
+    /// # Errors
+    /// [`MusicError::NotBus`](crate::music::MusicError::NotBus) for a `bus`
+    /// that is none of this manager's, [`MusicError::Kira`](crate::music::MusicError::Kira)
+    /// when kira has no room for a track; nothing changes.
+    pub(crate) fn make_music_track(
+        &mut self,
+        id: TrackId,
+        bus: Option<TrackId>,
+        mut builder: kira::track::TrackBuilder,
+    ) -> Result<kira::track::TrackHandle, crate::music::MusicError> {
+        use crate::music::MusicError;
+        use kira::effect::volume_control::VolumeControlBuilder;
+        let slot = id.index as usize;
+        builder.add_effect(crate::bus::KeyedGain::new(self.buses.gains.clone(), slot));
+        let level = Decibels(self.mix.track_db(id.index));
+        let control = builder.add_effect(VolumeControlBuilder::new(level));
+        let handle = self
+            .music_parent(bus)
+            .map_err(|_| MusicError::NotBus(bus.unwrap_or(id)))?
+            .add_sub_track(builder)
+            .map_err(|error| MusicError::Kira(error.to_string()))?;
+        self.mix.set_track_control(id.index, control);
+        Ok(handle)
     }
 
     /// The out the bank mixes voices routed to bus `bus` into; the bus's tap

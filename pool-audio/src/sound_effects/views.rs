@@ -653,7 +653,7 @@ impl MixMut<'_> {
         name: &str,
         control: VolumeControlHandle,
     ) -> Result<TrackId, MixError> {
-        self.sfx.mix.add_track(name, control, false)
+        self.sfx.mix.add_track(name, Some(control), false)
     }
 
     /// Lowers `target` by `settings.amount` while any voice of group

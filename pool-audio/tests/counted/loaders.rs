@@ -364,7 +364,9 @@ fn one_loader_gives_sounds_takes_and_music() {
         let mut sfx = SoundEffects::new(&mut manager, SoundEffectsSettings::default()).unwrap();
         let mut music = Music::new(&mut sfx, MusicSettings::default()).unwrap();
         let track = music.track("music").unwrap();
-        music.play(track, &piece, MusicParams::default()).unwrap();
+        music
+            .play(&mut sfx, track, &piece, MusicParams::default())
+            .unwrap();
         let mut samples = Vec::new();
         for _ in 0..100 {
             music.fill();

@@ -12,6 +12,7 @@ use std::io::{Cursor, Read, Seek, SeekFrom};
 use std::time::Duration;
 
 use kira::{AudioManager, AudioManagerSettings, Easing, StartTime, Tween};
+use pool_audio::mix::Snapshot;
 use pool_audio::music::{
     Decode, MAX_FADE, Music, MusicError, MusicParams, MusicSettings, MusicSource,
 };
@@ -109,14 +110,16 @@ fn amplitude(samples: &[f32], hz: f32) -> f32 {
 
 #[test]
 fn a_crossfade_keeps_the_level_and_ends_in_its_time() {
-    let (mut manager, _sfx, mut music) = setup();
+    let (mut manager, mut sfx, mut music) = setup();
     let m = music.track("music").unwrap();
     let calm = MusicSource::encoded("calm", tone(220.0, 4.0, RATE, 1));
     let boss = MusicSource::encoded("boss", tone(330.0, 4.0, 44_100, 2));
-    music.play(m, &calm, MusicParams::default()).unwrap();
+    music
+        .play(&mut sfx, m, &calm, MusicParams::default())
+        .unwrap();
     let before = render(&mut manager, &mut music, 0.5);
     music
-        .play(m, &boss, MusicParams::default().fade(fade(1.0)))
+        .play(&mut sfx, m, &boss, MusicParams::default().fade(fade(1.0)))
         .unwrap();
     let during = render(&mut manager, &mut music, 1.0);
     let after = render(&mut manager, &mut music, 0.5);
@@ -159,14 +162,14 @@ fn a_crossfade_keeps_the_level_and_ends_in_its_time() {
 
 #[test]
 fn a_loop_plays_on_and_a_piece_played_once_ends() {
-    let (mut manager, _sfx, mut music) = setup();
+    let (mut manager, mut sfx, mut music) = setup();
     let (m, amb) = (
         music.track("music").unwrap(),
         music.track("ambience").unwrap(),
     );
     let short = MusicSource::encoded("short", tone(440.0, 0.25, RATE, 1));
     music
-        .play(m, &short, MusicParams::default().looped())
+        .play(&mut sfx, m, &short, MusicParams::default().looped())
         .unwrap();
     let looped = render(&mut manager, &mut music, 1.0);
     // No 10 ms stretch of silence across three loop points.
@@ -176,7 +179,9 @@ fn a_loop_plays_on_and_a_piece_played_once_ends() {
     let at = position(&music, "music");
     assert!(at < 0.25, "the position wraps: {at}");
 
-    music.play(amb, &short, MusicParams::default()).unwrap();
+    music
+        .play(&mut sfx, amb, &short, MusicParams::default())
+        .unwrap();
     music.stop(m, fade(0.0)).unwrap();
     let once = render(&mut manager, &mut music, 0.5);
     assert!(once.samples()[..9_600].iter().any(|s| s.abs() > 0.3));
@@ -190,16 +195,18 @@ fn a_loop_plays_on_and_a_piece_played_once_ends() {
 
 #[test]
 fn seek_moves_the_piece_and_pause_holds_it() {
-    let (mut manager, _sfx, mut music) = setup();
+    let (mut manager, mut sfx, mut music) = setup();
     let (m, amb) = (
         music.track("music").unwrap(),
         music.track("ambience").unwrap(),
     );
     // A rising tone: where it is tells when it is.
     let piece = MusicSource::encoded("piece", tone(440.0, 10.0, RATE, 1));
-    music.play(m, &piece, MusicParams::default()).unwrap();
+    music
+        .play(&mut sfx, m, &piece, MusicParams::default())
+        .unwrap();
     render(&mut manager, &mut music, 0.2);
-    music.seek(m, Duration::from_secs(6)).unwrap();
+    music.seek(&mut sfx, m, Duration::from_secs(6)).unwrap();
     render(&mut manager, &mut music, 0.1);
     let at = position(&music, "music");
     assert!((at - 6.1).abs() < 0.01, "after the seek: {at}");
@@ -215,7 +222,9 @@ fn seek_moves_the_piece_and_pause_holds_it() {
     assert!((on - held - 0.2).abs() < 0.02, "resumed to {on}");
 
     // The game's pause holds the ambience, not the music.
-    music.play(amb, &piece, MusicParams::default()).unwrap();
+    music
+        .play(&mut sfx, amb, &piece, MusicParams::default())
+        .unwrap();
     music.stop(m, fade(0.0)).unwrap();
     music.pause_game(true, fade(0.0)).unwrap();
     let quiet = render(&mut manager, &mut music, 0.2);
@@ -230,7 +239,9 @@ fn bad_requests_are_typed_and_change_nothing() {
     let (mut manager, mut sfx, mut music) = setup();
     let m = music.track("music").unwrap();
     let piece = MusicSource::encoded("piece", tone(440.0, 1.0, RATE, 1));
-    music.play(m, &piece, MusicParams::default()).unwrap();
+    music
+        .play(&mut sfx, m, &piece, MusicParams::default())
+        .unwrap();
     assert_eq!(
         music.track("radio"),
         Err(MusicError::UnknownTrack("radio".into()))
@@ -246,9 +257,18 @@ fn bad_requests_are_typed_and_change_nothing() {
     let _radio = manager.add_sub_track(radio).unwrap();
     let radio = sfx.mix_mut().add_track("radio", control).unwrap();
     for track in [foreign, radio] {
-        let error = music.play(track, &piece, MusicParams::default());
+        let error = music.play(&mut sfx, track, &piece, MusicParams::default());
         assert_eq!(error, Err(MusicError::NotMusicTrack(track)));
     }
+    // This Music's track, with sound effects it was not made with.
+    let amb = music.track("ambience").unwrap();
+    let error = music.play(&mut other, amb, &piece, MusicParams::default());
+    assert_eq!(error, Err(MusicError::OtherSoundEffects));
+    assert_eq!(
+        music.track_handle(&mut other, amb).err(),
+        Some(MusicError::OtherSoundEffects)
+    );
+    assert_eq!(music.piece(amb), Ok(None));
     // A name the mix holds already, music or not.
     for name in ["radio", "ambience"] {
         let error = music.add_track(&mut sfx, pool_audio::music::TrackSettings::new(name));
@@ -266,29 +286,32 @@ fn bad_requests_are_typed_and_change_nothing() {
         },
     ];
     for bad in bad_fades {
-        let error = music.play(m, &piece, MusicParams::default().fade(bad));
+        let error = music.play(&mut sfx, m, &piece, MusicParams::default().fade(bad));
         assert_eq!(error, Err(MusicError::Fade(bad)));
         assert_eq!(music.stop(m, bad), Err(MusicError::Fade(bad)));
     }
     for at in [Duration::from_secs(2), Duration::MAX] {
-        let error = music.play(m, &piece, MusicParams::default().start_at(at));
+        let error = music.play(&mut sfx, m, &piece, MusicParams::default().start_at(at));
         assert!(
             matches!(error, Err(MusicError::Position { .. })),
             "{error:?}"
         );
-        let error = music.play(m, &piece, MusicParams::default().loop_from(at));
+        let error = music.play(&mut sfx, m, &piece, MusicParams::default().loop_from(at));
         assert!(
             matches!(error, Err(MusicError::Position { .. })),
             "{error:?}"
         );
     }
     let corrupt = MusicSource::encoded("corrupt", vec![7u8; 1000]);
-    let error = music.play(m, &corrupt, MusicParams::default()).unwrap_err();
+    let error = music
+        .play(&mut sfx, m, &corrupt, MusicParams::default())
+        .unwrap_err();
     assert!(
         matches!(&error, MusicError::Piece { piece, .. } if piece == "corrupt"),
         "{error}"
     );
     let missing = music.play(
+        &mut sfx,
         m,
         &MusicSource::file("/no/such.ogg"),
         MusicParams::default(),
@@ -319,17 +342,24 @@ fn bad_requests_are_typed_and_change_nothing() {
 #[test]
 fn renders_repeat_and_the_mixer_allocates_nothing() {
     let run = || {
-        let (mut manager, _sfx, mut music) = setup();
+        let (mut manager, mut sfx, mut music) = setup();
         let m = music.track("music").unwrap();
         let a = MusicSource::encoded("a", tone(220.0, 2.0, 44_100, 2));
         let b = MusicSource::encoded("b", tone(330.0, 2.0, RATE, 1));
-        music.play(m, &a, MusicParams::default().looped()).unwrap();
+        music
+            .play(&mut sfx, m, &a, MusicParams::default().looped())
+            .unwrap();
         let mut samples = Vec::with_capacity(RATE as usize * 6);
         let mut heap = 0;
         for frame in 0..300 {
             if frame == 100 {
                 music
-                    .play(m, &b, MusicParams::default().fade(fade(0.5)).looped())
+                    .play(
+                        &mut sfx,
+                        m,
+                        &b,
+                        MusicParams::default().fade(fade(0.5)).looped(),
+                    )
                     .unwrap();
             }
             music.fill();
@@ -428,7 +458,9 @@ fn an_hour_long_piece_streams_in_bounded_memory() {
         let mut music = Music::new(&mut sfx, MusicSettings::default()).unwrap();
         let hour = MusicSource::reader("hour", Some(44 + HOUR_BYTES), || Ok(HourLong { at: 0 }));
         let m = music.track("music").unwrap();
-        music.play(m, &hour, MusicParams::default()).unwrap();
+        music
+            .play(&mut sfx, m, &hour, MusicParams::default())
+            .unwrap();
         // Half a second (a frame is two samples) between fills.
         let mut buffer = vec![0.0; HOUR_RATE as usize];
         let mut peak_last = 0.0f32;
@@ -503,7 +535,7 @@ fn a_decoding_thread_feeds_the_mixer() {
     let m = music.track("music").unwrap();
     let piece = MusicSource::encoded("piece", tone(440.0, 2.0, RATE, 1));
     music
-        .play(m, &piece, MusicParams::default().looped())
+        .play(&mut sfx, m, &piece, MusicParams::default().looped())
         .unwrap();
     let mut samples = Vec::new();
     for _ in 0..100 {
@@ -550,18 +582,20 @@ fn frame_of(sample: f32) -> i64 {
 
 /// Unlimited, a piece's first frame is the first sample out; through the
 /// output's limiter (the default), it is heard one look-ahead later, as the
-/// sound effects are.
+/// sound effects are. The same when the mixer has run a while with the track
+/// idle (kira makes the track at its first piece).
 #[test]
 fn a_piece_is_heard_from_its_first_frame_at_the_first_sample() {
     let lookahead = pool_audio::dsp::LimiterSettings::default().lookahead;
     let delay = (lookahead.as_secs_f64() * f64::from(RATE)).round() as usize;
     for (limited, delay) in [(false, 0), (true, delay)] {
-        for start in [0, 500] {
-            let (mut manager, _sfx, mut music) = setup_with(limited);
+        for (start, idle) in [(0, 0.0), (500, 0.0), (0, 0.05), (500, 0.03)] {
+            let (mut manager, mut sfx, mut music) = setup_with(limited);
             let m = music.track("music").unwrap();
+            render(&mut manager, &mut music, idle);
             let piece = MusicSource::encoded("counter", counter(1.0));
             let params = MusicParams::default().start_at(Duration::from_millis(start));
-            music.play(m, &piece, params).unwrap();
+            music.play(&mut sfx, m, &piece, params).unwrap();
             let out = render(&mut manager, &mut music, 0.05);
             let left: Vec<i64> = out
                 .samples()
@@ -575,8 +609,86 @@ fn a_piece_is_heard_from_its_first_frame_at_the_first_sample() {
             assert_eq!(
                 left[delay..delay + 200],
                 expected,
-                "from {start} ms, limited: {limited}"
+                "from {start} ms after {idle} s idle, limited: {limited}"
             );
         }
     }
+}
+
+/// A constant level (a WAV of `value` on every frame, mono).
+fn constant(value: f32, seconds: f32) -> Vec<u8> {
+    let mut bytes = Cursor::new(Vec::new());
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: RATE,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
+    for _ in 0..(seconds * RATE as f32) as usize {
+        writer.write_sample((value * 32_767.0) as i16).unwrap();
+    }
+    writer.finalize().unwrap();
+    bytes.into_inner()
+}
+
+/// What a track was told before its first piece is heard from that piece's
+/// first sample: a snapshot's level, the track's volume, a pause (and the
+/// resume after it, kira's fade-in over one block).
+#[test]
+fn what_an_idle_track_was_told_holds_from_its_first_piece() {
+    let piece = MusicSource::encoded("level", constant(0.5, 1.0));
+    let (mut manager, mut sfx, mut music) = setup();
+    let (m, amb) = (
+        music.track("music").unwrap(),
+        music.track("ambience").unwrap(),
+    );
+    let quiet = sfx
+        .mix_mut()
+        .add_snapshot(Snapshot::new("quiet").set(m, -12.0))
+        .unwrap();
+    sfx.mix_mut().apply_snapshot(quiet, 1.0, fade(0.0)).unwrap();
+    sfx.update(0.01).unwrap();
+    music.set_volume(amb, -6.0, fade(0.0)).unwrap();
+    render(&mut manager, &mut music, 0.05);
+    music
+        .play(&mut sfx, m, &piece, MusicParams::default())
+        .unwrap();
+    music
+        .play(&mut sfx, amb, &piece, MusicParams::default())
+        .unwrap();
+    let out = render(&mut manager, &mut music, 0.05);
+    let left: Vec<f32> = out.samples().iter().step_by(2).copied().collect();
+    // Both tracks, a mono piece on each side at its level.
+    let expected = 0.5 * (10f32.powf(-12.0 / 20.0) + 10f32.powf(-6.0 / 20.0));
+    for (frame, sample) in left[..400].iter().enumerate() {
+        assert!(
+            (sample - expected).abs() < 0.01 * expected,
+            "frame {frame}: {sample}, expected {expected}"
+        );
+    }
+
+    let (mut manager, mut sfx, mut music) = setup();
+    let m = music.track("music").unwrap();
+    music.pause(m, fade(0.0)).unwrap();
+    render(&mut manager, &mut music, 0.05);
+    music
+        .play(&mut sfx, m, &piece, MusicParams::default())
+        .unwrap();
+    let paused = render(&mut manager, &mut music, 0.1);
+    assert!(
+        paused.samples().iter().all(|s| *s == 0.0),
+        "a paused track is silent"
+    );
+    music.resume(m, fade(0.0)).unwrap();
+    let resumed = render(&mut manager, &mut music, 0.1);
+    let left: Vec<f32> = resumed.samples().iter().step_by(2).copied().collect();
+    let full = 0.5;
+    assert!(
+        (left[2_000] - full).abs() < 0.01 * full,
+        "resumed: {}",
+        left[2_000]
+    );
+    let at = music.position(m).unwrap().unwrap().as_secs_f64();
+    assert!((at - 0.1).abs() < 0.003, "played {at} s of the 0.1 s heard");
 }

@@ -25,7 +25,9 @@ fn the_ceiling_holds_music_and_sound_effects_together() {
         let mut music = Music::new(&mut sfx, MusicSettings::default()).unwrap();
         let m = music.track("music").unwrap();
         let loud = MusicSource::encoded("loud", tone(220.0, 2.0, RATE, 1));
-        music.play(m, &loud, MusicParams::default()).unwrap();
+        music
+            .play(&mut sfx, m, &loud, MusicParams::default())
+            .unwrap();
         music.set_volume(m, 5.0, fade(0.0)).unwrap();
         let hit = sfx
             .add_sound(
@@ -53,7 +55,9 @@ fn ducks_and_snapshots_reach_music_tracks_by_id() {
     let m = music.track("music").unwrap();
     assert_eq!(sfx.mix().track("music"), Ok(m));
     let piece = MusicSource::encoded("piece", tone(220.0, 4.0, RATE, 1));
-    music.play(m, &piece, MusicParams::default()).unwrap();
+    music
+        .play(&mut sfx, m, &piece, MusicParams::default())
+        .unwrap();
     let dialogue = sfx.add_group("dialogue", GroupSettings::default()).unwrap();
     let duck = DuckSettings::default()
         .amount(-12.0)
@@ -92,18 +96,20 @@ fn ducks_and_snapshots_reach_music_tracks_by_id() {
 /// old at `cos(pi/8)` of their levels (a quarter of the way, eased).
 #[test]
 fn a_crossfade_follows_its_easing() {
-    let (mut manager, _sfx, mut music) = setup_with(false);
+    let (mut manager, mut sfx, mut music) = setup_with(false);
     let m = music.track("music").unwrap();
     let calm = MusicSource::encoded("calm", tone(220.0, 4.0, RATE, 1));
     let boss = MusicSource::encoded("boss", tone(330.0, 4.0, RATE, 1));
-    music.play(m, &calm, MusicParams::default()).unwrap();
+    music
+        .play(&mut sfx, m, &calm, MusicParams::default())
+        .unwrap();
     render(&mut manager, &mut music, 0.2);
     let eased = Tween {
         easing: Easing::InPowi(2),
         ..fade(1.0)
     };
     music
-        .play(m, &boss, MusicParams::default().fade(eased))
+        .play(&mut sfx, m, &boss, MusicParams::default().fade(eased))
         .unwrap();
     let during = render(&mut manager, &mut music, 1.0);
     let middle = &during.samples()[(0.45 * 96_000.0) as usize..][..9_600];
@@ -168,7 +174,9 @@ fn a_music_track_routed_to_a_bus_plays_through_its_effects() {
         let mut music = Music::new(&mut sfx, settings).unwrap();
         let track = music.track("music").unwrap();
         let piece = MusicSource::encoded("tone", tone(4_000.0, 1.0, RATE, 1));
-        music.play(track, &piece, MusicParams::default()).unwrap();
+        music
+            .play(&mut sfx, track, &piece, MusicParams::default())
+            .unwrap();
         let rendered = render(&mut manager, &mut music, 0.5);
         let heard = &rendered.samples()[2 * 9_600..];
         levels.push(amplitude(heard, 4_000.0));
