@@ -432,18 +432,17 @@ fn a_resumed_voice_continues_from_its_playhead() {
     play(
         &mut handle,
         Start {
-            begin: Begin::At(12_000.25),
+            begin: Begin::At(12_000.75),
             ..start(0, 1, &source)
         },
     );
     let out = left(manager.backend_mut().render(0.1).unwrap().samples());
-    // Past the 10 ms fade-in: frame 480 of the render reads frame 12,480.25.
-    let expected = 12_480.25 / 48_000.0;
-    assert!(
-        (out[480] - expected).abs() < 1e-5,
-        "{} vs {expected}",
-        out[480]
-    );
+    // Past the 10 ms fade-in: frame 480 of the render reads frame 12,480, the
+    // whole frame the playhead was at (read as it lies, not interpolated).
+    for (n, sample) in out.iter().enumerate().take(600).skip(480) {
+        let expected = (12_000 + n) as f32 / 48_000.0;
+        assert!((sample - expected).abs() < 1e-6, "{sample} vs {expected}");
+    }
 }
 
 mod model {

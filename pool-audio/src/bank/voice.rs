@@ -82,19 +82,23 @@ pub(super) enum Change {
 }
 
 /// Where a voice of `source` starting at `begin` is: the transport frame and
-/// the fraction towards the next (in its direction).
+/// the fraction towards the next (in its direction). A voice resumed at a
+/// playhead begins on the whole frame it would be at or last was (less than a
+/// frame back, under its fade-in): the playhead was moved on by the game's
+/// clock, whose frames rarely come out whole, and a voice at rate 1 with no
+/// fraction reads its frames as they lie, at half the cost of interpolating
+/// them (see `read.rs`).
 fn begin_at(source: &Source, begin: Begin) -> (usize, f64) {
     match begin {
         Begin::Fresh | Begin::FromStart => (source.start(), 0.0),
         Begin::At(playhead) => {
             let playhead = playhead.max(0.0);
-            if source.reverse() {
-                let position = playhead.ceil();
-                (position as usize, position - playhead)
+            let position = if source.reverse() {
+                playhead.ceil()
             } else {
-                let position = playhead.floor();
-                (position as usize, playhead - position)
-            }
+                playhead.floor()
+            };
+            (position as usize, 0.0)
         }
     }
 }
