@@ -474,7 +474,9 @@ impl Plugin for SoundEffectsPlugin {
                         .in_set(SoundSystems::Spatial),
                     (
                         play_messages,
-                        music_messages,
+                        // A music track its first piece makes in the frame a
+                        // snapshot is applied starts at the snapshot's level.
+                        music_messages.after(crate::mixing::mix_messages),
                         crate::mixing::mix_messages,
                         crate::game_params::game_param_messages,
                         crate::zones::follow_zones,

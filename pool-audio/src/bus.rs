@@ -6,8 +6,8 @@
 //! into that bus's *out*: a ring of frames (rtrb) that the bus's *tap*, a kira
 //! sound on the bus's track, reads in the same block. Kira processes a track's
 //! sub-tracks newest first, and the sound-effects track is made after the
-//! *root* track that holds every bus and music track, so the bank has mixed a
-//! block before any tap reads it: a bused voice is heard on the same frame as
+//! *root* track that holds every bus (and the music tracks made once a bus
+//! is), so the bank has mixed a block before any tap reads it: a bused voice is heard on the same frame as
 //! it would be on the sound-effects track, with no added latency. The rings
 //! are made with the manager, sized from kira's internal buffer, and a bus
 //! gets one the first time a group routes to it: a bus that only music or
@@ -158,9 +158,10 @@ pub(crate) struct Buses {
     /// The side-chains, and whether the mixer has heard of each.
     pub(crate) chains:
         arrayvec::ArrayVec<(crate::sidechain::SideChainOut, bool), { crate::MAX_SIDECHAINS }>,
-    /// Holds every bus and music track; dropped after them.
+    /// Holds every bus, and the music tracks routed to no bus made once it
+    /// plays; dropped after them.
     root: TrackHandle,
-    /// `root` is paused: it holds nothing yet.
+    /// `root` is paused: it holds no bus yet.
     root_paused: bool,
 }
 
@@ -218,8 +219,8 @@ impl Buses {
         self.list.iter().any(|b| b.id == id)
     }
 
-    /// The track a bus or music track with `parent` is added to. The root
-    /// plays from the first: until then it is paused, and costs the mixer
+    /// The track a bus with `parent` (or a music track routed to a bus) is
+    /// added to. The root plays from the first bus: until then it is paused, and costs the mixer
     /// nothing (kira mixes a playing track frame by frame, empty or not). Its
     /// first block heard fades in, over the block, as kira resumes a track.
     ///
@@ -243,6 +244,11 @@ impl Buses {
                 .map(|b| &mut b.track)
                 .ok_or(MixError::NotBus(id)),
         }
+    }
+
+    /// The root's track once a bus has resumed it, else `None`.
+    pub(crate) fn playing_root(&mut self) -> Option<&mut TrackHandle> {
+        (!self.root_paused).then_some(&mut self.root)
     }
 
     /// Makes `bus`'s track under its parent, with the gain of slot `slot`

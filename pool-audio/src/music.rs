@@ -304,12 +304,12 @@ impl Music {
         let fade = check_fade(params.fade)?;
         self.get(track)?;
         let (mut feed, data) = self.open(source, params, fade)?;
-        self.made(sfx, track)?;
         let (shared, rate) = (data.shared.clone(), data.sample_rate);
-        match self.decode {
+        // Decoding starts first: a thread that cannot start changes nothing.
+        let caller_feed = match self.decode {
             Decode::Caller => {
                 feed.fill();
-                self.feeds_mut().push(feed);
+                Some(feed)
             }
             Decode::Thread | Decode::Auto => {
                 std::thread::Builder::new()
@@ -320,16 +320,24 @@ impl Music {
                         }
                     })
                     .map_err(|error| MusicError::Thread(error.to_string()))?;
+                None
             }
-        }
-        let track = self.get_mut(track)?;
-        let Some(handle) = &mut track.handle else {
+        };
+        // A piece that does not play ends its decoding (the thread sees it).
+        let refused = |error| {
             shared.finished.store(true, Ordering::Release);
-            return Err(MusicError::NotMusicTrack(track.id));
+            Err(error)
+        };
+        let track = match self.made(sfx, track) {
+            Ok(track) => track,
+            Err(error) => return refused(error),
+        };
+        // `made` made the handle.
+        let Some(handle) = &mut track.handle else {
+            return refused(MusicError::NotMusicTrack(track.id));
         };
         if let Err(error) = handle.play(data) {
-            shared.finished.store(true, Ordering::Release);
-            return Err(MusicError::Kira(error.to_string()));
+            return refused(MusicError::Kira(error.to_string()));
         }
         if let Some(old) = track.playing.take() {
             old.shared.stop(fade);
@@ -342,6 +350,9 @@ impl Music {
             params,
             sample_rate: rate,
         });
+        if let Some(feed) = caller_feed {
+            self.feeds_mut().push(feed);
+        }
         Ok(())
     }
 

@@ -11,7 +11,10 @@
 //! `(level - threshold) * (1 - 1 / ratio)`, at most to `max`; the bank
 //! publishes the gain at the end of each block, and a gain effect made with
 //! every bus and music track moves to it through the target's own block, which
-//! kira mixes after the bank's. Several side-chains on one target take the
+//! kira mixes after the bank's. A music track routed to no bus and made
+//! (at its first piece) before the first bus was added sits beside the bank
+//! and is mixed before it: a side-chain reaches it one block (kira's, 128
+//! frames by default) later. Several side-chains on one target take the
 //! deepest.
 
 use std::time::Duration;

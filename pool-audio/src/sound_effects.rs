@@ -119,7 +119,8 @@ pub struct SoundEffects {
 
 /// The output sub-track on the game's manager (the limiter, last), and in it
 /// the sound-effects track (the voice bank) beside the root track of the
-/// buses and music tracks. Dropping the output removes them all from the mix.
+/// buses, and the music tracks made before any bus. Dropping the output
+/// removes them all from the mix.
 struct Output {
     /// The sound-effects track; dropped before the output that holds it.
     track: TrackHandle,
@@ -143,6 +144,7 @@ impl Output {
         let block = Arc::new(AtomicUsize::new(0));
         let mut output = TrackBuilder::new()
             .sound_capacity(1)
+            .sub_track_capacity(ROOT_TRACKS + 2)
             .with_effect(Probe(block.clone()));
         let limiter = match settings.limiter {
             Some(limiter) => {
@@ -163,7 +165,7 @@ impl Output {
         let mut root = output
             .add_sub_track(root)
             .map_err(|_| SetupError::TrackLimit)?;
-        // Paused until it holds a bus or a music track: kira mixes a track
+        // Paused until it holds a bus: kira mixes a track
         // frame by frame, empty or not (see `Buses::parent_track`).
         root.pause(crate::bus::INSTANT);
         // Kira told the probe its block size when it added the output.
@@ -223,7 +225,7 @@ struct Now {
 const COMMANDS_PER_VOICE: usize = 16;
 /// The fewest commands the bank's queue holds.
 const MIN_COMMANDS: usize = 1024;
-/// The most tracks the root holds: every bus and music track.
+/// The most tracks the root (or the output) holds: every bus and music track.
 const ROOT_TRACKS: usize = crate::mix_core::MAX_MIX_ITEMS;
 /// The block a bus's ring is made for if kira did not say (kira's default
 /// internal buffer is 128 frames).
@@ -441,9 +443,11 @@ impl SoundEffects {
         self.output.limiter.as_ref()
     }
 
-    /// The track a music track routed to `bus` is added to: the bus's, or the
-    /// output's (under its limiter, beside the bank) for `None`. Not the
-    /// root's: a music track routed to no bus leaves the root paused.
+    /// The track a music track routed to `bus` is made in: the bus's; for
+    /// `None`, the root's once a bus has resumed it (kira mixes it after the
+    /// bank, so a side-chain reaches the track in the same block), else the
+    /// output's (under its limiter, beside the bank): a music track never
+    /// resumes the root (kira fades a resumed track in over its first block).
     pub(crate) fn music_parent(
         &mut self,
         bus: Option<crate::TrackId>,
@@ -455,7 +459,10 @@ impl SoundEffects {
                     .resolve(&crate::MixTarget::Track(id), |g| groups.contains(g))?;
                 self.buses.parent_track(bus)
             }
-            None => Ok(&mut self.output.output),
+            None => match self.buses.playing_root() {
+                Some(root) => Ok(root),
+                None => Ok(&mut self.output.output),
+            },
         }
     }
 

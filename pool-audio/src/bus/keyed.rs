@@ -45,12 +45,11 @@ pub(crate) struct KeyedGain {
 }
 
 impl KeyedGain {
+    /// The effect of `slot`, starting at the gain the slot holds now (a track
+    /// made while a side-chain holds it down starts down).
     pub(crate) fn new(gains: Arc<KeyedGains>, slot: usize) -> Self {
-        Self {
-            gains,
-            slot,
-            last: 1.0,
-        }
+        let last = gains.get(slot);
+        Self { gains, slot, last }
     }
 }
 

@@ -140,7 +140,7 @@ impl MixEngine {
     }
 
     /// The level the mix holds for track `index` (its ducking and snapshot
-    /// summed, in dB), as decided at the last update.
+    /// summed, in dB): what it was last told, sent or not.
     pub(crate) fn track_db(&self, index: u32) -> f32 {
         self.values
             .iter()
