@@ -557,9 +557,8 @@ fn a_decoding_thread_feeds_the_mixer() {
     assert!(music.position(m).unwrap().is_some());
 }
 
-/// A WAV whose frame `i` holds `i % 1000` (in 16-bit steps): each output
-/// sample names the frame it plays.
-fn counter(seconds: f32) -> Vec<u8> {
+/// A mono 16-bit WAV of `seconds` whose frame `i` holds `sample(i)`.
+fn mono_wav(seconds: f32, sample: impl Fn(usize) -> i16) -> Vec<u8> {
     let mut bytes = Cursor::new(Vec::new());
     let spec = hound::WavSpec {
         channels: 1,
@@ -569,10 +568,16 @@ fn counter(seconds: f32) -> Vec<u8> {
     };
     let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
     for i in 0..(seconds * RATE as f32) as usize {
-        writer.write_sample((i % 1000) as i16 * 8).unwrap();
+        writer.write_sample(sample(i)).unwrap();
     }
     writer.finalize().unwrap();
     bytes.into_inner()
+}
+
+/// A WAV whose frame `i` holds `i % 1000` (in 16-bit steps): each output
+/// sample names the frame it plays.
+fn counter(seconds: f32) -> Vec<u8> {
+    mono_wav(seconds, |i| (i % 1000) as i16 * 8)
 }
 
 /// The frame an output sample of [`counter`] plays.
@@ -617,19 +622,7 @@ fn a_piece_is_heard_from_its_first_frame_at_the_first_sample() {
 
 /// A constant level (a WAV of `value` on every frame, mono).
 fn constant(value: f32, seconds: f32) -> Vec<u8> {
-    let mut bytes = Cursor::new(Vec::new());
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: RATE,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut writer = hound::WavWriter::new(&mut bytes, spec).unwrap();
-    for _ in 0..(seconds * RATE as f32) as usize {
-        writer.write_sample((value * 32_767.0) as i16).unwrap();
-    }
-    writer.finalize().unwrap();
-    bytes.into_inner()
+    mono_wav(seconds, |_| (value * 32_767.0) as i16)
 }
 
 /// What a track was told before its first piece is heard from that piece's
