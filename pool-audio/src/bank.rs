@@ -9,8 +9,9 @@
 //! - The bank is one kira [`Sound`], added once to the sound-effects track. It
 //!   holds twice the voice cap of [voices](voice): every real voice, and as many
 //!   on their way out (stopped, stolen, virtualized, still fading).
-//! - Each voice reads a sound's decoded frames, shared by all its voices (the
-//!   [`Source`]), through kira's own interpolator (`kira::interpolate_frame`),
+//! - Each voice reads a sound's decoded samples, shared by all its voices (the
+//!   [`Source`]: a mono sound handed over whole stored as its one channel, any
+//!   other as kira's frames, shared), through kira's own interpolator (`kira::interpolate_frame`),
 //!   with kira `Parameter`s and `Tween`s for its volume, playback rate, fades
 //!   and copy level. Gains are computed every 16 frames (a third of a
 //!   millisecond at 48 kHz) while anything fades and interpolated in between,

@@ -19,8 +19,50 @@ use std::ops::{Add, Mul, Sub};
 
 use kira::Frame;
 
-use super::source::Source;
+use super::source::{Read, Source};
 use super::transport::Transport;
+
+/// What a sound's samples are as the bank stores them: two channels (kira's
+/// [`Frame`]), or one, a mono sound's, heard in both (`f32`: half the memory
+/// and half the reading). The voice's ring holds frames either way.
+pub(super) trait Sample: Copy {
+    /// The sample as a frame.
+    fn frame(self) -> Frame;
+    /// Its left channel (a mono sample's only one).
+    fn left(self) -> f32;
+    /// Its right channel (a mono sample's only one).
+    fn right(self) -> f32;
+}
+
+impl Sample for Frame {
+    #[inline(always)]
+    fn frame(self) -> Frame {
+        self
+    }
+    #[inline(always)]
+    fn left(self) -> f32 {
+        self.left
+    }
+    #[inline(always)]
+    fn right(self) -> f32 {
+        self.right
+    }
+}
+
+impl Sample for f32 {
+    #[inline(always)]
+    fn frame(self) -> Frame {
+        Frame::from_mono(self)
+    }
+    #[inline(always)]
+    fn left(self) -> f32 {
+        self
+    }
+    #[inline(always)]
+    fn right(self) -> f32 {
+        self
+    }
+}
 
 /// The part of a voice that reads its sound, kept in locals while a step renders.
 pub(super) struct Reader {
@@ -44,11 +86,26 @@ impl Reader {
         (source, filter): (&Source, bool),
         reach: f64,
     ) -> Option<usize> {
-        let frames = source.frames();
-        let mono = source.mono;
-        if let Some(start) = self.direct_from(frames, reach)
+        let step = (out, gains, fraction);
+        match source.read() {
+            Read::Frames(frames, false) => self.mix_from::<_, false>(step, (frames, filter), reach),
+            Read::Frames(frames, true) => self.mix_from::<_, true>(step, (frames, filter), reach),
+            Read::Mono(samples) => self.mix_from::<_, true>(step, (samples, filter), reach),
+        }
+    }
+
+    /// [`mix`](Self::mix), from the sound's samples `frames` (`MONO`: both
+    /// channels the same, one interpolated and heard in both).
+    #[inline(always)]
+    fn mix_from<S: Sample, const MONO: bool>(
+        &mut self,
+        (out, gains, fraction): (&mut [Frame], &mut Gains, &mut f64),
+        (frames, filter): (&[S], bool),
+        reach: f64,
+    ) -> Option<usize> {
+        if let Some(start) = self.direct_from(frames.len(), reach)
             && let Some(next) =
-                lanes::mix_direct(out, gains, fraction, (frames, start), (mono, filter, reach))
+                lanes::mix_direct::<S, MONO>(out, gains, fraction, (frames, start), (filter, reach))
         {
             self.skip_to(four_before(frames, next), start, next);
             return None;
@@ -57,16 +114,17 @@ impl Reader {
             reader: self,
             frames,
         };
-        mix_frames(out, gains, fraction, &mut general, (mono, filter))
+        mix_frames::<S, MONO>(out, gains, fraction, &mut general, filter)
     }
 
-    /// Where direct reads can start (the transport's position), if the next
+    /// Where direct reads can start (the transport's position) in a sound of
+    /// `len` frames, if the next
     /// `reach` frames read, and one more, cross no loop end and no sound end,
     /// and the ring holds the four frames before it (not the silence a voice
     /// starts with, nor the end of a loop it just wrapped from): forwards
     /// only, while the sound plays.
     #[inline(always)]
-    fn direct_from(&self, frames: &[Frame], reach: f64) -> Option<usize> {
+    fn direct_from(&self, len: usize, reach: f64) -> Option<usize> {
         let t = &self.transport;
         let p = t.position;
         // Compared a position at a time: an array made to compare with is
@@ -77,7 +135,7 @@ impl Reader {
             return None;
         }
         let end = t.loop_region.map_or(usize::MAX, |(_, end)| end);
-        let limit = end.min(t.frames).min(frames.len());
+        let limit = end.min(t.frames).min(len);
         (t.position as f64 + reach + 2.0 < limit as f64).then_some(t.position)
     }
 
@@ -99,12 +157,21 @@ impl Reader {
         }
     }
 
+    /// Reads the frame of `source` at the transport into the ring and moves
+    /// the transport on (kira's `update_position`).
+    pub(super) fn push_from(&mut self, source: &Source) {
+        match source.read() {
+            Read::Frames(frames, _) => self.push(frames),
+            Read::Mono(samples) => self.push(samples),
+        }
+    }
+
     /// Reads the frame at the transport into the ring and moves the transport on
     /// (kira's `update_position`).
     #[inline(always)]
-    pub(super) fn push(&mut self, frames: &[Frame]) {
+    pub(super) fn push<S: Sample>(&mut self, frames: &[S]) {
         let frame = if self.transport.playing {
-            frames.get(self.transport.position).copied()
+            frames.get(self.transport.position).map(|s| s.frame())
         } else {
             None
         };
@@ -150,12 +217,12 @@ pub(super) struct Gains {
 
 /// Reading through the transport, frame by frame: loops, reversal and the
 /// sound's end.
-struct General<'a> {
+struct General<'a, S> {
     reader: &'a mut Reader,
-    frames: &'a [Frame],
+    frames: &'a [S],
 }
 
-impl General<'_> {
+impl<S: Sample> General<'_, S> {
     /// The four frames around the playhead.
     #[inline(always)]
     fn ring(&self) -> [Frame; 4] {
@@ -178,9 +245,9 @@ impl General<'_> {
 /// The four frames before `next` (`next` is at least 4 and within `frames`:
 /// see [`Reader::direct_from`]; silence otherwise, never reached).
 #[inline(always)]
-fn four_before(frames: &[Frame], next: usize) -> [Frame; 4] {
+fn four_before<S: Sample>(frames: &[S], next: usize) -> [Frame; 4] {
     match frames.get(next.wrapping_sub(4)..next) {
-        Some(&[a, b, c, d]) => [a, b, c, d],
+        Some(&[a, b, c, d]) => [a, b, c, d].map(S::frame),
         _ => [Frame::ZERO; 4],
     }
 }
@@ -194,16 +261,16 @@ fn unit(gains: &Gains, fraction: f64) -> bool {
 
 /// Adds `out.len()` frames of a voice to `out` (kira's interpolation, the
 /// playhead moved as kira's static sounds move it); if its sound ended, after
-/// how many frames (the rest of `out` is left as it was). A `mono` sound's frames have the
-/// same left and right: one channel is interpolated and heard in both. With
-/// `filter`, each channel goes through the one-pole low-pass first.
+/// how many frames (the rest of `out` is left as it was). A mono sound's
+/// one channel is interpolated and heard in both. With `filter`, each channel
+/// goes through the one-pole low-pass first.
 #[inline(always)]
-fn mix_frames(
+fn mix_frames<S: Sample, const MONO: bool>(
     out: &mut [Frame],
     gains: &mut Gains,
     fraction: &mut f64,
-    read: &mut General,
-    (mono, filter): (bool, bool),
+    read: &mut General<S>,
+    filter: bool,
 ) -> Option<usize> {
     // A rate that does not move this step moves the playhead by the same
     // amount every frame: computed once, the same value. When that amount is
@@ -211,32 +278,31 @@ fn mix_frames(
     // the interpolation at 0 is the frame itself (`unit`).
     let steady = gains.rate_step == 0.0;
     let unit = unit(gains, *fraction);
-    if filter {
-        return match (mono, steady) {
-            (true, true) => mix_channels::<true, true, false, true>(out, gains, fraction, read),
-            (true, false) => mix_channels::<true, false, false, true>(out, gains, fraction, read),
-            (false, true) => mix_channels::<false, true, false, true>(out, gains, fraction, read),
-            (false, false) => mix_channels::<false, false, false, true>(out, gains, fraction, read),
-        };
-    }
-    match (mono, steady, unit) {
-        (true, _, true) => mix_channels::<true, true, true, false>(out, gains, fraction, read),
-        (true, true, false) => mix_channels::<true, true, false, false>(out, gains, fraction, read),
-        (true, false, _) => mix_channels::<true, false, false, false>(out, gains, fraction, read),
-        (false, _, true) => mix_channels::<false, true, true, false>(out, gains, fraction, read),
+    match (filter, steady, unit) {
+        (true, true, _) => mix_channels::<S, MONO, true, false, true>(out, gains, fraction, read),
+        (true, false, _) => mix_channels::<S, MONO, false, false, true>(out, gains, fraction, read),
+        (false, _, true) => mix_channels::<S, MONO, true, true, false>(out, gains, fraction, read),
         (false, true, false) => {
-            mix_channels::<false, true, false, false>(out, gains, fraction, read)
+            mix_channels::<S, MONO, true, false, false>(out, gains, fraction, read)
         }
-        (false, false, _) => mix_channels::<false, false, false, false>(out, gains, fraction, read),
+        (false, false, _) => {
+            mix_channels::<S, MONO, false, false, false>(out, gains, fraction, read)
+        }
     }
 }
 
 #[inline(always)]
-fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER: bool>(
+fn mix_channels<
+    S: Sample,
+    const MONO: bool,
+    const STEADY: bool,
+    const UNIT: bool,
+    const FILTER: bool,
+>(
     out: &mut [Frame],
     gains: &mut Gains,
     fraction: &mut f64,
-    read: &mut General,
+    read: &mut General<S>,
 ) -> Option<usize> {
     let mut g = *gains;
     let mut at = *fraction;
@@ -261,7 +327,7 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
         } else {
             hermite(a.right, b.right, c.right, d.right, x)
         };
-        weigh::<MONO, FILTER>(frame, left, right, &mut g);
+        weigh::<FILTER>(frame, [left, right], &mut g, MONO);
         at += if STEADY {
             steady
         } else {
@@ -282,21 +348,21 @@ fn mix_channels<const MONO: bool, const STEADY: bool, const UNIT: bool, const FI
 }
 
 /// Adds a frame of a voice, `left` and `right` as read, to `out`: through the
-/// low-pass (with `FILTER`), then its gains, each a step further. A `MONO`
+/// low-pass (with `FILTER`), then its gains, each a step further. A `mono`
 /// sound's `right` is its `left`.
 #[inline(always)]
-fn weigh<const MONO: bool, const FILTER: bool>(
+fn weigh<const FILTER: bool>(
     out: &mut Frame,
-    mut left: f32,
-    mut right: f32,
+    [mut left, mut right]: [f32; 2],
     g: &mut Gains,
+    mono: bool,
 ) {
     g.left += g.left_step;
     g.right += g.right_step;
     if FILTER {
-        [left, right] = filter::<MONO>(g, [left, right]);
+        [left, right] = filter(g, [left, right], mono);
     }
-    if MONO {
+    if mono {
         right = left;
     }
     out.left += left * g.left;
@@ -304,15 +370,15 @@ fn weigh<const MONO: bool, const FILTER: bool>(
 }
 
 /// A frame through the one-pole low-pass, its coefficient a step further
-/// (a `MONO` sound's right channel is left as it is).
+/// (a `mono` sound's right channel is left as it is).
 #[inline(always)]
-fn filter<const MONO: bool>(g: &mut Gains, [left, right]: [f32; 2]) -> [f32; 2] {
+fn filter(g: &mut Gains, [left, right]: [f32; 2], mono: bool) -> [f32; 2] {
     // The filter's memory is the only chain from frame to frame: kept to
     // one multiplication and one addition (`y (1 - a) + a x`).
     g.coef += g.coef_step;
     let keep = 1.0 - g.coef;
     g.memory[0] = g.memory[0] * keep + g.coef * left;
-    if !MONO {
+    if !mono {
         g.memory[1] = g.memory[1] * keep + g.coef * right;
         return g.memory;
     }

@@ -1,6 +1,15 @@
-//! What a voice plays: a sound's decoded frames, shared by every voice of it
-//! (kira's `Arc<[Frame]>`, never copied per play), with the transport settings
-//! and the budget of its copies.
+//! What a voice plays: a sound's decoded samples, shared by every voice of it
+//! (never copied per play), with the transport settings and the budget of its
+//! copies.
+//!
+//! The bank stores a sound as it reads it. A sound of two channels keeps
+//! kira's frames, shared with the `StaticSoundData` it was added from (the
+//! same layout as interleaved samples: nothing to convert). A mono sound
+//! (every frame's channels the same) handed over whole (nothing else holds
+//! its frames) is stored as its one channel, converted once when it is
+//! added: half the memory, and half the bytes a voice reads a frame. One
+//! whose frames something else still holds (the game, a Bevy asset, another
+//! sound) keeps sharing them, so nothing is ever held twice.
 
 use std::sync::Arc;
 
@@ -13,13 +22,34 @@ use crate::SoundPeak;
 use crate::ears::pan_law;
 use crate::sound_error::{loop_region, samples};
 
+/// A sound's samples as the bank stores them.
+#[derive(Debug)]
+enum Samples {
+    /// kira's frames, shared, the slice's first frame in them, and whether
+    /// both channels of every frame are the same (a voice then interpolates
+    /// one and hears it in both).
+    Frames {
+        frames: Arc<[Frame]>,
+        offset: usize,
+        mono: bool,
+    },
+    /// One channel, heard in both: the slice's samples alone.
+    Mono(Arc<[f32]>),
+}
+
+/// A sound's samples to read, its slice's: frames (and whether they are
+/// mono), or one channel.
+pub(super) enum Read<'a> {
+    Frames(&'a [Frame], bool),
+    Mono(&'a [f32]),
+}
+
 /// A sound as the mixer reads it. Built once when the sound is added, from data
 /// that passed `SoundError`'s checks.
 #[derive(Debug)]
 pub(crate) struct Source {
-    frames: Arc<[Frame]>,
-    /// The slice's first frame in `frames`, and its length.
-    offset: usize,
+    samples: Samples,
+    /// The slice's length in frames.
     len: usize,
     pub(crate) sample_rate: u32,
     /// The transport position a play starts at.
@@ -35,9 +65,6 @@ pub(crate) struct Source {
     /// The sound it is, unique among every sound the game side ever added
     /// (`SoundId::bank_key`): voices of one key share its budget.
     pub(crate) key: u64,
-    /// Both channels of every frame are the same: a voice interpolates one
-    /// and hears it in both (the same samples, half the work).
-    pub(super) mono: bool,
 }
 
 impl Source {
@@ -47,12 +74,24 @@ impl Source {
             None => (0, data.frames.len()),
         };
         let start = samples(data.settings.start_position, data.sample_rate);
-        let mono = data.frames[offset..offset + len]
+        let slice = &data.frames[offset..offset + len];
+        // Both channels of every frame the same: stored once, heard in both.
+        let mono = slice
             .iter()
             .all(|frame| frame.left.to_bits() == frame.right.to_bits());
+        // Converted only if nothing else holds the frames (`data` is the
+        // sound's own), so that they are freed once it is added.
+        let samples = if mono && Arc::strong_count(&data.frames) == 1 {
+            Samples::Mono(slice.iter().map(|frame| frame.left).collect())
+        } else {
+            Samples::Frames {
+                frames: data.frames.clone(),
+                offset,
+                mono,
+            }
+        };
         Self {
-            frames: data.frames.clone(),
-            offset,
+            samples,
             len,
             sample_rate: data.sample_rate,
             start: if data.settings.reverse {
@@ -67,18 +106,34 @@ impl Source {
             budget,
             peak,
             key,
-            mono,
         }
     }
 
     /// The frame at transport position `position`, if there is one.
     pub(super) fn frame(&self, position: usize) -> Option<Frame> {
-        self.frames().get(position).copied()
+        match self.read() {
+            Read::Frames(frames, _) => frames.get(position).copied(),
+            Read::Mono(samples) => samples.get(position).copied().map(Frame::from_mono),
+        }
     }
 
-    /// The frames a voice plays: the slice, if any; transport positions index it.
-    pub(super) fn frames(&self) -> &[Frame] {
-        &self.frames[self.offset..self.offset + self.len]
+    /// The samples a voice plays: the slice, if any; transport positions
+    /// index it.
+    pub(super) fn read(&self) -> Read<'_> {
+        match &self.samples {
+            Samples::Frames {
+                frames,
+                offset,
+                mono,
+            } => Read::Frames(&frames[*offset..*offset + self.len], *mono),
+            Samples::Mono(samples) => Read::Mono(samples),
+        }
+    }
+
+    /// Whether it is stored as one channel, heard in both.
+    #[cfg(test)]
+    pub(super) fn one_channel(&self) -> bool {
+        matches!(self.samples, Samples::Mono(_))
     }
 
     /// A transport at `position`.

@@ -753,7 +753,7 @@ impl Voice {
             transport: self.transport,
             until_empty: self.until_empty,
         };
-        reader.push(source.frames());
+        reader.push_from(source);
         self.ring = reader.ring;
         self.ring_at = reader.ring_at;
         self.transport = reader.transport;

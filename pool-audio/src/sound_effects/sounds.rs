@@ -20,6 +20,14 @@ impl SoundEffects {
     /// `max_voices` copies together reach at most the headroom, whichever
     /// recordings play.
     ///
+    /// The voice bank stores each recording as it reads it: a mono one (both
+    /// channels of every frame the same) handed over whole (nothing else holds
+    /// its frames: not the game, not another sound) as its one channel, copied
+    /// once now, half the memory and half the reading; any other as kira's
+    /// frames, shared with the data (no copy). kira's builder methods
+    /// (`loop_region`, `volume`, ...) clone the data they are called on: the
+    /// data a game still holds is shared, never held twice.
+    ///
     /// # Errors
     /// [`AddSoundError::DuplicateName`], [`AddSoundError::UnknownGroup`], then
     /// the recordings' errors ([`AddSoundError::NoRecordings`],

@@ -28,6 +28,16 @@ fn constant(level: f32, seconds: f32) -> StaticSoundData {
     }
 }
 
+/// `data` with its right channel at half its left: a sound of two channels,
+/// whose frames the bank shares with the game's `StaticSoundData`.
+fn two_channels(data: StaticSoundData) -> StaticSoundData {
+    let frames = data.frames.iter();
+    StaticSoundData {
+        frames: frames.map(|f| Frame::new(f.left, f.left * 0.5)).collect(),
+        ..data
+    }
+}
+
 fn game() -> (AudioManager<OfflineBackend>, SoundEffects) {
     // No limiter: the output is the voices' sum, sample for sample.
     let settings = SoundEffectsSettings {
@@ -51,7 +61,7 @@ fn render(manager: &mut AudioManager<OfflineBackend>, seconds: f64) -> (Vec<f32>
 #[test]
 fn a_removed_sound_fades_out_and_its_samples_are_freed_once_the_mixer_lets_go() {
     let (mut manager, mut sfx) = game();
-    let data = constant(0.5, 2.0);
+    let data = two_channels(constant(0.5, 2.0));
     let samples: Weak<[Frame]> = Arc::downgrade(&data.frames);
     let hum = sfx
         .add_sound("hum", data, SoundSettings::default())
@@ -98,6 +108,54 @@ fn a_removed_sound_fades_out_and_its_samples_are_freed_once_the_mixer_lets_go() 
     assert_eq!(sfx.ended()[0].reason, EndReason::Removed);
     assert!(samples.upgrade().is_none(), "its samples are freed");
     assert_eq!(sfx.stats().fading_voices, 0);
+}
+
+/// A mono sound handed over whole is stored as its one channel: its frames
+/// are freed as soon as it is added, and it plays at its level in both
+/// channels. One whose frames the game still holds shares them (nothing is
+/// held twice).
+#[test]
+fn a_mono_sound_keeps_none_of_the_games_frames_and_plays_in_both_channels() {
+    let (mut manager, mut sfx) = game();
+    let data = constant(0.5, 2.0);
+    let frames: Weak<[Frame]> = Arc::downgrade(&data.frames);
+    let hum = sfx
+        .add_sound("hum", data, SoundSettings::default())
+        .unwrap();
+    assert!(frames.upgrade().is_none(), "the game's frames are freed");
+    sfx.play(hum, PlayParams::default()).unwrap();
+    let (left, right) = render(&mut manager, 0.1);
+    let (l, r) = (*left.last().unwrap(), *right.last().unwrap());
+    assert!(l > 0.1 && l == r, "both channels at its level: {l} and {r}");
+    // The level of a sound of two channels whose left one is the same (and
+    // so is its peak, which sets its copy volume).
+    let (mut manager, mut sfx) = game();
+    let two = two_channels(constant(0.5, 2.0));
+    let stereo = sfx.add_sound("two", two, SoundSettings::default()).unwrap();
+    sfx.play(stereo, PlayParams::default()).unwrap();
+    let (left_two, _) = render(&mut manager, 0.1);
+    assert!(
+        (left_two.last().unwrap() - l).abs() < 1e-6,
+        "{left_two:?} against {l}"
+    );
+
+    // The game keeps its data: the bank shares its frames, and holds them
+    // once the game lets go.
+    let (mut manager, mut sfx) = game();
+    let kept = constant(0.5, 2.0);
+    let frames: Weak<[Frame]> = Arc::downgrade(&kept.frames);
+    let shared = sfx
+        .add_sound("kept", kept.clone(), SoundSettings::default())
+        .unwrap();
+    drop(kept);
+    assert!(
+        frames.upgrade().is_some(),
+        "the bank shares the game's frames"
+    );
+    sfx.play(shared, PlayParams::default()).unwrap();
+    let (left_kept, right_kept) = render(&mut manager, 0.1);
+    let (lk, rk) = (*left_kept.last().unwrap(), *right_kept.last().unwrap());
+    assert!(lk > 0.1 && lk == rk, "both channels: {lk} and {rk}");
 }
 
 #[test]

@@ -228,6 +228,7 @@ fn print_memory(memory: BankMemory) {
         );
     }
     println!();
-    println!("A real voice reads 8 bytes a frame from its sound whatever its channels (kira's");
-    println!("`Frame`); the floor is 4 for mono and 8 for stereo.");
+    println!("The bank stores a mono sound as its one channel and a stereo one as kira's frames");
+    println!("(interleaved): a real voice reads 4 bytes a frame of mono sound and 8 of stereo,");
+    println!("the floor.");
 }

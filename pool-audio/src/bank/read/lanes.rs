@@ -29,7 +29,7 @@
 use kira::Frame;
 use wide::{f32x4, i32x4};
 
-use super::{Gains, hermite};
+use super::{Gains, Sample, hermite};
 
 /// One frame in the fixed point of the playhead.
 const ONE: f64 = 4_294_967_296.0;
@@ -44,7 +44,7 @@ const LANES: usize = 4;
 const SPAN: usize = 1024;
 
 /// The span and the three frames a window at its last position reads on.
-type Span = [Frame; SPAN + 3];
+type Span<S> = [S; SPAN + 3];
 
 /// The playhead within a step: the window `pos` frames (32.32 fixed point)
 /// past the span's first, moving by `inc` a frame, `inc` by `dinc` (a
@@ -64,12 +64,12 @@ struct Head {
 /// `None`, with nothing done, for a step that reaches beyond the span or
 /// starts within a span of the sound's end: those are read frame by frame.
 #[inline(always)]
-pub(super) fn mix_direct(
+pub(super) fn mix_direct<S: Sample, const MONO: bool>(
     out: &mut [Frame],
     gains: &mut Gains,
     fraction: &mut f64,
-    (frames, start): (&[Frame], usize),
-    (mono, filter, reach): (bool, bool, f64),
+    (frames, start): (&[S], usize),
+    (filter, reach): (bool, f64),
 ) -> Option<usize> {
     if reach + 8.0 >= SPAN as f64 {
         return None;
@@ -81,21 +81,13 @@ pub(super) fn mix_direct(
     // themselves (Hermite's interpolation at 0).
     let (unit, steady) = (super::unit(gains, *fraction), gains.rate_step == 0.0);
     let step = (out, gains, fraction, span);
-    let moved = match (mono, filter, unit) {
-        (true, false, true) => mix_span::<true, true, true, false>(step),
-        (true, true, true) => mix_span::<true, true, true, true>(step),
-        (false, false, true) => mix_span::<false, true, true, false>(step),
-        (false, true, true) => mix_span::<false, true, true, true>(step),
-        (mono, filter, false) => match (mono, steady, filter) {
-            (true, true, true) => mix_span::<true, true, false, true>(step),
-            (true, true, false) => mix_span::<true, true, false, false>(step),
-            (true, false, true) => mix_span::<true, false, false, true>(step),
-            (true, false, false) => mix_span::<true, false, false, false>(step),
-            (false, true, true) => mix_span::<false, true, false, true>(step),
-            (false, true, false) => mix_span::<false, true, false, false>(step),
-            (false, false, true) => mix_span::<false, false, false, true>(step),
-            (false, false, false) => mix_span::<false, false, false, false>(step),
-        },
+    let moved = match (unit, steady, filter) {
+        (true, _, false) => mix_span::<S, MONO, true, true, false>(step),
+        (true, _, true) => mix_span::<S, MONO, true, true, true>(step),
+        (false, true, true) => mix_span::<S, MONO, true, false, true>(step),
+        (false, true, false) => mix_span::<S, MONO, true, false, false>(step),
+        (false, false, true) => mix_span::<S, MONO, false, false, true>(step),
+        (false, false, false) => mix_span::<S, MONO, false, false, false>(step),
     };
     Some(start + moved)
 }
@@ -104,8 +96,8 @@ pub(super) fn mix_direct(
 /// block's first playhead (the fractions' part, steady rate), the low-pass's
 /// powers (steady coefficient) and the gains' steps, two frames a vector as
 /// the output holds them (left, right, left, right).
-struct Step<'a> {
-    span: &'a Span,
+struct Step<'a, S> {
+    span: &'a Span<S>,
     offsets: i32x4,
     lowpass: Option<Lowpass>,
     /// Each frame's gain past the block's start: frames 1-2, then 3-4.
@@ -120,8 +112,14 @@ struct Gain(f32x4);
 /// [`mix_direct`]'s step, within `span`; returns the frames the transport
 /// moved.
 #[inline(always)]
-fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER: bool>(
-    (out, gains, fraction, span): (&mut [Frame], &mut Gains, &mut f64, &Span),
+fn mix_span<
+    S: Sample,
+    const MONO: bool,
+    const STEADY: bool,
+    const UNIT: bool,
+    const FILTER: bool,
+>(
+    (out, gains, fraction, span): (&mut [Frame], &mut Gains, &mut f64, &Span<S>),
 ) -> usize {
     let mut g = *gains;
     // Frames moved a frame at `rate`, worked out as the frame-by-frame path
@@ -158,7 +156,12 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
     if !(UNIT && !FILTER && unit_blocks(blocks, &mut gain, &mut head, &step)) {
         for block in blocks {
             let block = (block, LANES);
-            mix_lanes::<MONO, STEADY, UNIT, FILTER>(block, (&mut g, &mut gain), &mut head, &step);
+            mix_lanes::<S, MONO, STEADY, UNIT, FILTER>(
+                block,
+                (&mut g, &mut gain),
+                &mut head,
+                &step,
+            );
         }
     }
     // A step's last frames, fewer than a block: read as a block, and kept.
@@ -166,7 +169,7 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
         let mut block = [Frame::ZERO; LANES];
         block[..rest.len()].copy_from_slice(rest);
         let lanes = (&mut block, rest.len());
-        mix_lanes::<MONO, STEADY, UNIT, FILTER>(lanes, (&mut g, &mut gain), &mut head, &step);
+        mix_lanes::<S, MONO, STEADY, UNIT, FILTER>(lanes, (&mut g, &mut gain), &mut head, &step);
         rest.copy_from_slice(&block[..rest.len()]);
     }
     [g.left, g.right] = [gain.0.to_array()[0], gain.0.to_array()[1]];
@@ -195,22 +198,18 @@ fn mix_span<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER
 /// the step's frames checked once. False, with nothing done, where they are
 /// not all within the span (never, within the reach checked).
 #[inline(always)]
-fn unit_blocks(
+fn unit_blocks<S: Sample>(
     blocks: &mut [[Frame; LANES]],
     gain: &mut Gain,
     head: &mut Head,
-    step: &Step<'_>,
+    step: &Step<'_, S>,
 ) -> bool {
     let first = ((head.pos >> 32) as usize & (SPAN - 1)) + 1;
     let Some(frames) = step.span.get(first..first + blocks.len() * LANES) else {
         return false;
     };
-    for (block, [a, b, c, d]) in blocks.iter_mut().zip(frames.as_chunks::<LANES>().0) {
-        let pairs = [
-            f32x4::new([a.left, a.right, b.left, b.right]),
-            f32x4::new([c.left, c.right, d.left, d.right]),
-        ];
-        add_pairs(block, pairs, gain, step);
+    for (block, four) in blocks.iter_mut().zip(frames.as_chunks::<LANES>().0) {
+        add_pairs(block, pairs(*four), gain, step);
         gain.0 += step.slope * LANES as f32;
     }
     head.pos = head.pos.wrapping_add(((blocks.len() * LANES) as u64) << 32);
@@ -267,23 +266,25 @@ impl Lowpass {
 /// by lane, the filter, then the gains lane by lane. Lanes past `len` are
 /// read, and neither heard nor counted.
 #[inline(always)]
-fn mix_lanes<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTER: bool>(
+fn mix_lanes<
+    S: Sample,
+    const MONO: bool,
+    const STEADY: bool,
+    const UNIT: bool,
+    const FILTER: bool,
+>(
     (out, len): (&mut [Frame; LANES], usize),
     (g, gain): (&mut Gains, &mut Gain),
     head: &mut Head,
-    step: &Step<'_>,
+    step: &Step<'_, S>,
 ) {
     if UNIT && !FILTER {
         // A frame a frame from a frame: the block's four frames as they lie,
         // already two a vector as the output holds them.
         let first = ((head.pos >> 32) as usize) & (SPAN - 1);
         head.pos = head.pos.wrapping_add((len as u64) << 32);
-        if let Some(&[a, b, c, d]) = step.span.get(first + 1..).and_then(|s| s.first_chunk()) {
-            let pairs = [
-                f32x4::new([a.left, a.right, b.left, b.right]),
-                f32x4::new([c.left, c.right, d.left, d.right]),
-            ];
-            add_pairs(out, pairs, gain, step);
+        if let Some(&four) = step.span.get(first + 1..).and_then(|s| s.first_chunk()) {
+            add_pairs(out, pairs(four), gain, step);
         }
         gain.0 += step.slope * len as f32;
         return;
@@ -306,7 +307,7 @@ fn mix_lanes<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTE
     if len == LANES {
         *head = lane;
     }
-    let [mut left, mut right] = samples::<MONO, STEADY, UNIT>(at, low, step);
+    let [mut left, mut right] = samples::<S, MONO, STEADY, UNIT>(at, low, step);
     if FILTER {
         // A gliding coefficient (for 50 ms after a change) is the block's
         // own, its middle frame's: a glide in steps of four frames.
@@ -333,15 +334,16 @@ fn mix_lanes<const MONO: bool, const STEADY: bool, const UNIT: bool, const FILTE
 /// (`low`, or the first's and the step's offsets at a steady rate): kira's
 /// interpolation, or the frames themselves (`UNIT`).
 #[inline(always)]
-fn samples<const MONO: bool, const STEADY: bool, const UNIT: bool>(
+fn samples<S: Sample, const MONO: bool, const STEADY: bool, const UNIT: bool>(
     at: [usize; LANES],
     low: [i32; LANES],
-    step: &Step<'_>,
+    step: &Step<'_, S>,
 ) -> [f32x4; 2] {
     let span = step.span;
     if UNIT {
-        let read = |take: fn(&Frame) -> f32| f32x4::new(at.map(|at| take(&span[at + 1])));
-        [read(|f| f.left), read(|f| f.right)]
+        let read = |take: fn(S) -> f32| f32x4::new(at.map(|at| take(span[at + 1])));
+        let left = read(S::left);
+        [left, if MONO { left } else { read(S::right) }]
     } else {
         // The fraction into each window, from the low bits of its playhead
         // (offset by half a frame to read them as signed).
@@ -352,19 +354,29 @@ fn samples<const MONO: bool, const STEADY: bool, const UNIT: bool>(
         };
         let x = f32x4::from_i32x4((low ^ i32x4::splat(i32::MIN)) >> 8) * (1.0 / 16_777_216.0) + 0.5;
         // The same sample of every window side by side, for each of the four.
-        let channel = |take: fn(&Frame) -> f32| {
-            let tap = |k: usize| f32x4::new(at.map(|at| take(&span[at + k])));
+        let channel = |take: fn(S) -> f32| {
+            let tap = |k: usize| f32x4::new(at.map(|at| take(span[at + k])));
             hermite(tap(0), tap(1), tap(2), tap(3), x)
         };
-        let left = channel(|f| f.left);
-        [left, if MONO { left } else { channel(|f| f.right) }]
+        let left = channel(S::left);
+        [left, if MONO { left } else { channel(S::right) }]
     }
+}
+
+/// Four frames' samples, two frames a vector as the output holds them (left,
+/// right, left, right).
+#[inline(always)]
+fn pairs<S: Sample>([a, b, c, d]: [S; LANES]) -> [f32x4; 2] {
+    [
+        f32x4::new([a.left(), a.right(), b.left(), b.right()]),
+        f32x4::new([c.left(), c.right(), d.left(), d.right()]),
+    ]
 }
 
 /// Adds a block's samples, left and right, to `out` through the gains at
 /// its start (`gain`) and each frame's step past it.
 #[inline(always)]
-fn add(out: &mut [Frame; LANES], [left, right]: [f32x4; 2], gain: &Gain, step: &Step<'_>) {
+fn add<S>(out: &mut [Frame; LANES], [left, right]: [f32x4; 2], gain: &Gain, step: &Step<'_, S>) {
     // Two frames a vector, left and right side by side, as the output
     // holds them.
     let (l, r) = (left.to_array(), right.to_array());
@@ -378,7 +390,7 @@ fn add(out: &mut [Frame; LANES], [left, right]: [f32x4; 2], gain: &Gain, step: &
 /// Adds a block's frames, two a vector (left, right, left, right), to `out`
 /// through the gains at its start (`gain`) and each frame's step past it.
 #[inline(always)]
-fn add_pairs(out: &mut [Frame; LANES], pairs: [f32x4; 2], gain: &Gain, step: &Step<'_>) {
+fn add_pairs<S>(out: &mut [Frame; LANES], pairs: [f32x4; 2], gain: &Gain, step: &Step<'_, S>) {
     for (two, (pair, ramp)) in out.chunks_exact_mut(2).zip(pairs.iter().zip(&step.ramp)) {
         if let [a, b] = two {
             // Read, added and written back two frames a vector.

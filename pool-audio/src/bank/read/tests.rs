@@ -13,11 +13,11 @@ use kira::sound::PlaybackPosition;
 use kira::sound::static_sound::StaticSoundData;
 use proptest::prelude::*;
 
-use super::{Gains, General, Reader, lanes, mix_frames};
+use super::{Gains, General, Reader, Sample, lanes, mix_frames};
 use crate::CopyVolumes;
 use crate::SoundPeak;
 use crate::bank::budget::Budget;
-use crate::bank::source::Source;
+use crate::bank::source::{Read, Source};
 use crate::bank::transport::Transport;
 
 /// A step as the voice hands it to its reader.
@@ -25,6 +25,8 @@ use crate::bank::transport::Transport;
 struct Case {
     frames: Vec<Frame>,
     mono: bool,
+    /// A mono sound stored as its one channel (else as frames).
+    one_channel: bool,
     /// The sound's sample rate (the mixer's is 48 kHz).
     sample_rate: f64,
     at: usize,
@@ -62,7 +64,7 @@ fn case() -> impl Strategy<Value = Case> {
     (
         (
             frames,
-            any::<bool>(),
+            (any::<bool>(), any::<bool>()),
             proptest::sample::select(SAMPLE_RATES.to_vec()),
         ),
         (4usize..200, moves, fraction),
@@ -71,7 +73,7 @@ fn case() -> impl Strategy<Value = Case> {
     )
         .prop_map(
             |(
-                (frames, mono, sample_rate),
+                (frames, (mono, one_channel), sample_rate),
                 (at, (moves, glide), fraction),
                 gains,
                 (filter, memory, len),
@@ -87,6 +89,7 @@ fn case() -> impl Strategy<Value = Case> {
                 Case {
                     frames,
                     mono,
+                    one_channel,
                     sample_rate,
                     at,
                     // No moves given: a frame a frame, as a voice asks for it.
@@ -111,6 +114,11 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 impl Case {
+    /// Its frames' left channel.
+    fn one_channel(&self) -> Vec<f32> {
+        self.frames.iter().map(|frame| frame.left).collect()
+    }
+
     fn gains(&self) -> Gains {
         let (coef, coef_step) = self.filter.unwrap_or((1.0, 0.0));
         Gains {
@@ -159,13 +167,14 @@ fn four_at_a_time(case: &Case) -> Option<Heard> {
     let (mut mix, mut gains, mut fraction) = (case.mix.clone(), case.gains(), case.fraction);
     let fastest = case.rate.max(case.rate + case.rate_step * mix.len() as f64);
     let reach = fraction + mix.len() as f64 * fastest * case.sample_rate / 48_000.0;
-    let next = lanes::mix_direct(
-        &mut mix,
-        &mut gains,
-        &mut fraction,
-        (&case.frames, case.at),
-        (case.mono, case.filter.is_some(), reach),
-    )?;
+    let read = (case.filter.is_some(), reach);
+    let step = (&mut mix[..], &mut gains, &mut fraction);
+    let next = match (case.mono, case.one_channel) {
+        // A mono sound as the bank stores it: its one channel.
+        (true, true) => direct::<_, true>(&case.one_channel(), case.at, step, read),
+        (true, false) => direct::<_, true>(&case.frames, case.at, step, read),
+        (false, _) => direct::<_, false>(&case.frames, case.at, step, read),
+    }?;
     // The window ends before `next`: the frame heard is its second.
     let playhead = (next - 3) as f64 + fraction;
     Some(Heard {
@@ -178,17 +187,17 @@ fn four_at_a_time(case: &Case) -> Option<Heard> {
 fn frame_by_frame(case: &Case) -> Heard {
     let (mut mix, mut gains, mut fraction) = (case.mix.clone(), case.gains(), case.fraction);
     let mut reader = case.reader();
-    let mut general = General {
-        reader: &mut reader,
-        frames: &case.frames,
-    };
-    let ended = mix_frames(
-        &mut mix,
+    let step = (
+        &mut mix[..],
         &mut gains,
         &mut fraction,
-        &mut general,
-        (case.mono, case.filter.is_some()),
+        case.filter.is_some(),
     );
+    let ended = match (case.mono, case.one_channel) {
+        (true, true) => one_at_a_time::<_, true>(&mut reader, &case.one_channel(), step),
+        (true, false) => one_at_a_time::<_, true>(&mut reader, &case.frames, step),
+        (false, _) => one_at_a_time::<_, false>(&mut reader, &case.frames, step),
+    };
     assert!(ended.is_none(), "the sound goes on");
     let playhead = reader.ring_at[1] as f64 + fraction;
     Heard {
@@ -196,6 +205,26 @@ fn frame_by_frame(case: &Case) -> Heard {
         gains,
         playhead,
     }
+}
+
+/// A step of `reader` through the transport alone, reading `frames`.
+fn one_at_a_time<S: Sample, const MONO: bool>(
+    reader: &mut Reader,
+    frames: &[S],
+    (mix, gains, fraction, filter): (&mut [Frame], &mut Gains, &mut f64, bool),
+) -> Option<usize> {
+    let mut general = General { reader, frames };
+    mix_frames::<S, MONO>(mix, gains, fraction, &mut general, filter)
+}
+
+/// A step read straight from `frames` at `at`, four frames at a time.
+fn direct<S: Sample, const MONO: bool>(
+    frames: &[S],
+    at: usize,
+    (mix, gains, fraction): (&mut [Frame], &mut Gains, &mut f64),
+    read: (bool, f64),
+) -> Option<usize> {
+    lanes::mix_direct::<S, MONO>(mix, gains, fraction, (frames, at), read)
 }
 
 proptest! {
@@ -233,13 +262,8 @@ proptest! {
 /// left to the transport, with nothing done.
 #[test]
 fn a_step_beyond_the_span_or_the_end_is_read_frame_by_frame() {
-    let frames = vec![
-        Frame {
-            left: 0.5,
-            right: 0.5
-        };
-        2_000
-    ];
+    // A mono sound, as the bank stores it.
+    let frames = vec![0.5f32; 2_000];
     let step = |at: usize, rate: f64| {
         let mut gains = Gains {
             left: 1.0,
@@ -256,8 +280,9 @@ fn a_step_beyond_the_span_or_the_end_is_read_frame_by_frame() {
         };
         let (mut mix, mut fraction) = (vec![Frame::ZERO; 128], 0.25);
         let reach = fraction + 128.0 * rate;
-        let read = (true, false, reach);
-        let next = lanes::mix_direct(&mut mix, &mut gains, &mut fraction, (&frames, at), read);
+        let read = (false, reach);
+        let next =
+            lanes::mix_direct::<_, true>(&mut mix, &mut gains, &mut fraction, (&frames, at), read);
         (next, mix[127].left)
     };
     assert_eq!(
@@ -287,7 +312,7 @@ fn started(source: &Source, position: usize) -> Reader {
         until_empty: 0,
     };
     for _ in 0..3 {
-        reader.push(source.frames());
+        reader.push_from(source);
     }
     reader
 }
@@ -302,6 +327,7 @@ proptest! {
     #[test]
     fn steps_through_the_reader_hear_what_the_transport_alone_hears(
         (mono, sample_rate, looped) in (any::<bool>(), proptest::sample::select(SAMPLE_RATES.to_vec()), any::<bool>()),
+        shared in any::<bool>(),
         (rate, glide) in (0.2f64..3.0, prop_oneof![Just(0.0), -0.002f64..0.002]),
         filter in proptest::option::of(0.01f32..=1.0),
         lengths in proptest::collection::vec(1usize..=128, 30..90),
@@ -319,10 +345,22 @@ proptest! {
             slice: None,
         };
         let region = PlaybackPosition::Samples(150)..PlaybackPosition::Samples(3_000);
-        let data = if looped { data.loop_region(region) } else { data };
+        // kira's `loop_region` clones: the data it was made from goes.
+        let data = if looped {
+            let looping = data.loop_region(region);
+            drop(data);
+            looping
+        } else {
+            data
+        };
         let levels = CopyVolumes::solve(1, 1.0, 1.0).unwrap();
         let peak = SoundPeak::measure(&data).unwrap();
+        // Frames something else holds (a game's clone) are shared.
+        let held = shared.then(|| data.frames.clone());
         let source = Source::new(&data, Budget::new(levels, 1.0), peak, 0);
+        // Handed over whole (nothing else holds its frames), a mono sound is
+        // stored as its one channel.
+        prop_assert_eq!(source.one_channel(), mono && held.is_none());
         let (mut four, mut one) = (started(&source, 0), started(&source, 0));
         let (mut fraction_four, mut fraction_one) = (0.0, 0.0);
         let (coef, memory) = (filter.unwrap_or(1.0), [0.0; 2]);
@@ -344,14 +382,12 @@ proptest! {
             let (mut mix_four, mut mix_one) = (vec![Frame::ZERO; len], vec![Frame::ZERO; len]);
             let read = (&source, filter.is_some());
             let ended_four = four.mix(&mut mix_four, &mut gains_four, &mut fraction_four, read, reach);
-            let mut general = General { reader: &mut one, frames: source.frames() };
-            let ended_one = mix_frames(
-                &mut mix_one,
-                &mut gains_one,
-                &mut fraction_one,
-                &mut general,
-                (source.mono, filter.is_some()),
-            );
+            let one_step = (&mut mix_one[..], &mut gains_one, &mut fraction_one, filter.is_some());
+            let ended_one = match source.read() {
+                Read::Frames(frames, false) => one_at_a_time::<_, false>(&mut one, frames, one_step),
+                Read::Frames(frames, true) => one_at_a_time::<_, true>(&mut one, frames, one_step),
+                Read::Mono(samples) => one_at_a_time::<_, true>(&mut one, samples, one_step),
+            };
             prop_assert_eq!(ended_four, ended_one, "step {}", step);
             for (i, (a, b)) in mix_four.iter().zip(&mix_one).enumerate() {
                 prop_assert!(
