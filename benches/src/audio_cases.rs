@@ -28,6 +28,16 @@ pub(crate) fn manager() -> AudioManager<OfflineBackend> {
         .expect("the offline backend needs no device")
 }
 
+/// [`tone`], looping whole, handed over as a game hands a loaded sound over:
+/// kira's `StaticSoundData::loop_region` clones the data it is called on, and
+/// the bank shares frames something else holds (a mono sound handed over
+/// whole it stores as one channel).
+pub(crate) fn looping_tone() -> StaticSoundData {
+    let mut data = tone();
+    data.settings = data.settings.loop_region(..);
+    data
+}
+
 /// Two seconds of a quiet tone: long enough that no voice ends by itself.
 pub(crate) fn tone() -> StaticSoundData {
     let frames: Arc<[Frame]> = (0..96_000)
@@ -431,7 +441,7 @@ impl RenderSecond {
         let id = sfx
             .add_sound(
                 "tone",
-                tone().loop_region(..),
+                looping_tone(),
                 SoundSettings::default()
                     .max_voices(10)
                     .first_volume(-13.9794),
@@ -514,7 +524,7 @@ impl AudioUpdateVirtual {
         )
         .expect("valid settings");
         let torch = sfx
-            .add_sound("torch", tone().loop_region(..), torch_settings(32))
+            .add_sound("torch", looping_tone(), torch_settings(32))
             .expect("valid sound");
         for position in spiral(Self::VOICES) {
             sfx.play(torch, PlayParams::default().position(position))
@@ -610,7 +620,7 @@ impl VoicesRender {
             settings = settings.send(pool_audio::mix::SendSettings::new(bus).level(-6.0));
         }
         let torch = sfx
-            .add_sound("torch", tone().loop_region(..), settings)
+            .add_sound("torch", looping_tone(), settings)
             .expect("valid sound");
         // The same places as the nearest of 300: the same real voices either way.
         for position in spiral(300).take(torches) {

@@ -8,7 +8,7 @@ use kira::AudioManager;
 use pool_audio::{OfflineBackend, PlayParams, SoundEffects, SoundEffectsSettings, VoiceHandle};
 
 use crate::Workload;
-use crate::audio_cases::{SECOND, manager, settle, spiral, tone, torch_settings};
+use crate::audio_cases::{SECOND, looping_tone, manager, settle, spiral, torch_settings};
 
 /// One second of audio from the voice bank with the 32 positioned voices of
 /// `bank_render_32_positioned`, each with doppler (a velocity of its own, the
@@ -37,7 +37,7 @@ impl CuesRender {
         let torch = sfx
             .add_sound(
                 "torch",
-                tone().loop_region(..),
+                looping_tone(),
                 torch_settings(32).doppler_scale(1.0),
             )
             .expect("valid sound");

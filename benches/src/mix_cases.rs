@@ -54,7 +54,11 @@ impl MixedRender {
                 .group(*group)
                 .loudness(60.0 + 2.0 * i as f32);
             let torch = sfx
-                .add_sound(&format!("torch{i}"), tone().loop_region(..), settings)
+                .add_sound(
+                    &format!("torch{i}"),
+                    crate::audio_cases::looping_tone(),
+                    settings,
+                )
                 .expect("valid sound");
             for _ in 0..8 {
                 sfx.play(torch, PlayParams::default()).expect("a voice");

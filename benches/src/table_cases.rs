@@ -44,7 +44,11 @@ fn torches(
     };
     let mut sfx = SoundEffects::new(&mut manager, settings).expect("valid settings");
     let torch = sfx
-        .add_sound("torch", tone().loop_region(..), torch_settings(32))
+        .add_sound(
+            "torch",
+            crate::audio_cases::looping_tone(),
+            torch_settings(32),
+        )
         .expect("valid sound");
     before_plays(&mut sfx);
     for position in spiral(VoiceTableRead::VOICES) {

@@ -228,7 +228,8 @@ fn print_memory(memory: BankMemory) {
         );
     }
     println!();
-    println!("The bank stores a mono sound as its one channel and a stereo one as kira's frames");
-    println!("(interleaved): a real voice reads 4 bytes a frame of mono sound and 8 of stereo,");
-    println!("the floor.");
+    println!("The bank stores a mono sound handed over whole (as here) as its one channel, and a");
+    println!("stereo one as kira's frames (interleaved): a real voice reads 4 bytes a frame of");
+    println!("such a mono sound and 8 of stereo, the floor. A mono sound whose frames the game");
+    println!("still holds is shared, not copied, and read at 8 bytes a frame.");
 }
