@@ -327,7 +327,7 @@ fn mix_channels<
         } else {
             hermite(a.right, b.right, c.right, d.right, x)
         };
-        weigh::<FILTER>(frame, [left, right], &mut g, MONO);
+        weigh::<MONO, FILTER>(frame, left, right, &mut g);
         at += if STEADY {
             steady
         } else {
@@ -348,21 +348,21 @@ fn mix_channels<
 }
 
 /// Adds a frame of a voice, `left` and `right` as read, to `out`: through the
-/// low-pass (with `FILTER`), then its gains, each a step further. A `mono`
+/// low-pass (with `FILTER`), then its gains, each a step further. A `MONO`
 /// sound's `right` is its `left`.
 #[inline(always)]
-fn weigh<const FILTER: bool>(
+fn weigh<const MONO: bool, const FILTER: bool>(
     out: &mut Frame,
-    [mut left, mut right]: [f32; 2],
+    mut left: f32,
+    mut right: f32,
     g: &mut Gains,
-    mono: bool,
 ) {
     g.left += g.left_step;
     g.right += g.right_step;
     if FILTER {
-        [left, right] = filter(g, [left, right], mono);
+        [left, right] = filter::<MONO>(g, [left, right]);
     }
-    if mono {
+    if MONO {
         right = left;
     }
     out.left += left * g.left;
@@ -370,15 +370,15 @@ fn weigh<const FILTER: bool>(
 }
 
 /// A frame through the one-pole low-pass, its coefficient a step further
-/// (a `mono` sound's right channel is left as it is).
+/// (a `MONO` sound's right channel is left as it is).
 #[inline(always)]
-fn filter(g: &mut Gains, [left, right]: [f32; 2], mono: bool) -> [f32; 2] {
+fn filter<const MONO: bool>(g: &mut Gains, [left, right]: [f32; 2]) -> [f32; 2] {
     // The filter's memory is the only chain from frame to frame: kept to
     // one multiplication and one addition (`y (1 - a) + a x`).
     g.coef += g.coef_step;
     let keep = 1.0 - g.coef;
     g.memory[0] = g.memory[0] * keep + g.coef * left;
-    if !mono {
+    if !MONO {
         g.memory[1] = g.memory[1] * keep + g.coef * right;
         return g.memory;
     }
